@@ -1,0 +1,31 @@
+# Two commands do everything: `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test check setup bench clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/duel serve $(ARGS)
+
+check: $(STAMP)
+	$(BIN)/ruff check engine protocol server tests bench
+	$(BIN)/mypy engine protocol
+
+test: $(STAMP) check
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
