@@ -1,0 +1,306 @@
+"""Typed wire messages.
+
+Every message is a frozen dataclass with a class-level ``type`` tag; on the
+wire it is a msgpack map whose ``"type"`` key holds that tag and whose other
+keys are the dataclass fields (see PROTOCOL.md).  Field constraints (string
+lengths, integer ranges, list sizes) live in the field metadata and are
+checked by :mod:`protocol.validate` when a frame is decoded.
+
+Client messages are what a client may send; server messages are what the
+server sends.  The two sets are disjoint by ``type``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Data = dict[str, Any]
+"""A plain msgpack map with string keys (actions, facts, views)."""
+
+PROTOCOL_VERSION = 1
+SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
+
+ID_MAX = 64
+TOKEN_MAX = 256
+DECK_MAX = 100
+
+
+def _str(max_len: int, min_len: int = 1, pattern: str | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"min_len": min_len, "max_len": max_len}
+    if pattern is not None:
+        meta["pattern"] = pattern
+    return meta
+
+
+def _int(lo: int, hi: int) -> dict[str, Any]:
+    return {"min": lo, "max": hi}
+
+
+MATCH_ID = _str(ID_MAX, pattern=r"[A-Za-z0-9_-]+")
+SEQ = _int(0, 2**53)
+PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
+
+
+# --------------------------------------------------------------------------
+# client -> server
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First message of every connection: the protocol versions the client speaks."""
+
+    type: ClassVar[str] = "hello"
+    versions: list[int] = field(metadata={"min_items": 1, "max_items": 16, "min": 1, "max": 1000})
+    client: str = field(default="", metadata=_str(64, min_len=0))
+
+
+@dataclass(frozen=True, slots=True)
+class CreateMatch:
+    """Create a match and take seat 0.  ``deck`` None means a demo deck."""
+
+    type: ClassVar[str] = "create_match"
+    deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
+    spectators: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take the free seat (seat 1) of a waiting match; the duel then starts."""
+
+    type: ClassVar[str] = "join"
+    match_id: str = field(metadata=MATCH_ID)
+    deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
+
+
+@dataclass(frozen=True, slots=True)
+class QuickMatch:
+    """Pair with the next waiting player, or wait for one."""
+
+    type: ClassVar[str] = "quick_match"
+    deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
+
+
+@dataclass(frozen=True, slots=True)
+class ListMatches:
+    """Ask for the live matches (to spectate or join)."""
+
+    type: ClassVar[str] = "list_matches"
+
+
+@dataclass(frozen=True, slots=True)
+class Spectate:
+    """Watch a match: public information only."""
+
+    type: ClassVar[str] = "spectate"
+    match_id: str = field(metadata=MATCH_ID)
+    last_seq: int = field(default=0, metadata=SEQ)
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnect:
+    """Resume a seat with its token; ``last_seq`` is the last entry the client saw."""
+
+    type: ClassVar[str] = "reconnect"
+    token: str = field(metadata=_str(TOKEN_MAX))
+    last_seq: int = field(default=0, metadata=SEQ)
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A duel action made against the state at ``expected_seq``.
+
+    ``client_action_id`` is chosen by the client, unique per seat and match;
+    re-sending the same id returns the original outcome and appends nothing.
+    """
+
+    type: ClassVar[str] = "action"
+    client_action_id: str = field(metadata=_str(ID_MAX))
+    expected_seq: int = field(metadata=SEQ)
+    action: Data = field(metadata={"max_depth": 4})
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """Ask again for the entries after ``last_seq`` and the current view."""
+
+    type: ClassVar[str] = "sync"
+    last_seq: int = field(default=0, metadata=SEQ)
+
+
+@dataclass(frozen=True, slots=True)
+class GetReplay:
+    """Ask for the full, unredacted log of a finished match."""
+
+    type: ClassVar[str] = "get_replay"
+    match_id: str = field(metadata=MATCH_ID)
+
+
+ClientMessage = (
+    Hello
+    | CreateMatch
+    | Join
+    | QuickMatch
+    | ListMatches
+    | Spectate
+    | Reconnect
+    | Act
+    | Sync
+    | GetReplay
+)
+
+CLIENT_TYPES: dict[str, type[ClientMessage]] = {
+    cls.type: cls
+    for cls in (Hello, CreateMatch, Join, QuickMatch, ListMatches, Spectate, Reconnect, Act, Sync, GetReplay)
+}
+
+
+# --------------------------------------------------------------------------
+# server -> client
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Answer to hello: the chosen version and the limits the server enforces."""
+
+    type: ClassVar[str] = "welcome"
+    version: int
+    server: str
+    session: str
+    max_frame: int
+    rate_per_second: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """The client holds ``seat`` in ``match_id``; keep ``token`` to reconnect."""
+
+    type: ClassVar[str] = "seated"
+    match_id: str
+    seat: int
+    token: str
+    started: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Spectating:
+    """The client watches ``match_id`` (public information only)."""
+
+    type: ClassVar[str] = "spectating"
+    match_id: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchList:
+    """Live matches: ``[{match_id, status, seq, spectators, created_ms}]``."""
+
+    type: ClassVar[str] = "match_list"
+    matches: list[Data]
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The action was appended as entry ``seq`` (``duplicate``: earlier, same id)."""
+
+    type: ClassVar[str] = "accepted"
+    client_action_id: str
+    seq: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The action was refused; nothing was appended.  ``seq`` is the match's
+    current sequence number: a client behind it should ``sync``."""
+
+    type: ClassVar[str] = "rejected"
+    client_action_id: str
+    code: str
+    reason: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """One log entry, redacted for the receiver.
+
+    ``facts`` are what the receiver may see of what happened.  ``view``,
+    ``pending`` and ``legal`` describe the state after the entry; ``view`` is
+    None on catch-up entries that are followed by a later one.  ``legal`` is
+    non-empty only when the receiver owes a decision.  ``snapshot`` is true when
+    ``facts`` were left out and ``view`` alone is authoritative.
+    """
+
+    type: ClassVar[str] = "update"
+    match_id: str
+    seq: int
+    actor: int | None
+    facts: list[Data]
+    state_hash: str
+    view: Data | None = None
+    pending: Data | None = None
+    legal: list[Data] = field(default_factory=list)
+    snapshot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLog:
+    """The full log of a finished match (``[{seq, actor, action, facts, state_hash}]``)."""
+
+    type: ClassVar[str] = "replay"
+    match_id: str
+    entries: list[Data]
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """Something other than an action went wrong.  ``fatal``: the server closes next."""
+
+    type: ClassVar[str] = "error"
+    code: str
+    reason: str
+    fatal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """The server is going away (restart, drain); reconnect with your token."""
+
+    type: ClassVar[str] = "closing"
+    reason: str
+    reconnect: bool = True
+
+
+ServerMessage = (
+    Welcome
+    | Seated
+    | Spectating
+    | MatchList
+    | Accepted
+    | Rejected
+    | Update
+    | ReplayLog
+    | Error
+    | Closing
+)
+
+SERVER_TYPES: dict[str, type[ServerMessage]] = {
+    cls.type: cls
+    for cls in (
+        Welcome,
+        Seated,
+        Spectating,
+        MatchList,
+        Accepted,
+        Rejected,
+        Update,
+        ReplayLog,
+        Error,
+        Closing,
+    )
+}
+
+Message = ClientMessage | ServerMessage

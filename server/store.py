@@ -1,0 +1,141 @@
+"""The event store: one Redis stream per match, appended only at the next seq.
+
+The append is one Lua script (EVALSHA, falling back to EVAL; Redis 6.2 has no
+Functions) that does every read and check first and writes last, because Lua
+scripts have no rollback:
+
+1. if the client action key is already recorded: return ``DUP <seq>``;
+2. if the stream's last seq + 1 is not the entry's seq: return ``CONFLICT <cur>``;
+3. only then ``XADD <seq>-0``, record the action key, ``PUBLISH`` the seq.
+
+Two writers (tasks or processes) can therefore never fork a log, and a
+repeated client action id appends nothing and returns the original seq.
+The explicit stream IDs are a second guard: Redis refuses an ID that is not
+above the stream's top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+import redis.asyncio as aioredis
+
+from protocol.entry import LogEntry
+from server import keys
+
+MAX_ENTRY_BYTES = 512 * 1024
+READ_BATCH = 500
+
+APPEND_LUA = """
+-- KEYS[1] log stream, KEYS[2] action-id hash
+-- ARGV[1] seq of the new entry, ARGV[2] action key ('' = none),
+-- ARGV[3] bell channel, ARGV[4..] stream field/value pairs
+local akey = ARGV[2]
+if akey ~= '' then
+  local prev = redis.call('HGET', KEYS[2], akey)
+  if prev then return {'DUP', tonumber(prev)} end
+end
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local cur = 0
+if #top > 0 then cur = tonumber(string.match(top[1][1], '^(%d+)')) end
+if tonumber(ARGV[1]) ~= cur + 1 then return {'CONFLICT', cur} end
+local fields = {}
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('XADD', KEYS[1], ARGV[1] .. '-0', unpack(fields))
+if akey ~= '' then redis.call('HSET', KEYS[2], akey, ARGV[1]) end
+redis.call('PUBLISH', ARGV[3], ARGV[1])
+return {'OK', cur + 1}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """``ok``: appended at ``seq``.  ``duplicate``: the action key was appended
+    earlier at ``seq``.  ``conflict``: the log's last seq is ``seq``."""
+
+    status: Literal["ok", "duplicate", "conflict"]
+    seq: int
+
+
+class EventStore(Protocol):
+    """What the match service needs from a log store."""
+
+    async def append(self, match_id: str, entry: LogEntry, action_key: str = "") -> AppendResult: ...
+
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]: ...
+
+    async def last_seq(self, match_id: str) -> int: ...
+
+    async def action_outcome(self, match_id: str, action_key: str) -> int | None: ...
+
+
+def action_key(seat: int, client_action_id: str) -> str:
+    """Client action ids are scoped to the seat that sent them."""
+    return f"{seat}:{client_action_id}"
+
+
+class RedisEventStore:
+    """:class:`EventStore` on Redis streams (works on Redis 6.2+ and Cluster)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._redis = client
+        self._append = client.register_script(APPEND_LUA)
+
+    @property
+    def redis(self) -> aioredis.Redis:
+        return self._redis
+
+    async def append(self, match_id: str, entry: LogEntry, action_key: str = "") -> AppendResult:
+        fields = entry.to_fields()
+        size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
+        if size > MAX_ENTRY_BYTES:
+            raise ValueError(f"entry of {size} bytes exceeds {MAX_ENTRY_BYTES}")
+        args: list[Any] = [entry.seq, action_key, keys.bell_channel(match_id)]
+        for name, value in fields.items():
+            args.extend((name, value))
+        reply = await self._append(keys=[keys.log_key(match_id), keys.actions_key(match_id)], args=args)
+        status, seq = reply[0], int(reply[1])
+        if isinstance(status, bytes):
+            status = status.decode()
+        if status == "OK":
+            return AppendResult("ok", seq)
+        if status == "DUP":
+            return AppendResult("duplicate", seq)
+        if status == "CONFLICT":
+            return AppendResult("conflict", seq)
+        raise RuntimeError(f"unexpected append reply {reply!r}")  # pragma: no cover
+
+    async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]:
+        """Entries with seq > ``after``, in order (at most ``limit``)."""
+        out: list[LogEntry] = []
+        start = after + 1
+        key = keys.log_key(match_id)
+        while limit is None or len(out) < limit:
+            count = READ_BATCH if limit is None else min(READ_BATCH, limit - len(out))
+            rows = await self._redis.xrange(key, min=f"{start}-0", max="+", count=count)
+            if not rows:
+                break
+            for _id, fields in rows:
+                out.append(LogEntry.from_fields(fields))
+            start = out[-1].seq + 1
+            if len(rows) < count:
+                break
+        return out
+
+    async def last_seq(self, match_id: str) -> int:
+        rows = await self._redis.xrevrange(keys.log_key(match_id), max="+", min="-", count=1)
+        if not rows:
+            return 0
+        entry_id = rows[0][0]
+        if isinstance(entry_id, bytes):
+            entry_id = entry_id.decode()
+        return int(str(entry_id).split("-", 1)[0])
+
+    async def action_outcome(self, match_id: str, action_key: str) -> int | None:
+        raw = await self._redis.hget(keys.actions_key(match_id), action_key)
+        return None if raw is None else int(raw)
+
+    async def length(self, match_id: str) -> int:
+        n: int = await self._redis.xlen(keys.log_key(match_id))
+        return n
