@@ -1,0 +1,48 @@
+"""The rules engine: pure, deterministic, no I/O (see docs/engine-api.md).
+
+``decide(state, seat, action) -> facts``; ``evolve(state, fact) -> state``;
+``fold(facts) -> state``; ``legal_actions``, ``pending``, ``view``,
+``redact``, ``describe``. Randomness comes from the PRNG inside the state.
+"""
+
+from __future__ import annotations
+
+from . import effects as _effects  # noqa: F401  (registers every card script)
+from .apply import apply_facts, evolve, fold
+from .cards import CARDS, CARDS_BY_NAME, CardData, by_name
+from .decide import decide, legal_actions
+from .decks import demo_deck
+from .describe import describe
+from .flow import pending
+from .genesis import DuelConfig, create, initial
+from .state import State, state_hash
+from .types import Action, Fact, IllegalAction
+from .view import redact, view
+
+ENGINE_VERSION = "0.1.0"
+
+__all__ = [
+    "apply_facts",
+    "CARDS",
+    "CARDS_BY_NAME",
+    "ENGINE_VERSION",
+    "Action",
+    "CardData",
+    "DuelConfig",
+    "Fact",
+    "IllegalAction",
+    "State",
+    "by_name",
+    "create",
+    "decide",
+    "demo_deck",
+    "describe",
+    "evolve",
+    "fold",
+    "initial",
+    "legal_actions",
+    "pending",
+    "redact",
+    "state_hash",
+    "view",
+]

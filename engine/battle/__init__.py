@@ -1,0 +1,1 @@
+"""The Battle Phase, one module per step (DESIGN.md)."""

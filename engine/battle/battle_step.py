@@ -1,0 +1,161 @@
+"""The Battle Step: declaring attacks, the attack declaration window, replays.
+
+Seed 002 (Battle Step): the turn player declares an attack with 1 monster at a
+target, or directly if the opponent controls no monsters (unless an effect
+allows it). The attack declaration window opens with the turn player's
+priority. Any number of chains may follow, but only the first answers the
+declaration. If the attack target leaves the field or the number of monsters
+the opponent controls changes, a replay occurs: the turn player chooses a new
+target (possibly the same), attacks directly, or cancels; choosing again is
+not declaring an attack, and even a cancelled attack counts as declared.
+Seed 000: each monster attacks once per Battle Phase unless an effect says
+otherwise.
+"""
+
+from __future__ import annotations
+
+from ..ctx import Ctx
+from ..effects.base import SCRIPTS
+from ..ops import raise_event
+from ..state import Card, State
+from ..stats import can_attack, can_be_attacked, may_attack_directly
+from ..types import Action, other
+
+
+def attacks_allowed(s: State, c: Card) -> int:
+    extra = 0
+    sc = SCRIPTS.get(c.code)
+    if sc is not None:
+        extra = int(sc.extra.get("extra_attacks", 0))
+    return 1 + extra
+
+
+def attacks_remaining(s: State, c: Card) -> int:
+    if c.zone != "monsters":
+        return 0
+    return max(0, attacks_allowed(s, c) - c.attacks)
+
+
+def can_declare(s: State, c: Card) -> bool:
+    return (
+        c.zone == "monsters"
+        and c.controller == s.turn_player
+        and c.face_up
+        and c.position == "attack"
+        and attacks_remaining(s, c) > 0
+        and can_attack(s, c)
+    )
+
+
+def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
+    """(monsters it may attack, whether it may attack directly)."""
+    opp = other(attacker.controller)
+    mons = s.monsters(opp)
+    targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
+    direct = not mons or may_attack_directly(s, attacker)
+    return targets, direct
+
+
+def in_open_battle_step(s: State) -> bool:
+    return (
+        s.phase == "battle"
+        and s.step == "battle"
+        and s.attack is None
+        and not s.chain
+        and s.event is None
+        and s.choice is None
+    )
+
+
+def attack_actions(s: State, seat: int) -> list[Action]:
+    if seat != s.turn_player or s.priority != seat or not in_open_battle_step(s):
+        return []
+    out: list[Action] = []
+    for c in s.monsters(seat):
+        if not can_declare(s, c):
+            continue
+        targets, direct = targets_for(s, c)
+        out.extend({"do": "attack", "with": c.id, "target": t} for t in targets)
+        if direct:
+            out.append({"do": "attack", "with": c.id, "direct": True})
+    return out
+
+
+def snapshot(s: State, seat: int) -> list[int]:
+    return [m for m in s.players[seat].monsters if m is not None]
+
+
+def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
+    s = ctx.s
+    opp = other(attacker.controller)
+    ctx.emit(
+        "attack_declared",
+        seat=attacker.controller,
+        attacker=attacker.id,
+        code=attacker.code,
+        target=target,
+        target_code=None if target is None or not s.cards[target].face_up else s.cards[target].code,
+        snapshot=snapshot(s, opp),
+    )
+    raise_event(ctx, {"kind": "attack_declared", "attacker": attacker.id, "target": target})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def replay_needed(s: State) -> str | None:
+    """None, "cancel" (the attacker can no longer attack) or "replay"."""
+    a = s.attack
+    if a is None or a.replay:
+        return None
+    attacker = s.cards[a.attacker]
+    if attacker.zone != "monsters" or attacker.controller != s.turn_player:
+        return "cancel"
+    opp = other(s.turn_player)
+    if a.target is not None:
+        t = s.cards[a.target]
+        if t.zone != "monsters" or t.controller != opp:
+            return "replay"
+    if snapshot(s, opp) != a.snapshot and sorted(snapshot(s, opp)) != sorted(a.snapshot):
+        return "replay"
+    return None
+
+
+def replay_actions(s: State) -> list[Action]:
+    a = s.attack
+    if a is None:
+        return []
+    attacker = s.cards[a.attacker]
+    out: list[Action] = []
+    if attacker.zone == "monsters" and attacker.position == "attack" and can_attack(s, attacker):
+        targets, direct = targets_for(s, attacker)
+        out.extend({"do": "retarget", "target": t} for t in targets)
+        if direct:
+            out.append({"do": "retarget", "direct": True})
+    out.append({"do": "cancel_attack"})
+    return out
+
+
+def start_replay(ctx: Ctx) -> None:
+    ctx.emit("attack_replay")
+    ctx.emit("choice", choice={"seat": ctx.s.turn_player, "kind": "replay"})
+
+
+def retarget(ctx: Ctx, target: int | None) -> None:
+    """Choosing again is not declaring an attack: no declaration triggers (seed 002)."""
+    s = ctx.s
+    ctx.emit("choice", choice=None)
+    ctx.emit(
+        "attack_retargeted",
+        target=target,
+        target_code=None if target is None or not s.cards[target].face_up else s.cards[target].code,
+        snapshot=snapshot(s, other(s.turn_player)),
+    )
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
+    """The attack ends; it still counts as declared (seed 002)."""
+    s = ctx.s
+    if s.choice is not None:
+        ctx.emit("choice", choice=None)
+    ctx.emit("attack_ended", reason=reason)
+    ctx.emit("priority", seat=s.turn_player, passes=0)

@@ -1,0 +1,185 @@
+"""The Damage Step in five timings (seed 004 and seed 003's OCG section, which
+win over 003's older seven TCG "substeps"):
+
+1. start of the Damage Step;
+2. before damage calculation: a face-down attack target is flipped face-up; its
+   continuous effects apply at once, flip effects wait; "before damage
+   calculation" effects (Drillroid, Ehren) may remove a monster, and then the
+   calculation is skipped;
+3. during damage calculation: one chain of "during damage calculation" cards
+   (and cards negating them); then damage is calculated and applied, and the
+   monsters destroyed by battle are marked, not yet sent. If a battling
+   monster was destroyed by an effect during this timing, the calculation
+   stops: no battle damage, nothing destroyed by battle (003, Divine Wrath);
+4. after damage calculation: "after damage calculation" and battle-damage
+   triggers, flip effects of the flipped target, self-destruction of a flipped
+   monster that survived (Giant Kozaky ...);
+5. end of the Damage Step: monsters destroyed by battle are sent to the
+   Graveyard (banished under Macro Cosmos) and their triggers activate; "until
+   the end of the Damage Step" effects end; back to the Battle Step.
+"""
+
+from __future__ import annotations
+
+from ..ctx import Ctx
+from ..effects.base import SCRIPTS
+from ..ops import damage, raise_event, send_to_grave
+from ..state import Attack, State
+from ..stats import atk, def_, no_battle_damage
+from ..types import other
+
+TIMINGS = (
+    "start_of_damage_step",
+    "before_damage_calculation",
+    "during_damage_calculation",
+    "after_damage_calculation",
+    "end_of_damage_step",
+)
+
+
+def battle_valid(s: State, a: Attack) -> bool:
+    """Both battling monsters are still on the field, on their sides."""
+    attacker = s.cards[a.attacker]
+    if attacker.zone != "monsters" or attacker.controller != s.turn_player:
+        return False
+    if a.target is None:
+        return True
+    t = s.cards[a.target]
+    return t.zone == "monsters" and t.controller == other(s.turn_player)
+
+
+def enter(ctx: Ctx) -> None:
+    s = ctx.s
+    ctx.emit("damage_step", timing="start_of_damage_step")
+    a = s.attack
+    assert a is not None
+    raise_event(ctx, {"kind": "damage_step_start", "attacker": a.attacker, "target": a.target})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def next_timing(ctx: Ctx) -> None:
+    """Both players passed on an empty chain: go on to the next timing."""
+    s = ctx.s
+    a = s.attack
+    assert a is not None
+    timing = s.damage_step
+    if timing == "start_of_damage_step":
+        _before_calculation(ctx)
+    elif timing == "before_damage_calculation":
+        if not battle_valid(s, a):
+            ctx.emit("battle_stopped", reason="a battling monster left the field")
+            _after_calculation(ctx)
+            return
+        ctx.emit("damage_step", timing="during_damage_calculation")
+        raise_event(ctx, {"kind": "damage_calculation", "attacker": a.attacker, "target": a.target})
+        ctx.emit("priority", seat=s.turn_player, passes=0)
+    elif timing == "during_damage_calculation":
+        calculate(ctx)
+    elif timing == "after_damage_calculation":
+        _end_of_damage_step(ctx)
+    else:
+        _leave(ctx)
+
+
+def _before_calculation(ctx: Ctx) -> None:
+    s = ctx.s
+    a = s.attack
+    assert a is not None
+    ctx.emit("damage_step", timing="before_damage_calculation")
+    if a.target is not None and battle_valid(s, a):
+        t = s.cards[a.target]
+        if not t.face_up:
+            ctx.emit("flipped", card=t.id, code=t.code, position="defense", by_attack=True)
+    raise_event(ctx, {"kind": "before_damage_calculation", "attacker": a.attacker, "target": a.target})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def calculate(ctx: Ctx) -> None:
+    """Damage calculation (seed 003; rulebook): compare, inflict damage, mark destruction."""
+    s = ctx.s
+    a = s.attack
+    assert a is not None
+    tp = s.turn_player
+    opp = other(tp)
+    if not battle_valid(s, a):
+        ctx.emit("battle_stopped", reason="a battling monster was destroyed during damage calculation")
+        _after_calculation(ctx)
+        return
+    attacker = s.cards[a.attacker]
+    a_atk = atk(s, attacker)
+    destroyed: list[int] = []
+    dmg = [0, 0]
+    result: dict[str, object] = {"attacker": attacker.id, "attacker_atk": a_atk, "target": a.target}
+    if a.target is None:
+        dmg[opp] = a_atk
+    else:
+        t = s.cards[a.target]
+        if t.position == "attack":
+            t_atk = atk(s, t)
+            result["target_atk"] = t_atk
+            if a_atk > t_atk:
+                destroyed.append(t.id)
+                dmg[opp] = a_atk - t_atk
+            elif a_atk < t_atk:
+                destroyed.append(attacker.id)
+                dmg[tp] = t_atk - a_atk
+            elif a_atk > 0:
+                destroyed.extend([attacker.id, t.id])
+        else:
+            t_def = def_(s, t)
+            result["target_def"] = t_def
+            if a_atk > t_def:
+                destroyed.append(t.id)
+                pierce = SCRIPTS.get(attacker.code)
+                if pierce is not None and pierce.extra.get("piercing"):
+                    dmg[opp] = a_atk - t_def
+            elif a_atk < t_def:
+                dmg[tp] = t_def - a_atk
+    for seat in (0, 1):
+        if dmg[seat] and no_battle_damage(s, seat):
+            dmg[seat] = 0
+    ctx.emit("battle", **result, destroyed=destroyed, damage=dmg)
+    for seat in (tp, opp):
+        damage(ctx, seat, dmg[seat], reason="battle")
+    if s.finished:
+        return
+    _after_calculation(ctx)
+
+
+def _after_calculation(ctx: Ctx) -> None:
+    s = ctx.s
+    a = s.attack
+    assert a is not None
+    ctx.emit("modifiers_expired", until=["damage_calculation"])
+    ctx.emit("damage_step", timing="after_damage_calculation")
+    raise_event(ctx, {"kind": "after_damage_calculation", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed), "calculated": a.calculated})
+    if a.flipped is not None:
+        flipped = s.cards[a.flipped]
+        if flipped.zone == "monsters" and flipped.face_up:
+            raise_event(ctx, {"kind": "flipped", "card": flipped.id, "by_attack": True})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def _end_of_damage_step(ctx: Ctx) -> None:
+    s = ctx.s
+    a = s.attack
+    assert a is not None
+    ctx.emit("damage_step", timing="end_of_damage_step")
+    for cid in list(a.destroyed):
+        c = s.cards[cid]
+        if c.zone != "monsters":
+            continue
+        controller = c.controller
+        by = a.target if cid == a.attacker else a.attacker
+        ctx.emit("destroyed", card=c.id, code=c.code, reason="battle", by=by)
+        to = send_to_grave(ctx, c, reason="battle", by=by)
+        raise_event(ctx, {"kind": "destroyed", "card": cid, "reason": "battle", "by": by, "to": to, "controller": controller})
+    raise_event(ctx, {"kind": "damage_step_end", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed)})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def _leave(ctx: Ctx) -> None:
+    s = ctx.s
+    ctx.emit("modifiers_expired", until=["end_of_damage_step", "damage_calculation"])
+    ctx.emit("attack_ended", reason="damage_step_over")
+    ctx.emit("priority", seat=s.turn_player, passes=0)

@@ -1,0 +1,24 @@
+"""The End Step (seed 003).
+
+Reached when the turn player ends the Battle Phase in an open game state of
+the Battle Step, or when an effect ends the Battle Phase (Battle Fader, Negate
+Attack, Electromagnetic Turtle: "it immediately becomes the End Step", seed
+000). End-of-Battle-Phase effects (Gladiator Beasts, Sword Hunter, Scrap Worm)
+activate here; both players may activate Spell Speed 2 and up; multiple chains
+are allowed; after both players pass, Main Phase 2 (or the End Phase, if
+Main Phase 2 cannot be entered).
+"""
+
+from __future__ import annotations
+
+from ..ctx import Ctx
+from ..ops import raise_event
+
+
+def enter(ctx: Ctx, reason: str = "turn_player") -> None:
+    s = ctx.s
+    if s.attack is not None:
+        ctx.emit("attack_ended", reason="battle_phase_ended")
+    ctx.emit("phase", phase="battle", step="end", reason=reason)
+    raise_event(ctx, {"kind": "battle_phase_end", "seat": s.turn_player})
+    ctx.emit("priority", seat=s.turn_player, passes=0)

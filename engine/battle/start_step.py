@@ -1,0 +1,43 @@
+"""Entering the Battle Phase and its Start Step (seed 000, seed 003).
+
+- No Battle Phase on the first turn of the duel.
+- Entering is optional; a player who does not enter goes to the End Phase,
+  not Main Phase 2 (seed 000, Rulebook 9.1, over 003's older note).
+- A player may enter with no monsters, or when the opponent has no valid
+  attack target.
+- If Main Phase 1 was skipped (Timeater), from the Standby Phase the player may
+  enter the Battle Phase or go to the End Phase.
+- Several Battle Phases in one turn are possible when an effect grants them,
+  and they are counted.
+- Start Step: the turn player has priority for Spell Speed 2 and up; after
+  both pass, it is the Battle Step.
+"""
+
+from __future__ import annotations
+
+from ..ctx import Ctx
+from ..ops import raise_event
+from ..state import State
+
+
+def may_enter(s: State) -> bool:
+    if s.turn <= 1 or "battle" in s.skip:
+        return False
+    if s.phase == "main1" or (s.phase == "standby" and s.skipped_main1):
+        return s.battle_phases == 0
+    if s.phase == "main2":
+        return 0 < s.battle_phases <= s.extra_battle_phases
+    return False
+
+
+def enter(ctx: Ctx) -> None:
+    s = ctx.s
+    ctx.emit("phase", phase="battle", step="start", turn_player=s.turn_player)
+    raise_event(ctx, {"kind": "battle_phase_start", "seat": s.turn_player})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def leave(ctx: Ctx) -> None:
+    s = ctx.s
+    ctx.emit("phase", phase="battle", step="battle")
+    ctx.emit("priority", seat=s.turn_player, passes=0)

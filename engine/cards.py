@@ -1,0 +1,89 @@
+"""Card facts (passcode, name, stats, text) loaded from ``engine/data/cards.json``.
+
+The data is a copy of the project's card list; effects live in
+``engine/effects/`` and are looked up by passcode.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class CardData:
+    code: int
+    name: str
+    kind: str  # monster | spell | trap
+    property: str  # normal | quick-play | continuous | counter | field | equip | ""
+    monster_kinds: tuple[str, ...]
+    attribute: str
+    type: str
+    level: int
+    atk: int  # -1 for '?'
+    def_: int
+    text: str
+    group: str  # seed | support | pool
+
+    @property
+    def is_monster(self) -> bool:
+        return self.kind == "monster"
+
+    @property
+    def is_spell(self) -> bool:
+        return self.kind == "spell"
+
+    @property
+    def is_trap(self) -> bool:
+        return self.kind == "trap"
+
+    @property
+    def extra_deck(self) -> bool:
+        return any(k in self.monster_kinds for k in ("fusion", "synchro", "xyz", "link"))
+
+    @property
+    def tributes_needed(self) -> int:
+        if self.level >= 7:
+            return 2
+        if self.level >= 5:
+            return 1
+        return 0
+
+
+def _stat(value: object) -> int:
+    if isinstance(value, int):
+        return value
+    return -1
+
+
+def _load() -> dict[int, CardData]:
+    raw = json.loads(resources.files("engine").joinpath("data/cards.json").read_text("utf-8"))
+    out: dict[int, CardData] = {}
+    for c in raw["cards"]:
+        out[int(c["id"])] = CardData(
+            code=int(c["id"]),
+            name=str(c["name"]),
+            kind=str(c["kind"]),
+            property=str(c.get("property", "")),
+            monster_kinds=tuple(c.get("monster_kinds", ())),
+            attribute=str(c.get("attribute", "")),
+            type=str(c.get("type", "")),
+            level=int(c.get("level", 0) or 0),
+            atk=_stat(c.get("atk", 0)),
+            def_=_stat(c.get("def", 0)),
+            text=str(c.get("text", "")),
+            group=str(c.get("group", "")),
+        )
+    return out
+
+
+CARDS: dict[int, CardData] = _load()
+CARDS_BY_NAME: dict[str, CardData] = {c.name: c for c in CARDS.values()}
+
+
+def by_name(name: str) -> CardData:
+    try:
+        return CARDS_BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"unknown card name: {name!r}") from None

@@ -1,0 +1,271 @@
+"""Chains, priority and Spell Speeds (seeds 002 and 003).
+
+- Spell Speed 1 (Normal/Continuous/Field/Equip Spells, Ignition effects): only
+  the turn player, in their Main Phase, on an empty chain in an open game state.
+- Spell Speed 2 (Quick-Play Spells, Normal and Continuous Traps, Quick and
+  Trigger effects) and Spell Speed 3 (Counter Traps): whenever that player has
+  priority; a chain link must be of equal or higher Spell Speed than the link
+  it responds to.
+- Set Traps and Set Quick-Play Spells cannot be activated the turn they were
+  Set; Quick-Play Spells from the hand only during your own turn.
+- "When ..." cards answer an event only in the chain that answers it: once that
+  chain resolves (or both players pass) the event is gone (002, Examples 1-3).
+- Costs are paid and targets chosen at activation; the chain resolves last in,
+  first out; each effect checks its targets as it resolves (002, Example 4).
+- In the Damage Step only the cards that say so may be activated, each in its
+  timings; during damage calculation only those that say "during damage
+  calculation" and cards that negate them, one chain only (003, 004).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from .ctx import Ctx
+from .effects.base import Effect, effects_of
+from .ops import send_to_grave
+from .state import Card, Link, State
+from .stats import activation_locked
+from .types import Action, other
+
+
+def effect_speed(card: Card, eff: Effect) -> int:
+    return eff.speed
+
+
+def link_speed(s: State, link: Link) -> int:
+    card = s.cards[link.card]
+    effs = effects_of(card)
+    if 1 <= link.effect <= len(effs):
+        return effs[link.effect - 1].speed
+    return 2
+
+
+def open_state(s: State) -> bool:
+    """An open game state: empty chain, no event waiting for an answer."""
+    return not s.chain and s.event is None and s.choice is None
+
+
+def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
+    data = card.data
+    if eff.kind in ("spell", "trap"):
+        if card.controller != seat and card.zone != "hand":
+            return False
+        if card.zone == "hand":
+            if card.owner != seat or data.is_trap:
+                return False
+            if data.property == "field":
+                return True
+            if None not in s.players[seat].spells_traps:
+                return False
+            if data.property == "quick-play":
+                return s.turn_player == seat
+            return True
+        if card.zone in ("spells_traps", "field"):
+            if card.face_up:
+                # a face-up Continuous card's own later effects use kind "quick"/"ignition"
+                return False
+            if data.is_trap or data.property == "quick-play":
+                return card.set_turn < s.turn
+            return True
+        return False
+    if eff.from_hand:
+        return card.zone == "hand" and card.owner == seat
+    if eff.from_grave:
+        return card.zone == "graveyard" and card.owner == seat
+    # effects of a face-up card on the field
+    return card.on_field and card.face_up and card.controller == seat
+
+
+def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
+    speed = eff.speed
+    if s.choice is not None or s.finished:
+        return False
+    if s.chain:
+        top = link_speed(s, s.chain[-1])
+        if speed < 2 or speed < top:
+            return False
+    if speed == 1:
+        return seat == s.turn_player and s.phase in ("main1", "main2") and open_state(s)
+    if eff.event is not None and (s.event is None or s.event.get("kind") != eff.event):
+        return False
+    if s.step == "damage":
+        timing = s.damage_step or ""
+        if timing == "during_damage_calculation":
+            if s.chains_in_timing > 0:
+                return False
+            if timing in eff.damage_step:
+                return True
+            return bool(s.chain) and eff.negates
+        if timing in eff.damage_step:
+            return True
+        return bool(s.chain) and card.data.property == "counter"
+    if s.attack is not None and s.attack.replay:
+        return False
+    return True
+
+
+def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
+    if eff.once_per == "turn":
+        return f"{card.code}:{idx}:turn:{card.controller}"
+    if eff.once_per == "battle" and s.attack is not None:
+        return f"{card.id}:{idx}:battle:{s.attack.attacker}:{s.battle_phases}:{s.attack.target}"
+    return None
+
+
+def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:
+    if eff.kind in ("trigger", "flip"):
+        return False
+    if not _from_where_ok(s, card, eff, seat):
+        return False
+    if not _timing_ok(s, card, eff, seat):
+        return False
+    if activation_locked(s, card, seat):
+        return False
+    key = once_key(card, eff, idx, s)
+    if key is not None and s.used.get(key) == s.turn:
+        return False
+    if any(link.card == card.id for link in s.chain):
+        return False
+    return eff.condition(s, card, seat)
+
+
+def activation_actions(s: State, seat: int) -> list[Action]:
+    """Every legal activation for ``seat`` now, fully specified."""
+    out: list[Action] = []
+    if s.priority != seat or s.choice is not None:
+        return out
+    for card in _candidate_cards(s, seat):
+        for idx, eff in enumerate(effects_of(card), start=1):
+            if not can_activate(s, card, idx, eff, seat):
+                continue
+            targets = eff.targets(s, card, seat)
+            costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
+            for tg in targets:
+                for cost in costs:
+                    a: Action = {"do": "activate", "card": card.id, "effect": idx}
+                    if tg:
+                        a["target"] = list(tg)
+                    if cost:
+                        a["cost"] = list(cost)
+                    out.append(a)
+    return out
+
+
+def _candidate_cards(s: State, seat: int) -> list[Card]:
+    p = s.players[seat]
+    ids: list[int] = list(p.hand) + list(p.graveyard)
+    for sd in (0, 1):
+        q = s.players[sd]
+        ids += [c for c in q.monsters if c is not None]
+        ids += [c for c in q.spells_traps if c is not None]
+        if q.field_zone is not None:
+            ids.append(q.field_zone)
+    return [s.cards[c] for c in ids]
+
+
+def activate(ctx: Ctx, seat: int, card: Card, idx: int, targets: list[int], cost: list[int]) -> None:
+    """Activate: place the card, pay the cost, choose targets, add the chain link."""
+    s = ctx.s
+    eff = effects_of(card)[idx - 1]
+    if eff.kind in ("spell", "trap") and card.zone == "hand":
+        zone = "field" if card.data.property == "field" else "spells_traps"
+        ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
+    data: dict[str, Any] = {}
+    if cost:
+        data["cost"] = list(cost)
+    if eff.cost is not None:
+        eff.cost(ctx, card, seat, data)
+    key = once_key(card, eff, idx, s)
+    fields: dict[str, Any] = {
+        "seat": seat,
+        "card": card.id,
+        "code": card.code,
+        "effect": idx,
+        "link": len(s.chain) + 1,
+        "targets": list(targets),
+        "data": data,
+    }
+    if key:
+        fields["once"] = key
+    ctx.emit("activated", **fields)
+
+
+def activate_trigger(ctx: Ctx, index: int) -> None:
+    s = ctx.s
+    trig = s.triggers[index]
+    card = s.cards[trig.card]
+    eff = effects_of(card)[trig.effect - 1]
+    targets_opts = eff.targets(s, card, trig.controller)
+    targets = targets_opts[0] if targets_opts else []
+    data: dict[str, Any] = {"event": trig.event}
+    ctx.emit("trigger_done", index=index)
+    if eff.cost is not None:
+        eff.cost(ctx, card, trig.controller, data)
+    ctx.emit(
+        "activated",
+        seat=trig.controller,
+        card=card.id,
+        code=card.code,
+        effect=trig.effect,
+        link=len(s.chain) + 1,
+        targets=list(targets),
+        data=data,
+        trigger=True,
+    )
+
+
+def resolve_chain(ctx: Ctx) -> None:
+    """Resolve every link, last in first out, then hand priority to the turn player."""
+    s = ctx.s
+    while s.chain and not s.finished:
+        n = len(s.chain)
+        link = s.chain[-1]
+        card = s.cards[link.card]
+        effs = effects_of(card)
+        eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
+        if link.negated or link.effect_negated or eff is None:
+            ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
+        else:
+            eff.resolve(ctx, link)
+        # a Normal Spell/Trap (or negated card) leaves the field after resolving
+        card = s.cards[link.card]
+        if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
+            stays = card.data.property in ("field", "equip", "continuous") and not link.negated
+            if not stays:
+                send_to_grave(ctx, card, reason="rule")
+        ctx.emit("link_resolved", link=n)
+    ctx.emit("chain_resolved")
+
+
+def trigger_order(s: State) -> list[int]:
+    """Indices of pending triggers in chain order (turn player's first: SEGOC)."""
+    tp = s.turn_player
+    order = [i for i, t in enumerate(s.triggers) if t.controller == tp and t.mandatory]
+    order += [i for i, t in enumerate(s.triggers) if t.controller != tp and t.mandatory]
+    order += [i for i, t in enumerate(s.triggers) if t.controller == tp and not t.mandatory]
+    order += [i for i, t in enumerate(s.triggers) if t.controller != tp and not t.mandatory]
+    return order
+
+
+def tribute_options(s: State, seat: int, n: int) -> list[list[int]]:
+    mons = [c for c in s.players[seat].monsters if c is not None]
+    return [list(combo) for combo in combinations(mons, n)]
+
+
+def last_activator(s: State) -> int:
+    return s.chain[-1].controller if s.chain else s.turn_player
+
+
+__all__ = [
+    "activate",
+    "activate_trigger",
+    "activation_actions",
+    "can_activate",
+    "last_activator",
+    "open_state",
+    "other",
+    "resolve_chain",
+    "trigger_order",
+]

@@ -1,0 +1,243 @@
+"""``legal_actions`` and ``decide``: what a seat may do now, and what its action causes.
+
+``decide`` accepts an action only if it matches one of ``legal_actions`` (on
+every key the action names), so the two can never disagree. It works on a
+private copy: an illegal action raises ``IllegalAction`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from .battle import battle_step, end_step
+from .battle.start_step import may_enter
+from .chain import activate, activation_actions, open_state
+from .ctx import Ctx
+from .flow import auto_pass_turn_player, pending, settle
+from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
+from .ops import send_to_grave
+from .state import State, clone
+from .types import Action, Fact, IllegalAction, other
+
+PASS: Action = {"do": "pass"}
+
+
+def legal_actions(s: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty if the engine is not waiting for it)."""
+    p = pending(s)
+    if p is None or p["seat"] != seat:
+        return []
+    if s.choice is not None:
+        return _choice_actions(s, seat)
+    out: list[Action] = []
+    out.extend(activation_actions(s, seat))
+    if seat == s.turn_player and open_state(s):
+        out.extend(summon_actions(s, seat))
+        out.extend(battle_step.attack_actions(s, seat))
+        out.extend(_phase_actions(s))
+    out.append(dict(PASS))
+    return out
+
+
+def _phase_actions(s: State) -> list[Action]:
+    out: list[Action] = []
+    if s.phase == "battle" and s.step in ("start", "end"):
+        out.append({"do": "next_phase"})
+        return out
+    if s.phase == "battle" and s.step == "battle" and s.attack is None:
+        out.append({"do": "end_battle_phase"})
+        out.append({"do": "end_turn"})
+        return out
+    if s.phase == "battle":
+        return out
+    if may_enter(s):
+        out.append({"do": "enter_battle_phase"})
+    out.append({"do": "next_phase"})
+    if s.phase in ("main1", "main2", "standby", "draw"):
+        out.append({"do": "end_turn"})
+    return out
+
+
+def _choice_actions(s: State, seat: int) -> list[Action]:
+    ch = s.choice
+    assert ch is not None
+    kind = ch["kind"]
+    if kind == "replay":
+        return battle_step.replay_actions(s)
+    if kind == "trigger":
+        trig = s.triggers[ch["index"]]
+        return [{"do": "activate", "card": trig.card, "effect": trig.effect}, dict(PASS)]
+    if kind == "discard":
+        hand = s.players[seat].hand
+        return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
+    if kind == "options":
+        return [{"do": "choose", "option": o} for o in ch["options"]]
+    if kind == "cards":
+        n = int(ch.get("count", 1))
+        return [{"do": "choose", "cards": list(c)} for c in combinations(ch["cards"], n)]
+    return []
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return sorted(_norm(x) for x in v) if all(isinstance(x, int) for x in v) else [_norm(x) for x in v]
+    return v
+
+
+def normalize(action: Action) -> Action:
+    """Accept a few convenient spellings: a single target instead of a list."""
+    a = dict(action)
+    if a.get("do") == "activate":
+        for key in ("target", "cost"):
+            if key in a and isinstance(a[key], int):
+                a[key] = [a[key]]
+    if a.get("direct") is False:
+        a.pop("direct")
+    return a
+
+
+def matches(action: Action, legal: Action) -> bool:
+    """Every key the action names agrees with the legal action."""
+    for k, v in action.items():
+        if k not in legal:
+            if v in (None, [], False):
+                continue
+            return False
+        if _norm(v) != _norm(legal[k]):
+            return False
+    return True
+
+
+def find_legal(s: State, seat: int, action: Action) -> Action:
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise IllegalAction("action/malformed", "an action is a map with a string 'do'")
+    if s.finished:
+        raise IllegalAction("match/finished", "the duel is over")
+    p = pending(s)
+    if p is None or p["seat"] != seat:
+        raise IllegalAction("action/not_your_priority", "the engine is waiting for the other player")
+    a = normalize(action)
+    legal = legal_actions(s, seat)
+    found = [la for la in legal if matches(a, la)]
+    if not found:
+        raise IllegalAction("action/illegal", explain(s, seat, a))
+    return found[0]
+
+
+def explain(s: State, seat: int, a: Action) -> str:
+    """A human reason for the most common illegal actions."""
+    do = a.get("do")
+    card = s.cards.get(a.get("card", a.get("with", -1)))
+    name = card.data.name if card is not None and (card.face_up or card.owner == seat) else "that card"
+    if do == "attack":
+        if s.phase != "battle" or s.step != "battle":
+            return "attacks are declared only in the Battle Step"
+        if s.attack is not None:
+            return "an attack is already in progress"
+        if card is None or card.zone != "monsters" or card.controller != seat:
+            return "you can only attack with a monster you control"
+        if card.attacks >= battle_step.attacks_allowed(s, card):
+            return f"{name} has already attacked this Battle Phase"
+        if card.position != "attack" or not card.face_up:
+            return f"{name} is not in face-up Attack Position"
+        if a.get("direct") and s.monsters(other(seat)):
+            return "you cannot attack directly while your opponent controls a monster"
+        return f"{name} cannot attack that target now"
+    if do == "activate":
+        if card is None:
+            return "no such card"
+        if s.step == "damage":
+            return f"{name} cannot be activated at this point of the Damage Step ({s.damage_step})"
+        if card.set_turn == s.turn and not card.face_up:
+            return f"{name} was Set this turn and cannot be activated yet"
+        return f"{name} cannot be activated now (timing, spell speed, target or condition)"
+    if do in ("summon", "set") and s.players[seat].normal_summoned and card is not None and card.data.is_monster:
+        return "you have already Normal Summoned or Set this turn"
+    if do == "enter_battle_phase" and s.turn <= 1:
+        return "the player who goes first cannot conduct a Battle Phase on the first turn"
+    return f"'{do}' is not legal now ({pending(s)})"
+
+
+def decide(state: State, seat: int, action: Action) -> list[Fact]:
+    """The facts ``action`` by ``seat`` causes, up to the next decision; raises IllegalAction."""
+    if isinstance(action, dict) and action.get("do") == "concede":
+        if state.finished:
+            raise IllegalAction("match/finished", "the duel is over")
+        if seat not in (0, 1):
+            raise IllegalAction("action/malformed", "seat must be 0 or 1")
+        return [{"t": "duel_ended", "winner": other(seat), "reason": "concede"}]
+    legal = find_legal(state, seat, action)
+    ctx = Ctx(clone(state))
+    perform(ctx, seat, legal)
+    settle(ctx)
+    return ctx.facts
+
+
+def perform(ctx: Ctx, seat: int, a: Action) -> None:
+    s = ctx.s
+    do = a["do"]
+    if do == "pass":
+        if s.choice is not None:
+            if s.choice["kind"] == "trigger":
+                ctx.emit("trigger_done", index=s.choice["index"], declined=True)
+            ctx.emit("choice", choice=None)
+            return
+        ctx.emit("passed", seat=seat)
+    elif do in ("next_phase", "enter_battle_phase", "end_turn", "end_battle_phase"):
+        intent = {"enter_battle_phase": "battle", "end_turn": "end", "next_phase": "next", "end_battle_phase": "next"}[do]
+        if do == "end_turn" and s.phase == "battle":
+            intent = "end"
+        ctx.emit("passed", seat=seat, intent=intent)
+    elif do == "activate":
+        card = s.cards[a["card"]]
+        if s.choice is not None and s.choice["kind"] == "trigger":
+            from .chain import activate_trigger
+
+            idx = s.choice["index"]
+            ctx.emit("choice", choice=None)
+            activate_trigger(ctx, idx)
+            return
+        activate(ctx, seat, card, int(a.get("effect", 1)), list(a.get("target", [])), list(a.get("cost", [])))
+    elif do in ("summon", "set"):
+        card = s.cards[a["card"]]
+        if card.data.is_monster:
+            summon(ctx, seat, card, list(a.get("tribute", [])), face_up=do == "summon")
+            if do == "summon":
+                auto_pass_turn_player(ctx)
+        else:
+            set_spell_trap(ctx, seat, card)
+    elif do == "flip_summon":
+        flip_summon(ctx, seat, s.cards[a["card"]])
+        auto_pass_turn_player(ctx)
+    elif do == "change_position":
+        change_position(ctx, seat, s.cards[a["card"]])
+    elif do == "attack":
+        target = None if a.get("direct") else a.get("target")
+        battle_step.declare(ctx, s.cards[a["with"]], target)
+        auto_pass_turn_player(ctx)
+    elif do == "retarget":
+        battle_step.retarget(ctx, None if a.get("direct") else a.get("target"))
+    elif do == "cancel_attack":
+        battle_step.cancel(ctx)
+    elif do == "choose":
+        ch = s.choice
+        assert ch is not None
+        if ch["kind"] == "discard":
+            ctx.emit("choice", choice=None)
+            for cid in a["cards"]:
+                send_to_grave(ctx, s.cards[cid], reason="discard")
+            from .flow import _end_phase_over
+
+            _end_phase_over(ctx)
+        else:
+            from .effects.choices import answer
+
+            answer(ctx, seat, a)
+    else:
+        raise IllegalAction("action/unknown", f"unknown action {do!r}")
+
+
+def end_battle_phase_now(ctx: Ctx, reason: str) -> None:
+    """An effect ends the Battle Phase: it becomes the End Step (seed 000)."""
+    end_step.enter(ctx, reason=reason)

@@ -1,0 +1,117 @@
+"""The effect framework: a card is its facts plus a ``Script`` of effects.
+
+An ``Effect`` is data (kind, spell speed, the event or timing it answers,
+where in the Damage Step it may be activated, once-per limits) plus four small
+functions: ``condition``, ``targets``, ``cost`` and ``resolve``. Cost and
+resolve emit facts through the context; none of them mutates state directly.
+
+Continuous effects are hooks on the ``Script`` (``stat``, ``can_attack``,
+``locks`` ...) that the rules query; they are computed from the face-up cards
+every time, never stored, so removing the source removes the effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..state import Card, Link, State
+
+if TYPE_CHECKING:
+    from ..ctx import Ctx
+
+Condition = Callable[[State, Card, int], bool]
+Targets = Callable[[State, Card, int], list[list[int]]]
+Cost = Callable[["Ctx", Card, int, dict[str, Any]], None]
+Resolve = Callable[["Ctx", Link], None]
+CostOptions = Callable[[State, Card, int], list[list[int]]]
+
+ALL_DS = frozenset(
+    {
+        "start_of_damage_step",
+        "before_damage_calculation",
+        "during_damage_calculation",
+        "after_damage_calculation",
+        "end_of_damage_step",
+    }
+)
+STAT_CHANGE_DS = frozenset({"start_of_damage_step", "before_damage_calculation"})
+DURING_CALC = frozenset({"during_damage_calculation"})
+
+
+def always(state: State, card: Card, seat: int) -> bool:
+    return True
+
+
+def no_targets(state: State, card: Card, seat: int) -> list[list[int]]:
+    return [[]]
+
+
+def nothing(ctx: Ctx, link: Link) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One activatable or trigger effect of a card.
+
+    kind: ``spell`` / ``trap`` (the card's own activation), ``quick``,
+    ``ignition``, ``trigger``, ``flip``.
+    event: for "When ..." effects, the event kind it answers
+    (``attack_declared``, ``trap_activated``, ``activation``, ...); it may
+    then be activated only while a chain answers that event.
+    damage_step: the Damage Step timings in which it may be activated
+    (seed 003: only cards that say so, or that negate them).
+    """
+
+    kind: str
+    speed: int = 1
+    event: str | None = None
+    damage_step: frozenset[str] = frozenset()
+    condition: Condition = always
+    targets: Targets = no_targets
+    cost_options: CostOptions | None = None
+    cost: Cost | None = None
+    resolve: Resolve = nothing
+    once_per: str | None = None  # turn | battle | duel
+    optional: bool = True  # triggers: mandatory when False
+    negates: bool = False  # negates an activation (may answer "during damage calculation")
+    from_hand: bool = False  # activated from the hand (Kuriboh, Honest)
+    from_grave: bool = False
+    trigger_on: str | None = None  # trigger effects: the event kind
+    trigger_match: Callable[[State, Card, dict[str, Any]], bool] | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Script:
+    effects: tuple[Effect, ...] = ()
+    # continuous effects, computed on demand (the source card is face-up on the field)
+    stat: Callable[[State, Card, Card], tuple[int, int]] | None = None
+    can_attack: Callable[[State, Card, Card], bool] | None = None  # False forbids
+    can_be_attacked: Callable[[State, Card, Card, Card], bool] | None = None  # (src, target, attacker)
+    locks: Callable[[State, Card, Card, int], bool] | None = None  # True forbids activation
+    must_attack: Callable[[State, Card, Card], bool] | None = None
+    direct_attack: Callable[[State, Card, Card], bool] | None = None
+    banish_instead_of_grave: bool = False
+    self_destroy: Callable[[State, Card], bool] | None = None  # while face-up on the field
+    no_battle_damage: Callable[[State, Card, int], bool] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+SCRIPTS: dict[int, Script] = {}
+
+
+def register(code: int, script: Script) -> Script:
+    SCRIPTS[code] = script
+    return script
+
+
+def script_of(card: Card) -> Script | None:
+    return SCRIPTS.get(card.code)
+
+
+def effects_of(card: Card) -> tuple[Effect, ...]:
+    sc = SCRIPTS.get(card.code)
+    return sc.effects if sc else ()

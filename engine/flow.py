@@ -1,0 +1,244 @@
+"""The turn as a table of phases and a small loop that runs until a player must decide.
+
+``settle`` is called after every accepted action. It puts waiting trigger
+effects on the chain (turn player's first), resolves the chain when both
+players have passed in succession, moves the game on when both players pass
+on an empty chain (seed 003: "after both players pass priority, it becomes
+..."), checks replays during the Battle Step, and stops as soon as a player
+owes a decision.
+"""
+
+from __future__ import annotations
+
+from .battle import battle_step, damage_step, end_step, start_step
+from .chain import activate_trigger, activation_actions, resolve_chain, trigger_order
+from .ctx import Ctx
+from .effects.base import SCRIPTS, effects_of
+from .ops import destroy, draw
+from .state import State
+from .types import other
+
+HAND_LIMIT = 6
+MAX_LOOP = 10_000
+
+
+def pending(s: State) -> dict[str, object] | None:
+    """Who must decide now, and what kind of decision."""
+    if s.finished or not s.started:
+        return None
+    if s.choice is not None:
+        return {"seat": s.choice["seat"], "kind": s.choice["kind"], "prompt": prompt_for(s)}
+    return {"seat": s.priority, "kind": "priority", "prompt": prompt_for(s)}
+
+
+def prompt_for(s: State) -> str:
+    if s.choice is not None:
+        kind = s.choice["kind"]
+        if kind == "replay":
+            return "Replay: choose a new attack target, attack directly, or cancel the attack"
+        if kind == "trigger":
+            return "Activate this trigger effect?"
+        if kind == "discard":
+            return f"Discard {s.choice['count']} card(s) down to the hand limit"
+        return "Make a choice"
+    where = s.phase if s.phase != "battle" else f"battle/{s.step}"
+    if s.damage_step:
+        where += f"/{s.damage_step}"
+    if s.chain:
+        return f"{where}: respond to chain link {len(s.chain)} or pass"
+    if s.event is not None:
+        return f"{where}: respond to {s.event.get('kind')} or pass"
+    return f"{where}: act or pass"
+
+
+def start_turn(ctx: Ctx, player: int) -> None:
+    s = ctx.s
+    ctx.emit("modifiers_expired", until=["turn"])
+    ctx.emit("turn", turn=s.turn + 1, player=player)
+    ctx.emit("phase", phase="draw")
+    if s.turn > 1:
+        draw(ctx, player)
+    if not s.finished:
+        ctx.emit("priority", seat=player, passes=0)
+
+
+def _go_to(ctx: Ctx, phase: str) -> None:
+    """Enter a non-Battle phase (skipping it if an effect says so)."""
+    s = ctx.s
+    order = ["draw", "standby", "main1", "battle", "main2", "end"]
+    while phase in s.skip and phase != "end":
+        if phase == "main1":
+            ctx.emit("skip_phase", phase="main1", now=True)
+        phase = order[order.index(phase) + 1]
+        if phase == "battle":
+            # from a skipped Main Phase 1 the player chooses in the Standby Phase
+            phase = "main2"
+        if phase == "main2" and "main1" in s.skip and ("battle" in s.skip or s.battle_phases == 0):
+            phase = "end"
+    if phase == "battle":
+        start_step.enter(ctx)
+        return
+    ctx.emit("phase", phase=phase)
+    ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def advance(ctx: Ctx) -> None:
+    """Both players passed on an empty chain: the game moves on."""
+    s = ctx.s
+    tp = s.turn_player
+    intent = s.intent
+    if s.event is not None and s.step != "battle":
+        # a summon (or other game action) answered by nobody: back to the open game state
+        ctx.emit("event", event=None)
+        ctx.emit("priority", seat=tp, passes=0)
+        return
+    if s.phase == "draw":
+        _go_to(ctx, "standby")
+    elif s.phase == "standby":
+        if "main1" in s.skip:
+            ctx.emit("skip_phase", phase="main1", now=True)
+            if intent != "end" and start_step.may_enter(s):
+                start_step.enter(ctx)
+            else:
+                ctx.emit("phase", phase="end")
+                ctx.emit("priority", seat=tp, passes=0)
+        else:
+            _go_to(ctx, "main1")
+    elif s.phase == "main1":
+        if intent in (None, "battle", "next") and start_step.may_enter(s):
+            start_step.enter(ctx)
+        else:
+            # not entering the Battle Phase: straight to the End Phase (seed 000)
+            _go_to(ctx, "end")
+    elif s.phase == "battle":
+        _advance_battle(ctx, intent)
+    elif s.phase == "main2":
+        if intent == "battle" and start_step.may_enter(s):
+            start_step.enter(ctx)
+        else:
+            _go_to(ctx, "end")
+    elif s.phase == "end":
+        _end_phase_over(ctx)
+
+
+def _advance_battle(ctx: Ctx, intent: str | None) -> None:
+    s = ctx.s
+    if s.step == "start":
+        start_step.leave(ctx)
+    elif s.step == "battle":
+        if s.attack is None:
+            end_step.enter(ctx)
+        else:
+            ctx.emit("event", event=None)
+            damage_step.enter(ctx)
+    elif s.step == "damage":
+        damage_step.next_timing(ctx)
+    elif s.step == "end":
+        skipped_m1 = s.skipped_main1
+        if intent == "end" or "main2" in s.skip or (skipped_m1 and False):
+            _go_to(ctx, "end")
+        else:
+            _go_to(ctx, "main2")
+
+
+def _end_phase_over(ctx: Ctx) -> None:
+    s = ctx.s
+    tp = s.turn_player
+    extra = len(s.players[tp].hand) - HAND_LIMIT
+    if extra > 0:
+        ctx.emit("choice", choice={"seat": tp, "kind": "discard", "count": extra})
+        return
+    ctx.emit("modifiers_expired", until=["end_phase"])
+    start_turn(ctx, other(tp))
+
+
+def _auto_pass_wanted(s: State) -> bool:
+    """Match option ``auto_pass``: skip a window for a player who can do nothing but pass."""
+    if not s.options.get("auto_pass"):
+        return False
+    from .legal import legal_actions  # local import: legal imports flow
+
+    acts = legal_actions(s, s.priority)
+    return all(a["do"] == "pass" for a in acts)
+
+
+def _self_destruct(ctx: Ctx) -> bool:
+    """Continuous self-destruction (Giant Kozaky ...), held back in the Damage Step until
+    after damage calculation; a monster destroyed by that battle never applies it (seed 003)."""
+    s = ctx.s
+    if s.step == "damage" and s.damage_step in (
+        "start_of_damage_step",
+        "before_damage_calculation",
+        "during_damage_calculation",
+    ):
+        return False
+    marked = set(s.attack.destroyed) if s.attack is not None else set()
+    for seat in (s.turn_player, other(s.turn_player)):
+        for c in s.monsters(seat):
+            sc = SCRIPTS.get(c.code)
+            if sc is None or sc.self_destroy is None or not c.face_up or c.id in marked:
+                continue
+            if sc.self_destroy(s, c):
+                destroy(ctx, c, reason="self", by=c.id)
+                return True
+    return False
+
+
+def settle(ctx: Ctx) -> None:
+    """Run the game until a player owes a decision (or the duel ends)."""
+    s = ctx.s
+    for _ in range(MAX_LOOP):
+        if s.finished or s.choice is not None:
+            return
+        if not s.chain or s.passes == 0:
+            if _self_destruct(ctx):
+                continue
+        if s.triggers:
+            order = trigger_order(s)
+            idx = order[0]
+            trig = s.triggers[idx]
+            card = s.cards[trig.card]
+            eff = effects_of(card)[trig.effect - 1]
+            if not eff.targets(s, card, trig.controller):
+                ctx.emit("trigger_done", index=idx, skipped=True)
+                continue
+            if trig.mandatory:
+                activate_trigger(ctx, idx)
+                continue
+            ctx.emit("choice", choice={"seat": trig.controller, "kind": "trigger", "index": idx, "card": card.id})
+            return
+        if s.step == "battle" and s.attack is not None and not s.chain:
+            what = battle_step.replay_needed(s)
+            if what == "cancel":
+                battle_step.cancel(ctx, reason="attacker_gone")
+                continue
+            if what == "replay":
+                battle_step.start_replay(ctx)
+                return
+        if s.passes >= 2:
+            if s.chain:
+                resolve_chain(ctx)
+                if s.finished:
+                    return
+                if s.step == "damage" and s.damage_step == "during_damage_calculation":
+                    # one chain only: when it has resolved, damage is calculated (seed 003)
+                    if not s.triggers:
+                        damage_step.calculate(ctx)
+                        continue
+                ctx.emit("priority", seat=s.turn_player, passes=0)
+            else:
+                advance(ctx)
+            continue
+        if _auto_pass_wanted(s):
+            ctx.emit("passed", seat=s.priority, auto=True)
+            continue
+        return
+    raise RuntimeError("engine loop did not settle")
+
+
+def auto_pass_turn_player(ctx: Ctx) -> None:
+    """After the turn player's own game action (attack declaration, summon) the turn player
+    has priority first; with nothing to activate, that priority passes at once."""
+    s = ctx.s
+    if s.priority == s.turn_player and not s.triggers and not activation_actions(s, s.turn_player):
+        ctx.emit("passed", seat=s.turn_player, auto=True)

@@ -1,0 +1,88 @@
+"""Main Phase actions: Normal (Tribute) Summon, Set, Flip Summon, change of battle
+position. They exist so that real duels can be played; the rules focus is the
+Battle Phase. A monster that declared an attack cannot change its battle
+position in Main Phase 2 (seed 002).
+"""
+
+from __future__ import annotations
+
+from .chain import open_state, tribute_options
+from .ctx import Ctx
+from .ops import move, raise_event, send_to_grave
+from .state import Card, State
+from .types import Action
+
+
+def _main_open(s: State, seat: int) -> bool:
+    return seat == s.turn_player and s.priority == seat and s.phase in ("main1", "main2") and open_state(s)
+
+
+def summon_actions(s: State, seat: int) -> list[Action]:
+    if not _main_open(s, seat):
+        return []
+    out: list[Action] = []
+    p = s.players[seat]
+    free = p.monsters.count(None)
+    if not p.normal_summoned:
+        for cid in p.hand:
+            c = s.cards[cid]
+            if not c.data.is_monster or c.data.extra_deck or "special-summon" in c.data.monster_kinds:
+                continue
+            n = c.data.tributes_needed
+            if n == 0:
+                if free > 0:
+                    out.append({"do": "summon", "card": cid})
+                    out.append({"do": "set", "card": cid})
+            else:
+                for trib in tribute_options(s, seat, n):
+                    out.append({"do": "summon", "card": cid, "tribute": trib})
+                    out.append({"do": "set", "card": cid, "tribute": trib})
+    if None in p.spells_traps:
+        for cid in p.hand:
+            c = s.cards[cid]
+            if (c.data.is_spell and c.data.property != "field") or c.data.is_trap:
+                out.append({"do": "set", "card": cid})
+    for c in s.monsters(seat):
+        if c.position_turn == s.turn or c.summoned_turn == s.turn:
+            continue
+        if not c.face_up:
+            out.append({"do": "flip_summon", "card": c.id})
+        elif c.attacked_turn != s.turn:
+            out.append({"do": "change_position", "card": c.id})
+    return out
+
+
+def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
+    s = ctx.s
+    for t in tributes:
+        send_to_grave(ctx, s.cards[t], reason="tribute")
+    kind = ("tribute" if tributes else "normal") if face_up else "set"
+    if face_up:
+        move(ctx, card, "monsters", position="attack", face_up=True)
+    else:
+        move(ctx, card, "monsters", position="defense", face_up=False)
+    ctx.emit("summoned", seat=seat, card=card.id, kind=kind, **({"code": card.code} if face_up else {}))
+    if face_up:
+        raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})
+        ctx.emit("event", event={"kind": "summoned", "card": card.id})
+    ctx.emit("priority", seat=seat, passes=0)
+
+
+def set_spell_trap(ctx: Ctx, seat: int, card: Card) -> None:
+    move(ctx, card, "spells_traps", face_up=False)
+    ctx.emit("priority", seat=seat, passes=0)
+
+
+def flip_summon(ctx: Ctx, seat: int, card: Card) -> None:
+    ctx.emit("position_changed", card=card.id, code=card.code, position="attack", face_up=True)
+    ctx.emit("summoned", seat=seat, card=card.id, code=card.code, kind="flip")
+    raise_event(ctx, {"kind": "flipped", "card": card.id, "by_attack": False})
+    raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "flip", "seat": seat})
+    ctx.emit("event", event={"kind": "summoned", "card": card.id})
+    ctx.emit("priority", seat=seat, passes=0)
+
+
+def change_position(ctx: Ctx, seat: int, card: Card) -> None:
+    new = "defense" if card.position == "attack" else "attack"
+    ctx.emit("position_changed", card=card.id, code=card.code, position=new, face_up=True)
+    ctx.emit("priority", seat=seat, passes=0)

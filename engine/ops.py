@@ -1,0 +1,158 @@
+"""Operations that rules code and card effects perform: move, destroy, send,
+banish, draw, inflict damage, Special Summon, put counters. Each emits facts
+(and raises the events that trigger effects answer); none mutates state
+directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .ctx import Ctx
+from .effects.base import SCRIPTS
+from .state import Card
+from .stats import banish_instead
+from .types import other
+
+PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
+
+
+def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
+    """Move a card; its identity is in the fact when the destination is public."""
+    fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
+    face_up = kw.get("face_up", to in PUBLIC_ZONES)
+    if to in ("graveyard", "banished") or (to in PUBLIC_ZONES and face_up) or c.face_up:
+        fields["code"] = c.code
+    elif to == "hand" and c.zone in ("deck",):
+        fields["code"] = c.code
+        fields["private"] = c.owner
+    elif to in PUBLIC_ZONES and not face_up and c.zone == "hand":
+        fields["code"] = c.code
+        fields["private"] = c.controller
+    ctx.emit("moved", **fields)
+
+
+def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) -> str:
+    """Send a card to the Graveyard (banished instead under Macro Cosmos). Returns where it went."""
+    s = ctx.s
+    to = "banished" if banish_instead(s) and c.zone != "graveyard" else "graveyard"
+    was_on_field = c.on_field
+    controller = c.controller
+    move(ctx, c, to, reason=reason)
+    if to == "graveyard":
+        raise_event(ctx, {"kind": "sent_to_grave", "card": c.id, "reason": reason, "by": by, "from_field": was_on_field, "controller": controller})
+    return to
+
+
+def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) -> None:
+    """Destroy a card on the field: it is sent to the Graveyard (or banished)."""
+    if not c.on_field:
+        return
+    controller = c.controller
+    ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)
+    to = send_to_grave(ctx, c, reason=reason, by=by)
+    raise_event(ctx, {"kind": "destroyed", "card": c.id, "reason": reason, "by": by, "to": to, "controller": controller})
+    # equip cards go with what they equip
+    for e in list(ctx.s.cards.values()):
+        if e.equipped_to == c.id and e.on_field:
+            send_to_grave(ctx, e, reason="rule")
+
+
+def banish(ctx: Ctx, c: Card, reason: str = "effect") -> None:
+    move(ctx, c, "banished", reason=reason)
+
+
+def to_hand(ctx: Ctx, c: Card, reason: str = "effect") -> None:
+    move(ctx, c, "hand", reason=reason)
+
+
+def damage(ctx: Ctx, seat: int, amount: int, reason: str = "effect") -> None:
+    if amount <= 0:
+        return
+    lp = ctx.s.players[seat].lp
+    ctx.emit("lp", seat=seat, lp=max(0, lp - amount), delta=-amount, reason=reason)
+    if reason == "battle":
+        raise_event(ctx, {"kind": "battle_damage", "seat": seat, "amount": amount})
+    check_win(ctx)
+
+
+def gain_lp(ctx: Ctx, seat: int, amount: int) -> None:
+    lp = ctx.s.players[seat].lp
+    ctx.emit("lp", seat=seat, lp=lp + amount, delta=amount, reason="effect")
+
+
+def pay_lp(ctx: Ctx, seat: int, amount: int) -> None:
+    lp = ctx.s.players[seat].lp
+    ctx.emit("lp", seat=seat, lp=max(0, lp - amount), delta=-amount, reason="cost")
+    check_win(ctx)
+
+
+def draw(ctx: Ctx, seat: int, n: int = 1) -> None:
+    for _ in range(n):
+        deck = ctx.s.players[seat].deck
+        if not deck:
+            if not ctx.s.finished:
+                ctx.emit("duel_ended", winner=other(seat), reason="deck_out")
+            return
+        cid = deck[0]
+        ctx.emit("drew", seat=seat, card=cid, code=ctx.s.cards[cid].code, private=seat)
+
+
+def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True) -> bool:
+    s = ctx.s
+    if None not in s.players[seat].monsters:
+        return False
+    move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
+    ctx.emit("summoned", card=c.id, code=c.code, kind="special", seat=seat)
+    raise_event(ctx, {"kind": "summoned", "card": c.id, "how": "special", "seat": seat})
+    return True
+
+
+def set_counters(ctx: Ctx, c: Card, name: str, count: int) -> None:
+    ctx.emit("counters", card=c.id, name=name, count=max(0, count))
+
+
+def check_win(ctx: Ctx) -> None:
+    s = ctx.s
+    if s.finished:
+        return
+    zero = [seat for seat in (0, 1) if s.players[seat].lp <= 0]
+    if len(zero) == 2:
+        ctx.emit("duel_ended", winner="draw", reason="lp")
+    elif zero:
+        ctx.emit("duel_ended", winner=other(zero[0]), reason="lp")
+
+
+def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
+    """Record the trigger effects that ``event`` activates (they go on the chain later).
+
+    Trigger effects answer events by kind (``destroyed``, ``battle_damage``,
+    ``flipped``, ``sent_to_grave``...); each card's ``trigger_match`` decides
+    whether this one is its event (seed 003, end of the Damage Step).
+    """
+    s = ctx.s
+    if s.finished:
+        return
+    for seat in (s.turn_player, other(s.turn_player)):
+        for c in list(s.cards.values()):
+            if c.controller != seat:
+                continue
+            sc = SCRIPTS.get(c.code)
+            if sc is None:
+                continue
+            for idx, eff in enumerate(sc.effects, start=1):
+                if eff.kind not in ("trigger", "flip") or eff.trigger_on != event["kind"]:
+                    continue
+                if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
+                    continue
+                hidden = c.zone in ("hand", "deck", "extra") or (c.on_field and not c.face_up)
+                ctx.emit(
+                    "triggered",
+                    card=c.id,
+                    code=c.code,
+                    effect=idx,
+                    seat=c.controller,
+                    event=event,
+                    mandatory=not eff.optional,
+                    **({"private": c.controller} if hidden else {}),
+                )

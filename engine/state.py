@@ -1,0 +1,212 @@
+"""The duel state: plain, serializable data.
+
+Cards are kept by instance id in ``State.cards``; zones hold ids. Nothing here
+has behaviour beyond small lookups: the rules live in the other modules and
+change the state only through facts (``engine.apply``).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import msgpack
+
+from .cards import CARDS, CardData
+
+ZONES = ("deck", "hand", "monsters", "spells_traps", "field", "graveyard", "banished", "extra", "xyz_material")
+PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
+STEPS = ("start", "battle", "damage", "end")
+DAMAGE_TIMINGS = (
+    "start_of_damage_step",
+    "before_damage_calculation",
+    "during_damage_calculation",
+    "after_damage_calculation",
+    "end_of_damage_step",
+)
+
+
+@dataclass(slots=True)
+class Card:
+    id: int
+    code: int
+    owner: int
+    controller: int
+    zone: str = "deck"
+    slot: int = -1
+    face_up: bool = False
+    position: str = "attack"  # attack | defense (a face-down monster is defense + not face_up)
+    set_turn: int = 0  # turn a Spell/Trap (or monster) was Set
+    summoned_turn: int = 0
+    position_turn: int = 0  # turn its battle position last changed (summon, flip, change)
+    attacks: int = 0  # attacks declared during the current Battle Phase
+    attacked_turn: int = 0  # turn in which it last declared an attack
+    counters: dict[str, int] = field(default_factory=dict)
+    equipped_to: int | None = None
+    materials: list[int] = field(default_factory=list)
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def data(self) -> CardData:
+        return CARDS[self.code]
+
+    @property
+    def on_field(self) -> bool:
+        return self.zone in ("monsters", "spells_traps", "field")
+
+    @property
+    def face_down(self) -> bool:
+        return not self.face_up
+
+
+@dataclass(slots=True)
+class Player:
+    lp: int = 8000
+    deck: list[int] = field(default_factory=list)  # index 0 is the top
+    hand: list[int] = field(default_factory=list)
+    graveyard: list[int] = field(default_factory=list)
+    banished: list[int] = field(default_factory=list)
+    extra: list[int] = field(default_factory=list)
+    monsters: list[int | None] = field(default_factory=lambda: [None] * 5)
+    spells_traps: list[int | None] = field(default_factory=lambda: [None] * 5)
+    field_zone: int | None = None
+    normal_summoned: bool = False
+
+
+@dataclass(slots=True)
+class Link:
+    """One chain link: an activated card or effect waiting to resolve."""
+
+    card: int
+    effect: int  # 1-based index into the card's effects
+    controller: int
+    targets: list[int] = field(default_factory=list)
+    negated: bool = False  # activation negated
+    effect_negated: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+    trigger: bool = False
+
+
+@dataclass(slots=True)
+class Attack:
+    """The attack in progress (Battle Step and Damage Step)."""
+
+    attacker: int
+    target: int | None  # None: a direct attack
+    snapshot: list[int]  # the opponent's monsters when the target was chosen (replay check)
+    responded: bool = False  # the chain answering the declaration is over
+    replay: bool = False  # waiting for the turn player to choose again
+    flipped: int | None = None  # the face-down target flipped in the Damage Step
+    calculated: bool = False
+    stopped: bool = False  # damage calculation stopped / skipped
+    destroyed: list[int] = field(default_factory=list)  # destroyed by battle, not yet sent
+    damage: list[int] = field(default_factory=lambda: [0, 0])  # battle damage dealt per seat
+
+
+@dataclass(slots=True)
+class Modifier:
+    """A lingering stat change created by a resolved effect."""
+
+    card: int
+    stat: str  # atk | def
+    op: str  # add | set_original_half | set
+    value: int
+    until: str  # damage_calculation | end_of_damage_step | end_phase | turn | permanent
+    source: int
+    turn: int
+
+
+@dataclass(slots=True)
+class Trigger:
+    card: int
+    effect: int
+    controller: int
+    event: dict[str, Any]
+    mandatory: bool
+
+
+@dataclass(slots=True)
+class State:
+    started: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    rng: int = 0
+    cards: dict[int, Card] = field(default_factory=dict)
+    players: list[Player] = field(default_factory=lambda: [Player(), Player()])
+    turn: int = 0
+    turn_player: int = 0
+    phase: str = "draw"
+    step: str | None = None
+    damage_step: str | None = None
+    battle_phases: int = 0  # Battle Phases this turn
+    extra_battle_phases: int = 0  # additional Battle Phases granted this turn
+    skip: list[str] = field(default_factory=list)  # phases to skip this turn
+    skipped_main1: bool = False
+    priority: int = 0
+    passes: int = 0
+    intent: str | None = None  # where the turn player asked to go when passing
+    event: dict[str, Any] | None = None  # the event the current chain answers
+    chain: list[Link] = field(default_factory=list)
+    chains_in_timing: int = 0
+    attack: Attack | None = None
+    modifiers: list[Modifier] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    choice: dict[str, Any] | None = None  # a pending choice: {"seat", "kind", ...}
+    used: dict[str, int] = field(default_factory=dict)  # once-per-turn/battle keys -> turn
+    winner: int | str | None = None
+    end_reason: str | None = None
+    seq: int = 0  # facts applied
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def card(self, cid: int) -> Card:
+        return self.cards[cid]
+
+    def zone_list(self, seat: int, zone: str) -> list[int]:
+        p = self.players[seat]
+        if zone == "monsters":
+            return [c for c in p.monsters if c is not None]
+        if zone == "spells_traps":
+            return [c for c in p.spells_traps if c is not None]
+        if zone == "field":
+            return [] if p.field_zone is None else [p.field_zone]
+        lst: list[int] = getattr(p, zone)
+        return lst
+
+    def monsters(self, seat: int) -> list[Card]:
+        return [self.cards[c] for c in self.players[seat].monsters if c is not None]
+
+    def spells_traps(self, seat: int) -> list[Card]:
+        return [self.cards[c] for c in self.players[seat].spells_traps if c is not None]
+
+    def field_cards(self, seat: int | None = None) -> list[Card]:
+        seats = (0, 1) if seat is None else (seat,)
+        out: list[Card] = []
+        for s in seats:
+            out.extend(self.monsters(s))
+            out.extend(self.spells_traps(s))
+            fz = self.players[s].field_zone
+            if fz is not None:
+                out.append(self.cards[fz])
+        return out
+
+    def face_up_field(self) -> list[Card]:
+        return [c for c in self.field_cards() if c.face_up]
+
+
+def clone(state: State) -> State:
+    """A deep copy; the fold copies once and then applies facts in place."""
+    return copy.deepcopy(state)
+
+
+def to_plain(state: State) -> dict[str, Any]:
+    return asdict(state)
+
+
+def state_hash(state: State) -> str:
+    """A stable digest of the whole state (same bytes in every process)."""
+    packed = msgpack.packb(to_plain(state), use_bin_type=True, strict_types=False)
+    return hashlib.sha256(packed).hexdigest()[:32]
