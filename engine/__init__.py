@@ -22,7 +22,6 @@ from .view import redact, view
 ENGINE_VERSION = "0.1.0"
 
 __all__ = [
-    "apply_facts",
     "CARDS",
     "CARDS_BY_NAME",
     "ENGINE_VERSION",
@@ -32,6 +31,7 @@ __all__ = [
     "Fact",
     "IllegalAction",
     "State",
+    "apply_facts",
     "by_name",
     "create",
     "decide",

@@ -16,7 +16,7 @@ class CardData:
     code: int
     name: str
     kind: str  # monster | spell | trap
-    property: str  # normal | quick-play | continuous | counter | field | equip | ""
+    prop: str  # normal | quick-play | continuous | counter | field | equip | ""
     monster_kinds: tuple[str, ...]
     attribute: str
     type: str
@@ -65,7 +65,7 @@ def _load() -> dict[int, CardData]:
             code=int(c["id"]),
             name=str(c["name"]),
             kind=str(c["kind"]),
-            property=str(c.get("property", "")),
+            prop=str(c.get("property", "")),
             monster_kinds=tuple(c.get("monster_kinds", ())),
             attribute=str(c.get("attribute", "")),
             type=str(c.get("type", "")),

@@ -55,18 +55,18 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         if card.zone == "hand":
             if card.owner != seat or data.is_trap:
                 return False
-            if data.property == "field":
+            if data.prop == "field":
                 return True
             if None not in s.players[seat].spells_traps:
                 return False
-            if data.property == "quick-play":
+            if data.prop == "quick-play":
                 return s.turn_player == seat
             return True
         if card.zone in ("spells_traps", "field"):
             if card.face_up:
                 # a face-up Continuous card's own later effects use kind "quick"/"ignition"
                 return False
-            if data.is_trap or data.property == "quick-play":
+            if data.is_trap or data.prop == "quick-play":
                 return card.set_turn < s.turn
             return True
         return False
@@ -100,7 +100,7 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             return bool(s.chain) and eff.negates
         if timing in eff.damage_step:
             return True
-        return bool(s.chain) and card.data.property == "counter"
+        return bool(s.chain) and card.data.prop == "counter"
     if s.attack is not None and s.attack.replay:
         return False
     return True
@@ -170,7 +170,7 @@ def activate(ctx: Ctx, seat: int, card: Card, idx: int, targets: list[int], cost
     s = ctx.s
     eff = effects_of(card)[idx - 1]
     if eff.kind in ("spell", "trap") and card.zone == "hand":
-        zone = "field" if card.data.property == "field" else "spells_traps"
+        zone = "field" if card.data.prop == "field" else "spells_traps"
         ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
     data: dict[str, Any] = {}
     if cost:
@@ -232,7 +232,7 @@ def resolve_chain(ctx: Ctx) -> None:
         # a Normal Spell/Trap (or negated card) leaves the field after resolving
         card = s.cards[link.card]
         if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
-            stays = card.data.property in ("field", "equip", "continuous") and not link.negated
+            stays = card.data.prop in ("field", "equip", "continuous") and not link.negated
             if not stays:
                 send_to_grave(ctx, card, reason="rule")
         ctx.emit("link_resolved", link=n)

@@ -128,7 +128,7 @@ def find_legal(s: State, seat: int, action: Action) -> Action:
 def explain(s: State, seat: int, a: Action) -> str:
     """A human reason for the most common illegal actions."""
     do = a.get("do")
-    card = s.cards.get(a.get("card", a.get("with", -1)))
+    card = s.cards.get(int(a.get("card", a.get("with", -1)) or -1))
     name = card.data.name if card is not None and (card.face_up or card.owner == seat) else "that card"
     if do == "attack":
         if s.phase != "battle" or s.step != "battle":

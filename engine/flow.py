@@ -134,8 +134,7 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
     elif s.step == "damage":
         damage_step.next_timing(ctx)
     elif s.step == "end":
-        skipped_m1 = s.skipped_main1
-        if intent == "end" or "main2" in s.skip or (skipped_m1 and False):
+        if intent == "end" or "main2" in s.skip:
             _go_to(ctx, "end")
         else:
             _go_to(ctx, "main2")
@@ -156,7 +155,7 @@ def _auto_pass_wanted(s: State) -> bool:
     """Match option ``auto_pass``: skip a window for a player who can do nothing but pass."""
     if not s.options.get("auto_pass"):
         return False
-    from .legal import legal_actions  # local import: legal imports flow
+    from .decide import legal_actions  # local import: decide imports flow
 
     acts = legal_actions(s, s.priority)
     return all(a["do"] == "pass" for a in acts)

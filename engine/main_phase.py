@@ -40,7 +40,7 @@ def summon_actions(s: State, seat: int) -> list[Action]:
     if None in p.spells_traps:
         for cid in p.hand:
             c = s.cards[cid]
-            if (c.data.is_spell and c.data.property != "field") or c.data.is_trap:
+            if (c.data.is_spell and c.data.prop != "field") or c.data.is_trap:
                 out.append({"do": "set", "card": cid})
     for c in s.monsters(seat):
         if c.position_turn == s.turn or c.summoned_turn == s.turn:
