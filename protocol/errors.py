@@ -41,6 +41,7 @@ SESSION_ALREADY_IN_MATCH: Final = "session/already_in_match"
 
 # action/*
 ACTION_ILLEGAL: Final = "action/illegal"
+ACTION_MALFORMED: Final = "action/malformed"
 ACTION_NOT_YOUR_PRIORITY: Final = "action/not_your_priority"
 ACTION_STALE: Final = "action/stale"
 ACTION_CONFLICT: Final = "action/conflict"
@@ -77,6 +78,7 @@ ALL_CODES: Final = frozenset(
         SESSION_NOT_IN_MATCH,
         SESSION_ALREADY_IN_MATCH,
         ACTION_ILLEGAL,
+        ACTION_MALFORMED,
         ACTION_NOT_YOUR_PRIORITY,
         ACTION_STALE,
         ACTION_CONFLICT,

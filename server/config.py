@@ -1,0 +1,26 @@
+"""Server settings (command-line flags and environment map onto these)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    data_dir: Path = Path("var")
+    max_frame: int = MAX_CLIENT_FRAME  # larger frames: error frame/too_large
+    hard_max_frame: int = HARD_MAX_FRAME  # larger frames: close 1009
+    out_queue: int = 256  # frames queued to a client before it is dropped as too slow
+    rate_per_second: int = 20  # client frames per second (token bucket)
+    rate_burst: int = 40
+    max_violations: int = 20  # rate/protocol violations before close 1008
+    hello_timeout: float = 10.0
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    poll_interval: float = 1.0  # how often live matches re-check the log (missed doorbells)
+    drain_timeout: float = 10.0

@@ -1,0 +1,94 @@
+"""The one place the server calls the rules engine (docs/engine-api.md).
+
+Everything here is a thin, typed pass-through, so that the server's use of
+the engine contract is visible at a glance and a change of the contract
+touches one module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+
+State = Any
+Fact = dict[str, Any]
+Action = dict[str, Any]
+IllegalAction = engine.IllegalAction
+
+
+def genesis(seed: int, decks: tuple[list[int], list[int]]) -> list[Fact]:
+    """The genesis facts of a duel (shuffles, opening hands)."""
+    facts: list[Fact] = engine.create(engine.DuelConfig(seed=seed, decks=decks))
+    return facts
+
+
+def initial() -> State:
+    return engine.initial()
+
+
+def fold(facts: list[Fact], state: State | None) -> State:
+    """Fold ``facts`` onto ``state`` (None: the empty initial state)."""
+    return engine.fold(facts, initial() if state is None else state)
+
+
+def decide(state: State, seat: int, action: Action) -> list[Fact]:
+    """The facts an action causes; raises :class:`IllegalAction`."""
+    facts: list[Fact] = engine.decide(state, seat, action)
+    return facts
+
+
+def state_hash(state: State) -> str:
+    return str(engine.state_hash(state))
+
+
+def pending(state: State) -> dict[str, Any] | None:
+    p: dict[str, Any] | None = engine.pending(state)
+    return p
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    legal: list[Action] = engine.legal_actions(state, seat)
+    return legal
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    v: dict[str, Any] = engine.view(state, seat)
+    return v
+
+
+def redact(facts: list[Fact], seat: int | None) -> list[Fact]:
+    """What ``seat`` (None: a spectator) may see of ``facts``."""
+    out: list[Fact] = []
+    for fact in facts:
+        seen = engine.redact(fact, seat)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+def describe(fact: Fact) -> str | None:
+    text: str | None = engine.describe(fact)
+    return text
+
+
+def finished(state: State) -> bool:
+    return bool(state.finished)
+
+
+def winner(state: State) -> int | str | None:
+    w: int | str | None = state.winner
+    return w
+
+
+def demo_deck(index: int) -> list[int]:
+    return list(engine.demo_deck(index))
+
+
+def known_card(passcode: int) -> bool:
+    return passcode in engine.CARDS
+
+
+def card_name(passcode: int) -> str:
+    data = engine.CARDS.get(passcode)
+    return str(getattr(data, "name", passcode)) if data is not None else str(passcode)

@@ -1,0 +1,369 @@
+"""One websocket connection: handshake, binding to a seat, dispatch.
+
+A session reads frames one at a time (so one client's requests are handled
+in order) and writes through a bounded queue drained by its own writer task:
+a client that reads too slowly fills its queue and is dropped with close
+code 1013, without stalling the match or other clients.
+
+A session binds to at most one match, as a seat (create, join, quick match,
+reconnect with a token) or as a spectator.  Only a seat binding can act, and
+only for its own seat: the seat comes from the signed token, never from the
+client's messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from typing import TYPE_CHECKING
+
+import structlog
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import errors as E
+from protocol.codec import decode_client, encode
+from protocol.errors import CloseCode, ProtocolError
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    Act,
+    ClientMessage,
+    Closing,
+    CreateMatch,
+    Error,
+    GetReplay,
+    Hello,
+    Join,
+    ListMatches,
+    MatchList,
+    QuickMatch,
+    Reconnect,
+    ReplayLog,
+    Seated,
+    ServerMessage,
+    Spectate,
+    Spectating,
+    Sync,
+    Welcome,
+)
+from server.decks import DeckError, deck_or_demo
+from server.directory import WAITING
+from server.limits import TokenBucket
+from server.matches import Watcher
+from server.tokens import BadToken
+
+if TYPE_CHECKING:
+    from server.app import DuelServer
+
+log = structlog.get_logger("duel.session")
+
+SERVER_NAME = "duel-server/0.1"
+
+
+class Session:
+    def __init__(self, ws: ServerConnection, app: DuelServer) -> None:
+        self.ws = ws
+        self.app = app
+        self.cfg = app.config
+        self.id = secrets.token_hex(6)
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=self.cfg.out_queue)
+        self.version: int | None = None
+        self.match_id: str | None = None
+        self.watcher: Watcher | None = None
+        self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
+        self.violations = 0
+        self.dropped = False
+
+    # ------------------------------------------------------------ output
+
+    def send(self, msg: ServerMessage) -> None:
+        """Queue a message; never blocks.  A full queue drops the client."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(encode(msg))
+            self.app.metrics.inc("duel_frames_out_total")
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.app.metrics.inc("duel_slow_clients_dropped_total")
+            log.warning("slow_client_dropped", session=self.id, match_id=self.match_id)
+            asyncio.get_running_loop().create_task(
+                self.ws.close(CloseCode.TRY_AGAIN_LATER, "outgoing queue full")
+            )
+
+    def error(self, code: str, reason: str, *, fatal: bool = False) -> None:
+        self.app.metrics.inc("duel_errors_total", code=code)
+        self.send(Error(code, reason, fatal))
+
+    async def _writer(self) -> None:
+        while True:
+            data = await self.queue.get()
+            if data is None:
+                return
+            await self.ws.send(data)
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def run(self) -> None:
+        writer = asyncio.create_task(self._writer())
+        self.app.sessions.add(self)
+        try:
+            if await self._handshake():
+                async for frame in self.ws:
+                    await self._on_frame(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.app.sessions.discard(self)
+            self._unbind()
+            await self._flush_and_stop(writer)
+
+    async def _flush_and_stop(self, writer: asyncio.Task[None]) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        try:
+            await asyncio.wait_for(writer, timeout=2.0)
+        except (TimeoutError, ConnectionClosed, asyncio.CancelledError):
+            writer.cancel()
+        except Exception:  # the socket is gone; nothing to report to
+            writer.cancel()
+
+    async def close(self, code: int, reason: str) -> None:
+        """Flush what is queued, then close the connection."""
+        self.dropped = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        await asyncio.sleep(0)
+        await self.ws.close(code, reason)
+
+    async def goodbye(self, reason: str) -> None:
+        """Tell the client to reconnect (server restart or drain) and close."""
+        self.send(Closing(reason, True))
+        await self.close(CloseCode.SERVICE_RESTART, reason)
+
+    def _unbind(self) -> None:
+        if self.match_id is not None and self.watcher is not None:
+            self.app.service.detach(self.match_id, self.watcher)
+        self.watcher = None
+
+    # ------------------------------------------------------------ input
+
+    async def _handshake(self) -> bool:
+        """Wait for hello; answer welcome.  False: the connection is closing."""
+        try:
+            async with asyncio.timeout(self.cfg.hello_timeout):
+                async for frame in self.ws:
+                    msg = self._decode(frame)
+                    if msg is None:
+                        continue
+                    if not isinstance(msg, Hello):
+                        self.error(E.SESSION_HELLO_REQUIRED, "send hello first")
+                        continue
+                    common = set(msg.versions) & set(SUPPORTED_VERSIONS)
+                    if not common:
+                        self.error(
+                            E.SESSION_UNSUPPORTED_VERSION,
+                            f"this server speaks protocol versions {list(SUPPORTED_VERSIONS)}",
+                            fatal=True,
+                        )
+                        await self.close(CloseCode.UNSUPPORTED_VERSION, "no common protocol version")
+                        return False
+                    self.version = max(common)
+                    self.send(
+                        Welcome(
+                            version=self.version,
+                            server=SERVER_NAME,
+                            session=self.id,
+                            max_frame=self.cfg.max_frame,
+                            rate_per_second=self.cfg.rate_per_second,
+                        )
+                    )
+                    return True
+        except TimeoutError:
+            self.error(E.SESSION_HELLO_REQUIRED, "no hello in time", fatal=True)
+            await self.close(CloseCode.HELLO_TIMEOUT, "no hello in time")
+        return False
+
+    def _decode(self, frame: str | bytes) -> ClientMessage | None:
+        """Decode a frame or answer with an error frame (and count a violation)."""
+        self.app.metrics.inc("duel_frames_in_total")
+        if not self.bucket.take():
+            self._violation(E.RATE_LIMITED, f"at most {self.cfg.rate_per_second} frames per second")
+            return None
+        if isinstance(frame, str):
+            self._violation(E.FRAME_NOT_BINARY, "send binary msgpack frames, not text")
+            return None
+        try:
+            return decode_client(frame, max_size=self.cfg.max_frame)
+        except ProtocolError as exc:
+            self._violation(exc.code, exc.reason)
+            return None
+
+    def _violation(self, code: str, reason: str) -> None:
+        self.violations += 1
+        fatal = self.violations >= self.cfg.max_violations
+        self.error(code, reason, fatal=fatal)
+        if fatal:
+            asyncio.get_running_loop().create_task(self.close(CloseCode.POLICY_VIOLATION, "too many errors"))
+
+    async def _on_frame(self, frame: str | bytes) -> None:
+        msg = self._decode(frame)
+        if msg is None:
+            return
+        try:
+            await self._dispatch(msg)
+        except DeckError as exc:
+            self.error(E.DECK_INVALID, str(exc))
+        except ConnectionClosed:
+            raise
+        except Exception:
+            log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
+            self.error(E.SERVER_INTERNAL, "the server failed; retry the request")
+
+    async def _dispatch(self, msg: ClientMessage) -> None:
+        if isinstance(msg, Act):
+            await self._act(msg)
+        elif isinstance(msg, Sync):
+            await self._sync(msg)
+        elif isinstance(msg, CreateMatch):
+            await self._create(msg)
+        elif isinstance(msg, Join):
+            await self._join(msg.match_id, msg.deck)
+        elif isinstance(msg, QuickMatch):
+            await self._quick(msg)
+        elif isinstance(msg, ListMatches):
+            await self._list()
+        elif isinstance(msg, Spectate):
+            await self._spectate(msg)
+        elif isinstance(msg, Reconnect):
+            await self._reconnect(msg)
+        elif isinstance(msg, GetReplay):
+            await self._replay(msg)
+        else:  # Hello
+            self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
+
+    # ------------------------------------------------------------ requests
+
+    def _free(self) -> bool:
+        if self.match_id is not None:
+            self.error(E.SESSION_ALREADY_IN_MATCH, f"this connection is bound to match {self.match_id}")
+            return False
+        return True
+
+    async def _bind(self, match_id: str, seat: int | None, last_seq: int) -> None:
+        self.match_id = match_id
+        self.watcher = Watcher(seat, self.send)
+        await self.app.service.attach(match_id, self.watcher, last_seq)
+
+    async def _create(self, msg: CreateMatch, *, quick: bool = False) -> str | None:
+        if not self._free():
+            return None
+        deck = deck_or_demo(msg.deck, 0)
+        match_id = secrets.token_urlsafe(9)
+        await self.app.directory.create(match_id, deck, spectators=msg.spectators, quick=quick)
+        self.send(Seated(match_id, 0, self.app.tokens.issue(match_id, 0), False))
+        await self._bind(match_id, 0, 0)
+        log.info("match_created", match_id=match_id, session=self.id)
+        return match_id
+
+    async def _join(self, match_id: str, deck_in: list[int] | None, *, quiet: bool = False) -> bool:
+        if not self._free():
+            return False
+        info = await self.app.directory.get(match_id)
+        if info is None:
+            if not quiet:
+                self.error(E.MATCH_NOT_FOUND, f"no match {match_id}")
+            return False
+        deck = deck_or_demo(deck_in, 1)
+        if info.status != WAITING or info.decks[0] is None or not await self.app.directory.claim_seat1(match_id, deck):
+            if not quiet:
+                self.error(E.MATCH_FULL, "both seats are taken")
+            return False
+        self.send(Seated(match_id, 1, self.app.tokens.issue(match_id, 1), True))
+        await self._bind(match_id, 1, 0)
+        await self.app.service.start(match_id, (info.decks[0], deck))
+        log.info("match_joined", match_id=match_id, session=self.id)
+        return True
+
+    async def _quick(self, msg: QuickMatch) -> None:
+        if not self._free():
+            return
+        deck_or_demo(msg.deck, 1)  # refuse a bad deck before touching the queue
+        while (waiting := await self.app.directory.quick_pop()) is not None:
+            if await self._join(waiting, msg.deck, quiet=True):
+                return
+        match_id = await self._create(CreateMatch(deck=msg.deck), quick=True)
+        if match_id is not None:
+            await self.app.directory.quick_push(match_id)
+
+    async def _list(self) -> None:
+        infos = await self.app.directory.recent()
+        rows = []
+        for info in infos:
+            seq = await self.app.store.last_seq(info.match_id)
+            rows.append(info.public(seq))
+        self.send(MatchList(rows))
+
+    async def _spectate(self, msg: Spectate) -> None:
+        if not self._free():
+            return
+        info = await self.app.directory.get(msg.match_id)
+        if info is None:
+            self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
+            return
+        if not info.spectators:
+            self.error(E.SESSION_UNAUTHORIZED, "this match does not allow spectators")
+            return
+        self.send(Spectating(msg.match_id, await self.app.store.last_seq(msg.match_id)))
+        await self._bind(msg.match_id, None, msg.last_seq)
+
+    async def _reconnect(self, msg: Reconnect) -> None:
+        if not self._free():
+            return
+        try:
+            claim = self.app.tokens.verify(msg.token)
+        except BadToken:
+            self.error(E.SESSION_UNAUTHORIZED, "the token is not valid", fatal=True)
+            await self.close(CloseCode.UNAUTHORIZED, "bad token")
+            return
+        info = await self.app.directory.get(claim.match_id)
+        if info is None:
+            self.error(E.MATCH_NOT_FOUND, f"no match {claim.match_id}")
+            return
+        started = await self.app.store.last_seq(claim.match_id) > 0
+        self.send(Seated(claim.match_id, claim.seat, msg.token, started))
+        await self._bind(claim.match_id, claim.seat, msg.last_seq)
+        log.info("reconnected", match_id=claim.match_id, seat=claim.seat, last_seq=msg.last_seq)
+
+    async def _act(self, msg: Act) -> None:
+        if self.match_id is None or self.watcher is None:
+            self.error(E.SESSION_NOT_IN_MATCH, "create, join or reconnect to a match first")
+            return
+        seat = self.watcher.seat
+        if seat is None:
+            self.error(E.SESSION_SPECTATOR, "spectators cannot act")
+            return
+        await self.app.service.submit(self.match_id, seat, msg, self.send)
+
+    async def _sync(self, msg: Sync) -> None:
+        if self.match_id is None or self.watcher is None:
+            self.error(E.SESSION_NOT_IN_MATCH, "create, join, spectate or reconnect first")
+            return
+        await self.app.service.resync(self.match_id, self.watcher, msg.last_seq)
+
+    async def _replay(self, msg: GetReplay) -> None:
+        info = await self.app.directory.get(msg.match_id)
+        if info is None:
+            self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
+            return
+        lm = await self.app.service.load(msg.match_id)
+        if not lm.finished:
+            self.error(E.MATCH_NOT_FINISHED, "the full replay opens when the match ends")
+            return
+        entries = await self.app.store.read(msg.match_id)
+        self.send(ReplayLog(msg.match_id, [e.public() for e in entries]))
+
+
+__all__ = ["PROTOCOL_VERSION", "Session"]

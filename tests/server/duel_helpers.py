@@ -1,0 +1,109 @@
+"""Helpers shared by the end-to-end tests: a real server on a free port,
+real websocket clients, a bounded random-but-aggressive player."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from protocol.messages import Accepted, CreateMatch, Join, Rejected, Seated, Update
+from server.app import DuelServer
+from server.client import DuelClient
+from server.config import ServerConfig
+
+T = TypeVar("T")
+SECRET = b"test-secret-do-not-use-in-production"
+
+
+def run(coro: Awaitable[T]) -> T:
+    async def main() -> T:
+        return await coro
+
+    return asyncio.run(main())
+
+
+@asynccontextmanager
+async def running_server(redis_url: str, data_dir: Path, **overrides: Any) -> AsyncIterator[DuelServer]:
+    cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, **overrides)
+    server = await DuelServer(cfg, redis_url, secret=SECRET).start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+def url_of(server: DuelServer) -> str:
+    return f"ws://127.0.0.1:{server.port}"
+
+
+async def start_match(url_a: str, url_b: str | None = None) -> tuple[DuelClient, DuelClient, str, list[str]]:
+    """Seat 0 creates, seat 1 joins; both have received the genesis update."""
+    a = await DuelClient.connect(url_a, "A")
+    b = await DuelClient.connect(url_b or url_a, "B")
+    await a.send(CreateMatch())
+    seated_a = await a.expect(Seated)
+    await b.send(Join(match_id=seated_a.match_id))
+    seated_b = await b.expect(Seated)
+    assert seated_b.seat == 1 and seated_b.started
+    for c in (a, b):
+        while c.view is None:
+            await c.expect(Update)
+    return a, b, seated_a.match_id, [seated_a.token, seated_b.token]
+
+
+PREFERENCE = ("attack", "summon", "enter_battle_phase", "set", "change_position", "flip_summon")
+FORWARD = ("end_battle_phase", "next_phase", "end_turn", "pass")
+
+
+def choose(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """Prefer attacks and summons so the duel ends; otherwise move on."""
+    for kind in PREFERENCE:
+        options = [a for a in legal if a.get("do") == kind]
+        if options:
+            return rnd.choice(options)
+    for kind in FORWARD:
+        options = [a for a in legal if a.get("do") == kind]
+        if options:
+            return options[0]
+    choices = [a for a in legal if a.get("do") != "concede"]
+    return rnd.choice(choices or legal)
+
+
+async def wait_for_turn(clients: list[DuelClient], timeout: float = 10.0) -> DuelClient | None:
+    """The client that owes a decision at the latest seq (None: duel over)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for c in clients:
+            await c.drain(0.002 if c.owes_decision else 0.01)
+        top = max(c.seq for c in clients)
+        if all(c.finished for c in clients if c.seq == top) and any(c.seq == top for c in clients):
+            if all(c.seq == top for c in clients):
+                return None
+        for c in clients:
+            if c.seq == top and c.owes_decision:
+                return c
+        await asyncio.sleep(0.005)
+    raise TimeoutError("nobody owes a decision")
+
+
+async def play(clients: list[DuelClient], rnd: random.Random, max_actions: int = 1500) -> list[Accepted]:
+    """Play until the duel ends (bounded); return every acceptance."""
+    accepted: list[Accepted] = []
+    for _ in range(max_actions):
+        actor = await wait_for_turn(clients)
+        if actor is None:
+            return accepted
+        reply = await actor.act(choose(actor.legal, rnd))
+        assert isinstance(reply, Accepted), reply
+        accepted.append(reply)
+        await asyncio.sleep(0)
+    raise AssertionError("the duel did not finish")
+
+
+def is_rejected(reply: Accepted | Rejected, *codes: str) -> bool:
+    return isinstance(reply, Rejected) and reply.code in codes
