@@ -464,3 +464,57 @@ def apply_facts(state: State, facts: list[Fact]) -> State:
 @handles("destroyed")
 def _destroyed(s: State, f: Fact) -> None:
     """Destruction itself; the move to the Graveyard is its own fact."""
+
+
+@handles("setup")
+def _setup(s: State, f: Fact) -> None:
+    """A position set up directly (scenario files and puzzles): cards, LP, turn, phase."""
+    s.started = True
+    s.options = dict(f.get("options", {}))
+    s.rng = int(f.get("rng", 0))
+    s.players = [Player(), Player()]
+    s.cards = {}
+    s.turn = int(f["turn"])
+    s.turn_player = int(f["turn_player"])
+    for seat in (0, 1):
+        s.players[seat].lp = int(f["lp"][seat])
+    for e in f["cards"]:
+        c = Card(id=int(e["id"]), code=int(e["code"]), owner=int(e["owner"]), controller=int(e["controller"]))
+        c.face_up = bool(e.get("face_up", False))
+        c.position = e.get("position", "attack")
+        c.set_turn = int(e.get("set_turn", 0))
+        c.summoned_turn = int(e.get("summoned_turn", 0))
+        c.position_turn = int(e.get("position_turn", 0))
+        c.attacks = int(e.get("attacks", 0))
+        c.attacked_turn = int(e.get("attacked_turn", 0))
+        c.counters = dict(e.get("counters", {}))
+        c.equipped_to = e.get("equipped_to")
+        c.materials = list(e.get("materials", []))
+        s.cards[c.id] = c
+        if e["zone"] == "xyz_material":
+            c.zone = "xyz_material"
+            continue
+        zone = e["zone"]
+        if zone in ("monsters", "spells_traps", "field"):
+            c.zone = zone
+            p = s.players[c.controller]
+            slot = int(e.get("slot", -1))
+            if zone == "monsters":
+                slot = slot if slot >= 0 else p.monsters.index(None)
+                p.monsters[slot] = c.id
+            elif zone == "spells_traps":
+                slot = slot if slot >= 0 else p.spells_traps.index(None)
+                p.spells_traps[slot] = c.id
+            else:
+                p.field_zone = c.id
+                slot = 0
+            c.slot = slot
+        else:
+            c.zone = zone
+            lst: list[int] = getattr(s.players[c.owner], zone)
+            lst.append(c.id)
+    s.phase = f["phase"]
+    s.step = f.get("step")
+    s.battle_phases = int(f.get("battle_phases", 0))
+    s.priority = s.turn_player
+    s.passes = 0

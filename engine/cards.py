@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ def _stat(value: object) -> int:
 
 
 def _load() -> dict[int, CardData]:
-    raw = json.loads(resources.files("engine").joinpath("data/cards.json").read_text("utf-8"))
+    raw = json.loads((Path(__file__).parent / "data" / "cards.json").read_text("utf-8"))
     out: dict[int, CardData] = {}
     for c in raw["cards"]:
         out[int(c["id"])] = CardData(

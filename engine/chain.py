@@ -172,7 +172,7 @@ def activate(ctx: Ctx, seat: int, card: Card, idx: int, targets: list[int], cost
     if eff.kind in ("spell", "trap") and card.zone == "hand":
         zone = "field" if card.data.prop == "field" else "spells_traps"
         ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
-    data: dict[str, Any] = {}
+    data: dict[str, Any] = {"answers": len(s.chain)}
     if cost:
         data["cost"] = list(cost)
     if eff.cost is not None:

@@ -109,6 +109,9 @@ def banish_instead(s: State) -> bool:
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
+    """"You take no battle damage" effects: lingering (Kuriboh) or continuous."""
+    if any(m.stat == "no_battle_damage" and m.value == seat for m in s.modifiers):
+        return True
     for src, sc in continuous_sources(s):
         if sc.no_battle_damage is not None and sc.no_battle_damage(s, src, seat):
             return True

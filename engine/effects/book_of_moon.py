@@ -1,0 +1,27 @@
+"""Book of Moon: "Target 1 face-up monster on the field; change that target to face-down
+Defense Position." Not in the Damage Step; after the attack-declaration chain it may still
+start a new chain in the Battle Step (seed 002, Example 2)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import each, face_up_monsters, target_ok
+
+
+def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
+    return each(face_up_monsters(s))
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    for t in link.targets:
+        if target_ok(ctx.s, t, face_up=True):
+            ctx.emit("position_changed", card=t, position="defense", face_up=False, by_player=False)
+
+
+register(
+    by_name("Book of Moon").code,
+    Script(effects=(Effect(kind="spell", speed=2, targets=_targets, resolve=_resolve),)),
+)

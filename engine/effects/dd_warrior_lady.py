@@ -1,0 +1,34 @@
+"""D.D. Warrior Lady: "After damage calculation, when this card battles an opponent's monster:
+You can banish that monster, also banish this card." (seed 003, after damage calculation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import banish
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("target") is not None and card.id in (ev.get("attacker"), ev.get("target")) and card.zone == "monsters"
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    ev = link.data.get("event", {})
+    me = s.cards[link.card]
+    other_id = ev["target"] if ev.get("attacker") == me.id else ev.get("attacker")
+    opp = s.cards[other_id] if other_id in s.cards else None
+    if opp is not None and opp.zone == "monsters":
+        banish(ctx, opp)
+    if me.zone == "monsters":
+        banish(ctx, me)
+
+
+register(
+    by_name("D.D. Warrior Lady").code,
+    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="after_damage_calculation", trigger_match=_match, resolve=_resolve),)),
+)

@@ -1,0 +1,38 @@
+"""Divine Wrath: "When a monster effect is activated: Discard 1 card; negate the
+activation, and if you do, destroy that monster." During damage calculation it may answer
+Injection Fairy Lily; damage calculation then stops (seed 003, Example 2)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import ALL_DS, Effect, Script, register
+from .common import discard_cost, discard_options, link_is_monster_effect, negate_previous
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return bool(s.chain) and link_is_monster_effect(s, s.chain[-1])
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    negate_previous(ctx, link)
+
+
+register(
+    by_name("Divine Wrath").code,
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=3,
+                condition=_condition,
+                cost_options=discard_options,
+                cost=discard_cost,
+                resolve=_resolve,
+                negates=True,
+                damage_step=ALL_DS,
+            ),
+        )
+    ),
+)

@@ -1,0 +1,31 @@
+"""Goyo Guardian: "When this card destroys an opponent's monster by battle and sends it to the
+Graveyard, you can Special Summon that monster to your side of the field in face-up Defense
+Position." A monster destroyed by a card effect during damage calculation was not destroyed by
+battle, so it does not activate (seed 003, Example 2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import special_summon
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard" and card.zone == "monsters"
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    ev = link.data.get("event", {})
+    c = ctx.s.cards[ev.get("card", -1)] if ev.get("card") in ctx.s.cards else None
+    if c is not None and c.zone == "graveyard":
+        special_summon(ctx, c, link.controller, "defense")
+
+
+register(
+    by_name("Goyo Guardian").code,
+    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, resolve=_resolve),)),
+)

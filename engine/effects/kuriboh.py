@@ -1,0 +1,25 @@
+"""Kuriboh: "During your opponent's turn, at damage calculation: You can discard this card; you
+take no battle damage from that battle (this is a Quick Effect)." (seed 003, during damage
+calculation)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import DURING_CALC, Effect, Script, register
+from .common import send_self_cost
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return s.turn_player != seat and s.attack is not None
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    ctx.emit("modifier", card=-1, stat="no_battle_damage", op="flag", value=link.controller, until="end_of_damage_step", source=link.card)
+
+
+register(
+    by_name("Kuriboh").code,
+    Script(effects=(Effect(kind="quick", speed=2, from_hand=True, damage_step=DURING_CALC, condition=_condition, cost=send_self_cost, resolve=_resolve),)),
+)

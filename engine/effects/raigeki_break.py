@@ -1,0 +1,28 @@
+"""Raigeki Break: "Discard 1 card, then target 1 card on the field; destroy it."
+(seed 002, Example 4: it destroys the attack target before Enemy Controller resolves)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import discard_cost, discard_options
+
+
+def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
+    return [[c.id] for c in s.field_cards() if c.id != card.id]
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    for t in link.targets:
+        c = ctx.s.cards[t]
+        if c.on_field:
+            destroy(ctx, c, by=link.card)
+
+
+register(
+    by_name("Raigeki Break").code,
+    Script(effects=(Effect(kind="trap", speed=2, targets=_targets, cost_options=discard_options, cost=discard_cost, resolve=_resolve),)),
+)

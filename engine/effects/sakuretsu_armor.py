@@ -1,0 +1,35 @@
+"""Sakuretsu Armor: "When an opponent's monster declares an attack: Target the attacking
+monster; destroy that target." It answers the attack declaration only in the first chain
+(seed 002, Example 1: a second copy cannot respond once that chain resolved)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import target_ok
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return s.attack is not None and s.cards[s.attack.attacker].controller != seat
+
+
+def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
+    a = s.attack
+    if a is None or s.cards[a.attacker].zone != "monsters":
+        return []
+    return [[a.attacker]]
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    for t in link.targets:
+        if target_ok(ctx.s, t):
+            destroy(ctx, ctx.s.cards[t], by=link.card)
+
+
+register(
+    by_name("Sakuretsu Armor").code,
+    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, targets=_targets, resolve=_resolve),)),
+)

@@ -1,0 +1,31 @@
+"""Seven Tools of the Bandit: "When a Trap Card is activated: Pay 1000 LP; negate the
+activation, and if you do, destroy it." (seed 002, Example 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import pay_lp
+from ..state import Card, Link, State
+from .base import ALL_DS, Effect, Script, register
+from .common import link_is_card_activation, negate_previous
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return bool(s.chain) and link_is_card_activation(s, s.chain[-1], "trap") and s.players[seat].lp > 1000
+
+
+def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    pay_lp(ctx, seat, 1000)
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    negate_previous(ctx, link)
+
+
+register(
+    by_name("Seven Tools of the Bandit").code,
+    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, cost=_cost, resolve=_resolve, negates=True, damage_step=ALL_DS),)),
+)

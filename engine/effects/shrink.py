@@ -1,0 +1,27 @@
+"""Shrink: "Target 1 face-up monster on the field; the original ATK of that monster is halved
+until the End Phase." It changes ATK, so it cannot be activated during damage calculation
+(seed 003: "cards like Shrink ... cannot be activated")."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import STAT_CHANGE_DS, Effect, Script, register
+from .common import each, face_up_monsters, target_ok
+
+
+def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
+    return each(face_up_monsters(s))
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    for t in link.targets:
+        if target_ok(ctx.s, t, face_up=True):
+            ctx.emit("modifier", card=t, stat="atk", op="half_original", value=0, until="end_phase", source=link.card)
+
+
+register(
+    by_name("Shrink").code,
+    Script(effects=(Effect(kind="spell", speed=2, damage_step=STAT_CHANGE_DS, targets=_targets, resolve=_resolve),)),
+)

@@ -1,0 +1,30 @@
+"""Skyscraper (Field Spell): "When an "Elemental HERO" monster attacks, if its ATK is lower than
+the ATK of the attack target, the attacking monster gains 1000 ATK during damage calculation
+only." A continuous effect, re-checked as the damage-calculation chain resolves: after
+Injection Fairy Lily reaches 3400 ATK, Wildedge becomes 3600 (seed 003, Example 3)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..state import Card, State
+from ..stats import atk
+from .base import Effect, Script, register
+
+CODE = by_name("Skyscraper").code
+
+
+def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
+    a = s.attack
+    if a is None or a.attacker != c.id or a.target is None or s.damage_step != "during_damage_calculation":
+        return 0, 0
+    if not c.data.name.startswith("Elemental HERO"):
+        return 0, 0
+    target = s.cards[a.target]
+    if target.zone != "monsters":
+        return 0, 0
+    if atk(s, c, exclude=src.id) < atk(s, target, exclude=src.id):
+        return 1000, 0
+    return 0, 0
+
+
+register(CODE, Script(effects=(Effect(kind="spell", speed=1),), stat=_stat))

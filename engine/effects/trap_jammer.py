@@ -1,0 +1,27 @@
+"""Trap Jammer: "When your opponent activates a Trap Card during the Battle Phase: Negate
+the activation, and if you do, destroy it." (seed 002, Examples 1 and 2)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import ALL_DS, Effect, Script, register
+from .common import link_is_card_activation, negate_previous
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    if s.phase != "battle" or not s.chain:
+        return False
+    top = s.chain[-1]
+    return top.controller != seat and link_is_card_activation(s, top, "trap")
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    negate_previous(ctx, link)
+
+
+register(
+    by_name("Trap Jammer").code,
+    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, resolve=_resolve, negates=True, damage_step=ALL_DS),)),
+)
