@@ -195,6 +195,7 @@ def _turn(s: State, f: Fact) -> None:
         p.normal_summoned = False
     for c in s.cards.values():
         c.attacks = 0
+        c.flags.pop("attacked_targets", None)
 
 
 @handles("phase")
@@ -209,6 +210,7 @@ def _phase(s: State, f: Fact) -> None:
         s.battle_phases += 1
         for c in s.cards.values():
             c.attacks = 0
+            c.flags.pop("attacked_targets", None)
     if s.phase != "battle":
         s.attack = None
 
@@ -296,6 +298,7 @@ def _link_resolved(s: State, f: Fact) -> None:
 def _chain_resolved(s: State, f: Fact) -> None:
     s.chain = []
     s.chains_in_timing += 1
+    s.chain_no += 1
     s.event = None
     if s.attack is not None and s.step == "battle":
         s.attack.responded = True
@@ -313,6 +316,11 @@ def _attack_declared(s: State, f: Fact) -> None:
     a = s.cards[f["attacker"]]
     a.attacks += 1
     a.attacked_turn = s.turn
+    a.flags["battled"] = [s.turn, s.battle_phases]
+    a.flags.setdefault("attacked_targets", [])
+    if f.get("target") is not None:
+        a.flags["attacked_targets"] = [*a.flags["attacked_targets"], f["target"]]
+        s.cards[f["target"]].flags["battled"] = [s.turn, s.battle_phases]
     s.attack = Attack(attacker=a.id, target=f.get("target"), snapshot=list(f.get("snapshot", [])))
     s.event = {"kind": "attack_declared", "attacker": a.id, "target": f.get("target")}
 
@@ -328,6 +336,10 @@ def _attack_retargeted(s: State, f: Fact) -> None:
     if s.attack is not None:
         s.attack.target = f.get("target")
         s.attack.snapshot = list(f.get("snapshot", []))
+        if f.get("target") is not None:
+            s.cards[f["target"]].flags["battled"] = [s.turn, s.battle_phases]
+            atk_card = s.cards[s.attack.attacker]
+            atk_card.flags["attacked_targets"] = [*atk_card.flags.get("attacked_targets", []), f["target"]]
         s.attack.replay = False
         s.attack.responded = True
 
@@ -338,6 +350,7 @@ def _attack_ended(s: State, f: Fact) -> None:
     s.attack = None
     s.event = None
     s.damage_step = None
+    s.modifiers = [m for m in s.modifiers if m.until not in ("damage_calculation", "end_of_damage_step")]
     if s.phase == "battle":
         s.step = "battle"
 
@@ -518,3 +531,16 @@ def _setup(s: State, f: Fact) -> None:
     s.battle_phases = int(f.get("battle_phases", 0))
     s.priority = s.turn_player
     s.passes = 0
+
+
+@handles("delayed")
+def _delayed(s: State, f: Fact) -> None:
+    """An effect that applies in a player's next turn (skip a phase, extra Battle Phases)."""
+    s.next_turn.append({"seat": int(f["seat"]), **dict(f["effect"])})
+
+
+@handles("delayed_done")
+def _delayed_done(s: State, f: Fact) -> None:
+    idx = int(f["index"])
+    if 0 <= idx < len(s.next_turn):
+        s.next_turn.pop(idx)

@@ -110,7 +110,11 @@ def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
     if eff.once_per == "turn":
         return f"{card.code}:{idx}:turn:{card.controller}"
     if eff.once_per == "battle" and s.attack is not None:
-        return f"{card.id}:{idx}:battle:{s.attack.attacker}:{s.battle_phases}:{s.attack.target}"
+        return f"{card.id}:{idx}:battle:{s.turn}:{s.attack.attacker}:{s.battle_phases}:{s.attack.target}"
+    if eff.once_per == "duel":
+        return f"{card.code}:{idx}:duel:{card.controller}"
+    if eff.once_per == "chain":
+        return f"{card.id}:{idx}:chain:{s.chain_no}"
     return None
 
 
@@ -124,7 +128,7 @@ def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool
     if activation_locked(s, card, seat):
         return False
     key = once_key(card, eff, idx, s)
-    if key is not None and s.used.get(key) == s.turn:
+    if key is not None and key in s.used and (eff.once_per in ("duel", "chain", "battle") or s.used[key] == s.turn):
         return False
     if any(link.card == card.id for link in s.chain):
         return False

@@ -37,6 +37,9 @@ def legal_actions(s: State, seat: int) -> list[Action]:
         out.extend(battle_step.attack_actions(s, seat))
         out.extend(_phase_actions(s))
     out.append(dict(PASS))
+    if seat == s.turn_player and open_state(s) and s.phase == "battle" and s.step == "battle" and s.attack is None:
+        if battle_step.forced_attack_pending(s):
+            out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
     return out
 
 
@@ -54,7 +57,14 @@ def _phase_actions(s: State) -> list[Action]:
     if may_enter(s):
         out.append({"do": "enter_battle_phase"})
     out.append({"do": "next_phase"})
-    if s.phase in ("main1", "main2", "standby", "draw"):
+    forced = (
+        s.phase in ("draw", "standby", "main1")
+        and s.turn > 1
+        and s.battle_phases == 0
+        and "battle" not in s.skip
+        and battle_step.must_enter(s)
+    )
+    if s.phase in ("main1", "main2", "standby", "draw") and not forced:
         out.append({"do": "end_turn"})
     return out
 

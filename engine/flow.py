@@ -14,7 +14,7 @@ from .battle import battle_step, damage_step, end_step, start_step
 from .chain import activate_trigger, activation_actions, resolve_chain, trigger_order
 from .ctx import Ctx
 from .effects.base import SCRIPTS, effects_of
-from .ops import destroy, draw
+from .ops import destroy, draw, raise_event
 from .state import State
 from .types import other
 
@@ -55,8 +55,18 @@ def start_turn(ctx: Ctx, player: int) -> None:
     s = ctx.s
     ctx.emit("modifiers_expired", until=["turn"])
     ctx.emit("turn", turn=s.turn + 1, player=player)
+    for i in reversed(range(len(s.next_turn))):
+        d = s.next_turn[i]
+        if d["seat"] != player:
+            continue
+        if d.get("skip"):
+            ctx.emit("skip_phase", phase=d["skip"])
+        if d.get("extra_battle_phases"):
+            ctx.emit("extra_battle_phase", count=int(d["extra_battle_phases"]))
+        ctx.emit("delayed_done", index=i)
     ctx.emit("phase", phase="draw")
-    if s.turn > 1:
+    raise_event(ctx, {"kind": "phase_start", "phase": "draw", "seat": player})
+    if s.turn > 1 and "draw" not in s.skip:
         draw(ctx, player)
     if not s.finished:
         ctx.emit("priority", seat=player, passes=0)
@@ -79,7 +89,32 @@ def _go_to(ctx: Ctx, phase: str) -> None:
         start_step.enter(ctx)
         return
     ctx.emit("phase", phase=phase)
+    if phase == "end":
+        _return_control(ctx)
+    raise_event(ctx, {"kind": "phase_start", "phase": phase, "seat": s.turn_player})
     ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def go_to_end_phase(ctx: Ctx, reason: str) -> None:
+    """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King): the
+    phase changes directly, leaving the Battle Phase (seed 000)."""
+    s = ctx.s
+    if s.attack is not None:
+        ctx.emit("attack_ended", reason=reason)
+    if s.phase != "end":
+        _go_to(ctx, "end")
+
+
+def _return_control(ctx: Ctx) -> None:
+    """"Take control until the End Phase" (Enemy Controller, Uru): control returns now."""
+    s = ctx.s
+    for c in list(s.cards.values()):
+        back = c.flags.get("return_to")
+        if back is None or c.zone != "monsters":
+            continue
+        ctx.emit("flag", card=c.id, name="return_to", value=None)
+        if c.controller != back and None in s.players[back].monsters:
+            ctx.emit("moved", card=c.id, code=c.code, to="monsters", controller=back, position=c.position, face_up=c.face_up, reason="control")
 
 
 def advance(ctx: Ctx) -> None:
@@ -100,8 +135,7 @@ def advance(ctx: Ctx) -> None:
             if intent != "end" and start_step.may_enter(s):
                 start_step.enter(ctx)
             else:
-                ctx.emit("phase", phase="end")
-                ctx.emit("priority", seat=tp, passes=0)
+                _go_to(ctx, "end")
         else:
             _go_to(ctx, "main1")
     elif s.phase == "main1":

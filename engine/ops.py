@@ -133,6 +133,10 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     s = ctx.s
     if s.finished:
         return
+    for c in list(s.cards.values()):
+        sc = SCRIPTS.get(c.code)
+        if sc is not None and sc.watch is not None:
+            sc.watch(ctx, c, event)
     for seat in (s.turn_player, other(s.turn_player)):
         for c in list(s.cards.values()):
             if c.controller != seat:
@@ -156,3 +160,61 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
                     mandatory=not eff.optional,
                     **({"private": c.controller} if hidden else {}),
                 )
+
+
+def flip_face_up(ctx: Ctx, c: Card, position: str | None = None) -> None:
+    """A face-down monster is flipped face-up by an effect; its FLIP effect activates."""
+    if c.zone != "monsters" or c.face_up:
+        return
+    ctx.emit("flipped", card=c.id, code=c.code, position=position or c.position)
+    raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
+
+
+def change_position(ctx: Ctx, c: Card, position: str, face_up: bool = True) -> None:
+    """An effect changes a monster's battle position (not the player's once-per-turn change)."""
+    if c.zone != "monsters":
+        return
+    was_down = not c.face_up
+    ctx.emit("position_changed", card=c.id, code=c.code if face_up or c.face_up else None, position=position, face_up=face_up, by_player=False)
+    if was_down and face_up:
+        raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
+
+
+def detach(ctx: Ctx, host: Card, n: int = 1) -> bool:
+    """Detach ``n`` Xyz Materials (to the Graveyard). False if it has fewer."""
+    if len(host.materials) < n:
+        return False
+    for mid in list(host.materials)[:n]:
+        send_to_grave(ctx, ctx.s.cards[mid], reason="detach")
+    return True
+
+
+def equip(ctx: Ctx, card: Card, to: Card) -> None:
+    ctx.emit("equipped", card=card.id, to=to.id)
+
+
+def negate_attack(ctx: Ctx) -> None:
+    """Negate the attack: it ends (it still counts as declared)."""
+    if ctx.s.attack is not None:
+        ctx.emit("attack_ended", reason="negated")
+
+
+def end_battle_phase(ctx: Ctx, reason: str) -> None:
+    """An effect ends the Battle Phase: it becomes the End Step at once (seed 000)."""
+    s = ctx.s
+    if s.phase != "battle":
+        return
+    if s.attack is not None:
+        ctx.emit("attack_ended", reason=reason)
+    ctx.emit("phase", phase="battle", step="end", reason=reason)
+    raise_event(ctx, {"kind": "battle_phase_end", "seat": s.turn_player})
+
+
+def delay(ctx: Ctx, seat: int, **effect: Any) -> None:
+    """Something for ``seat``'s next turn: ``skip="main1"``, ``extra_battle_phases=1``."""
+    ctx.emit("delayed", seat=seat, effect=effect)
+
+
+def lingering_flag(ctx: Ctx, name: str, value: int, until: str, source: int) -> None:
+    """A lingering rule flag (no battle damage for a seat, a card indestructible by battle ...)."""
+    ctx.emit("modifier", card=-1, stat=name, op="flag", value=value, until=until, source=source)

@@ -149,6 +149,8 @@ class State:
     event: dict[str, Any] | None = None  # the event the current chain answers
     chain: list[Link] = field(default_factory=list)
     chains_in_timing: int = 0
+    chain_no: int = 0  # chains resolved so far in the duel ("once per chain")
+    next_turn: list[dict[str, Any]] = field(default_factory=list)  # effects waiting for a player's next turn
     attack: Attack | None = None
     modifiers: list[Modifier] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)

@@ -13,13 +13,38 @@ from .state import Card, State
 
 
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
-    """Face-up cards on the field with a script, in a fixed order."""
+    """Face-up cards on the field with a script whose effects are not negated, in a fixed order."""
+    cards = [(c, script_of(c)) for c in s.face_up_field()]
+    negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
-    for c in s.face_up_field():
-        sc = script_of(c)
-        if sc is not None and not c.flags.get("negated"):
-            out.append((c, sc))
+    for c, sc in cards:
+        if sc is None or c.flags.get("negated"):
+            continue
+        if any(n.negates is not None and n.negates(s, src, c) for src, n in negators if src.id != c.id):
+            continue
+        out.append((c, sc))
     return out
+
+
+def is_negated(s: State, card: Card) -> bool:
+    """The card's effects are negated by a continuous effect (Jinzo, Spell Canceller)."""
+    for src, sc in continuous_sources(s):
+        if src.id != card.id and sc.negates is not None and sc.negates(s, src, card):
+            return True
+    return False
+
+
+def attributes(s: State, c: Card) -> tuple[str, ...]:
+    out: tuple[str, ...] = (c.data.attribute,)
+    sc = script_of(c)
+    if sc is not None and sc.attributes is not None and c.face_up and c.on_field:
+        out = out + sc.attributes(s, c)
+    return out
+
+
+def has_flag(s: State, name: str, value: int) -> bool:
+    """A lingering flag created by a resolved effect (op "flag"): Kuriboh, Waboku ..."""
+    return any(m.op == "flag" and m.stat == name and m.value == value for m in s.modifiers)
 
 
 def original(s: State, c: Card, stat: str) -> int:
@@ -56,6 +81,10 @@ def stat(s: State, c: Card, which: str, exclude: int | None = None) -> int:
             continue
         da, dd = sc.stat(s, src, c)
         value += da if which == "atk" else dd
+    for e in s.face_up_field():
+        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter)
+        if e.equipped_to == c.id and e.zone == "spells_traps":
+            value += int(e.flags.get(f"equip_{which}", 0))
     return max(value, 0)
 
 
@@ -68,6 +97,8 @@ def def_(s: State, c: Card, exclude: int | None = None) -> int:
 
 
 def can_attack(s: State, attacker: Card) -> bool:
+    if attacker.flags.get("cannot_attack_turn") == s.turn or has_flag(s, "cannot_attack", attacker.id):
+        return False
     for src, sc in continuous_sources(s):
         if sc.can_attack is not None and not sc.can_attack(s, src, attacker):
             return False
@@ -110,9 +141,18 @@ def banish_instead(s: State) -> bool:
 
 def no_battle_damage(s: State, seat: int) -> bool:
     """"You take no battle damage" effects: lingering (Kuriboh) or continuous."""
-    if any(m.stat == "no_battle_damage" and m.value == seat for m in s.modifiers):
+    if has_flag(s, "no_battle_damage", seat):
         return True
     for src, sc in continuous_sources(s):
         if sc.no_battle_damage is not None and sc.no_battle_damage(s, src, seat):
+            return True
+    return False
+
+
+def battle_indestructible(s: State, c: Card) -> bool:
+    if has_flag(s, "battle_indestructible", c.id) or has_flag(s, "battle_indestructible_all", c.controller):
+        return True
+    for src, sc in continuous_sources(s):
+        if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):
             return True
     return False

@@ -18,7 +18,7 @@ from ..ctx import Ctx
 from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
-from ..stats import can_attack, can_be_attacked, may_attack_directly
+from ..stats import can_attack, can_be_attacked, may_attack_directly, must_attack
 from ..types import Action, other
 
 
@@ -30,9 +30,21 @@ def attacks_allowed(s: State, c: Card) -> int:
     return 1 + extra
 
 
+def attacks_all(c: Card) -> bool:
+    """"This card can attack every monster your opponent controls (one attack on each)" (Wildedge)."""
+    sc = SCRIPTS.get(c.code)
+    return sc is not None and bool(sc.extra.get("attack_all"))
+
+
 def attacks_remaining(s: State, c: Card) -> int:
     if c.zone != "monsters":
         return 0
+    if attacks_all(c):
+        done = set(c.flags.get("attacked_targets", []))
+        left = [m for m in s.monsters(other(c.controller)) if m.id not in done]
+        if c.attacks == 0:
+            return max(1, len(left))
+        return len(left) if c.flags.get("attacked_targets") else 0
     return max(0, attacks_allowed(s, c) - c.attacks)
 
 
@@ -53,6 +65,10 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
     mons = s.monsters(opp)
     targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
     direct = not mons or may_attack_directly(s, attacker)
+    if attacks_all(attacker) and attacker.attacks > 0:
+        done = set(attacker.flags.get("attacked_targets", []))
+        targets = [t for t in targets if t not in done]
+        direct = False
     return targets, direct
 
 
@@ -159,3 +175,19 @@ def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
         ctx.emit("choice", choice=None)
     ctx.emit("attack_ended", reason=reason)
     ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+def must_enter(s: State) -> bool:
+    """A card forces a monster to attack this turn: the Battle Phase must be entered, even if
+    another card prevents the attack (seed 000: Berserk Gorilla, Gravity Bind)."""
+    return any(must_attack(s, c) for c in s.monsters(s.turn_player) if c.face_up)
+
+
+def forced_attack_pending(s: State) -> bool:
+    """A monster that must attack if able still can: the Battle Phase may not end yet."""
+    for c in s.monsters(s.turn_player):
+        if c.face_up and must_attack(s, c) and can_declare(s, c):
+            targets, direct = targets_for(s, c)
+            if targets or direct:
+                return True
+    return False

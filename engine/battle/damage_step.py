@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
-from ..ops import damage, raise_event, send_to_grave
+from ..ops import damage, gain_lp, raise_event, send_to_grave
 from ..state import Attack, State
-from ..stats import atk, def_, no_battle_damage
+from ..stats import atk, battle_indestructible, def_, has_flag, no_battle_damage
 from ..types import other
 
 TIMINGS = (
@@ -138,8 +138,19 @@ def calculate(ctx: Ctx) -> None:
     for seat in (0, 1):
         if dmg[seat] and no_battle_damage(s, seat):
             dmg[seat] = 0
+    destroyed = [cid for cid in destroyed if not battle_indestructible(s, s.cards[cid])]
+    kept = []
+    for cid in destroyed:
+        sc = SCRIPTS.get(s.cards[cid].code)
+        if sc is not None and sc.replace_battle_destruction is not None and sc.replace_battle_destruction(ctx, s.cards[cid]):
+            continue
+        kept.append(cid)
+    destroyed = kept
     ctx.emit("battle", **result, destroyed=destroyed, damage=dmg)
     for seat in (tp, opp):
+        if dmg[seat] >= 2000 and has_flag(s, "nutrient_z", seat):
+            # Nutrient Z: gain 4000 before the damage is subtracted
+            gain_lp(ctx, seat, 4000)
         damage(ctx, seat, dmg[seat], reason="battle")
     if s.finished:
         return

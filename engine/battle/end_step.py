@@ -12,13 +12,9 @@ Main Phase 2 cannot be entered).
 from __future__ import annotations
 
 from ..ctx import Ctx
-from ..ops import raise_event
+from ..ops import end_battle_phase
 
 
 def enter(ctx: Ctx, reason: str = "turn_player") -> None:
-    s = ctx.s
-    if s.attack is not None:
-        ctx.emit("attack_ended", reason="battle_phase_ended")
-    ctx.emit("phase", phase="battle", step="end", reason=reason)
-    raise_event(ctx, {"kind": "battle_phase_end", "seat": s.turn_player})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    end_battle_phase(ctx, reason)
+    ctx.emit("priority", seat=ctx.s.turn_player, passes=0)

@@ -74,7 +74,7 @@ class Effect:
     cost_options: CostOptions | None = None
     cost: Cost | None = None
     resolve: Resolve = nothing
-    once_per: str | None = None  # turn | battle | duel
+    once_per: str | None = None  # turn | battle | duel | chain
     optional: bool = True  # triggers: mandatory when False
     negates: bool = False  # negates an activation (may answer "during damage calculation")
     from_hand: bool = False  # activated from the hand (Kuriboh, Honest)
@@ -97,6 +97,16 @@ class Script:
     banish_instead_of_grave: bool = False
     self_destroy: Callable[[State, Card], bool] | None = None  # while face-up on the field
     no_battle_damage: Callable[[State, Card, int], bool] | None = None
+    # continuous negation of other cards' effects (Jinzo: Trap effects; Spell Canceller: Spells)
+    negates: Callable[[State, Card, Card], bool] | None = None
+    # this card (or, with a source, another) cannot be destroyed by battle
+    battle_indestructible: Callable[[State, Card, Card], bool] | None = None
+    # replaces destruction by battle (Des Mosquito removes a counter instead): returns True if replaced
+    replace_battle_destruction: Callable[["Ctx", Card], bool] | None = None
+    # extra Attributes while face-up (Light and Darkness Dragon is also DARK)
+    attributes: Callable[[State, Card], tuple[str, ...]] | None = None
+    # rule bookkeeping: called for every raised event, from any zone; emits facts only, no chain
+    watch: Callable[["Ctx", Card, dict[str, Any]], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
