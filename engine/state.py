@@ -199,8 +199,55 @@ class State:
         return [c for c in self.field_cards() if c.face_up]
 
 
+def _clone_card(c: Card) -> Card:
+    n = copy.copy(c)
+    n.counters = dict(c.counters)
+    n.materials = list(c.materials)
+    n.flags = dict(c.flags)  # flag values are replaced, never mutated in place
+    return n
+
+
+def _clone_player(p: Player) -> Player:
+    n = copy.copy(p)
+    n.deck = list(p.deck)
+    n.hand = list(p.hand)
+    n.graveyard = list(p.graveyard)
+    n.banished = list(p.banished)
+    n.extra = list(p.extra)
+    n.monsters = list(p.monsters)
+    n.spells_traps = list(p.spells_traps)
+    return n
+
+
 def clone(state: State) -> State:
-    """A deep copy; the fold copies once and then applies facts in place."""
+    """A deep copy, written out by hand (about 20x faster than ``copy.deepcopy``, see
+    bench/); ``decide`` copies once and then applies facts to its copy."""
+    n = copy.copy(state)
+    n.options = dict(state.options)
+    n.cards = {k: _clone_card(c) for k, c in state.cards.items()}
+    n.players = [_clone_player(p) for p in state.players]
+    n.chain = [copy.copy(link) for link in state.chain]
+    for link in n.chain:
+        link.targets = list(link.targets)
+        link.data = copy.deepcopy(link.data)
+    if state.attack is not None:
+        a = copy.copy(state.attack)
+        a.snapshot = list(a.snapshot)
+        a.destroyed = list(a.destroyed)
+        a.damage = list(a.damage)
+        n.attack = a
+    n.modifiers = [copy.copy(m) for m in state.modifiers]
+    n.triggers = [copy.copy(t) for t in state.triggers]
+    n.skip = list(state.skip)
+    n.event = None if state.event is None else dict(state.event)
+    n.choice = None if state.choice is None else copy.deepcopy(state.choice)
+    n.used = dict(state.used)
+    n.next_turn = [dict(d) for d in state.next_turn]
+    return n
+
+
+def deep_clone(state: State) -> State:
+    """The obvious copy, kept as the benchmark baseline and as a cross-check in tests."""
     return copy.deepcopy(state)
 
 

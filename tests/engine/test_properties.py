@@ -1,0 +1,103 @@
+"""Property tests: random legal play from random seeds.
+
+- folding the log gives exactly the live state (DESIGN invariant 1);
+- the same configuration and actions always give the same facts (determinism);
+- no view of a seat, and no fact redacted for it, shows the opponent's hand,
+  any deck order or a face-down card it does not own (invariant 5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import State, decide, fold, redact, state_hash, view
+from engine.state import clone, deep_clone, to_plain
+from tests.engine.play import play
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32), randomness=st.sampled_from([0.0, 0.3, 1.0]))
+def test_fold_of_log_equals_live_state(seed: int, randomness: float) -> None:
+    live, entries, _ = play(seed, policy_random=randomness, max_actions=600)
+    replayed = fold([f for entry in entries for f in entry])
+    assert state_hash(replayed) == state_hash(live)
+    assert to_plain(replayed) == to_plain(live)
+
+
+@SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_same_actions_same_facts(seed: int) -> None:
+    _, entries, actions = play(seed, max_actions=300)
+    s = fold(entries[0])
+    for (seat, action), facts in zip(actions, entries[1:], strict=True):
+        assert decide(s, seat, action) == facts
+        s = fold(facts, s)
+
+
+@SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_hand_written_clone_equals_deepcopy(seed: int) -> None:
+    live, _, _ = play(seed, max_actions=200)
+    assert to_plain(clone(live)) == to_plain(deep_clone(live))
+
+
+def _hidden_ids(s: State, seat: int) -> dict[int, int]:
+    """Card id -> passcode of every card ``seat`` must not be able to identify right now."""
+    hidden: dict[int, int] = {}
+    opp = 1 - seat
+    for cid in s.players[opp].hand + s.players[0].deck + s.players[1].deck:
+        hidden[cid] = s.cards[cid].code
+    for c in s.monsters(opp) + s.spells_traps(opp):
+        if not c.face_up:
+            hidden[c.id] = c.code
+    return hidden
+
+
+def _walk(obj: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if isinstance(obj, dict):
+        out.append(obj)
+        for v in obj.values():
+            out.extend(_walk(v))
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            out.extend(_walk(v))
+    return out
+
+
+def _leaks(obj: Any, hidden: dict[int, int]) -> list[dict[str, Any]]:
+    """Maps that name a hidden card's id together with its identity."""
+    bad = []
+    for d in _walk(obj):
+        cid = d.get("id", d.get("card"))
+        if isinstance(cid, int) and cid in hidden and ("code" in d or "name" in d):
+            bad.append(d)
+    return bad
+
+
+@SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_views_and_redacted_facts_hide_hidden_cards(seed: int) -> None:
+    live, entries, _ = play(seed, max_actions=400, policy_random=0.3)
+    s = fold(entries[0])
+    for entry in entries[1:]:
+        s = fold(entry, s)
+        for seat in (0, 1):
+            hidden = _hidden_ids(s, seat)
+            v = view(s, seat)
+            assert not _leaks(v, hidden), _leaks(v, hidden)[:1]
+            for fact in entry:
+                r = redact(fact, seat)
+                if r is None:
+                    continue
+                # a drawn card is hidden from the opponent, an owner's own draw is not
+                assert not _leaks(r, {k: c for k, c in hidden.items() if s.cards[k].owner != seat or s.cards[k].zone == "deck"}), r
+                assert "order" not in r and "rng" not in r and "decks" not in r
+        spectator = view(s, None)
+        opp_hidden = {**_hidden_ids(s, 0), **_hidden_ids(s, 1)}
+        assert not _leaks(spectator, opp_hidden)
