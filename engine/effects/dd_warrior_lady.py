@@ -21,7 +21,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     me = s.cards[link.card]
     other_id = ev["target"] if ev.get("attacker") == me.id else ev.get("attacker")
-    opp = s.cards[other_id] if other_id in s.cards else None
+    opp = s.cards.get(other_id, None)
     if opp is not None and opp.zone == "monsters":
         banish(ctx, opp)
     if me.zone == "monsters":

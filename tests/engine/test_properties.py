@@ -83,7 +83,7 @@ def _leaks(obj: Any, hidden: dict[int, int]) -> list[dict[str, Any]]:
 @SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_views_and_redacted_facts_hide_hidden_cards(seed: int) -> None:
-    live, entries, _ = play(seed, max_actions=400, policy_random=0.3)
+    _live, entries, _ = play(seed, max_actions=400, policy_random=0.3)
     s = fold(entries[0])
     for entry in entries[1:]:
         s = fold(entry, s)

@@ -64,7 +64,7 @@ def test_direct_attack_only_when_opponent_has_no_monsters() -> None:
     )
     assert not can(s, 0, do="attack", direct=True)
     assert can(s, 0, do="attack", target=lb["elf"])
-    s2, lb2 = position(
+    s2, _lb2 = position(
         {"turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
          "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]}, "B": {}}
     )
