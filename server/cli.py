@@ -1,0 +1,53 @@
+"""The ``duel`` command line.
+
+Subcommands live in modules named ``server/cli_<name>.py``; each defines
+``register(subparsers)``, which adds its parser and sets ``func`` (a
+function ``args -> int`` exit status).  This module finds them all, so a
+new subcommand is a new module and no edit here.  ``duel`` with no
+subcommand (or only options) runs ``serve``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+DEFAULT_COMMAND = "serve"
+
+
+def command_modules() -> list[ModuleType]:
+    import server
+
+    names = sorted(m.name for m in pkgutil.iter_modules(server.__path__) if m.name.startswith("cli_"))
+    return [importlib.import_module(f"server.{name}") for name in names]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="duel", description="Real-time Yu-Gi-Oh! duel server: serve, replay and verify matches."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in command_modules():
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if not args_in or (args_in[0].startswith("-") and args_in[0] not in ("-h", "--help")):
+        args_in.insert(0, DEFAULT_COMMAND)
+    parser = build_parser()
+    args = parser.parse_args(args_in)
+    func = getattr(args, "func", None)
+    if func is None:  # pragma: no cover - argparse already required a command
+        parser.print_help()
+        return 2
+    return int(func(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

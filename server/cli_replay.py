@@ -1,0 +1,77 @@
+"""``duel replay MATCH_ID`` and ``duel verify MATCH_ID``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from protocol.entry import LogEntry
+from server.cliutil import add_redis_options, redis_target
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "replay", help="print a match from its log, turn by turn, and its final state"
+    )
+    p.add_argument("match_id")
+    p.add_argument("--actions", action="store_true", help="also print every entry's seq and action")
+    add_redis_options(p)
+    p.set_defaults(func=run_replay)
+
+    v: argparse.ArgumentParser = sub.add_parser(
+        "verify", help="re-run today's rules over a match's logged actions; report the first divergence"
+    )
+    v.add_argument("match_id")
+    add_redis_options(v)
+    v.set_defaults(func=run_verify)
+
+
+def read_log(url: str, match_id: str) -> list[LogEntry]:
+    import redis.asyncio as aioredis
+
+    from server.store import RedisEventStore
+
+    async def read() -> list[LogEntry]:
+        client = aioredis.Redis.from_url(url)
+        try:
+            return await RedisEventStore(client).read(match_id)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(read())
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from server.replay import fold_log, replay_lines, summary_lines
+
+    with redis_target(args) as url:
+        entries = read_log(url, args.match_id)
+    if not entries:
+        print(f"no match {args.match_id} (empty log)", file=sys.stderr)
+        return 1
+    for line in replay_lines(entries, actions=args.actions):
+        print(line)
+    for line in summary_lines(args.match_id, entries, fold_log(entries)):
+        print(line)
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from server import rules
+    from server.replay import verify_log
+
+    with redis_target(args) as url:
+        entries = read_log(url, args.match_id)
+    if not entries:
+        print(f"no match {args.match_id} (empty log)", file=sys.stderr)
+        return 1
+    divergence, state = verify_log(entries)
+    if divergence is None:
+        final = rules.state_hash(state) if state is not None else ""
+        print(f"OK: {len(entries)} entries of match {args.match_id} re-run with identical facts and state hashes")
+        print(f"State hash: {final}")
+        return 0
+    print(f"DIVERGED at entry {divergence.seq} ({divergence.kind}): {divergence.detail}")
+    return 1

@@ -1,0 +1,51 @@
+"""``duel serve``: run the websocket server (SIGTERM/SIGINT drain it)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+from typing import Any
+
+from server.cliutil import add_redis_options, redis_target
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("serve", help="run the duel server (default command)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--log-level", default="info")
+    add_redis_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.app import DuelServer
+    from server.config import ServerConfig
+    from server.logs import configure
+
+    configure(args.log_level)
+    config = ServerConfig(host=args.host, port=args.port, data_dir=args.data_dir)
+    with redis_target(args, announce=True) as url:
+
+        async def serve() -> None:
+            server = DuelServer(config, url)
+            await server.start()
+            print(
+                f"duel server listening on ws://{config.host}:{server.port} "
+                f"(health: http://{config.host}:{server.port}/healthz, metrics: /metrics)",
+                flush=True,
+            )
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(NotImplementedError):
+                    loop.add_signal_handler(sig, stop.set)
+            await stop.wait()
+            print("draining...", flush=True)
+            await server.stop()
+
+        asyncio.run(serve())
+    print("stopped", flush=True)
+    return 0

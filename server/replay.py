@@ -1,0 +1,119 @@
+"""Replay and verify a match log, without sockets.
+
+``replay`` folds the logged facts (what happened, as recorded) and prints
+them in plain words; ``verify`` re-runs today's rules (``decide``, and
+``create`` for the genesis entry) over the logged actions and reports the
+first entry where the facts or the state hash differ from the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.entry import LogEntry
+from server import rules
+
+SEAT_NAMES = ("A", "B")
+
+
+def seat_name(seat: int | None) -> str:
+    return "server" if seat is None else SEAT_NAMES[seat]
+
+
+def _action_text(entry: LogEntry) -> str:
+    action = dict(entry.action)
+    if entry.seq == 1 and action.get("do") == "start":
+        return "the duel starts (decks shuffled, opening hands drawn)"
+    do = action.pop("do", "?")
+    rest = " ".join(f"{k}={v}" for k, v in action.items())
+    return f"{do} {rest}".strip()
+
+
+def replay_lines(entries: list[LogEntry], *, actions: bool = False) -> Iterator[str]:
+    """The duel in plain words, entry by entry."""
+    for entry in entries:
+        if actions:
+            yield f"#{entry.seq} {seat_name(entry.seat)}: {_action_text(entry)}"
+        for fact in entry.facts:
+            text = rules.describe(fact)
+            if text:
+                yield text
+
+
+def fold_log(entries: list[LogEntry]) -> rules.State:
+    state: rules.State | None = None
+    for entry in entries:
+        state = rules.fold(entry.facts, state)
+    return state
+
+
+def summary_lines(match_id: str, entries: list[LogEntry], state: rules.State) -> list[str]:
+    """The final state: LP, winner, and the state hash (as the live server had it)."""
+    view: dict[str, Any] = rules.view(state, None)
+    players = view.get("players") or []
+    lp = ", ".join(
+        f"{SEAT_NAMES[i]} {p.get('lp')}" for i, p in enumerate(players) if isinstance(p, dict) and i < 2
+    )
+    winner = rules.winner(state)
+    if winner is None:
+        result = "none yet (the duel is not over)"
+    elif winner == "draw":
+        result = "draw"
+    else:
+        result = seat_name(int(winner))
+    reason = view.get("end_reason")
+    computed = rules.state_hash(state)
+    logged = entries[-1].state_hash if entries else ""
+    lines = [
+        "",
+        f"Final state of match {match_id} after entry {entries[-1].seq if entries else 0}:",
+        f"  Turn: {view.get('turn')}",
+        f"  LP: {lp}",
+        f"  Winner: {result}" + (f" ({reason})" if reason and winner is not None else ""),
+        f"  State hash: {computed}",
+    ]
+    if logged and logged != computed:
+        lines.append(f"  WARNING: the log recorded state hash {logged} for this entry")
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    seq: int
+    kind: str  # "facts" | "state_hash" | "illegal" | "error"
+    detail: str
+
+
+def verify_log(entries: list[LogEntry]) -> tuple[Divergence | None, rules.State | None]:
+    """Re-run the rules over the logged actions; the first divergence, if any."""
+    state: rules.State | None = None
+    for entry in entries:
+        try:
+            if entry.seq == 1:
+                action = entry.action
+                decks = action["decks"]
+                facts = rules.genesis(int(action["seed"]), (list(decks[0]), list(decks[1])))
+            else:
+                if entry.seat is None:
+                    raise ValueError("an entry after genesis has no acting seat")
+                facts = rules.decide(state, entry.seat, entry.action)
+        except rules.IllegalAction as exc:
+            return Divergence(entry.seq, "illegal", f"today's rules refuse the action: {exc.code}: {exc.reason}"), state
+        except Exception as exc:  # a crash of the rules is a divergence too
+            return Divergence(entry.seq, "error", f"{type(exc).__name__}: {exc}"), state
+        if facts != entry.facts:
+            return Divergence(entry.seq, "facts", _first_difference(entry.facts, facts)), state
+        state = rules.fold(entry.facts, state)
+        computed = rules.state_hash(state)
+        if computed != entry.state_hash:
+            return Divergence(entry.seq, "state_hash", f"logged {entry.state_hash}, computed {computed}"), state
+    return None, state
+
+
+def _first_difference(logged: list[rules.Fact], now: list[rules.Fact]) -> str:
+    for i, (a, b) in enumerate(zip(logged, now, strict=False)):
+        if a != b:
+            return f"fact {i}: logged {a!r}, rules now give {b!r}"
+    return f"logged {len(logged)} facts, rules now give {len(now)}"
