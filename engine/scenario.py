@@ -13,8 +13,8 @@ from typing import Any
 from .apply import apply_facts
 from .battle.battle_step import attacks_remaining
 from .cards import CARDS_BY_NAME
-from .decide import legal_actions, matches, normalize
 from .decide import decide as engine_decide
+from .decide import legal_actions, matches, normalize
 from .flow import pending
 from .state import State
 from .stats import atk, def_

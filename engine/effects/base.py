@@ -102,11 +102,11 @@ class Script:
     # this card (or, with a source, another) cannot be destroyed by battle
     battle_indestructible: Callable[[State, Card, Card], bool] | None = None
     # replaces destruction by battle (Des Mosquito removes a counter instead): returns True if replaced
-    replace_battle_destruction: Callable[["Ctx", Card], bool] | None = None
+    replace_battle_destruction: Callable[[Ctx, Card], bool] | None = None
     # extra Attributes while face-up (Light and Darkness Dragon is also DARK)
     attributes: Callable[[State, Card], tuple[str, ...]] | None = None
     # rule bookkeeping: called for every raised event, from any zone; emits facts only, no chain
-    watch: Callable[["Ctx", Card, dict[str, Any]], None] | None = None
+    watch: Callable[[Ctx, Card, dict[str, Any]], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
