@@ -109,6 +109,18 @@ def redact(fact: Fact, seat: int | None) -> Fact | None:
             "extra_counts": [len(e) for e in fact.get("extra", [[], []])],
             "deck_ids": [[cid for cid, _ in d] for d in fact["decks"]],
         }
+    if t == "setup":
+        out_cards = []
+        for e in fact["cards"]:
+            e2 = dict(e)
+            public = e["zone"] in ("graveyard", "banished") or (e["zone"] in ("monsters", "spells_traps", "field") and e.get("face_up"))
+            own = seat is not None and e["owner"] == seat and e["zone"] not in ("deck",)
+            if not (public or own):
+                e2.pop("code", None)
+            out_cards.append(e2)
+        red = {k: v for k, v in fact.items() if k not in ("cards", "rng")}
+        red["cards"] = out_cards
+        return red
     if t == "shuffled":
         return {"t": t, "seat": fact["seat"]}
     if t == "rng":
