@@ -19,6 +19,8 @@ PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
 
 def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     """Move a card; its identity is in the fact when the destination is public."""
+    if c.on_field and c.flags.get("banish_on_leave") and to not in ("monsters", "spells_traps", "field"):
+        to = "banished"  # "banish it when it leaves the field" (Battle Fader)
     fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
     face_up = kw.get("face_up", to in PUBLIC_ZONES)
     if to in ("graveyard", "banished") or (to in PUBLIC_ZONES and face_up) or c.face_up:
@@ -36,6 +38,8 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     """Send a card to the Graveyard (banished instead under Macro Cosmos). Returns where it went."""
     s = ctx.s
     to = "banished" if banish_instead(s) and c.zone != "graveyard" else "graveyard"
+    if c.on_field and c.flags.get("banish_on_leave"):
+        to = "banished"
     was_on_field = c.on_field
     controller = c.controller
     move(ctx, c, to, reason=reason)
@@ -49,9 +53,10 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) ->
     if not c.on_field:
         return
     controller = c.controller
+    face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)
     to = send_to_grave(ctx, c, reason=reason, by=by)
-    raise_event(ctx, {"kind": "destroyed", "card": c.id, "reason": reason, "by": by, "to": to, "controller": controller})
+    raise_event(ctx, {"kind": "destroyed", "card": c.id, "reason": reason, "by": by, "to": to, "controller": controller, "face_up": face_up})
     # equip cards go with what they equip
     for e in list(ctx.s.cards.values()):
         if e.equipped_to == c.id and e.on_field:
@@ -202,8 +207,8 @@ def negate_attack(ctx: Ctx) -> None:
 def end_battle_phase(ctx: Ctx, reason: str) -> None:
     """An effect ends the Battle Phase: it becomes the End Step at once (seed 000)."""
     s = ctx.s
-    if s.phase != "battle":
-        return
+    if s.phase != "battle" or s.step == "end":
+        return  # already the End Step: the Battle Phase is ending (its effects do not happen twice)
     if s.attack is not None:
         ctx.emit("attack_ended", reason=reason)
     ctx.emit("phase", phase="battle", step="end", reason=reason)
