@@ -1,0 +1,25 @@
+"""Berserk Gorilla: "If this card is in face-up Defense Position, destroy this card. This card
+must attack if able."
+
+Both are continuous effects. Because it must attack, its controller must enter the Battle Phase
+(no End Phase straight from Main Phase 1), even when another card (Gravity Bind) keeps it from
+attacking (seed 000, "Entering the Battle Phase"; seed 003: "like if you control a face-up
+Attack Position Berserk Gorilla"). In the Battle Step the turn player cannot end the Battle
+Phase while it can still attack (``battle_step.forced_attack_pending``)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..state import Card, State
+from .base import Script, register
+
+
+def _self_destroy(s: State, card: Card) -> bool:
+    return card.zone == "monsters" and card.face_up and card.position == "defense"
+
+
+def _must_attack(s: State, src: Card, attacker: Card) -> bool:
+    return attacker.id == src.id
+
+
+register(by_name("Berserk Gorilla").code, Script(self_destroy=_self_destroy, must_attack=_must_attack))
