@@ -23,7 +23,8 @@ from ..state import State
 def may_enter(s: State) -> bool:
     if s.turn <= 1 or "battle" in s.skip:
         return False
-    if s.phase == "main1" or (s.phase == "standby" and s.skipped_main1):
+    # Main Phase 1 skipped (Timeater): the player may enter the Battle Phase from the Standby Phase (seed 000)
+    if s.phase == "main1" or (s.phase == "standby" and (s.skipped_main1 or "main1" in s.skip)):
         return s.battle_phases == 0
     if s.phase == "main2":
         return 0 < s.battle_phases <= s.extra_battle_phases

@@ -1,0 +1,33 @@
+"""Timeater: "If this card destroys an opponent's monster by battle: Your opponent skips their
+next Main Phase 1."
+
+A mandatory trigger at the end of the Damage Step. The skip is recorded for the opponent's next
+turn (``ops.delay``). In that turn, from the Standby Phase, the player may enter the Battle
+Phase or go to the End Phase (seed 000, "Entering the Battle Phase", ref. 8); if they do not
+enter the Battle Phase, Main Phase 1 and the Battle Phase are both skipped and they cannot
+enter Main Phase 2 either (seed 000, ref. 9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import delay
+from ..state import Card, Link, State
+from ..types import other
+from .base import Effect, Script, register
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("controller") != card.controller
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    delay(ctx, other(link.controller), skip="main1")
+
+
+register(
+    by_name("Timeater").code,
+    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve),)),
+)
