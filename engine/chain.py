@@ -23,7 +23,7 @@ from itertools import combinations
 from typing import Any
 
 from .ctx import Ctx
-from .effects.base import Effect, effects_of
+from .effects.base import Effect, effects_of, script_of
 from .ops import send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
@@ -69,6 +69,10 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             if data.is_trap or data.prop == "quick-play":
                 return card.set_turn < s.turn
             return True
+        if card.zone == "graveyard" and data.is_spell:
+            # Destiny HERO - Diamond Dude: "During the Main Phase of your next turn, you can
+            # activate the effect of that Spell Card in your Graveyard"; the card stays there
+            return card.owner == seat and card.flags.get("activate_from_grave") == s.turn
         return False
     if eff.from_hand:
         return card.zone == "hand" and card.owner == seat
@@ -144,17 +148,36 @@ def activation_actions(s: State, seat: int) -> list[Action]:
         for idx, eff in enumerate(effects_of(card), start=1):
             if not can_activate(s, card, idx, eff, seat):
                 continue
-            targets = eff.targets(s, card, seat)
-            costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
-            for tg in targets:
-                for cost in costs:
-                    a: Action = {"do": "activate", "card": card.id, "effect": idx}
-                    if tg:
-                        a["target"] = list(tg)
-                    if cost:
-                        a["cost"] = list(cost)
-                    out.append(a)
+            out.extend(_options(s, card, idx, eff, seat))
     return out
+
+
+def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Action]:
+    """Every fully specified activation of one effect: targets x costs x choices."""
+    out: list[Action] = []
+    targets = eff.targets(s, card, seat)
+    costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
+    choices: list[list[Any]] = eff.choices(s, card, seat) if eff.choices else [[]]
+    for tg in targets:
+        for cost in costs:
+            for ch in choices:
+                a: Action = {"do": "activate", "card": card.id, "effect": idx}
+                if tg:
+                    a["target"] = list(tg)
+                if cost:
+                    a["cost"] = list(cost)
+                if ch:
+                    a["choose"] = list(ch)
+                out.append(a)
+    return out
+
+
+def trigger_actions(s: State, index: int) -> list[Action]:
+    """The ways to activate a pending trigger effect (its targets, costs and choices)."""
+    trig = s.triggers[index]
+    card = s.cards[trig.card]
+    eff = effects_of(card)[trig.effect - 1]
+    return _options(s, card, trig.effect, eff, trig.controller)
 
 
 def _candidate_cards(s: State, seat: int) -> list[Card]:
@@ -169,16 +192,22 @@ def _candidate_cards(s: State, seat: int) -> list[Card]:
     return [s.cards[c] for c in ids]
 
 
-def activate(ctx: Ctx, seat: int, card: Card, idx: int, targets: list[int], cost: list[int]) -> None:
+def activate(
+    ctx: Ctx, seat: int, card: Card, idx: int, targets: list[int], cost: list[int], choose: list[Any] | None = None
+) -> None:
     """Activate: place the card, pay the cost, choose targets, add the chain link."""
     s = ctx.s
     eff = effects_of(card)[idx - 1]
     if eff.kind in ("spell", "trap") and card.zone == "hand":
         zone = "field" if card.data.prop == "field" else "spells_traps"
         ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
+    if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get("activate_from_grave") is not None:
+        ctx.emit("flag", card=card.id, name="activate_from_grave", value=None)  # used (Diamond Dude)
     data: dict[str, Any] = {"answers": len(s.chain)}
     if cost:
         data["cost"] = list(cost)
+    if choose:
+        data["choose"] = list(choose)
     if eff.cost is not None:
         eff.cost(ctx, card, seat, data)
     key = once_key(card, eff, idx, s)
@@ -196,14 +225,22 @@ def activate(ctx: Ctx, seat: int, card: Card, idx: int, targets: list[int], cost
     ctx.emit("activated", **fields)
 
 
-def activate_trigger(ctx: Ctx, index: int) -> None:
+def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None:
+    """Put a pending trigger on the chain; ``choice`` is one of ``trigger_actions`` (default: the
+    first, for a mandatory trigger with a single way to activate)."""
     s = ctx.s
     trig = s.triggers[index]
     card = s.cards[trig.card]
     eff = effects_of(card)[trig.effect - 1]
-    targets_opts = eff.targets(s, card, trig.controller)
-    targets = targets_opts[0] if targets_opts else []
+    if choice is None:
+        opts = trigger_actions(s, index)
+        choice = opts[0] if opts else {}
+    targets = list(choice.get("target", []))
     data: dict[str, Any] = {"event": trig.event}
+    if choice.get("cost"):
+        data["cost"] = list(choice["cost"])
+    if choice.get("choose"):
+        data["choose"] = list(choice["choose"])
     ctx.emit("trigger_done", index=index)
     if eff.cost is not None:
         eff.cost(ctx, card, trig.controller, data)
@@ -229,6 +266,13 @@ def resolve_chain(ctx: Ctx) -> None:
         card = s.cards[link.card]
         effs = effects_of(card)
         eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
+        if not link.negated and not link.effect_negated:
+            # a targeted card may react as the effect resolves (Desrook Archfiend)
+            for t in list(link.targets):
+                tc = s.cards.get(t)
+                tsc = script_of(tc) if tc is not None else None
+                if tc is not None and tsc is not None and tsc.on_targeted is not None:
+                    tsc.on_targeted(ctx, tc, link, n)
         if link.negated or link.effect_negated or eff is None:
             ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
         else:
@@ -271,5 +315,6 @@ __all__ = [
     "open_state",
     "other",
     "resolve_chain",
+    "trigger_actions",
     "trigger_order",
 ]

@@ -14,10 +14,12 @@ from .battle import battle_step, end_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, open_state
 from .ctx import Ctx
+from .effects.base import script_of
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
-from .ops import send_to_grave
-from .state import State, clone
+from .ops import move, raise_event, send_to_grave
+from .state import Card, State, clone
+from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
 PASS: Action = {"do": "pass"}
@@ -33,7 +35,8 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     out: list[Action] = []
     out.extend(activation_actions(s, seat))
     if seat == s.turn_player and open_state(s):
-        out.extend(summon_actions(s, seat))
+        out.extend(a for a in summon_actions(s, seat) if a["do"] != "summon" or can_summon(s, s.cards[a["card"]], seat, "normal"))
+        out.extend(procedure_actions(s, seat))
         out.extend(battle_step.attack_actions(s, seat))
         out.extend(_phase_actions(s))
     out.append(dict(PASS))
@@ -41,6 +44,36 @@ def legal_actions(s: State, seat: int) -> list[Action]:
         if battle_step.forced_attack_pending(s):
             out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
     return out
+
+
+def procedure_actions(s: State, seat: int) -> list[Action]:
+    """Special Summons from the hand by a card's own procedure (Fenrir: "can only be Special
+    Summoned by removing 2 WATER monsters in your Graveyard from play"): a Main Phase action of
+    the turn player in an open game state, like a Normal Summon; it does not start a chain."""
+    if s.phase not in ("main1", "main2") or s.priority != seat:
+        return []
+    out: list[Action] = []
+    for cid in s.players[seat].hand:
+        c = s.cards[cid]
+        sc = script_of(c)
+        if sc is None or sc.procedure is None or not can_summon(s, c, seat, "special"):
+            continue
+        for cost in sc.procedure(s, c, seat):
+            for position in ("attack", "defense"):
+                out.append({"do": "summon", "card": cid, "cost": list(cost), "procedure": True, "position": position})
+    return out
+
+
+def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
+    sc = script_of(card)
+    if sc is not None and sc.procedure_cost is not None:
+        sc.procedure_cost(ctx, card, seat, cost)
+    move(ctx, card, "monsters", position=position, face_up=True)
+    ctx.emit("summoned", seat=seat, card=card.id, code=card.code, kind="special", procedure=True)
+    ctx.emit("used", key=f"proper_summon:{card.id}")  # properly Summoned: may be revived later
+    raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "special", "seat": seat})
+    ctx.emit("event", event={"kind": "summoned", "card": card.id, "how": "special"})
+    ctx.emit("priority", seat=seat, passes=0)
 
 
 def _phase_actions(s: State) -> list[Action]:
@@ -76,8 +109,10 @@ def _choice_actions(s: State, seat: int) -> list[Action]:
     if kind == "replay":
         return battle_step.replay_actions(s)
     if kind == "trigger":
-        trig = s.triggers[ch["index"]]
-        return [{"do": "activate", "card": trig.card, "effect": trig.effect}, dict(PASS)]
+        from .chain import trigger_actions
+
+        ways = trigger_actions(s, int(ch["index"]))
+        return ways if ch.get("mandatory") else [*ways, dict(PASS)]
     if kind == "discard":
         hand = s.players[seat].hand
         return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
@@ -206,9 +241,12 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
 
             idx = s.choice["index"]
             ctx.emit("choice", choice=None)
-            activate_trigger(ctx, idx)
+            activate_trigger(ctx, idx, a)
             return
-        activate(ctx, seat, card, int(a.get("effect", 1)), list(a.get("target", [])), list(a.get("cost", [])))
+        activate(ctx, seat, card, int(a.get("effect", 1)), list(a.get("target", [])), list(a.get("cost", [])), a.get("choose"))
+    elif do == "summon" and a.get("procedure"):
+        _procedure_summon(ctx, seat, s.cards[a["card"]], list(a.get("cost", [])), str(a.get("position", "attack")))
+        auto_pass_turn_player(ctx)
     elif do in ("summon", "set"):
         card = s.cards[a["card"]]
         if card.data.is_monster:

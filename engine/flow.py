@@ -11,9 +11,15 @@ owes a decision.
 from __future__ import annotations
 
 from .battle import battle_step, damage_step, end_step, start_step
-from .chain import activate_trigger, activation_actions, resolve_chain, trigger_order
+from .chain import (
+    activate_trigger,
+    activation_actions,
+    resolve_chain,
+    trigger_actions,
+    trigger_order,
+)
 from .ctx import Ctx
-from .effects.base import SCRIPTS, effects_of
+from .effects.base import SCRIPTS
 from .ops import destroy, draw, raise_event
 from .state import State
 from .types import other
@@ -122,8 +128,9 @@ def advance(ctx: Ctx) -> None:
     s = ctx.s
     tp = s.turn_player
     intent = s.intent
-    if s.event is not None and s.step != "battle":
+    if s.event is not None and s.step not in ("battle", "damage"):
         # a summon (or other game action) answered by nobody: back to the open game state
+        # (in the Damage Step, e.g. monsters sent at its end, passing moves on at once)
         ctx.emit("event", event=None)
         ctx.emit("priority", seat=tp, passes=0)
         return
@@ -231,14 +238,18 @@ def settle(ctx: Ctx) -> None:
             idx = order[0]
             trig = s.triggers[idx]
             card = s.cards[trig.card]
-            eff = effects_of(card)[trig.effect - 1]
-            if not eff.targets(s, card, trig.controller):
+            ways = trigger_actions(s, idx)
+            if not ways:
                 ctx.emit("trigger_done", index=idx, skipped=True)
                 continue
-            if trig.mandatory:
+            if trig.mandatory and len(ways) == 1:
                 activate_trigger(ctx, idx)
                 continue
-            ctx.emit("choice", choice={"seat": trig.controller, "kind": "trigger", "index": idx, "card": card.id})
+            # optional: activate or not; mandatory with several targets/choices: which one
+            ch = {"seat": trig.controller, "kind": "trigger", "index": idx, "card": card.id}
+            if trig.mandatory:
+                ch["mandatory"] = True
+            ctx.emit("choice", choice=ch)
             return
         if s.step == "battle" and s.attack is not None and not s.chain:
             what = battle_step.replay_needed(s)

@@ -11,7 +11,7 @@ from typing import Any
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .state import Card
-from .stats import banish_instead
+from .stats import banish_instead, can_summon
 from .types import other
 
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
@@ -105,7 +105,7 @@ def draw(ctx: Ctx, seat: int, n: int = 1) -> None:
 
 def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True) -> bool:
     s = ctx.s
-    if None not in s.players[seat].monsters:
+    if None not in s.players[seat].monsters or not can_summon(s, c, seat, "special"):
         return False
     move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
     ctx.emit("summoned", card=c.id, code=c.code, kind="special", seat=seat)

@@ -149,6 +149,16 @@ def no_battle_damage(s: State, seat: int) -> bool:
     return False
 
 
+def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
+    """False if a continuous effect forbids ``seat`` to Summon ``monster`` now (``how``:
+    "normal" or "special"): Tualatin, "your opponent cannot Normal or Special Summon monsters
+    with that Attribute"."""
+    for src, sc in continuous_sources(s):
+        if sc.cannot_summon is not None and sc.cannot_summon(s, src, monster, seat, how):
+            return False
+    return True
+
+
 def battle_indestructible(s: State, c: Card) -> bool:
     if has_flag(s, "battle_indestructible", c.id) or has_flag(s, "battle_indestructible_all", c.controller):
         return True

@@ -176,16 +176,24 @@ def _end_of_damage_step(ctx: Ctx) -> None:
     a = s.attack
     assert a is not None
     ctx.emit("damage_step", timing="end_of_damage_step")
+    left: list[dict[str, object]] = []
     for cid in list(a.destroyed):
         c = s.cards[cid]
         if c.zone != "monsters":
             continue
         controller = c.controller
+        position = c.position
         by = a.target if cid == a.attacker else a.attacker
         ctx.emit("destroyed", card=c.id, code=c.code, reason="battle", by=by)
         to = send_to_grave(ctx, c, reason="battle", by=by)
-        raise_event(ctx, {"kind": "destroyed", "card": cid, "reason": "battle", "by": by, "to": to, "controller": controller})
+        raise_event(ctx, {"kind": "destroyed", "card": cid, "reason": "battle", "by": by, "to": to, "controller": controller, "position": position})
+        left.append({"card": cid, "controller": controller, "owner": c.owner, "to": to, "position": position, "face_up": True, "reason": "battle", "destroyed": True, "by": by})
     raise_event(ctx, {"kind": "damage_step_end", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed)})
+    if left and not s.finished:
+        # the monsters destroyed by battle were sent: "When ... is destroyed by battle and sent
+        # to the Graveyard" cards (Time Machine, Destiny Signal, Michizure, Chthonian Blast)
+        # answer this, in the chain that starts now (seed 003, end of the Damage Step)
+        ctx.emit("event", event={"kind": "left_field", "cards": left})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
 

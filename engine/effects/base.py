@@ -82,6 +82,11 @@ class Effect:
     trigger_on: str | None = None  # trigger effects: the event kind
     trigger_match: Callable[[State, Card, dict[str, Any]], bool] | None = None
     label: str = ""
+    # what the player picks at activation without targeting (an Attribute, a battle position,
+    # a card from the Deck): options like ``targets`` (each inner list is one choice of card ids
+    # or values; [] = cannot be activated); the pick is ``link.data["choose"]``. Also offered
+    # for trigger effects.
+    choices: Callable[[State, Card, int], list[list[Any]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,15 @@ class Script:
     # rule bookkeeping: called for every raised event, from any zone; emits facts only, no chain
     watch: Callable[[Ctx, Card, dict[str, Any]], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # called (from any zone) as a chain link that targets this card starts to resolve, with the
+    # link's 1-based number; may negate it (Desrook Archfiend's die roll)
+    on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
+    # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
+    cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
+    # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
+    # (cards to banish/tribute; [] = not possible now), and paying the chosen one
+    procedure: Callable[[State, Card, int], list[list[int]]] | None = None
+    procedure_cost: Callable[[Ctx, Card, int, list[int]], None] | None = None
 
 
 SCRIPTS: dict[int, Script] = {}
