@@ -6,9 +6,8 @@ Two face-up copies protect each other: the opponent then has no valid attack tar
 enter the Battle Phase (seed 000, "Entering the Battle Phase"), and cannot attack directly
 either, since the player controls monsters.
 
-Which monster the trigger Special Summons is not asked while it resolves: the engine takes the
-Level 4 or lower monster with the highest ATK in the hand (the first in hand order on ties) and
-Summons it in Attack Position (a documented simplification)."""
+The monster to Special Summon is chosen as the trigger is activated (``choose``; it is not a
+target) and Summoned in Attack Position (the framework asks no position)."""
 
 from __future__ import annotations
 
@@ -36,26 +35,24 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters"
 
 
-def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
-    if not _candidates(s, seat) or None not in s.players[seat].monsters:
+def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
+    if None not in s.players[seat].monsters:
         return []
-    return [[]]
+    return [[c.id] for c in _candidates(s, seat)]
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    cands = _candidates(s, link.controller)
-    if not cands:
-        return
-    hand = s.players[link.controller].hand
-    best = max(cands, key=lambda c: (c.data.atk, -hand.index(c.id)))
-    special_summon(ctx, best, link.controller, "attack")
+    for cid in link.data.get("choose", []):
+        c = s.cards[cid]
+        if c.zone == "hand" and c.owner == link.controller:
+            special_summon(ctx, c, link.controller, "attack")
 
 
 register(
     by_name("Marauding Captain").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="summoned", trigger_match=_match, targets=_targets, resolve=_resolve),),
+        effects=(Effect(kind="trigger", speed=1, trigger_on="summoned", trigger_match=_match, choices=_choices, resolve=_resolve),),
         can_be_attacked=_can_be_attacked,
     ),
 )
