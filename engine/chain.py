@@ -280,7 +280,10 @@ def resolve_chain(ctx: Ctx) -> None:
         # a Normal Spell/Trap (or negated card) leaves the field after resolving
         card = s.cards[link.card]
         if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
-            stays = card.data.prop in ("field", "equip", "continuous") and not link.negated
+            sc_ = script_of(card)
+            # "After this card's activation, it remains on the field" (Swords of Revealing Light)
+            remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
+            stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
             if not stays:
                 send_to_grave(ctx, card, reason="rule")
         ctx.emit("link_resolved", link=n)

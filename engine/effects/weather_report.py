@@ -1,0 +1,46 @@
+"""Weather Report: "FLIP: Destroys all of your opponent's face-up "Swords of Revealing Light"
+cards on the field. If "Swords of Revealing Light" is destroyed, you can perform your Battle
+Phase twice this turn (or your next turn, if activated during opponent's turn)."
+
+One of the cards that grant several Battle Phases in one turn (seed 000). The FLIP effect is
+mandatory; the second Battle Phase is only allowed (entering it stays optional). It is counted
+in ``State.extra_battle_phases``: after the first Battle Phase the player goes to Main Phase 2
+and may enter the Battle Phase again from there (``start_step.may_enter``). During the
+opponent's turn the extra Battle Phase is granted for the player's next turn (``ops.delay``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import delay, destroy
+from ..state import Card, Link, State
+from ..types import other
+from .base import Effect, Script, register
+
+SWORDS = "Swords of Revealing Light"
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    me = link.controller
+    swords = [c for c in s.spells_traps(other(me)) if c.face_up and c.data.name == SWORDS]
+    for c in swords:
+        destroy(ctx, c, reason="effect", by=link.card)
+    if not any(c.zone in ("graveyard", "banished") for c in swords):
+        return
+    if s.turn_player == me:
+        ctx.emit("extra_battle_phase", count=1)
+    else:
+        delay(ctx, me, extra_battle_phases=1)
+
+
+register(
+    by_name("Weather Report").code,
+    Script(effects=(Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_match, optional=False, resolve=_resolve),)),
+)
