@@ -24,7 +24,7 @@ from typing import Any
 
 from .ctx import Ctx
 from .effects.base import Effect, effects_of, script_of
-from .ops import send_to_grave
+from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
 from .types import Action, other
@@ -223,6 +223,7 @@ def activate(
     if key:
         fields["once"] = key
     ctx.emit("activated", **fields)
+    _activation_event(ctx, card, seat)
 
 
 def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None:
@@ -255,6 +256,15 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
         data=data,
         trigger=True,
     )
+    _activation_event(ctx, card, trig.controller)
+
+
+def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:
+    """Every activation is an event that trigger effects may answer: Light and Darkness Dragon
+    ("when a Spell Card, Trap Card, or monster effect is activated: ... that activation is
+    negated", compulsory; seed 003 names it among the cards that negate during damage
+    calculation)."""
+    raise_event(ctx, {"kind": "activated", "link": len(ctx.s.chain), "card": card.id, "seat": seat})
 
 
 def resolve_chain(ctx: Ctx) -> None:

@@ -186,7 +186,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         by = a.target if cid == a.attacker else a.attacker
         ctx.emit("destroyed", card=c.id, code=c.code, reason="battle", by=by)
         to = send_to_grave(ctx, c, reason="battle", by=by)
-        raise_event(ctx, {"kind": "destroyed", "card": cid, "reason": "battle", "by": by, "to": to, "controller": controller, "position": position})
+        raise_event(ctx, {"kind": "destroyed", "card": cid, "reason": "battle", "by": by, "to": to, "controller": controller, "face_up": True, "position": position})
         left.append({"card": cid, "controller": controller, "owner": c.owner, "to": to, "position": position, "face_up": True, "reason": "battle", "destroyed": True, "by": by})
     raise_event(ctx, {"kind": "damage_step_end", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed)})
     if left and not s.finished:

@@ -1,0 +1,41 @@
+"""Cipher Soldier (OCG "Kinetic Soldier"): "During damage calculation, if this card battles a
+Warrior-Type monster: This card gains 2000 ATK and DEF during damage calculation only."
+
+A Compulsory (mandatory) trigger effect that activates during damage calculation (seed 003,
+OCG Damage Step, "During damage calculation": "Compulsory Effects that activate during damage
+calculation will activate, such as Kinetic Soldier"). It starts the one chain of that timing;
+"during damage calculation" cards may still be chained to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import battling_opponent, gain
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    if card.zone != "monsters" or not card.face_up:
+        return False
+    opp = battling_opponent(s, card)
+    return opp is not None and opp.zone == "monsters" and opp.face_up and opp.data.type == "Warrior"
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if c.zone == "monsters" and c.face_up:
+        gain(ctx, c, 2000, "damage_calculation", c.id, stat="atk")
+        gain(ctx, c, 2000, "damage_calculation", c.id, stat="def")
+
+
+register(
+    by_name("Cipher Soldier").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, trigger_on="damage_calculation", trigger_match=_match, optional=False, resolve=_resolve),
+        )
+    ),
+)

@@ -1,0 +1,29 @@
+"""Defense Draw (Normal Trap): "Activate only during damage calculation during your opponent's
+turn. The Battle Damage you would receive becomes 0. Draw 1 card."
+
+One of the cards seed 003 names as activatable during damage calculation (OCG Damage Step,
+"During damage calculation": "Defense Draw, Injection Fairy Lily, and Kuriboh"); never before
+it, nor in the Battle Step."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import draw, lingering_flag
+from ..state import Card, Link, State
+from .base import DURING_CALC, Effect, Script, register
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return s.turn_player != seat and s.attack is not None and s.damage_step == "during_damage_calculation"
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    lingering_flag(ctx, "no_battle_damage", link.controller, "end_of_damage_step", link.card)
+    draw(ctx, link.controller, 1)
+
+
+register(
+    by_name("Defense Draw").code,
+    Script(effects=(Effect(kind="trap", speed=2, damage_step=DURING_CALC, condition=_condition, resolve=_resolve),)),
+)

@@ -1,0 +1,63 @@
+"""Ehren, Lightsworn Monk: "If this card attacks a Defense Position monster, before damage
+calculation: Shuffle that monster into the Deck. During each of your End Phases: Send the top
+3 cards of your Deck to the Graveyard."
+
+- The first is a mandatory trigger at "before damage calculation", after a face-down target
+  has been flipped; with the target gone, damage calculation is skipped (seed 003, TCG
+  "Substep 3": "Drillroid and Ehren, Lightsworn Monk ... without applying damage
+  calculation").
+- The second is a mandatory trigger at the start of each of its controller's End Phases.
+The deck is shuffled with the duel's own PRNG (``engine.rng``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import move, send_to_grave
+from ..rng import shuffled
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import target_ok
+
+
+def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    t = ev.get("target")
+    if ev.get("attacker") != card.id or t is None or card.zone != "monsters" or not card.face_up:
+        return False
+    target = s.cards[t]
+    return target.zone == "monsters" and target.position == "defense"
+
+
+def _shuffle_in(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    t = link.data.get("event", {}).get("target")
+    if t is None or not target_ok(s, int(t)):
+        return
+    c = s.cards[int(t)]
+    owner = c.owner
+    move(ctx, c, "deck", reason="effect", face_up=False)
+    rng, order = shuffled(s.rng, list(s.players[owner].deck))
+    ctx.emit("shuffled", seat=owner, order=order, rng=rng)
+
+
+def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("phase") == "end" and ev.get("seat") == card.controller and card.zone == "monsters" and card.face_up
+
+
+def _mill(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    for cid in list(s.players[link.controller].deck[:3]):
+        send_to_grave(ctx, s.cards[cid], reason="effect")
+
+
+register(
+    by_name("Ehren, Lightsworn Monk").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, trigger_on="before_damage_calculation", trigger_match=_attack_match, optional=False, resolve=_shuffle_in, label="shuffle"),
+            Effect(kind="trigger", speed=1, trigger_on="phase_start", trigger_match=_end_match, optional=False, resolve=_mill, label="mill"),
+        )
+    ),
+)

@@ -1,0 +1,15 @@
+"""Elemental HERO Wildedge: ""Elemental HERO Wildheart" + "Elemental HERO Bladedge". Must be
+Fusion Summoned and cannot be Special Summoned by other ways. This card can attack every
+monster your opponent controls (one attack on each monster per Battle Phase)."
+
+The attack rule is ``attack_all`` (``engine.battle.battle_step``): one attack on each monster
+the opponent controls, never twice on the same one, and no direct attack once it has attacked.
+The Summon restrictions are not enforced (nothing in the pool Special Summons from the Extra
+Deck)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from .base import Script, register
+
+register(by_name("Elemental HERO Wildedge").code, Script(extra={"attack_all": True}))

@@ -1,0 +1,41 @@
+"""Flashbang (Normal Trap): "Activate only after damage calculation when a monster your
+opponent controls made a direct attack. It is now the End Phase of this turn."
+
+Activated in the "after damage calculation" timing of a direct attack by the opponent's
+monster (seed 003, TCG "Substep 5": "Immediately after inflicting Battle Damage, Flashbang can
+be activated"); not before damage calculation, nor for an attack on a monster. On resolution
+the phase changes directly to the End Phase (no End Step, no Main Phase 2: seed 000, a card
+that changes the phase directly).
+
+Limitation: the engine puts pending trigger effects on the chain before either player gets
+priority, so Flashbang is not offered ahead of "when battle damage is inflicted" triggers; no
+card in the pool has such a trigger."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+AFTER_CALC = frozenset({"after_damage_calculation"})
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    a = s.attack
+    if a is None or a.target is not None or not a.calculated or a.stopped:
+        return False
+    attacker = s.cards[a.attacker]
+    return s.turn_player != seat and attacker.controller != seat
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    from ..flow import go_to_end_phase  # local import: flow imports the effect framework
+
+    go_to_end_phase(ctx, "flashbang")
+
+
+register(
+    by_name("Flashbang").code,
+    Script(effects=(Effect(kind="trap", speed=2, damage_step=AFTER_CALC, condition=_condition, resolve=_resolve),)),
+)

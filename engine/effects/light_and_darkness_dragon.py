@@ -1,0 +1,90 @@
+"""Light and Darkness Dragon: "Cannot be Special Summoned. While face-up on the field, this
+card is also DARK-Attribute. Once per Chain, during either player's turn, when a Spell Card,
+Trap Card, or monster effect is activated: This card loses exactly 500 ATK and DEF and that
+activation is negated. When this card is destroyed and sent to the Graveyard: Target 1 monster
+in your Graveyard (if possible); destroy all cards you control, then, Special Summon that
+target (if any)."
+
+- The negation is compulsory (no "you can"): a mandatory trigger on the ``activated`` event
+  that every activation raises (``engine.chain``), once per chain: it does not trigger while it
+  is already a link of the chain, nor when its ATK or DEF is below 500 ("exactly 500"). The
+  500 ATK/DEF are lost when it activates (cost-like, as the card says "exactly").
+- It negates activations, so it answers "during damage calculation" cards too (seed 003,
+  TCG "Substep 4": "effects that negate them, such as Counter Trap Cards and the effects of
+  cards like Herald of Orange Light and Light and Darkness Dragon").
+- Also DARK while face-up (Hoshiningen and Star Boy-like effects see both Attributes).
+- "Cannot be Special Summoned" is not enforced here: no effect in the pool could.
+- Destroyed and sent to the Graveyard: the engine picks the target (the monster nearest the
+  top of the Graveyard pile, i.e. the last one sent there, other than itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy, special_summon
+from ..state import Card, Link, State
+from ..stats import atk, def_, is_negated
+from .base import Effect, Script, register
+
+
+def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    if card.zone != "monsters" or not card.face_up or is_negated(s, card):
+        return False
+    if ev.get("card") == card.id or any(link.card == card.id for link in s.chain):
+        return False  # once per chain
+    if any(t.card == card.id and t.effect == 1 for t in s.triggers):
+        return False
+    return atk(s, card) >= 500 and def_(s, card) >= 500
+
+
+def _lose(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    ev = data.get("event", {})
+    data["answers"] = int(ev.get("link", 0))
+    for st in ("atk", "def"):
+        ctx.emit("modifier", card=card.id, stat=st, op="add", value=-500, until="permanent", source=card.id)
+
+
+def _negate(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    n = int(link.data.get("answers", 0))
+    if 1 <= n <= len(s.chain):
+        prev = s.chain[n - 1]
+        ctx.emit("negated", link=n, what="activation", card=prev.card, code=s.cards[prev.card].code)
+
+
+def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == "graveyard"
+
+
+def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
+    mons = [c for c in reversed(s.players[seat].graveyard) if c != card.id and s.cards[c].data.is_monster]
+    return [[m] for m in mons] or [[]]
+
+
+def _wipe(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    seat = link.controller
+    for c in list(s.field_cards(seat)):
+        destroy(ctx, c, reason="effect", by=link.card)
+    for t in link.targets:
+        c = s.cards[t]
+        if c.zone == "graveyard" and c.owner == seat:
+            special_summon(ctx, c, seat, "attack")
+
+
+def _also_dark(s: State, card: Card) -> tuple[str, ...]:
+    return ("DARK",)
+
+
+register(
+    by_name("Light and Darkness Dragon").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=2, trigger_on="activated", trigger_match=_negate_match, optional=False, cost=_lose, resolve=_negate, negates=True, label="negate"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_sent_match, optional=False, targets=_grave_targets, resolve=_wipe, label="destroyed"),
+        ),
+        attributes=_also_dark,
+    ),
+)

@@ -1,0 +1,53 @@
+"""Royal Keeper: "Once per turn, you can flip this card into face-down Defense Position. When
+this card is flipped face-up, it gains 300 ATK and DEF until the end of the turn. (If
+attacked, this effect resolves after damage calculation.)"
+
+- Flip face-down: an Ignition effect, once per turn, in its controller's Main Phase.
+- Flipped face-up: a mandatory trigger. When it is flipped by an attack, the trigger waits
+  until after damage calculation, so the gain does not count in that battle (seed 003, TCG
+  "Substep 2": flip-triggered effects do not activate when the attacked monster is flipped;
+  "Substep 6": "If the flipped monster had a Trigger Effect that activates when the monster
+  is flipped face-up (Royal Keeper, Nightmare Penguin, etc.), it will be activated at this
+  time")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import gain
+
+
+def _can_flip_down(s: State, card: Card, seat: int) -> bool:
+    return s.turn_player == seat and s.phase in ("main1", "main2")
+
+
+def _flip_down(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if c.zone == "monsters" and c.face_up:
+        ctx.emit("position_changed", card=c.id, position="defense", face_up=False, by_player=False)
+
+
+def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up
+
+
+def _gain(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if c.zone == "monsters" and c.face_up:
+        gain(ctx, c, 300, "turn", c.id, stat="atk")
+        gain(ctx, c, 300, "turn", c.id, stat="def")
+
+
+register(
+    by_name("Royal Keeper").code,
+    Script(
+        effects=(
+            Effect(kind="ignition", speed=1, once_per="turn", condition=_can_flip_down, resolve=_flip_down, label="flip face-down"),
+            Effect(kind="trigger", speed=1, trigger_on="flipped", trigger_match=_flipped, optional=False, resolve=_gain, label="flipped"),
+        )
+    ),
+)

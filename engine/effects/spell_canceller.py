@@ -1,0 +1,24 @@
+"""Spell Canceller: "As long as this card remains face-up on the field, Spell Cards cannot be
+activated. The effects of all Spell Cards are also negated."
+
+Continuous effects: Spell Cards cannot be activated (``locks``) and the effects of Spell Cards
+on the field are negated (``negates``: a face-up Field Spell such as Skyscraper stops
+applying). When a face-down Spell Canceller is flipped face-up by an attack in the Damage Step,
+they apply at once, to that very battle (seed 003, TCG "Substep 2")."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..state import Card, State
+from .base import Script, register
+
+
+def _locks(s: State, src: Card, card: Card, seat: int) -> bool:
+    return card.data.is_spell
+
+
+def _negates(s: State, src: Card, card: Card) -> bool:
+    return card.data.is_spell and card.on_field
+
+
+register(by_name("Spell Canceller").code, Script(locks=_locks, negates=_negates))
