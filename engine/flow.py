@@ -265,10 +265,10 @@ def settle(ctx: Ctx) -> None:
                 if s.finished:
                     return
                 if s.step == "damage" and s.damage_step == "during_damage_calculation":
-                    # one chain only: when it has resolved, damage is calculated (seed 003)
-                    if not s.triggers:
-                        damage_step.calculate(ctx)
-                        continue
+                    # one chain only: when it has resolved, damage is calculated at once (seed 003);
+                    # effects it triggered wait for the next timing
+                    damage_step.calculate(ctx)
+                    continue
                 ctx.emit("priority", seat=s.turn_player, passes=0)
             else:
                 advance(ctx)
