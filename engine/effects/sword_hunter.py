@@ -1,0 +1,67 @@
+"""Sword Hunter: "At the end of the Battle Phase, if this card destroyed a monster(s) by battle
+and sent it to the Graveyard this Battle Phase: Equip all those monsters from the Graveyard to
+this card as an Equip Spell Card(s) with this effect.
+● The equipped monster gains 200 ATK."
+
+- The monsters it destroys by battle and sends to the Graveyard are recorded on it (flag
+  ``hunted``: turn, Battle Phase number, card ids) by rule bookkeeping (``watch``).
+- "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step, names Sword Hunter):
+  a mandatory trigger when the Battle Phase ends. Those monsters still in the Graveyard become
+  face-up Equip Spell Cards in its controller's Spell & Trap Zones (as many as there is room
+  for), each giving 200 ATK (``equip_atk``, read by ``stats.stat``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import equip
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    s = ctx.s
+    if ev.get("kind") != "destroyed" or ev.get("reason") != "battle" or ev.get("by") != card.id:
+        return
+    if ev.get("to") != "graveyard" or card.zone != "monsters":
+        return
+    key = [s.turn, s.battle_phases]
+    rec = card.flags.get("hunted")
+    ids = list(rec[2]) if isinstance(rec, list) and rec[:2] == key else []
+    ctx.emit("flag", card=card.id, name="hunted", value=[*key, [*ids, ev["card"]]])
+
+
+def _victims(s: State, card: Card) -> list[Card]:
+    rec = card.flags.get("hunted")
+    if not isinstance(rec, list) or rec[:2] != [s.turn, s.battle_phases]:
+        return []
+    return [s.cards[c] for c in rec[2] if s.cards[c].zone == "graveyard"]
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return card.zone == "monsters" and card.face_up and bool(_victims(s, card))
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    me = s.cards[link.card]
+    if me.zone != "monsters" or not me.face_up:
+        return
+    for v in _victims(s, me):
+        if None not in s.players[me.controller].spells_traps:
+            break
+        ctx.emit("moved", card=v.id, code=v.code, to="spells_traps", controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
+        equip(ctx, v, me)
+        ctx.emit("flag", card=v.id, name="equip_atk", value=200)
+    ctx.emit("flag", card=me.id, name="hunted", value=None)
+
+
+register(
+    by_name("Sword Hunter").code,
+    Script(
+        effects=(Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_match, optional=False, resolve=_resolve),),
+        watch=_watch,
+    ),
+)
