@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..ctx import Ctx
@@ -107,3 +108,51 @@ def gain(ctx: Ctx, card: Card, value: int, until: str, source: int, stat: str = 
 
 def opponent(seat: int) -> int:
     return other(seat)
+
+
+def free_monster_zone(s: State, seat: int) -> bool:
+    return None in s.players[seat].monsters
+
+
+def deck_choices(s: State, seat: int, pred: Callable[[Card], bool]) -> list[list[int]]:
+    """"Special Summon 1 ... from your Deck": one choice per different card (by passcode) in
+    ``seat``'s Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
+    seen: set[int] = set()
+    out: list[list[int]] = []
+    for cid in s.players[seat].deck:
+        c = s.cards[cid]
+        if c.code not in seen and pred(c):
+            seen.add(c.code)
+            out.append([cid])
+    return out
+
+
+def needs_proper_summon(c: Card) -> bool:
+    """A Fusion Monster ("Must be Fusion Summoned"), or a monster that "can only be Special
+    Summoned by" its own procedure (Fenrir): another effect may Special Summon it only after it
+    was properly Summoned."""
+    t = c.data.text
+    return c.data.extra_deck or "Must be " in t or "can only be Special Summoned by" in t or "cannot be Special Summoned by other ways" in t
+
+
+def properly_summoned(s: State, c: Card) -> bool:
+    return f"proper_summon:{c.id}" in s.used
+
+
+def mark_proper_summon(ctx: Ctx, c: Card) -> None:
+    if not properly_summoned(ctx.s, c):
+        ctx.emit("used", key=f"proper_summon:{c.id}")
+
+
+def may_special_summon(s: State, c: Card) -> bool:
+    """Whether an effect (Monster Reborn, Time Machine) may Special Summon ``c``."""
+    return c.data.is_monster and (not needs_proper_summon(c) or properly_summoned(s, c))
+
+
+def watch_proper_summons(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    """A monster that had to be properly Summoned and was on the field was properly Summoned
+    (a scenario's start position places it there directly): remember it when it leaves."""
+    if ev.get("kind") == "sent_to_grave" and ev.get("from_field"):
+        c = ctx.s.cards.get(int(ev.get("card", -1)))
+        if c is not None and c.data.is_monster and needs_proper_summon(c):
+            mark_proper_summon(ctx, c)

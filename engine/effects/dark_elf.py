@@ -1,0 +1,30 @@
+"""Dark Elf: "This card requires a cost of 1000 of your own Life Points to attack." (card
+text). An attack cost: it can declare an attack only while its controller can pay 1000 LP,
+and pays them as the attack is declared (not again when a replay chooses a new target)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import pay_lp
+from ..state import Card, State
+from ..stats import is_negated
+from .base import Script, register
+
+COST = 1000
+
+
+def _can_attack(s: State, src: Card, attacker: Card) -> bool:
+    return attacker.id != src.id or s.players[src.controller].lp >= COST
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    if ev.get("kind") != "attack_declared" or ev.get("attacker") != card.id:
+        return
+    if card.zone == "monsters" and card.face_up and not card.flags.get("negated") and not is_negated(ctx.s, card):
+        pay_lp(ctx, card.controller, COST)
+
+
+register(by_name("Dark Elf").code, Script(can_attack=_can_attack, watch=_watch))

@@ -1,0 +1,29 @@
+"""Mirror Force (Normal Trap): "When an opponent's monster declares an attack: Destroy all your
+opponent's Attack Position monsters." (card text). Like Sakuretsu Armor it answers the attack
+declaration only in the chain that answers it (seed 002, Example 1); it does not target."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy
+from ..state import Card, Link, State
+from ..types import other
+from .base import Effect, Script, register
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return s.attack is not None and s.cards[s.attack.attacker].controller != seat
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    for c in s.monsters(other(link.controller)):
+        if c.face_up and c.position == "attack":
+            destroy(ctx, c, reason="effect", by=link.card)
+
+
+register(
+    by_name("Mirror Force").code,
+    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, resolve=_resolve),)),
+)

@@ -1,0 +1,19 @@
+"""Waboku (Normal Trap): "You take no battle damage from your opponent's monsters this turn.
+Your monsters cannot be destroyed by battle this turn." (card text). Both are lingering
+effects of the resolved card (flags until the end of the turn); not in the Damage Step."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import lingering_flag
+from ..state import Link
+from .base import Effect, Script, register
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    lingering_flag(ctx, "no_battle_damage", link.controller, "turn", link.card)
+    lingering_flag(ctx, "battle_indestructible_all", link.controller, "turn", link.card)
+
+
+register(by_name("Waboku").code, Script(effects=(Effect(kind="trap", speed=2, resolve=_resolve),)))
