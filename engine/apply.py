@@ -213,6 +213,8 @@ def _phase(s: State, f: Fact) -> None:
             c.flags.pop("attacked_targets", None)
     if s.phase != "battle":
         s.attack = None
+        # "until the end of the Battle Phase" (Dark Diviner): gone once the Battle Phase is left
+        s.modifiers = [m for m in s.modifiers if m.until != "end_of_battle_phase"]
 
 
 @handles("skip_phase")

@@ -1,0 +1,76 @@
+"""Dark Diviner: "This card cannot be destroyed by battle. When this card declares an attack, if
+the ATK of the attack target is higher than this card: The ATK of the attack target becomes
+equal to this face-up card's current ATK. This change lasts until the end of the Battle Phase.
+When this card destroys an opponent's monster by battle and sends it to the Graveyard: Send the
+top 3 cards of your opponent's Deck to the Graveyard."
+
+- Indestructible by battle (continuous).
+- The attack-declaration effect is a mandatory trigger; the change is a modifier with the
+  duration ``end_of_battle_phase``: it lasts through the End Step (seed 003 names Dark Diviner
+  among the effects of the End Step) and is gone when the Battle Phase is left.
+- The mill is a mandatory trigger at the end of the Damage Step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import send_to_grave
+from ..state import Card, Link, State
+from ..stats import atk
+from ..types import other
+from .base import Effect, Script, register
+
+
+def _indestructible(s: State, src: Card, c: Card) -> bool:
+    return c.id == src.id
+
+
+def _declare_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    t = ev.get("target")
+    if ev.get("attacker") != card.id or t is None:
+        return False
+    return atk(s, s.cards[t]) > atk(s, card)
+
+
+def _equalize(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    me = s.cards[link.card]
+    t = link.data.get("event", {}).get("target")
+    if t is None or me.zone != "monsters" or not me.face_up:
+        return
+    target = s.cards[t]
+    if target.zone != "monsters" or target.controller == me.controller:
+        return
+    mine = atk(s, me)
+    if atk(s, target) > mine:
+        ctx.emit("modifier", card=t, stat="atk", op="set", value=mine, until="end_of_battle_phase", source=me.id)
+
+
+def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return (
+        ev.get("reason") == "battle"
+        and ev.get("by") == card.id
+        and ev.get("to") == "graveyard"
+        and ev.get("controller") != card.controller
+    )
+
+
+def _mill(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    opp = other(link.controller)
+    for cid in list(s.players[opp].deck[:3]):
+        send_to_grave(ctx, s.cards[cid], reason="effect", by=link.card)
+
+
+register(
+    by_name("Dark Diviner").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, trigger_on="attack_declared", trigger_match=_declare_match, optional=False, resolve=_equalize, label="ATK becomes equal"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_mill_match, optional=False, resolve=_mill, label="send 3 cards"),
+        ),
+        battle_indestructible=_indestructible,
+    ),
+)
