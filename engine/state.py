@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -251,8 +251,21 @@ def deep_clone(state: State) -> State:
     return copy.deepcopy(state)
 
 
+def _plain(v: Any) -> Any:
+    fields = getattr(v, "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: _plain(getattr(v, name)) for name in fields}
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    return v
+
+
 def to_plain(state: State) -> dict[str, Any]:
-    return asdict(state)
+    """The state as plain dicts and lists (what ``state_hash`` digests)."""
+    out: dict[str, Any] = _plain(state)
+    return out
 
 
 def state_hash(state: State) -> str:
