@@ -159,6 +159,14 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     return True
 
 
+def effect_indestructible(s: State, c: Card) -> bool:
+    """"This card cannot be destroyed by card effects" (Tiras, Keeper of Genesis)."""
+    for src, sc in continuous_sources(s):
+        if sc.effect_indestructible is not None and sc.effect_indestructible(s, src, c):
+            return True
+    return False
+
+
 def battle_indestructible(s: State, c: Card) -> bool:
     if has_flag(s, "battle_indestructible", c.id) or has_flag(s, "battle_indestructible_all", c.controller):
         return True

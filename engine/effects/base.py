@@ -106,6 +106,8 @@ class Script:
     negates: Callable[[State, Card, Card], bool] | None = None
     # this card (or, with a source, another) cannot be destroyed by battle
     battle_indestructible: Callable[[State, Card, Card], bool] | None = None
+    # (src, card): the card cannot be destroyed by card effects (Tiras, Keeper of Genesis)
+    effect_indestructible: Callable[[State, Card, Card], bool] | None = None
     # replaces destruction by battle (Des Mosquito removes a counter instead): returns True if replaced
     replace_battle_destruction: Callable[[Ctx, Card], bool] | None = None
     # extra Attributes while face-up (Light and Darkness Dragon is also DARK)
