@@ -67,6 +67,7 @@ class DuelServer:
             ping_interval=cfg.ping_interval,
             ping_timeout=cfg.ping_timeout,
             open_timeout=10,
+            close_timeout=2,
             server_header=None,
         )
         log.info("listening", host=cfg.host, port=self.port, redis=_safe_url(self.redis_url))

@@ -16,6 +16,7 @@ def register(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--log-level", default="info")
+    p.add_argument("--rate-limit", type=int, default=50, help="frames per second per connection (burst: 2x)")
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -26,7 +27,13 @@ def run(args: argparse.Namespace) -> int:
     from server.logs import configure
 
     configure(args.log_level)
-    config = ServerConfig(host=args.host, port=args.port, data_dir=args.data_dir)
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        rate_per_second=args.rate_limit,
+        rate_burst=2 * args.rate_limit,
+    )
     with redis_target(args, announce=True) as url:
 
         async def serve() -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from protocol.codec import decode_server, encode
 from protocol.messages import (
@@ -20,6 +21,7 @@ from protocol.messages import (
     Accepted,
     Act,
     ClientMessage,
+    Error,
     Hello,
     Rejected,
     ServerMessage,
@@ -28,6 +30,14 @@ from protocol.messages import (
 )
 
 M = TypeVar("M", bound=ServerMessage)
+
+
+class ClientError(Exception):
+    """The server answered a request with an error frame."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.reason}")
+        self.error = error
 
 
 @dataclass
@@ -41,12 +51,16 @@ class DuelClient:
     state_hash: str = ""
     inbox: list[ServerMessage] = field(default_factory=list)
     frames: list[bytes] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _queue: asyncio.Queue[ServerMessage | None] = field(default_factory=asyncio.Queue)
+    _reader: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, url: str, name: str = "client", *, hello: bool = True) -> DuelClient:
         ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=10)
         client = cls(ws, name)
+        client._reader = asyncio.create_task(client._read_loop())
         if hello:
             await client.send(Hello(versions=[PROTOCOL_VERSION], client=name))
             await client.expect(Welcome)
@@ -58,19 +72,39 @@ class DuelClient:
     async def send_raw(self, data: bytes | str) -> None:
         await self.ws.send(data)
 
+    async def _read_loop(self) -> None:
+        """Read every frame as it arrives and keep the latest state."""
+        try:
+            async for data in self.ws:
+                assert isinstance(data, bytes), "the server sends binary frames only"
+                self.frames.append(data)
+                msg = decode_server(data)
+                self.inbox.append(msg)
+                if isinstance(msg, Accepted) and msg.seq > self.seq:
+                    self.legal = []  # our view is older than our own entry: wait for its update
+                if isinstance(msg, Update):
+                    self.seq = msg.seq
+                    self.state_hash = msg.state_hash
+                    if msg.view is not None:
+                        self.view, self.pending, self.legal = msg.view, msg.pending, msg.legal
+                self._queue.put_nowait(msg)
+                self.changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            self._queue.put_nowait(None)
+            self.changed.set()
+
+    @property
+    def closed(self) -> bool:
+        return self._reader is not None and self._reader.done()
+
     async def recv(self, timeout: float = 10.0) -> ServerMessage:
-        data = await asyncio.wait_for(self.ws.recv(), timeout)
-        assert isinstance(data, bytes), "the server sends binary frames only"
-        self.frames.append(data)
-        msg = decode_server(data)
-        self.inbox.append(msg)
-        if isinstance(msg, Accepted) and msg.seq > self.seq:
-            self.legal = []  # our view is older than our own accepted entry: wait for its update
-        if isinstance(msg, Update):
-            self.seq = msg.seq
-            self.state_hash = msg.state_hash
-            if msg.view is not None:
-                self.view, self.pending, self.legal = msg.view, msg.pending, msg.legal
+        """The next message not yet returned by recv (TimeoutError, EOFError)."""
+        msg = await asyncio.wait_for(self._queue.get(), timeout)
+        if msg is None:
+            self._queue.put_nowait(None)
+            raise EOFError("the connection is closed")
         return msg
 
     async def expect(self, kind: type[M], timeout: float = 10.0) -> M:
@@ -82,12 +116,12 @@ class DuelClient:
             if isinstance(msg, kind):
                 return msg
 
-    async def drain(self, quiet: float = 0.05) -> None:
-        """Read whatever arrives until the line is quiet for ``quiet`` seconds."""
-        while True:
-            try:
-                await self.recv(quiet)
-            except TimeoutError:
+    def drain(self) -> None:
+        """Forget the messages not yet returned by recv (the state is kept)."""
+        while not self._queue.empty():
+            msg = self._queue.get_nowait()
+            if msg is None:
+                self._queue.put_nowait(None)
                 return
 
     def next_action_id(self) -> str:
@@ -105,6 +139,8 @@ class DuelClient:
             msg = await self.recv(max(0.01, deadline - loop.time()))
             if isinstance(msg, Accepted | Rejected) and msg.client_action_id == cid:
                 return msg
+            if isinstance(msg, Error):
+                raise ClientError(msg)
 
     @property
     def owes_decision(self) -> bool:
@@ -116,3 +152,5 @@ class DuelClient:
 
     async def close(self) -> None:
         await self.ws.close()
+        if self._reader is not None:
+            await self._reader

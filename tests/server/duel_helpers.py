@@ -28,7 +28,8 @@ def run(coro: Awaitable[T]) -> T:
 
 @asynccontextmanager
 async def running_server(redis_url: str, data_dir: Path, **overrides: Any) -> AsyncIterator[DuelServer]:
-    cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, **overrides)
+    settings: dict[str, Any] = {"rate_per_second": 2000, "rate_burst": 4000, **overrides}
+    cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, **settings)
     server = await DuelServer(cfg, redis_url, secret=SECRET).start()
     try:
         yield server
@@ -79,15 +80,19 @@ async def wait_for_turn(clients: list[DuelClient], timeout: float = 10.0) -> Due
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         for c in clients:
-            await c.drain(0.002 if c.owes_decision else 0.01)
+            c.changed.clear()
+            c.drain()
         top = max(c.seq for c in clients)
-        if all(c.finished for c in clients if c.seq == top) and any(c.seq == top for c in clients):
-            if all(c.seq == top for c in clients):
-                return None
+        if all(c.seq == top and c.finished for c in clients):
+            return None
         for c in clients:
             if c.seq == top and c.owes_decision:
                 return c
-        await asyncio.sleep(0.005)
+        waits = [asyncio.ensure_future(c.changed.wait()) for c in clients]
+        await asyncio.wait(waits, timeout=max(0.0, deadline - loop.time()),
+                           return_when=asyncio.FIRST_COMPLETED)
+        for w in waits:
+            w.cancel()
     raise TimeoutError("nobody owes a decision")
 
 
@@ -99,9 +104,8 @@ async def play(clients: list[DuelClient], rnd: random.Random, max_actions: int =
         if actor is None:
             return accepted
         reply = await actor.act(choose(actor.legal, rnd))
-        assert isinstance(reply, Accepted), reply
+        assert isinstance(reply, Accepted) and not reply.duplicate, reply
         accepted.append(reply)
-        await asyncio.sleep(0)
     raise AssertionError("the duel did not finish")
 
 
