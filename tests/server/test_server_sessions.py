@@ -1,0 +1,209 @@
+"""Seats, spectators, reconnects, exactly-once, lobby and decks, over real
+websockets and Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import msgpack
+import redis.asyncio as aioredis
+from duel_helpers import choose, play, run, running_server, start_match, url_of, wait_for_turn
+
+from protocol import errors as E
+from protocol.messages import (
+    Accepted,
+    CreateMatch,
+    Error,
+    GetReplay,
+    Join,
+    ListMatches,
+    MatchList,
+    QuickMatch,
+    Reconnect,
+    Rejected,
+    ReplayLog,
+    Seated,
+    Spectate,
+    Spectating,
+    Update,
+)
+from server import rules
+from server.client import DuelClient
+from server.store import RedisEventStore
+
+
+def test_same_action_id_is_applied_once(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            store = RedisEventStore(aioredis.Redis.from_url(redis_url))
+            action = a.legal[0]
+            first = await a.act(action, action_id="once")
+            assert isinstance(first, Accepted) and not first.duplicate
+            length = await store.length(match_id)
+            # a retry (after a timeout, say) with the same id and the old seq
+            again = await a.act(action, action_id="once", expected_seq=first.seq - 1)
+            assert isinstance(again, Accepted) and again.duplicate and again.seq == first.seq
+            # ... even from another connection of the same seat
+            a2 = await DuelClient.connect(url_of(server), "A-again")
+            await a2.send(Reconnect(token=(await _token(a)), last_seq=first.seq))
+            await a2.expect(Seated)
+            third = await a2.act(action, action_id="once", expected_seq=0)
+            assert isinstance(third, Accepted) and third.duplicate and third.seq == first.seq
+            assert await store.length(match_id) == length
+            for c in (a, b, a2):
+                await c.close()
+            await store.redis.aclose()
+
+    run(body())
+
+
+async def _token(c: DuelClient) -> str:
+    return next(m.token for m in c.inbox if isinstance(m, Seated))
+
+
+def test_reconnect_gets_missed_entries_then_its_decision(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        rnd = random.Random(3)
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, _, tokens = await start_match(url_of(server))
+            seen = b.seq
+            await b.close()
+            # A plays on alone while it is A's turn and B owes nothing
+            while a.owes_decision:
+                reply = await a.act(choose([x for x in a.legal if x["do"] != "concede"], rnd))
+                assert isinstance(reply, Accepted)
+                await asyncio.sleep(0.01)
+            b2 = await DuelClient.connect(url_of(server), "B2")
+            await b2.send(Reconnect(token=tokens[1], last_seq=seen))
+            seated = await b2.expect(Seated)
+            assert seated.seat == 1 and seated.started
+            updates = []
+            while not updates or updates[-1].view is None:
+                updates.append(await b2.expect(Update))
+            assert [u.seq for u in updates] == list(range(seen + 1, a.seq + 1))
+            assert all(u.view is None for u in updates[:-1])
+            assert b2.state_hash == a.state_hash
+            assert b2.pending is not None and b2.pending["seat"] == 1 and b2.legal
+            # and the duel goes on to the end
+            await play([a, b2], rnd)
+            for c in (a, b2):
+                await c.close()
+
+    run(body())
+
+
+def test_spectators_see_public_information_and_cannot_act(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            s = await DuelClient.connect(url_of(server), "S")
+            await s.send(Spectate(match_id=match_id))
+            await s.expect(Spectating)
+            await s.expect(Update)
+            assert s.view is not None and s.view["you"] is None and not s.legal
+            reply_err = None
+            await s.send_raw(msgpack.packb({"type": "action", "client_action_id": "s1",
+                                            "expected_seq": s.seq, "action": {"do": "pass"}}))
+            reply_err = await s.expect(Error)
+            assert reply_err.code == E.SESSION_SPECTATOR
+            # no full replay while the duel runs
+            await s.send(GetReplay(match_id=match_id))
+            assert (await s.expect(Error)).code == E.MATCH_NOT_FINISHED
+            await play([a, b], random.Random(4))
+            while s.seq < a.seq:
+                await s.expect(Update)
+            assert s.state_hash == a.state_hash
+            for hand_card in s.view["players"][0]["hand"] + s.view["players"][1]["hand"]:
+                assert "code" not in hand_card
+            # after the end, the full replay opens, and it folds to the same state
+            await s.send(GetReplay(match_id=match_id))
+            replay = await s.expect(ReplayLog)
+            state = None
+            for entry in replay.entries:
+                state = rules.fold(entry["facts"], state)
+            assert rules.state_hash(state) == a.state_hash
+            for c in (a, b, s):
+                await c.close()
+
+    run(body())
+
+
+def test_lobby_quick_match_list_and_full_match(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            url = url_of(server)
+            p1, p2, p3 = [await DuelClient.connect(url, n) for n in ("q1", "q2", "q3")]
+            await p1.send(QuickMatch())
+            s1 = await p1.expect(Seated)
+            assert s1.seat == 0 and not s1.started
+            await p2.send(QuickMatch())
+            s2 = await p2.expect(Seated)
+            assert (s2.match_id, s2.seat, s2.started) == (s1.match_id, 1, True)
+            await p1.expect(Update)
+            await p3.send(ListMatches())
+            listing = await p3.expect(MatchList)
+            row = next(m for m in listing.matches if m["match_id"] == s1.match_id)
+            assert row["status"] == "live" and row["seq"] >= 1
+            await p3.send(Join(match_id=s1.match_id))
+            assert (await p3.expect(Error)).code == E.MATCH_FULL
+            for c in (p1, p2, p3):
+                await c.close()
+
+    run(body())
+
+
+def test_decklists_are_validated(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            c = await DuelClient.connect(url_of(server), "d")
+            demo = rules.demo_deck(0)
+            cases = [
+                (demo[:39], "39 cards"),
+                (demo + demo[:21], "61 cards"),
+                ([demo[0]] * 4 + demo[4:], "4 copies of"),
+                ([*demo[:-1], 12345], "unknown card 12345"),
+            ]
+            for deck, words in cases:
+                await c.send(CreateMatch(deck=deck))
+                err = await c.expect(Error)
+                assert err.code == E.DECK_INVALID and words in err.reason, err
+            name = rules.card_name(demo[0])
+            await c.send(CreateMatch(deck=[demo[0]] * 4 + demo[4:]))
+            assert name in (await c.expect(Error)).reason
+            await c.send(CreateMatch(deck=demo))
+            assert (await c.expect(Seated)).seat == 0
+            await c.close()
+
+    run(body())
+
+
+def test_concurrent_actions_for_one_seat_cannot_fork(redis_url: str, tmp_path: Path) -> None:
+    """Two connections of one seat send different actions at the same seq:
+    exactly one is appended, the other is answered stale."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, match_id, tokens = await start_match(url_of(s1))
+            twin = await DuelClient.connect(url_of(s2), "A-twin")
+            await twin.send(Reconnect(token=tokens[0], last_seq=0))
+            await twin.expect(Seated)
+            while twin.seq < a.seq or not twin.legal:
+                await twin.expect(Update)
+            assert len(a.legal) >= 2
+            replies = await asyncio.gather(a.act(a.legal[0]), twin.act(twin.legal[1]))
+            kinds = sorted(type(r).__name__ for r in replies)
+            assert kinds == ["Accepted", "Rejected"], replies
+            rejected = next(r for r in replies if isinstance(r, Rejected))
+            assert rejected.code == E.ACTION_STALE
+            store = RedisEventStore(aioredis.Redis.from_url(redis_url))
+            assert await store.length(match_id) == 2
+            await store.redis.aclose()
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            for c in (a, b, twin):
+                await c.close()
+
+    run(body())
