@@ -1,0 +1,54 @@
+"""Hydrogeddon: "When this card destroys an opponent's monster by battle and sends it to the GY:
+You can Special Summon 1 "Hydrogeddon" from your Deck." (seed 003, TCG "Substep 7": it
+activates at the end of the Damage Step, when the destroyed monster is sent to the Graveyard).
+
+Hydrogeddon must still be on the field then: not if it was destroyed in the same battle, and
+not if the destroyed monster was banished instead (Macro Cosmos). Which copy is summoned is
+chosen at activation (``choose``); it is Special Summoned in face-up Attack Position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import special_summon
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+from .common import deck_choices, free_monster_zone
+
+CODE = by_name("Hydrogeddon").code
+
+
+def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) -> bool:
+    """``ev`` (a ``destroyed`` event) is this card destroying an opponent's monster by battle
+    (and sending it to the Graveyard, if ``to_grave``); this card is still on the field."""
+    if ev.get("reason") != "battle" or ev.get("by") != card.id or ev.get("controller") == card.controller:
+        return False
+    if to_grave and ev.get("to") != "graveyard":
+        return False
+    a = s.attack
+    return card.zone == "monsters" and card.face_up and not (a is not None and card.id in a.destroyed)
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return destroyed_by_this(s, card, ev, to_grave=True)
+
+
+def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
+    if not free_monster_zone(s, seat):
+        return []
+    return deck_choices(s, seat, lambda c: c.code == CODE)
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    for cid in link.data.get("choose", []):
+        c = ctx.s.cards[int(cid)]
+        if c.zone == "deck" and c.owner == link.controller:
+            special_summon(ctx, c, link.controller, "attack")
+
+
+register(
+    CODE,
+    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, choices=_choices, resolve=_resolve),)),
+)
