@@ -1,0 +1,72 @@
+"""Alien Grey: "FLIP: Place 1 A-Counter on 1 face-up monster on your opponent's side of the field.
+(If a monster with an A-Counter battles an "Alien" monster, it loses 300 ATK and DEF for each
+A-Counter during damage calculation only.) After this card has been flipped face-up, when it is
+destroyed by battle and sent to the Graveyard, draw 1 card."
+
+- The FLIP effect is mandatory; its controller picks the monster (as a target list).
+- The A-Counter rule applies through ``alien_mother.a_counter_stat`` while it battles.
+- That it was flipped face-up is recorded when it is (``used`` key naming this stay on the
+  field); destroyed by battle and sent to the Graveyard afterwards, a mandatory trigger draws 1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import draw, set_counters
+from ..state import Card, Link, State
+from ..types import other
+from .alien_mother import COUNTER, a_counter_stat
+from .base import Effect, Script, register
+from .common import each, face_up_monsters, target_ok
+
+
+def _flip_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id
+
+
+def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
+    return each(face_up_monsters(s, other(seat)))
+
+
+def _place(ctx: Ctx, link: Link) -> None:
+    for t in link.targets:
+        if target_ok(ctx.s, t, face_up=True):
+            c = ctx.s.cards[t]
+            set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 1)
+
+
+def _stay_key(card: Card) -> str:
+    return f"alien_grey_flipped:{card.id}:{card.summoned_turn}:{card.set_turn}"
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == "monsters":
+        ctx.emit("used", key=_stay_key(card))
+
+
+def _draw_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return (
+        ev.get("card") == card.id
+        and ev.get("reason") == "battle"
+        and ev.get("to") == "graveyard"
+        and _stay_key(card) in s.used
+    )
+
+
+def _draw(ctx: Ctx, link: Link) -> None:
+    draw(ctx, link.controller, 1)
+
+
+register(
+    by_name("Alien Grey").code,
+    Script(
+        effects=(
+            Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_flip_match, optional=False, targets=_targets, resolve=_place, label="A-Counter"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_draw_match, optional=False, resolve=_draw, label="draw"),
+        ),
+        stat=a_counter_stat,
+        watch=_watch,
+    ),
+)

@@ -1,0 +1,113 @@
+"""Alien Mother: "If this card destroys a monster with an A-Counter by battle and sends it to
+the Graveyard, Special Summon the destroyed monster to your side of the field at the end of the
+Battle Phase. When this card is removed from the field, all monsters that were Special Summoned
+by this card's effect are destroyed."
+
+- A-Counters (the rule printed on Alien Grey): a monster with A-Counters that battles an "Alien"
+  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``a_counter_stat``
+  is the continuous effect every "Alien" monster module applies as a face-up source.
+- The monsters it destroys by battle that had an A-Counter at damage calculation and went to the
+  Graveyard are recorded on it (rule bookkeeping in ``watch``: flags ``am_marked`` at damage
+  calculation, ``am_victims`` when they are sent).
+- "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step, names Alien Mother):
+  a mandatory trigger when the Battle Phase ends Special Summons them to its side in Attack
+  Position; they carry the ``alien_mother`` flag.
+- When it is sent from the field to the Graveyard, a mandatory trigger destroys them. (The
+  engine raises no event when a card is banished or returned to the hand, so those ways of
+  leaving the field are not covered: a documented gap.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy, special_summon
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+COUNTER = "A-Counter"
+
+
+def is_alien(c: Card) -> bool:
+    return c.data.is_monster and "Alien" in c.data.name
+
+
+def a_counter_stat(s: State, src: Card, c: Card) -> tuple[int, int]:
+    """A monster with A-Counters battling the "Alien" monster ``src``: -300 ATK/DEF each, during
+    damage calculation only."""
+    n = c.counters.get(COUNTER, 0)
+    a = s.attack
+    if not n or a is None or s.damage_step != "during_damage_calculation" or not is_alien(src):
+        return (0, 0)
+    if {c.id, src.id} != {a.attacker, a.target}:
+        return (0, 0)
+    return (-300 * n, -300 * n)
+
+
+def _key(s: State) -> list[int]:
+    return [s.turn, s.battle_phases]
+
+
+def _ids(card: Card, name: str, key: list[int]) -> list[int]:
+    rec = card.flags.get(name)
+    return list(rec[2]) if isinstance(rec, list) and rec[:2] == key else []
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    s = ctx.s
+    kind = ev.get("kind")
+    if card.zone != "monsters":
+        return
+    key = _key(s)
+    if kind == "after_damage_calculation":
+        a = s.attack
+        if a is None or card.id not in (a.attacker, a.target):
+            return
+        marked = [cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(COUNTER, 0) > 0]
+        if marked:
+            ctx.emit("flag", card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked])
+    elif kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard":
+        if ev.get("card") in _ids(card, "am_marked", key):
+            ctx.emit("flag", card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]])
+
+
+def _victims(s: State, card: Card) -> list[Card]:
+    return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == "graveyard"]
+
+
+def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return card.zone == "monsters" and card.face_up and bool(_victims(s, card))
+
+
+def _summon(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    me = s.cards[link.card]
+    for v in _victims(s, me):
+        if special_summon(ctx, v, link.controller, "attack"):
+            ctx.emit("flag", card=v.id, name="alien_mother", value=me.id)
+    ctx.emit("flag", card=me.id, name="am_victims", value=None)
+
+
+def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id and bool(ev.get("from_field"))
+
+
+def _destroy_taken(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    for c in list(s.cards.values()):
+        if c.zone == "monsters" and c.flags.get("alien_mother") == link.card:
+            destroy(ctx, c, reason="effect", by=link.card)
+
+
+register(
+    by_name("Alien Mother").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_end_match, optional=False, resolve=_summon, label="Special Summon"),
+            Effect(kind="trigger", speed=1, trigger_on="sent_to_grave", trigger_match=_left_match, optional=False, resolve=_destroy_taken, label="destroy"),
+        ),
+        stat=a_counter_stat,
+        watch=_watch,
+    ),
+)
