@@ -1,0 +1,97 @@
+"""Miracle Flipper: "If you control a "Miracle Flipper", you cannot Summon this card. Your
+opponent cannot select another face-up monster as an attack target. If this card is destroyed
+by battle, Special Summon it to your opponent's side of the field at the end of the Battle
+Phase. If this card is destroyed by the effect of a Spell or Trap Card, destroy 1 monster your
+opponent controls."
+
+- While a face-up Miracle Flipper is controlled, its controller cannot Summon another
+  (``Script.cannot_summon``; a face-down one is not seen by continuous effects).
+- The opponent may attack it, or face-down monsters, but no other face-up monster.
+- Destroyed by battle and sent to the Graveyard: rule bookkeeping (``watch``) records the
+  Battle Phase and the side it goes to; "at the end of the Battle Phase" is the End Step (seed
+  003, TCG End Step, names Miracle Flipper; multiple chains are allowed there, then Main Phase
+  2): a mandatory trigger Special Summons it, in Attack Position, to the other side.
+- Destroyed by a Spell/Trap effect: a mandatory trigger destroys 1 monster of the opponent,
+  chosen as it is activated (not a target). The trigger belongs to the card's owner (it is in
+  their Graveyard): if an opponent controlled it when it was destroyed, "your opponent" is
+  still taken from the owner's side (a documented simplification)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy, special_summon
+from ..state import Card, Link, State
+from ..types import other
+from .base import Effect, Script, register
+
+NAME = "Miracle Flipper"
+
+
+def _cannot_summon(s: State, src: Card, monster: Card, seat: int, how: str) -> bool:
+    return seat == src.controller and monster.data.name == NAME
+
+
+def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
+    if attacker.controller == src.controller or target.controller != src.controller:
+        return True
+    return target.id == src.id or not target.face_up
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    if ev.get("kind") != "destroyed" or ev.get("card") != card.id:
+        return
+    if ev.get("reason") == "battle" and card.zone == "graveyard":
+        s = ctx.s
+        ctx.emit("flag", card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))])
+
+
+def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    rec = card.flags.get("mf_return")
+    return card.zone == "graveyard" and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
+
+
+def _return(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    me = s.cards[link.card]
+    rec = me.flags.get("mf_return")
+    if me.zone != "graveyard" or not isinstance(rec, list):
+        return
+    ctx.emit("flag", card=me.id, name="mf_return", value=None)
+    special_summon(ctx, me, int(rec[2]), "attack")
+
+
+def _spell_trap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    by = ev.get("by")
+    if ev.get("card") != card.id or ev.get("reason") != "effect" or by not in s.cards:
+        return False
+    d = s.cards[by].data
+    return d.is_spell or d.is_trap
+
+
+def _choices(s: State, card: Card, seat: int) -> list[list[Any]]:
+    return [[m.id] for m in s.monsters(other(seat))]
+
+
+def _destroy_one(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    for cid in link.data.get("choose", []):
+        c = s.cards[cid]
+        if c.zone == "monsters" and c.controller != link.controller:
+            destroy(ctx, c, reason="effect", by=link.card)
+
+
+register(
+    by_name(NAME).code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_return_match, optional=False, resolve=_return, label="to the opponent's side"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_spell_trap_match, optional=False, choices=_choices, resolve=_destroy_one, label="destroy 1 monster"),
+        ),
+        can_be_attacked=_can_be_attacked,
+        cannot_summon=_cannot_summon,
+        watch=_watch,
+    ),
+)
