@@ -1,0 +1,71 @@
+"""B.E.S. Big Core: "If this card is Normal Summoned: Place 3 counters on it. Cannot be destroyed
+by battle. At the end of the Damage Step, if this card battled: Remove 1 counter from this
+card. If you cannot, destroy it." (seed 003, TCG "Substep 7": "A Counter on a B.E.S. monster or
+on Big Core is removed" at the end of the Damage Step).
+
+- A mandatory trigger on its Normal (Tribute) Summon places 3 counters (named ``counter``).
+- Indestructible by battle (continuous).
+- A mandatory trigger at the end of the Damage Step when it battled an opponent's monster
+  (damage was calculated): it removes 1 counter as it resolves, or destroys it if it has
+  none."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy, set_counters
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+COUNTER = "counter"
+
+
+def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters" and card.face_up
+
+
+def _place(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if c.zone == "monsters" and c.face_up:
+        set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 3)
+
+
+def _indestructible(s: State, src: Card, c: Card) -> bool:
+    return c.id == src.id
+
+
+def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    a = s.attack
+    return (
+        card.id in (ev.get("attacker"), ev.get("target"))
+        and ev.get("target") is not None
+        and a is not None
+        and a.calculated
+        and card.zone == "monsters"
+        and card.face_up
+    )
+
+
+def _remove(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if c.zone != "monsters" or not c.face_up:
+        return
+    n = c.counters.get(COUNTER, 0)
+    if n > 0:
+        set_counters(ctx, c, COUNTER, n - 1)
+    else:
+        destroy(ctx, c, reason="effect", by=c.id)
+
+
+register(
+    by_name("B.E.S. Big Core").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_normal_summoned, resolve=_place, label="place counters"),
+            Effect(kind="trigger", speed=1, optional=False, trigger_on="damage_step_end", trigger_match=_battled, resolve=_remove, label="remove a counter"),
+        ),
+        battle_indestructible=_indestructible,
+    ),
+)

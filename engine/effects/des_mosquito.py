@@ -1,0 +1,65 @@
+"""Des Mosquito: "When this card is Normal or Special Summoned: Place 2 counters on it. It gains
+500 ATK for each of these counters. If this card would be destroyed by battle, remove 1 of
+these counters instead." (seed 003, TCG "Substep 7": "If Des Mosquito was destroyed by the
+battle, 1 counter is removed" at the end of the Damage Step).
+
+- A mandatory trigger on its Normal, Tribute or Special Summon places 2 counters (``counter``).
+- +500 ATK per counter (continuous).
+- The replacement: damage calculation finds it destroyed by battle; with a counter on it, it
+  is not destroyed, and the counter is removed at the end of the Damage Step, when destroyed
+  monsters are sent to the Graveyard (so it keeps its ATK until then). With no counter it is
+  destroyed normally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import set_counters
+from ..state import Card, Link, State
+from ..stats import is_negated
+from .base import Effect, Script, register
+
+COUNTER = "counter"
+PENDING = "mosquito_counter_due"
+
+
+def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and card.zone == "monsters" and card.face_up
+
+
+def _place(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if c.zone == "monsters" and c.face_up:
+        set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 2)
+
+
+def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
+    return (500 * c.counters.get(COUNTER, 0), 0) if c.id == src.id else (0, 0)
+
+
+def _replace(ctx: Ctx, card: Card) -> bool:
+    if not card.face_up or card.zone != "monsters" or is_negated(ctx.s, card) or card.counters.get(COUNTER, 0) <= 0:
+        return False
+    ctx.emit("flag", card=card.id, name=PENDING, value=True)
+    return True
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    if ev.get("kind") != "damage_step_end" or not card.flags.get(PENDING):
+        return
+    ctx.emit("flag", card=card.id, name=PENDING, value=None)
+    if card.zone == "monsters":
+        set_counters(ctx, card, COUNTER, card.counters.get(COUNTER, 0) - 1)
+
+
+register(
+    by_name("Des Mosquito").code,
+    Script(
+        effects=(Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place),),
+        stat=_stat,
+        replace_battle_destruction=_replace,
+        watch=_watch,
+    ),
+)

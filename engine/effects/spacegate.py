@@ -1,0 +1,79 @@
+"""Spacegate (Continuous Trap): "Each time a monster your opponent controls attacks or is
+attacked, place 1 Gate Counter on this card at the end of the Damage Step. During your Main
+Phase: You can send this card to the Graveyard; Special Summon 1 monster from your hand whose
+Level is less than or equal to the number of Gate Counters on this card."
+
+- The counter is rule bookkeeping (``watch``), placed at the end of the Damage Step (seed 003,
+  TCG "Substep 7": "If Spacegate is active, 1 Gate Counter is placed upon it if the opponent's
+  monster attacked or was attacked"): in the opponent's turn every attack that reaches the
+  Damage Step counts (their monster attacks); in its controller's turn, an attack on an
+  opponent's monster (not a direct attack). No Damage Step (the attack was negated), no
+  counter.
+- The Special Summon: a Spell Speed 2 effect of the face-up card, in its controller's Main
+  Phase; the cost sends it to the Graveyard; the monster is chosen at activation (``choose``)
+  among the hand's monsters whose Level is at most the counters it had."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import send_to_grave, set_counters, special_summon
+from ..state import Card, Link, State
+from ..stats import is_negated
+from .base import Effect, Script, register
+from .common import free_monster_zone
+
+GATE = "Gate Counter"
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    s = ctx.s
+    if ev.get("kind") != "damage_step_end" or card.zone != "spells_traps" or not card.face_up:
+        return
+    if card.flags.get("negated") or is_negated(s, card):
+        return
+    opponents_attack = s.turn_player != card.controller
+    opponents_monster_attacked = s.turn_player == card.controller and ev.get("target") is not None
+    if opponents_attack or opponents_monster_attacked:
+        set_counters(ctx, card, GATE, card.counters.get(GATE, 0) + 1)
+
+
+def _my_main_phase(s: State, card: Card, seat: int) -> bool:
+    return s.turn_player == seat and s.phase in ("main1", "main2")
+
+
+def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
+    n = card.counters.get(GATE, 0)
+    out: list[list[int]] = []
+    for cid in s.players[seat].hand:
+        c = s.cards[cid]
+        d = c.data
+        if d.is_monster and not d.extra_deck and "special-summon" not in d.monster_kinds and 1 <= d.level <= n:
+            out.append([cid])
+    return out
+
+
+def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    send_to_grave(ctx, card, reason="cost")
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    for cid in link.data.get("choose", []):
+        c = s.cards[int(cid)]
+        if c.zone == "hand" and c.owner == link.controller and free_monster_zone(s, link.controller):
+            special_summon(ctx, c, link.controller, "attack")
+
+
+register(
+    by_name("Spacegate").code,
+    Script(
+        effects=(
+            Effect(kind="trap", speed=2, label="activate"),
+            Effect(kind="quick", speed=2, condition=_my_main_phase, choices=_choices, cost=_cost, resolve=_resolve, label="Special Summon"),
+        ),
+        watch=_watch,
+    ),
+)
