@@ -11,7 +11,7 @@ from typing import Any
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .state import Card
-from .stats import banish_instead, can_summon, effect_indestructible
+from .stats import banish_instead, can_summon, effect_indestructible, unaffected
 from .types import other
 
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
@@ -54,6 +54,8 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) ->
         return
     if reason not in ("battle", "rule") and effect_indestructible(ctx.s, c):
         return  # "cannot be destroyed by card effects" (Tiras)
+    if by is not None and by in ctx.s.cards and unaffected(ctx.s, c, ctx.s.cards[by]):
+        return  # "unaffected by Trap effects" (Elemental HERO Wildheart)
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)

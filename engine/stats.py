@@ -167,6 +167,17 @@ def effect_indestructible(s: State, c: Card) -> bool:
     return False
 
 
+def unaffected(s: State, c: Card, source: Card) -> bool:
+    """"This card is unaffected by Trap effects" (Elemental HERO Wildheart): the script's
+    ``extra["unaffected_by"]`` names the card kinds (``trap``, ``spell``, ``monster``) whose
+    effects do not apply to it while it is face-up on the field (checked by ``ops.destroy`` and
+    ``common.gain``)."""
+    sc = script_of(c)
+    if sc is None or source.id == c.id or c.zone != "monsters" or not c.face_up:
+        return False
+    return source.data.kind in sc.extra.get("unaffected_by", ()) and not is_negated(s, c)
+
+
 def battle_indestructible(s: State, c: Card) -> bool:
     if has_flag(s, "battle_indestructible", c.id) or has_flag(s, "battle_indestructible_all", c.controller):
         return True

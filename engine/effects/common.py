@@ -8,6 +8,7 @@ from typing import Any
 from ..ctx import Ctx
 from ..ops import destroy, send_to_grave
 from ..state import Card, Link, State
+from ..stats import unaffected
 from ..types import other
 from .base import effects_of
 
@@ -103,6 +104,9 @@ def my_battling_monster(s: State, seat: int) -> Card | None:
 
 
 def gain(ctx: Ctx, card: Card, value: int, until: str, source: int, stat: str = "atk") -> None:
+    src = ctx.s.cards.get(source)
+    if src is not None and unaffected(ctx.s, card, src):
+        return  # "unaffected by Trap effects" (Elemental HERO Wildheart)
     ctx.emit("modifier", card=card.id, stat=stat, op="add", value=value, until=until, source=source)
 
 
