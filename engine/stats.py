@@ -153,6 +153,9 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     """False if a continuous effect forbids ``seat`` to Summon ``monster`` now (``how``:
     "normal" or "special"): Tualatin, "your opponent cannot Normal or Special Summon monsters
     with that Attribute"."""
+    own = script_of(monster)
+    if how == "special" and own is not None and own.extra.get("cannot_special_summon"):
+        return False  # "Cannot be Special Summoned" (Light and Darkness Dragon)
     for src, sc in continuous_sources(s):
         if sc.cannot_summon is not None and sc.cannot_summon(s, src, monster, seat, how):
             return False

@@ -10,7 +10,7 @@ from ..ops import destroy, send_to_grave
 from ..state import Card, Link, State
 from ..stats import unaffected
 from ..types import other
-from .base import effects_of
+from .base import effects_of, script_of
 
 
 def face_up_monsters(s: State, seat: int | None = None) -> list[Card]:
@@ -150,6 +150,9 @@ def mark_proper_summon(ctx: Ctx, c: Card) -> None:
 
 def may_special_summon(s: State, c: Card) -> bool:
     """Whether an effect (Monster Reborn, Time Machine) may Special Summon ``c``."""
+    own = script_of(c)
+    if own is not None and own.extra.get("cannot_special_summon"):
+        return False  # "Cannot be Special Summoned" (Light and Darkness Dragon)
     return c.data.is_monster and (not needs_proper_summon(c) or properly_summoned(s, c))
 
 

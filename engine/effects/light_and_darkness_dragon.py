@@ -13,7 +13,8 @@ target (if any)."
   TCG "Substep 4": "effects that negate them, such as Counter Trap Cards and the effects of
   cards like Herald of Orange Light and Light and Darkness Dragon").
 - Also DARK while face-up (Hoshiningen and Star Boy-like effects see both Attributes).
-- "Cannot be Special Summoned" is not enforced here: no effect in the pool could.
+- "Cannot be Special Summoned": ``extra["cannot_special_summon"]`` (``stats.can_summon``,
+  ``common.may_special_summon``): Monster Reborn cannot target it.
 - Destroyed and sent to the Graveyard: the engine picks the target (the monster nearest the
   top of the Graveyard pile, i.e. the last one sent there, other than itself)."""
 
@@ -86,5 +87,6 @@ register(
             Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_sent_match, optional=False, targets=_grave_targets, resolve=_wipe, label="destroyed"),
         ),
         attributes=_also_dark,
+        extra={"cannot_special_summon": True},
     ),
 )
