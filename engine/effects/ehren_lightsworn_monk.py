@@ -37,6 +37,9 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
         return
     c = s.cards[int(t)]
     owner = c.owner
+    if c.data.extra_deck:
+        move(ctx, c, "extra", reason="effect", face_up=False)  # a Fusion Monster goes back to the Extra Deck
+        return
     move(ctx, c, "deck", reason="effect", face_up=False)
     rng, order = shuffled(s.rng, list(s.players[owner].deck))
     ctx.emit("shuffled", seat=owner, order=order, rng=rng)
