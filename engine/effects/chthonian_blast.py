@@ -1,0 +1,56 @@
+"""Chthonian Blast (Normal Trap): "When a face-up monster you control is destroyed and sent to
+the Graveyard: Destroy the 1 face-up monster on the field that has the lowest ATK (your choice,
+if tied), and if you do, inflict damage to both players equal to half of that monster's ATK."
+
+By ruling it may be activated in the Damage Step, at its end, when the monster destroyed by
+battle is sent to the Graveyard (seed 003, TCG "Substep 7": "like Michizure and Chthonian
+Blast"; the engine's ``left_field`` window). It does not target: the monster is found as it
+resolves; on a tie for the lowest ATK the engine destroys the opponent's monster first, then
+the leftmost (the choice the framework cannot ask). The damage is half the ATK the monster had
+on the field (rounded down), to both players at once.
+
+Limitation: the engine opens the window only at the end of the Damage Step, so monsters
+destroyed by card effects are not answered yet."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import check_win, destroy
+from ..state import Card, Link, State
+from ..stats import atk
+from .base import Effect, Script, register
+from .common import face_up_monsters
+from .time_machine import END_OF_DS, left_field
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    mine = any(e.get("destroyed") and e.get("face_up") and e.get("to") == "graveyard" and int(e["controller"]) == seat for e in left_field(s))
+    return mine and bool(face_up_monsters(s))
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    mons = face_up_monsters(s)
+    if not mons:
+        return
+    low = min(atk(s, c) for c in mons)
+    tied = [c for c in mons if atk(s, c) == low]
+    tied.sort(key=lambda c: (c.controller == link.controller, c.slot))
+    victim = tied[0]
+    half = low // 2
+    destroy(ctx, victim, reason="effect", by=link.card)
+    if victim.zone == "monsters" or half <= 0:
+        return
+    for seat in (0, 1):
+        lp = s.players[seat].lp
+        ctx.emit("lp", seat=seat, lp=max(0, lp - half), delta=-half, reason="effect")
+    check_win(ctx)
+
+
+register(
+    by_name("Chthonian Blast").code,
+    Script(
+        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve),)
+    ),
+)

@@ -1,0 +1,42 @@
+"""Destiny HERO - Diamond Dude: "Once per turn: You can excavate the top card of your Deck, and
+if it is a Normal Spell Card, send it to the Graveyard, otherwise place it on the bottom of your
+Deck. During the Main Phase of your next turn, you can activate the effect of that Spell Card in
+your Graveyard (even if you no longer control this face-up card)." (card text; the "Destiny
+HERO" of Destiny Signal's scenarios, seed 003.)
+
+An Ignition effect. The excavated card is shown to both players (a ``note`` fact). A Normal
+Spell sent to the Graveyard is marked (flag ``activate_from_grave`` = the turn number of its
+owner's next turn); during that turn's Main Phase its owner may activate its effect from the
+Graveyard (Spell Speed 1, it stays there; ``chain._from_where_ok``)."""
+
+from __future__ import annotations
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import move, send_to_grave
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return bool(s.players[seat].deck)
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    s = ctx.s
+    deck = s.players[link.controller].deck
+    if not deck:
+        return
+    top = s.cards[deck[0]]
+    ctx.emit("note", what="excavated", card=top.id, code=top.code, seat=link.controller)
+    if top.data.is_spell and top.data.prop == "normal":
+        if send_to_grave(ctx, top, reason="effect") == "graveyard":
+            ctx.emit("flag", card=top.id, name="activate_from_grave", value=s.turn + 2)
+    else:
+        move(ctx, top, "deck", top=False, reason="effect")
+
+
+register(
+    by_name("Destiny HERO - Diamond Dude").code,
+    Script(effects=(Effect(kind="ignition", speed=1, condition=_condition, resolve=_resolve, once_per="turn"),)),
+)

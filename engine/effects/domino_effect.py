@@ -1,0 +1,66 @@
+"""Domino Effect (Continuous Spell): "When a monster your opponent controls is destroyed by
+battle and sent to the Graveyard, you can send 1 monster you control to the Graveyard to
+destroy 1 monster your opponent controls."
+
+The card is activated like any Continuous Spell (Main Phase) and stays on the field. Its
+effect is an optional trigger of the face-up card at the end of the Damage Step, when the
+opponent's monster destroyed by battle is sent to the Graveyard (seed 003, TCG "Substep 7":
+"Domino Effect ... may be activated/chained at this time"). Cost: ``cost: [your monster]``
+(sent to the Graveyard); the opponent's monster to destroy is chosen at activation
+(``choose``; not a target)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy, send_to_grave
+from ..state import Card, Link, State
+from ..stats import is_negated
+from ..types import other
+from .base import Effect, Script, register
+
+
+def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return (
+        ev.get("reason") == "battle"
+        and ev.get("to") == "graveyard"
+        and ev.get("controller") == other(card.controller)
+        and card.zone == "spells_traps"
+        and card.face_up
+        and not is_negated(s, card)
+    )
+
+
+def _cost_options(s: State, card: Card, seat: int) -> list[list[int]]:
+    return [[c.id] for c in s.monsters(seat)]
+
+
+def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    for cid in data.get("cost", []):
+        c = ctx.s.cards[int(cid)]
+        if c.zone == "monsters":
+            send_to_grave(ctx, c, reason="cost")
+
+
+def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
+    return [[c.id] for c in s.monsters(other(seat))]
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    for cid in link.data.get("choose", []):
+        c = ctx.s.cards[int(cid)]
+        if c.zone == "monsters" and c.controller != link.controller:
+            destroy(ctx, c, reason="effect", by=link.card)
+
+
+register(
+    by_name("Domino Effect").code,
+    Script(
+        effects=(
+            Effect(kind="spell", speed=1, label="activate"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, cost_options=_cost_options, cost=_cost, choices=_choices, resolve=_resolve, label="destroy"),
+        )
+    ),
+)

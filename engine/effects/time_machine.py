@@ -1,0 +1,68 @@
+"""Time Machine (Normal Trap): "When exactly 1 monster is destroyed by battle and sent to the
+Graveyard: Special Summon that monster to the same side of the field it was on, in the same
+battle position it was in when destroyed."
+
+It answers the sending of the monsters destroyed by battle at the end of the Damage Step, in
+the chain that starts then (seed 003, TCG "Substep 7": it "may be activated/chained at this
+time"; the engine's ``left_field`` window). Not if two monsters were destroyed by battle and
+sent to the Graveyard, not if the monster was banished instead (Macro Cosmos). The monster is
+remembered at activation (not a target); it is summoned face-up under the control of the
+player who controlled it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import special_summon
+from ..state import Card, Link, State
+from .base import Effect, Script, register
+
+END_OF_DS = frozenset({"end_of_damage_step"})
+
+
+def left_field(s: State) -> list[dict[str, Any]]:
+    """The monsters of the current ``left_field`` window (sent at the end of the Damage Step)."""
+    ev = s.event
+    if ev is None or ev.get("kind") != "left_field":
+        return []
+    return list(ev.get("cards", []))
+
+
+def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
+    return [e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"]
+
+
+def _the_one(s: State) -> dict[str, Any] | None:
+    sent = destroyed_by_battle_to_grave(s)
+    if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != "graveyard":
+        return None
+    return sent[0]
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return _the_one(s) is not None
+
+
+def _remember(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    one = _the_one(ctx.s)
+    if one is not None:
+        data["monster"] = dict(one)
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    m = link.data.get("monster")
+    if not m:
+        return
+    c = ctx.s.cards[int(m["card"])]
+    if c.zone == "graveyard":
+        special_summon(ctx, c, int(m["controller"]), str(m.get("position", "attack")))
+
+
+register(
+    by_name("Time Machine").code,
+    Script(
+        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, cost=_remember, resolve=_resolve),)
+    ),
+)
