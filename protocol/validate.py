@@ -127,6 +127,8 @@ def check_value(
     if origin is dict:
         if not isinstance(value, dict):
             raise _bad(name, f"must be a map, not {_type_name(value)}")
+        if not str_keys:  # server frames (read by clients): the shape is trusted past the top level
+            return value
         try:
             check_data(value, max_depth=meta.get("max_depth", DEFAULT_MAX_DEPTH), str_keys=str_keys)
         except ValueError as exc:
@@ -136,7 +138,11 @@ def check_value(
 
 
 def build(cls: type[T], raw: dict[str, Any], *, str_keys: bool = True) -> T:
-    """Build a message of class ``cls`` from a decoded map (``type`` already read)."""
+    """Build a message of class ``cls`` from a decoded map (``type`` already read).
+
+    ``str_keys=False`` is the lenient mode for frames from the server: maps may
+    have non-string keys and nested data is not walked.
+    """
     hints = _hints(typing.cast(type, cls))
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(str(k) for k in raw if k != "type" and k not in fields)
