@@ -25,6 +25,7 @@ from .state import State
 from .types import other
 
 HAND_LIMIT = 6
+PHASE_ORDER = ("draw", "standby", "main1", "battle", "main2", "end")
 MAX_LOOP = 10_000
 
 
@@ -175,7 +176,13 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
     elif s.step == "damage":
         damage_step.next_timing(ctx)
     elif s.step == "end":
-        if intent == "end" or "main2" in s.skip:
+        back = [m.value for m in s.modifiers if m.op == "flag" and m.stat == "resume_phase"]
+        if back:
+            # a special Battle Phase (Last Turn) is over: the turn goes on from the phase it
+            # interrupted, without entering that phase again
+            ctx.emit("phase", phase=PHASE_ORDER[back[0]])
+            ctx.emit("priority", seat=s.turn_player, passes=0)
+        elif intent == "end" or "main2" in s.skip:
             _go_to(ctx, "end")
         else:
             _go_to(ctx, "main2")

@@ -106,6 +106,9 @@ def can_attack(s: State, attacker: Card) -> bool:
 
 
 def can_be_attacked(s: State, target: Card, attacker: Card) -> bool:
+    only = attacker.flags.get("attack_only")
+    if only is not None and only[:2] == [s.turn, s.battle_phases] and target.id != only[2]:
+        return False  # in this Battle Phase it may attack only that monster (Last Turn)
     for src, sc in continuous_sources(s):
         if sc.can_be_attacked is not None and not sc.can_be_attacked(s, src, target, attacker):
             return False
@@ -128,6 +131,8 @@ def activation_locked(s: State, card: Card, seat: int) -> bool:
 
 
 def must_attack(s: State, attacker: Card) -> bool:
+    if attacker.flags.get("must_attack") == [s.turn, s.battle_phases]:
+        return True  # an obligation for this Battle Phase set by a resolved effect (Last Turn)
     for src, sc in continuous_sources(s):
         if sc.must_attack is not None and sc.must_attack(s, src, attacker):
             return True

@@ -25,7 +25,8 @@ def may_enter(s: State) -> bool:
         return False
     # Main Phase 1 skipped (Timeater): the player may enter the Battle Phase from the Standby Phase (seed 000)
     if s.phase == "main1" or (s.phase == "standby" and (s.skipped_main1 or "main1" in s.skip)):
-        return s.battle_phases == 0
+        # a special Battle Phase earlier in the turn (Last Turn) grants one: the normal one remains
+        return s.battle_phases <= s.extra_battle_phases
     if s.phase == "main2":
         return 0 < s.battle_phases <= s.extra_battle_phases
     return False

@@ -78,7 +78,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         send_to_grave(ctx, s.cards[m], reason="detach")
     key = [s.turn, s.battle_phases, me.id]
     records = [(other, other.controller, other.position), (me, me.controller, me.position)]
-    for c, side, pos in records:
+    for c, _side, _pos in records:
         banish(ctx, c)
     for c, side, pos in records:
         if c.zone == "banished":
