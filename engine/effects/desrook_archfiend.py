@@ -1,0 +1,95 @@
+"""Desrook Archfiend: "This card's controller must pay 500 Life Points during each of his/her
+Standby Phases (this is not optional). When this card is targeted by the effect of a card
+controlled by your opponent, when resolving the effect, roll a six-sided die. If the result is
+3, negate the effect and destroy the opponent's card. When a "Terrorking Archfiend" on your side
+of the field is destroyed and sent to the Graveyard, you can send this card from your hand to
+the Graveyard to Special Summon the "Terrorking Archfiend"."
+
+1. The payment is a maintenance cost, not an activated effect: it is paid as its controller's
+   Standby Phase begins, while it is face-up on the field and not negated (``watch``).
+2. The die: as an opponent's effect that targets it starts to resolve (``on_targeted``), the
+   die is rolled with the duel's PRNG (``engine.rng``, state in ``State.rng``); the new PRNG
+   state is an ``rng`` fact and the result a public ``note`` fact (``what: die_roll``). On a 3
+   that effect is negated and the opponent's card destroyed.
+3. "Terrorking Archfiend" (seed 003 names Desrook among the cards that answer a monster
+   destroyed by battle and sent to the Graveyard) is not in the card list, so this optional
+   trigger from the hand can never activate in this engine; it is written by name all the
+   same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import rng
+from ..cards import by_name
+from ..ctx import Ctx
+from ..ops import destroy, pay_lp, send_to_grave, special_summon
+from ..state import Card, Link, State
+from ..stats import is_negated
+from .base import Effect, Script, register
+
+TERRORKING = "Terrorking Archfiend"
+
+
+def _active(s: State, card: Card) -> bool:
+    return card.zone == "monsters" and card.face_up and not card.flags.get("negated") and not is_negated(s, card)
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    if ev.get("kind") == "phase_start" and ev.get("phase") == "standby" and ev.get("seat") == card.controller and _active(ctx.s, card):
+        pay_lp(ctx, card.controller, 500)
+
+
+def roll_die(ctx: Ctx, card: Card) -> int:
+    """Roll a six-sided die with the duel's PRNG; record the state and the result as facts."""
+    new, value = rng.below(ctx.s.rng, 6)
+    ctx.emit("rng", rng=new)
+    result = value + 1
+    ctx.emit("note", what="die_roll", card=card.id, code=card.code, seat=card.controller, result=result)
+    return result
+
+
+def _on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
+    s = ctx.s
+    src = s.cards[link.card]
+    if not _active(s, card) or link.controller == card.controller or src.controller == card.controller:
+        return
+    if roll_die(ctx, card) != 3:
+        return
+    ctx.emit("negated", link=n, what="effect", card=src.id, code=src.code)
+    if src.on_field:
+        destroy(ctx, src, reason="effect", by=card.id)
+
+
+def _terrorking_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    victim = s.cards.get(int(ev.get("card", -1)))
+    return (
+        card.zone == "hand"
+        and victim is not None
+        and victim.data.name == TERRORKING
+        and ev.get("controller") == card.controller
+        and ev.get("to") == "graveyard"
+    )
+
+
+def _send_self(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    send_to_grave(ctx, card, reason="cost")
+
+
+def _revive(ctx: Ctx, link: Link) -> None:
+    ev = link.data.get("event", {})
+    c = ctx.s.cards.get(int(ev.get("card", -1)))
+    if c is not None and c.zone == "graveyard":
+        special_summon(ctx, c, link.controller, "attack")
+
+
+register(
+    by_name("Desrook Archfiend").code,
+    Script(
+        effects=(
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_terrorking_match, cost=_send_self, resolve=_revive, label="Terrorking"),
+        ),
+        watch=_watch,
+        on_targeted=_on_targeted,
+    ),
+)
