@@ -231,6 +231,15 @@ def _self_destruct(ctx: Ctx) -> bool:
     return False
 
 
+def _end_step_waits(s: State) -> bool:
+    """OCG End Step (seed 003): "If multiple Spell Speed 1 effects would activate at this time,
+    they do so in separate Chains": an end-of-Battle-Phase trigger waits while a chain is open."""
+    if not s.chain:
+        return False
+    trig = s.triggers[trigger_order(s)[0]]
+    return trig.event.get("kind") == "battle_phase_end"
+
+
 def settle(ctx: Ctx) -> None:
     """Run the game until a player owes a decision (or the duel ends)."""
     s = ctx.s
@@ -240,7 +249,7 @@ def settle(ctx: Ctx) -> None:
         if not s.chain or s.passes == 0:
             if _self_destruct(ctx):
                 continue
-        if s.triggers:
+        if s.triggers and not _end_step_waits(s):
             order = trigger_order(s)
             idx = order[0]
             trig = s.triggers[idx]
