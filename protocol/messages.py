@@ -58,11 +58,16 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class CreateMatch:
-    """Create a match and take seat 0.  ``deck`` None means a demo deck."""
+    """Create a match and take seat 0.  ``deck`` None means a demo deck.
+
+    ``clock_ms`` (with ``increment_ms`` per decision) gives each seat a chess
+    clock; None means no clock."""
 
     type: ClassVar[str] = "create_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     spectators: bool = True
+    clock_ms: int | None = field(default=None, metadata=_int(1_000, 24 * 3600 * 1000))
+    increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +236,9 @@ class Update:
     ``pending`` and ``legal`` describe the state after the entry; ``view`` is
     None on catch-up entries that are followed by a later one.  ``legal`` is
     non-empty only when the receiver owes a decision.  ``snapshot`` is true when
-    ``facts`` were left out and ``view`` alone is authoritative.
+    ``facts`` were left out and ``view`` alone is authoritative.  ``clocks`` is
+    each seat's remaining time in ms after this entry (matches with a clock;
+    the seat in ``pending`` is running since the entry was appended).
     """
 
     type: ClassVar[str] = "update"
@@ -244,6 +251,7 @@ class Update:
     pending: Data | None = None
     legal: list[Data] = field(default_factory=list)
     snapshot: bool = False
+    clocks: list[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ import redis.asyncio as aioredis
 
 from protocol.codec import pack
 from server import keys
+from server.clocks import ClockSettings
 
 WAITING = "waiting"
 LIVE = "live"
@@ -35,6 +36,7 @@ class MatchInfo:
     spectators: bool
     quick: bool
     decks: tuple[list[int] | None, list[int] | None]
+    clock: ClockSettings | None = None
 
     def public(self, seq: int) -> dict[str, Any]:
         return {
@@ -44,6 +46,13 @@ class MatchInfo:
             "spectators": self.spectators,
             "created_ms": self.created_ms,
         }
+
+
+def _clock(blob: object) -> ClockSettings | None:
+    if not isinstance(blob, bytes):
+        return None
+    raw = msgpack.unpackb(blob)
+    return None if not isinstance(raw, dict) else ClockSettings.from_genesis({"clock": raw})
 
 
 def _text(value: object) -> str:
@@ -58,7 +67,15 @@ class MatchDirectory:
     def __init__(self, client: aioredis.Redis) -> None:
         self._redis = client
 
-    async def create(self, match_id: str, deck0: list[int], *, spectators: bool, quick: bool) -> None:
+    async def create(
+        self,
+        match_id: str,
+        deck0: list[int],
+        *,
+        spectators: bool,
+        quick: bool,
+        clock: ClockSettings | None = None,
+    ) -> None:
         now = _now_ms()
         created = await self._redis.hsetnx(keys.meta_key(match_id), "seat0", "1")
         if not created:
@@ -71,6 +88,7 @@ class MatchDirectory:
                 "spectators": int(spectators),
                 "quick": int(quick),
                 "deck0": pack(deck0),
+                "clock": pack(None if clock is None else clock.to_action()),
             },
         )
         await self._redis.zadd(keys.LOBBY_MATCHES, {match_id: now})
@@ -92,6 +110,7 @@ class MatchDirectory:
             spectators=f.get("spectators", b"1") == b"1",
             quick=f.get("quick", b"0") == b"1",
             decks=(deck("deck0"), deck("deck1")),
+            clock=_clock(f.get("clock")),
         )
 
     async def claim_seat1(self, match_id: str, deck1: list[int]) -> bool:

@@ -48,6 +48,7 @@ from protocol.messages import (
     Sync,
     Welcome,
 )
+from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.directory import WAITING
 from server.limits import TokenBucket
@@ -262,7 +263,8 @@ class Session:
             return None
         deck = deck_or_demo(msg.deck, 0)
         match_id = secrets.token_urlsafe(9)
-        await self.app.directory.create(match_id, deck, spectators=msg.spectators, quick=quick)
+        clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
+        await self.app.directory.create(match_id, deck, spectators=msg.spectators, quick=quick, clock=clock)
         self.send(Seated(match_id, 0, self.app.tokens.issue(match_id, 0), False))
         await self._bind(match_id, 0, 0)
         log.info("match_created", match_id=match_id, session=self.id)
@@ -283,7 +285,7 @@ class Session:
             return False
         self.send(Seated(match_id, 1, self.app.tokens.issue(match_id, 1), True))
         await self._bind(match_id, 1, 0)
-        await self.app.service.start(match_id, (info.decks[0], deck))
+        await self.app.service.start(match_id, (info.decks[0], deck), info.clock)
         log.info("match_joined", match_id=match_id, session=self.id)
         return True
 
