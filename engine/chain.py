@@ -94,6 +94,8 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         return seat == s.turn_player and s.phase in ("main1", "main2") and open_state(s)
     if eff.event is not None and (s.event is None or s.event.get("kind") != eff.event):
         return False
+    if eff.only_in_damage_step and s.step != "damage":
+        return False
     if s.step == "damage":
         timing = s.damage_step or ""
         if timing == "during_damage_calculation":
@@ -112,6 +114,9 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
 
 def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
     if eff.once_per == "turn":
+        # "Once per turn": each copy once (a hard "only once per turn" by name is "name_turn")
+        return f"{card.id}:{idx}:turn"
+    if eff.once_per == "name_turn":
         return f"{card.code}:{idx}:turn:{card.controller}"
     if eff.once_per == "battle" and s.attack is not None:
         return f"{card.id}:{idx}:battle:{s.turn}:{s.attack.attacker}:{s.battle_phases}:{s.attack.target}"

@@ -77,6 +77,9 @@ class Effect:
     once_per: str | None = None  # turn | battle | duel | chain
     optional: bool = True  # triggers: mandatory when False
     negates: bool = False  # negates an activation (may answer "during damage calculation")
+    # usable only inside the Damage Step, in its ``damage_step`` timings ("during damage
+    # calculation" cards such as Injection Fairy Lily and Kuriboh; Honest)
+    only_in_damage_step: bool = False
     from_hand: bool = False  # activated from the hand (Kuriboh, Honest)
     from_grave: bool = False
     trigger_on: str | None = None  # trigger effects: the event kind

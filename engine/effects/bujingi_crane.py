@@ -54,7 +54,7 @@ register(
     by_name("Bujingi Crane").code,
     Script(
         effects=(
-            Effect(kind="quick", speed=2, from_hand=True, damage_step=DURING_CALC, condition=_condition, cost=_cost, resolve=_resolve),
+            Effect(kind="quick", speed=2, from_hand=True, damage_step=DURING_CALC, only_in_damage_step=True, condition=_condition, cost=_cost, resolve=_resolve),
         )
     ),
 )

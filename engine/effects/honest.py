@@ -57,7 +57,7 @@ register(
     Script(
         effects=(
             Effect(kind="ignition", speed=1, condition=_return_ok, resolve=_return, label="return to hand"),
-            Effect(kind="quick", speed=2, from_hand=True, damage_step=DS, condition=_battle_ok, cost=_remember, resolve=_gain, label="gain ATK"),
+            Effect(kind="quick", speed=2, from_hand=True, damage_step=DS, condition=_battle_ok, cost=_remember, resolve=_gain, label="gain ATK", only_in_damage_step=True),
         )
     ),
 )

@@ -26,5 +26,5 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Nutrient Z").code,
-    Script(effects=(Effect(kind="trap", speed=2, damage_step=ALL_DS, condition=_condition, resolve=_resolve),)),
+    Script(effects=(Effect(kind="trap", speed=2, damage_step=ALL_DS, only_in_damage_step=True, condition=_condition, resolve=_resolve),)),
 )

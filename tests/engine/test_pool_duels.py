@@ -8,7 +8,17 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import CARDS, DuelConfig, apply_facts, create, decide, fold, legal_actions, pending, state_hash
+from engine import (
+    CARDS,
+    DuelConfig,
+    apply_facts,
+    create,
+    decide,
+    fold,
+    legal_actions,
+    pending,
+    state_hash,
+)
 from engine.catalog import supported
 
 
