@@ -44,7 +44,6 @@ ACTION_ILLEGAL: Final = "action/illegal"
 ACTION_MALFORMED: Final = "action/malformed"
 ACTION_NOT_YOUR_PRIORITY: Final = "action/not_your_priority"
 ACTION_STALE: Final = "action/stale"
-ACTION_CONFLICT: Final = "action/conflict"
 
 # match/*
 MATCH_NOT_FOUND: Final = "match/not_found"
@@ -81,7 +80,6 @@ ALL_CODES: Final = frozenset(
         ACTION_MALFORMED,
         ACTION_NOT_YOUR_PRIORITY,
         ACTION_STALE,
-        ACTION_CONFLICT,
         MATCH_NOT_FOUND,
         MATCH_FULL,
         MATCH_NOT_STARTED,
@@ -100,7 +98,7 @@ class CloseCode(IntEnum):
 
     NORMAL = 1000
     GOING_AWAY = 1001  # the server is draining (SIGTERM): reconnect elsewhere/later
-    PROTOCOL_ERROR = 1002  # text frames or a broken websocket framing
+    PROTOCOL_ERROR = 1002  # broken websocket framing (closed by the websocket layer)
     POLICY_VIOLATION = 1008  # repeated rate-limit or protocol violations
     MESSAGE_TOO_BIG = 1009  # a frame above the hard limit (websockets max_size)
     INTERNAL_ERROR = 1011
