@@ -235,6 +235,9 @@ class MatchService:
         if result.status == "ok":
             lm.advance(entry, new_state)
             return entry, False
+        if result.status == "conflict" and result.seq < lm.seq:
+            # the log is shorter than what we had applied: a Redis failover lost entries
+            log.error("log_regressed", match_id=lm.match_id, seq=lm.seq, log_seq=result.seq)
         await self._sync(lm)  # another writer got there first: reload, then answer
         if result.status == "duplicate":
             return LogEntry(result.seq, seat, action, [], ""), True
