@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ctx import Ctx
-from ..ops import destroy, send_to_grave
+from ..ops import damage, destroy, send_to_grave
 from ..state import Card, Link, State
-from ..stats import unaffected
+from ..stats import original, unaffected
 from ..types import other
-from .base import effects_of, script_of
+from .base import Effect, effects_of, script_of
 
 
 def face_up_monsters(s: State, seat: int | None = None) -> list[Card]:
@@ -163,3 +163,36 @@ def watch_proper_summons(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         c = ctx.s.cards.get(int(ev.get("card", -1)))
         if c is not None and c.data.is_monster and needs_proper_summon(c):
             mark_proper_summon(ctx, c)
+
+
+def tribute_cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    """Cost: Tribute the monsters chosen as ``cost``."""
+    for cid in data.get("cost", []):
+        send_to_grave(ctx, ctx.s.cards[cid], reason="tribute")
+
+
+def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
+    """Take control of each still-valid face-up target until the End Phase (Enemy Controller,
+    Earthbound Immortal Uru); ``flow`` gives it back when the End Phase starts."""
+    s = ctx.s
+    for t in link.targets:
+        c = s.cards[t]
+        if target_ok(s, t, face_up=True) and c.controller != link.controller and None in s.players[link.controller].monsters:
+            ctx.emit("moved", card=t, code=c.code, to="monsters", controller=link.controller, position=c.position, face_up=True, reason="control")
+            ctx.emit("flag", card=t, name="return_to", value=c.owner)
+
+
+def _destroyed_face_up(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return ev.get("card") == card.id and bool(ev.get("face_up"))
+
+
+def _burn_controller(ctx: Ctx, link: Link) -> None:
+    ev = link.data.get("event", {})
+    c = ctx.s.cards[link.card]
+    damage(ctx, int(ev.get("controller", link.controller)), original(ctx.s, c, "atk"))
+
+
+def burn_when_destroyed_face_up() -> Effect:
+    """"If this face-up card is destroyed, inflict damage equal to its original ATK to its
+    (current) controller" (Giant Kozaky, Zombie Mammoth)."""
+    return Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_destroyed_face_up, optional=False, resolve=_burn_controller)

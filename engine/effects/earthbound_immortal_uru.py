@@ -16,15 +16,11 @@ monster your opponent controls, until the End Phase."
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import send_to_grave
-from ..state import Card, Link, State
+from ..state import Card, State
 from ..types import other
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, target_ok
+from .common import each, face_up_monsters, take_control_until_end_phase, tribute_cost
 
 
 def _self_destroy(s: State, card: Card) -> bool:
@@ -47,20 +43,6 @@ def _tribute_options(s: State, card: Card, seat: int) -> list[list[int]]:
     return [[c.id] for c in s.monsters(seat) if c.id != card.id]
 
 
-def _tribute(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
-    for cid in data.get("cost", []):
-        send_to_grave(ctx, ctx.s.cards[cid], reason="tribute")
-
-
-def _control(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    for t in link.targets:
-        if target_ok(s, t, face_up=True) and s.cards[t].controller != link.controller and None in s.players[link.controller].monsters:
-            c = s.cards[t]
-            ctx.emit("moved", card=t, code=c.code, to="monsters", controller=link.controller, position=c.position, face_up=True, reason="control")
-            ctx.emit("flag", card=t, name="return_to", value=c.owner)
-
-
 register(
     by_name("Earthbound Immortal Uru").code,
     Script(
@@ -71,8 +53,8 @@ register(
                 once_per="turn",
                 targets=_targets,
                 cost_options=_tribute_options,
-                cost=_tribute,
-                resolve=_control,
+                cost=tribute_cost,
+                resolve=take_control_until_end_phase,
                 label="take control",
             ),
         ),

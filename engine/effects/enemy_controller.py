@@ -7,15 +7,12 @@ without effect, and the attack replays."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..types import other
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, target_ok
+from .common import each, face_up_monsters, take_control_until_end_phase, target_ok, tribute_cost
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -34,26 +31,12 @@ def _tribute_options(s: State, card: Card, seat: int) -> list[list[int]]:
     return [[c.id] for c in s.monsters(seat)]
 
 
-def _tribute(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
-    for cid in data.get("cost", []):
-        send_to_grave(ctx, ctx.s.cards[cid], reason="tribute")
-
-
-def _control(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    for t in link.targets:
-        if target_ok(s, t, face_up=True) and None in s.players[link.controller].monsters:
-            c = s.cards[t]
-            ctx.emit("moved", card=t, code=c.code, to="monsters", controller=link.controller, position=c.position, face_up=True, reason="control")
-            ctx.emit("flag", card=t, name="return_to", value=c.owner)
-
-
 register(
     by_name("Enemy Controller").code,
     Script(
         effects=(
             Effect(kind="spell", speed=2, targets=_targets, resolve=_change, label="change battle position"),
-            Effect(kind="spell", speed=2, targets=_targets, cost_options=_tribute_options, cost=_tribute, resolve=_control, label="take control"),
+            Effect(kind="spell", speed=2, targets=_targets, cost_options=_tribute_options, cost=tribute_cost, resolve=take_control_until_end_phase, label="take control"),
         )
     ),
 )

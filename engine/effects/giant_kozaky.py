@@ -12,14 +12,10 @@ current controller."
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import damage
-from ..state import Card, Link, State
-from ..stats import original
-from .base import Effect, Script, register
+from ..state import Card, State
+from .base import Script, register
+from .common import burn_when_destroyed_face_up
 
 KOZAKY = by_name("Kozaky").code
 
@@ -28,20 +24,10 @@ def _self_destroy(s: State, card: Card) -> bool:
     return not any(c.code == KOZAKY and c.face_up for c in s.monsters(0) + s.monsters(1))
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and bool(ev.get("face_up"))
-
-
-def _resolve(ctx: Ctx, link: Link) -> None:
-    ev = link.data.get("event", {})
-    c = ctx.s.cards[link.card]
-    damage(ctx, int(ev.get("controller", link.controller)), original(ctx.s, c, "atk"))
-
-
 register(
     by_name("Giant Kozaky").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve),),
+        effects=(burn_when_destroyed_face_up(),),
         self_destroy=_self_destroy,
     ),
 )

@@ -10,14 +10,10 @@ original ATK."
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import damage
-from ..state import Card, Link, State
-from ..stats import original
-from .base import Effect, Script, register
+from ..state import Card, State
+from .base import Script, register
+from .common import burn_when_destroyed_face_up
 
 
 def _self_destroy(s: State, card: Card) -> bool:
@@ -25,20 +21,10 @@ def _self_destroy(s: State, card: Card) -> bool:
     return not any(s.cards[c].data.is_monster and s.cards[c].data.type == "Zombie" for c in grave)
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and bool(ev.get("face_up"))
-
-
-def _resolve(ctx: Ctx, link: Link) -> None:
-    ev = link.data.get("event", {})
-    c = ctx.s.cards[link.card]
-    damage(ctx, int(ev.get("controller", link.controller)), original(ctx.s, c, "atk"))
-
-
 register(
     by_name("Zombie Mammoth").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve),),
+        effects=(burn_when_destroyed_face_up(),),
         self_destroy=_self_destroy,
     ),
 )
