@@ -9,7 +9,9 @@ may know at that seq:
   may appear only if the card has been public at some point (it showed with
   its code in the spectator view), or if it is the receiver's own card and
   has been outside the deck in the receiver's view;
-* nothing may carry the PRNG state, the seed, or the decks' order.
+* nothing may carry the PRNG state, the seed, or the decks' order;
+* no rejection reason names a card the receiver may not know (each duel
+  probes with actions on the opponent's unseen cards).
 
 To keep ``make test`` quick most duels end early by a concession at a random
 point (still random duels, from random seeds); every eighth is played out.
@@ -28,7 +30,7 @@ import redis.asyncio as aioredis
 from duel_helpers import choose, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.codec import decode_server
-from protocol.messages import Accepted, Spectate, Spectating, Update
+from protocol.messages import Accepted, Error, Rejected, Spectate, Spectating, Update
 from server import rules
 from server.client import DuelClient
 from server.store import RedisEventStore
@@ -93,10 +95,19 @@ def check_match(log: list[Any], frames: dict[int | None, list[bytes]]) -> int:
         for s in (0, 1):
             own[s] |= shown_ids(rules.view(state, s), seat=s, owner_ids=owner_ids[s])
         allowed_at[entry.seq] = {None: set(public), 0: public | own[0], 1: public | own[1]}
+    codes = {cid: code for s in (0, 1) for cid, code in genesis.get("decks", [[], []])[s]}
+    public_names = {rules.card_name(codes[cid]) for cid in public if cid in codes}
     checked = 0
     for receiver, blobs in frames.items():
+        known = public if receiver is None else public | own[receiver]
+        hidden_names = {rules.card_name(code) for cid, code in codes.items() if cid not in known} - public_names
         for blob in blobs:
             msg = decode_server(blob)
+            if isinstance(msg, Rejected | Error):
+                leaked = [name for name in hidden_names if name in msg.reason]
+                assert not leaked, f"seat {receiver} read hidden card names {leaked} in {msg}"
+                checked += 1
+                continue
             if not isinstance(msg, Update):
                 continue
             found: list[tuple[int, str]] = []
@@ -122,6 +133,12 @@ async def one_duel(url: str, store: RedisEventStore, seed: int) -> int:
         actor = await wait_for_turn([a, b])
         if actor is None:
             break
+        if n in (3, 4):  # probe: refer to a card the actor cannot see
+            theirs = range(1001, 1041) if actor is a else range(1, 41)
+            probe = {"do": rnd.choice(["activate", "summon", "set", "flip_summon"]), "card": rnd.choice(theirs)}
+            reply = await actor.act(probe)
+            assert isinstance(reply, Rejected), reply
+            continue
         if not play_out and n >= concede_after:
             action = {"do": "concede"}
         else:
