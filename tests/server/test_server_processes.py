@@ -14,6 +14,7 @@ from proc_helpers import ServeProcess
 
 from protocol.messages import (
     Accepted,
+    Closing,
     CreateMatch,
     ListMatches,
     MatchList,
@@ -125,3 +126,30 @@ def test_sigkill_loses_no_acknowledged_action(redis_url: str, tmp_path: Path) ->
         run(body())
     finally:
         proc.stop()
+
+
+def test_sigterm_drains_and_tells_clients_to_reconnect(redis_url: str, tmp_path: Path) -> None:
+    proc = ServeProcess(tmp_path / "d", "--redis-url", redis_url).start()
+
+    async def body() -> None:
+        a, b, match_id, tokens = await start_match(proc.url)
+        proc.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+        for c in (a, b):
+            closing = await c.expect(Closing, timeout=10)
+            assert closing.reconnect
+            await c.ws.wait_closed()
+            assert c.ws.close_code == 1012
+        assert proc.stop() == 0
+        # the match goes on on a new process
+        again = ServeProcess(tmp_path / "d", "--redis-url", redis_url).start()
+        try:
+            c = await DuelClient.connect(again.url, "A3")
+            await c.send(Reconnect(token=tokens[0], last_seq=a.seq))
+            assert (await c.expect(Seated)).match_id == match_id
+            await c.expect(Update)
+            assert c.state_hash == a.state_hash
+            await c.close()
+        finally:
+            again.stop()
+
+    run(body())

@@ -207,3 +207,47 @@ def test_concurrent_actions_for_one_seat_cannot_fork(redis_url: str, tmp_path: P
                 await c.close()
 
     run(body())
+
+
+def test_rate_limit_then_policy_close(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, rate_per_second=5, rate_burst=5, max_violations=3) as server:
+            c = await DuelClient.connect(url_of(server), "fast")
+            for _ in range(12):
+                await c.send(ListMatches())
+            codes = []
+            while True:
+                try:
+                    msg = await c.recv(timeout=5)
+                except EOFError:
+                    break
+                if isinstance(msg, Error):
+                    codes.append((msg.code, msg.fatal))
+            assert codes[0] == (E.RATE_LIMITED, False)
+            assert codes[-1] == (E.RATE_LIMITED, True)
+            assert c.ws.close_code == 1008
+
+    run(body())
+
+
+def test_healthz_metrics_and_plain_http(redis_url: str, tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            base = f"http://127.0.0.1:{server.port}"
+
+            def get(path: str) -> tuple[int, str]:
+                try:
+                    with urllib.request.urlopen(base + path, timeout=5) as resp:
+                        return resp.status, resp.read().decode()
+                except urllib.error.HTTPError as exc:
+                    return exc.code, exc.read().decode()
+
+            assert await asyncio.to_thread(get, "/healthz") == (200, "ok\n")
+            status, text = await asyncio.to_thread(get, "/metrics")
+            assert status == 200 and "# TYPE duel_action_latency_seconds histogram" in text
+            assert (await asyncio.to_thread(get, "/nothing"))[0] == 404
+
+    run(body())
