@@ -337,6 +337,11 @@ class Session:
         started = await self.app.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)
+        deck0, deck1 = info.decks
+        if not started and deck0 is not None and deck1 is not None:
+            # both seats were taken but the genesis append never happened (a crash
+            # between the two): start the duel now
+            await self.app.service.start(claim.match_id, (deck0, deck1), info.clock)
         log.info("reconnected", match_id=claim.match_id, seat=claim.seat, last_seq=msg.last_seq)
 
     async def _act(self, msg: Act) -> None:
