@@ -76,6 +76,7 @@ class Session:
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
         self.violations = 0
         self.dropped = False
+        self._writer_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ output
 
@@ -108,7 +109,7 @@ class Session:
     # ------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
-        writer = asyncio.create_task(self._writer())
+        self._writer_task = writer = asyncio.create_task(self._writer())
         self.app.sessions.add(self)
         try:
             if await self._handshake():
@@ -121,22 +122,26 @@ class Session:
             self._unbind()
             await self._flush_and_stop(writer)
 
-    async def _flush_and_stop(self, writer: asyncio.Task[None]) -> None:
+    async def _flush_and_stop(self, writer: asyncio.Task[None], timeout: float = 2.0) -> None:
+        """Let the writer send what is queued (at most ``timeout`` s), then stop it."""
+        if writer.done():
+            if not writer.cancelled():
+                writer.exception()  # retrieve it: the socket is gone, nothing to report
+            return
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
         try:
-            await asyncio.wait_for(writer, timeout=2.0)
-        except (TimeoutError, ConnectionClosed, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(writer), timeout=timeout)
+        except TimeoutError:
             writer.cancel()
         except Exception:  # the socket is gone; nothing to report to
             writer.cancel()
 
     async def close(self, code: int, reason: str) -> None:
-        """Flush what is queued, then close the connection."""
+        """Flush what is queued (briefly), then close the connection."""
         self.dropped = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-        await asyncio.sleep(0)
+        if self._writer_task is not None:
+            await self._flush_and_stop(self._writer_task, timeout=1.0)
         await self.ws.close(code, reason)
 
     async def goodbye(self, reason: str) -> None:
