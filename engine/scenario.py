@@ -16,7 +16,7 @@ from .cards import CARDS_BY_NAME
 from .decide import decide as engine_decide
 from .decide import legal_actions, matches, normalize
 from .flow import pending
-from .state import State
+from .state import State, state_hash
 from .stats import atk, def_
 from .types import Action, Fact, IllegalAction
 
@@ -172,6 +172,8 @@ def _resolve(labels: dict[str, int], v: Any) -> Any:
         return [_resolve(labels, x) for x in v]
     if isinstance(v, str):
         if v not in labels:
+            if v in CARDS_BY_NAME:
+                raise ScenarioError(f"card name {v!r} is not unique in this scenario (or not in it): give it a label with 'as'")
             raise ScenarioError(f"unknown label or card name {v!r}")
         return labels[v]
     return v
@@ -288,10 +290,11 @@ class Runner:
                 if f is not None:
                     return f
             before = self.state
+            digest = state_hash(before)
             try:
                 self.act(seat, action)
             except IllegalAction:
-                if self.state is not before:
+                if self.state is not before or state_hash(before) != digest:
                     return Failure(idx, "the rejected action changed the state")
                 return None
             return Failure(idx, f"{key} {action['do']} should be illegal, but the engine accepted it", "illegal", "accepted")
