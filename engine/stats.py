@@ -59,10 +59,10 @@ def original(s: State, c: Card, stat: str) -> int:
     return base
 
 
-def stat(s: State, c: Card, which: str, exclude: int | None = None) -> int:
+def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = None) -> int:
     """Current ATK (``which='atk'``) or DEF of a card.
 
-    ``exclude`` leaves out the continuous effect of one source card (a card
+    ``exclude`` leaves out the continuous effect of a source card, or of a set of them (a card
     whose condition compares ATK values must not count its own bonus).
     """
     if not c.data.is_monster:
@@ -77,7 +77,7 @@ def stat(s: State, c: Card, which: str, exclude: int | None = None) -> int:
         if m.card == c.id and m.stat == which and m.op == "set":
             value = m.value
     for src, sc in continuous_sources(s):
-        if sc.stat is None or src.id == exclude:
+        if sc.stat is None or src.id == exclude or (isinstance(exclude, frozenset) and src.id in exclude):
             continue
         da, dd = sc.stat(s, src, c)
         value += da if which == "atk" else dd
@@ -88,11 +88,11 @@ def stat(s: State, c: Card, which: str, exclude: int | None = None) -> int:
     return max(value, 0)
 
 
-def atk(s: State, c: Card, exclude: int | None = None) -> int:
+def atk(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
     return stat(s, c, "atk", exclude)
 
 
-def def_(s: State, c: Card, exclude: int | None = None) -> int:
+def def_(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
     return stat(s, c, "def", exclude)
 
 

@@ -22,7 +22,9 @@ def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     target = s.cards[a.target]
     if target.zone != "monsters":
         return 0, 0
-    if atk(s, c, exclude=src.id) < atk(s, target, exclude=src.id):
+    # compare without any Skyscraper's bonus (two copies, one per player, must not recurse)
+    skies = frozenset(x.id for x in s.face_up_field() if x.code == CODE)
+    if atk(s, c, exclude=skies) < atk(s, target, exclude=skies):
         return 1000, 0
     return 0, 0
 
