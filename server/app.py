@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from http import HTTPStatus
 
 import redis.asyncio as aioredis
@@ -74,6 +75,10 @@ class DuelServer:
         return self
 
     async def _handle(self, ws: ServerConnection) -> None:
+        if self.config.socket_send_buffer:
+            sock = ws.transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
         self.metrics.inc("duel_connections_total")
         self.metrics.inc("duel_connections_open")
         try:

@@ -16,6 +16,7 @@ class ServerConfig:
     max_frame: int = MAX_CLIENT_FRAME  # larger frames: error frame/too_large
     hard_max_frame: int = HARD_MAX_FRAME  # larger frames: close 1009
     out_queue: int = 256  # frames queued to a client before it is dropped as too slow
+    socket_send_buffer: int | None = None  # SO_SNDBUF per connection (None: the kernel's default)
     rate_per_second: int = 50  # client frames per second (token bucket)
     rate_burst: int = 100
     max_violations: int = 20  # rate/protocol violations before close 1008

@@ -251,3 +251,58 @@ def test_healthz_metrics_and_plain_http(redis_url: str, tmp_path: Path) -> None:
             assert (await asyncio.to_thread(get, "/nothing"))[0] == 404
 
     run(body())
+
+
+def _ws_frame(payload: bytes) -> bytes:
+    """A masked binary websocket frame (RFC 6455 section 5.2), for a raw client."""
+    import os
+    import struct
+
+    mask = os.urandom(4)
+    n = len(payload)
+    length = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n)
+    return bytes([0x82]) + length + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, tmp_path: Path) -> None:
+    """A spectator that never reads fills its bounded queue and is dropped;
+    the players' duel goes on at full speed."""
+    import base64
+    import os
+    import socket
+
+    from protocol.codec import encode
+    from protocol.messages import Hello
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, out_queue=8, socket_send_buffer=4096) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            loop = asyncio.get_running_loop()
+            raw = socket.socket()
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            raw.setblocking(False)
+            await loop.sock_connect(raw, ("127.0.0.1", server.port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            await loop.sock_sendall(
+                raw,
+                f"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode(),
+            )
+            assert (await loop.sock_recv(raw, 12)) == b"HTTP/1.1 101"
+            await loop.sock_sendall(
+                raw, _ws_frame(encode(Hello(versions=[1]))) + _ws_frame(encode(Spectate(match_id=match_id)))
+            )
+            # from here on the raw client never reads again
+            t0 = loop.time()
+            await play([a, b], random.Random(8))
+            assert loop.time() - t0 < 30
+            for _ in range(50):
+                if server.metrics.get("duel_slow_clients_dropped_total") >= 1:
+                    break
+                await asyncio.sleep(0.05)
+            assert server.metrics.get("duel_slow_clients_dropped_total") == 1
+            raw.close()
+            for c in (a, b):
+                await c.close()
+
+    run(body())
