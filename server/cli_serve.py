@@ -17,6 +17,9 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--log-level", default="info")
     p.add_argument("--rate-limit", type=int, default=50, help="frames per second per connection (burst: 2x)")
+    p.add_argument(
+        "--socket-send-buffer", type=int, default=None, help="SO_SNDBUF per connection in bytes (default: the kernel's)"
+    )
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -33,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         rate_per_second=args.rate_limit,
         rate_burst=2 * args.rate_limit,
+        socket_send_buffer=args.socket_send_buffer,
     )
     with redis_target(args, announce=True) as url:
 
