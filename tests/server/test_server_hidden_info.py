@@ -1,7 +1,8 @@
 """No hidden card identity reaches a seat or a spectator.
 
 Plays many random duels over real websockets (seat 0, seat 1 and a
-spectator each on their own connection), then folds each match's log and
+spectator each on their own connection; for half of the duels the two seats
+are on two different server processes sharing the Redis), then folds each match's log and
 checks every Update frame each of them received against what that receiver
 may know at that seq:
 
@@ -121,10 +122,11 @@ def check_match(log: list[Any], frames: dict[int | None, list[bytes]]) -> int:
     return checked
 
 
-async def one_duel(url: str, store: RedisEventStore, seed: int) -> int:
+async def one_duel(urls: tuple[str, str], store: RedisEventStore, seed: int) -> int:
     rnd = random.Random(seed)
-    a, b, match_id, _ = await start_match(url)
-    spectator = await DuelClient.connect(url, "S")
+    url_a, url_b = urls if seed % 2 else (urls[0], urls[0])  # odd seeds: seats on two servers
+    a, b, match_id, _ = await start_match(url_a, url_b)
+    spectator = await DuelClient.connect(urls[seed % 3 % 2], "S")
     await spectator.send(Spectate(match_id=match_id))
     await spectator.expect(Spectating)
     play_out = seed % 8 == 0
@@ -161,11 +163,12 @@ def test_no_view_or_fact_leaks_hidden_cards(redis_url: str, tmp_path: Path) -> N
         client = aioredis.Redis.from_url(redis_url)
         store = RedisEventStore(client)
         checked = 0
-        async with running_server(redis_url, tmp_path, out_queue=4096) as server:
-            url = url_of(server)
+        async with running_server(redis_url, tmp_path, out_queue=4096) as s1, \
+                running_server(redis_url, tmp_path, out_queue=4096) as s2:
+            urls = (url_of(s1), url_of(s2))
             for start in range(0, DUELS, PARALLEL):
                 results = await asyncio.gather(
-                    *(one_duel(url, store, seed) for seed in range(start, min(DUELS, start + PARALLEL)))
+                    *(one_duel(urls, store, seed) for seed in range(start, min(DUELS, start + PARALLEL)))
                 )
                 checked += sum(results)
         await client.aclose()
