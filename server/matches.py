@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -112,16 +113,23 @@ class MatchService:
         self, match_id: str, decks: tuple[list[int], list[int]], clock: ClockSettings | None = None
     ) -> None:
         """Append the genesis entry (seq 1) once both seats are taken."""
+        seed = secrets.randbits(63)
+        action: dict[str, Any] = {"do": "start", "seed": seed, "decks": [decks[0], decks[1]]}
+        if clock is not None:
+            action["clock"] = clock.to_action()
+        await self.genesis(match_id, action, lambda: rules.genesis(seed, decks))
+
+    async def genesis(
+        self, match_id: str, action: dict[str, Any], make_facts: Callable[[], list[rules.Fact]]
+    ) -> bool:
+        """Append entry 1 (``action`` by the server, with the facts
+        ``make_facts`` gives) unless the match has started; True if appended."""
         lm = await self.get(match_id)
         async with lm.lock:
             if lm.started:
-                return
-            seed = secrets.randbits(63)
-            facts = rules.genesis(seed, decks)
+                return False
+            facts = make_facts()
             state = rules.fold(facts, None)
-            action: dict[str, Any] = {"do": "start", "seed": seed, "decks": [decks[0], decks[1]]}
-            if clock is not None:
-                action["clock"] = clock.to_action()
             entry = LogEntry(
                 seq=1, seat=None, action=action, facts=facts, state_hash=rules.state_hash(state), ts_ms=now_ms()
             )
@@ -129,11 +137,12 @@ class MatchService:
             self.metrics.inc("duel_appends_total", result=result.status)
             if result.status != "ok":
                 await self._sync(lm)
-                return
+                return False
             lm.advance(entry, state)
             await self.directory.set_status(match_id, LIVE)
-            log.info("match_started", match_id=match_id, seq=1)
+            log.info("match_started", match_id=match_id, seq=1, do=action.get("do"))
             await self._after(lm, [entry])
+            return True
 
     # ------------------------------------------------------------------ actions
 

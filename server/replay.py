@@ -26,6 +26,8 @@ def _action_text(entry: LogEntry) -> str:
     action = dict(entry.action)
     if entry.seq == 1 and action.get("do") == "start":
         return "the duel starts (decks shuffled, opening hands drawn)"
+    if entry.seq == 1 and action.get("do") == "scenario":
+        return f"the duel starts from the position of scenario {action.get('name', '')!r}"
     do = action.pop("do", "?")
     rest = " ".join(f"{k}={v}" for k, v in action.items())
     return f"{do} {rest}".strip()
@@ -91,7 +93,9 @@ def verify_log(entries: list[LogEntry]) -> tuple[Divergence | None, rules.State 
     state: rules.State | None = None
     for entry in entries:
         try:
-            if entry.seq == 1:
+            if entry.seq == 1 and entry.action.get("do") == "scenario":
+                facts = rules.scenario_setup(entry.action["scenario"])
+            elif entry.seq == 1:
                 action = entry.action
                 decks = action["decks"]
                 facts = rules.genesis(int(action["seed"]), (list(decks[0]), list(decks[1])))

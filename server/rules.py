@@ -23,6 +23,14 @@ def genesis(seed: int, decks: tuple[list[int], list[int]]) -> list[Fact]:
     return facts
 
 
+def scenario_setup(doc: dict[str, Any]) -> list[Fact]:
+    """The genesis facts of a scenario file's start position (a puzzle)."""
+    from engine.scenario import build_setup
+
+    fact, _labels = build_setup(doc)
+    return [fact]
+
+
 def initial() -> State:
     return engine.initial()
 

@@ -26,7 +26,6 @@ from protocol import errors as E
 from protocol.codec import decode_client, encode
 from protocol.errors import CloseCode, ProtocolError
 from protocol.messages import (
-    PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     Act,
     ClientMessage,
@@ -378,4 +377,4 @@ class Session:
         self.send(ReplayLog(msg.match_id, [e.public() for e in entries]))
 
 
-__all__ = ["PROTOCOL_VERSION", "Session"]
+__all__ = ["Session"]
