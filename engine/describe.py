@@ -52,7 +52,15 @@ def describe(fact: Fact) -> str | None:
     if t == "destroyed":
         return f"    {_name(fact.get('code'))} is destroyed ({fact.get('reason')})"
     if t == "moved" and fact.get("to") in ("graveyard", "banished") and fact.get("reason") not in ("battle", "effect", "self"):
-        return f"    {_name(fact.get('code'))} goes to the {fact['to']}"
+        how = {"tribute": "is Tributed", "discard": "is discarded", "cost": "is sent as a cost", "detach": "is detached"}
+        verb = how.get(str(fact.get("reason")), f"goes to the {fact['to']}")
+        if fact["to"] == "banished" and fact.get("reason") in how:
+            verb += " (banished)"
+        return f"    {_name(fact.get('code'))} {verb}"
+    if t == "moved" and fact.get("to") == "banished":
+        return f"    {_name(fact.get('code'))} is banished"
+    if t == "moved" and fact.get("to") == "hand" and fact.get("from") in ("monsters", "spells_traps", "graveyard"):
+        return f"    {_name(fact.get('code'))} returns to the hand"
     if t == "position_changed":
         return f"  {_name(fact.get('code'))} changes to {fact['position']} position"
     if t == "flipped":
