@@ -369,6 +369,10 @@ class Session:
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
+        seated_here = self.match_id == msg.match_id and self.watcher is not None and self.watcher.seat is not None
+        if not info.spectators and not seated_here:
+            self.error(E.SESSION_UNAUTHORIZED, "this match's replay is for its players only")
+            return
         lm = await self.app.service.load(msg.match_id)
         if not lm.finished:
             self.error(E.MATCH_NOT_FINISHED, "the full replay opens when the match ends")
