@@ -19,7 +19,7 @@ run: $(STAMP)
 
 check: $(STAMP)
 	$(BIN)/ruff check engine protocol server tests bench
-	$(BIN)/mypy engine protocol
+	$(BIN)/mypy engine protocol server
 
 test: $(STAMP) check
 	$(BIN)/pytest
