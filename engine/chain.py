@@ -42,9 +42,16 @@ def link_speed(s: State, link: Link) -> int:
     return 2
 
 
+def event_blocks(s: State) -> bool:
+    """An event is waiting for its answer (an attack declaration, a summon). A "soft" event
+    (monsters that just left the field) may be answered by "When ..." cards, but does not stop
+    the turn player from acting: if they act first, the timing is gone."""
+    return s.event is not None and not s.event.get("soft")
+
+
 def open_state(s: State) -> bool:
     """An open game state: empty chain, no event waiting for an answer."""
-    return not s.chain and s.event is None and s.choice is None
+    return not s.chain and not event_blocks(s) and s.choice is None
 
 
 def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
@@ -273,8 +280,14 @@ def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:
 
 
 def resolve_chain(ctx: Ctx) -> None:
-    """Resolve every link, last in first out, then hand priority to the turn player."""
+    """Resolve every link, last in first out, then hand priority to the turn player.
+
+    Monsters that left the field while it resolved open a (soft) ``left_field`` window that
+    "When a monster is sent from the field to the Graveyard ..." cards answer (Michizure,
+    Chthonian Blast)."""
     s = ctx.s
+    first_fact = len(ctx.facts)
+    was = {c.id: (c.controller, c.position, c.face_up) for sd in (0, 1) for c in s.monsters(sd)}
     while s.chain and not s.finished:
         n = len(s.chain)
         link = s.chain[-1]
@@ -303,6 +316,31 @@ def resolve_chain(ctx: Ctx) -> None:
                 send_to_grave(ctx, card, reason="rule")
         ctx.emit("link_resolved", link=n)
     ctx.emit("chain_resolved")
+    left = _left_field(ctx, first_fact, was)
+    if left and not s.finished and s.step != "damage":
+        ctx.emit("event", event={"kind": "left_field", "cards": left, "soft": True})
+
+
+def _left_field(ctx: Ctx, first_fact: int, was: dict[int, tuple[int, str, bool]]) -> list[dict[str, Any]]:
+    s = ctx.s
+    destroyed = {f["card"] for f in ctx.facts[first_fact:] if f["t"] == "destroyed"}
+    out: list[dict[str, Any]] = []
+    for cid, (controller, position, face_up) in was.items():
+        c = s.cards[cid]
+        if c.zone in ("graveyard", "banished"):
+            out.append(
+                {
+                    "card": cid,
+                    "controller": controller,
+                    "owner": c.owner,
+                    "to": c.zone,
+                    "position": position,
+                    "face_up": face_up,
+                    "reason": "effect",
+                    "destroyed": cid in destroyed,
+                }
+            )
+    return out
 
 
 def trigger_order(s: State) -> list[int]:

@@ -14,6 +14,7 @@ from .battle import battle_step, end_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, open_state
 from .ctx import Ctx
+from .effects.base import effects_of
 from .effects.base import script_of
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
@@ -222,6 +223,8 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
 def perform(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     do = a["do"]
+    if s.event is not None and s.event.get("soft") and do != "pass" and not _answers_event(s, a):
+        ctx.emit("event", event=None)  # acting first: the "When ..." timing is gone
     if do == "pass":
         if s.choice is not None:
             if s.choice["kind"] == "trigger":
@@ -284,6 +287,14 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
             answer(ctx, seat, a)
     else:
         raise IllegalAction("action/unknown", f"unknown action {do!r}")
+
+
+def _answers_event(s: State, a: Action) -> bool:
+    if a["do"] != "activate" or s.event is None:
+        return False
+    effs = effects_of(s.cards[a["card"]])
+    idx = int(a.get("effect", 1))
+    return 1 <= idx <= len(effs) and effs[idx - 1].event == s.event.get("kind")
 
 
 def end_battle_phase_now(ctx: Ctx, reason: str) -> None:

@@ -129,7 +129,7 @@ def advance(ctx: Ctx) -> None:
     s = ctx.s
     tp = s.turn_player
     intent = s.intent
-    if s.event is not None and s.step not in ("battle", "damage"):
+    if s.event is not None and not s.event.get("soft") and s.step not in ("battle", "damage"):
         # a summon (or other game action) answered by nobody: back to the open game state
         # (in the Damage Step, e.g. monsters sent at its end, passing moves on at once)
         ctx.emit("event", event=None)

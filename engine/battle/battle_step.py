@@ -78,7 +78,7 @@ def in_open_battle_step(s: State) -> bool:
         and s.step == "battle"
         and s.attack is None
         and not s.chain
-        and s.event is None
+        and (s.event is None or bool(s.event.get("soft")))
         and s.choice is None
     )
 

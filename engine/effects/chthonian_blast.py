@@ -9,8 +9,9 @@ resolves; on a tie for the lowest ATK the engine destroys the opponent's monster
 the leftmost (the choice the framework cannot ask). The damage is half the ATK the monster had
 on the field (rounded down), to both players at once.
 
-Limitation: the engine opens the window only at the end of the Damage Step, so monsters
-destroyed by card effects are not answered yet."""
+Outside the Damage Step the same window opens after a chain in which monsters left the field
+(``chain.resolve_chain``), so monsters destroyed by card effects are answered too, unless the
+turn player acts first."""
 
 from __future__ import annotations
 

@@ -9,8 +9,9 @@ Step (the engine's ``left_field`` window): a monster of its owner's must have go
 her Graveyard (not banished). The monster to destroy is selected at activation (``choose``;
 not a target); if it has left the field by then, nothing is destroyed.
 
-Limitation: the engine opens the window only at the end of the Damage Step, so monsters sent
-from the field to the Graveyard by card effects, costs or Tributes are not answered yet."""
+Outside the Damage Step the same window opens after a chain in which monsters left the field
+(``chain.resolve_chain``): Michizure may start the next chain, unless the turn player acts
+first. Costs and Tributes open no window yet."""
 
 from __future__ import annotations
 
