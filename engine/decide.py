@@ -14,8 +14,7 @@ from .battle import battle_step, end_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, open_state
 from .ctx import Ctx
-from .effects.base import effects_of
-from .effects.base import script_of
+from .effects.base import effects_of, script_of
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
