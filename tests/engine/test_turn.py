@@ -106,3 +106,28 @@ def test_hand_limit_discard_in_end_phase() -> None:
     assert len(choice["cards"]) == 2
     s = act(s, 0, choice)
     assert len(s.players[0].hand) == 6 and s.turn == 4
+
+
+def test_auto_pass_option_skips_only_windows_with_nothing_but_pass() -> None:
+    start = {
+        "turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
+        "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
+        "B": {"monsters": [{"card": "Celtic Guardian", "as": "cg"}],
+              "spells_traps": [{"card": "Sakuretsu Armor", "as": "sak", "set": True}]},
+    }
+    strict, lb = position(start)
+    s = act(strict, 0, {"do": "attack", "with": lb["dm"], "target": lb["cg"]})
+    assert pending(s)["seat"] == 1  # type: ignore[index]   # B may answer with Sakuretsu Armor
+    s = act(s, 1, {"do": "pass"})
+    assert s.damage_step == "start_of_damage_step" and pending(s)["seat"] == 0  # type: ignore[index]
+
+    from engine.scenario import start_state
+
+    casual, lb2, _ = start_state({"format": 1, "start": start})
+    casual.options["auto_pass"] = True
+    s = act(casual, 0, {"do": "attack", "with": lb2["dm"], "target": lb2["cg"]})
+    assert pending(s)["seat"] == 1  # type: ignore[index]   # B can still act: asked
+    s = act(s, 1, {"do": "pass"})
+    # nobody can do anything until the Battle Step again: the whole Damage Step is skipped
+    assert s.step == "battle" and s.attack is None and s.cards[lb2["cg"]].zone == "graveyard"
+    assert pending(s)["seat"] == 0  # type: ignore[index]
