@@ -8,6 +8,8 @@ source leaves the field its effect is simply no longer computed (issue 4).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .effects.base import Script, script_of
 from .state import Card, State
 
@@ -23,6 +25,16 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
         if any(n.negates is not None and n.negates(s, src, c) for src, n in negators if src.id != c.id):
             continue
         out.append((c, sc))
+    return out
+
+
+def hooks(s: State, name: str) -> list[tuple[Card, Any]]:
+    """(source, function) for every active continuous source whose script defines hook ``name``."""
+    out: list[tuple[Card, Any]] = []
+    for src, sc in continuous_sources(s):
+        fn = getattr(sc, name)
+        if fn is not None:
+            out.append((src, fn))
     return out
 
 
@@ -109,34 +121,22 @@ def can_be_attacked(s: State, target: Card, attacker: Card) -> bool:
     only = attacker.flags.get("attack_only")
     if only is not None and only[:2] == [s.turn, s.battle_phases] and target.id != only[2]:
         return False  # in this Battle Phase it may attack only that monster (Last Turn)
-    for src, sc in continuous_sources(s):
-        if sc.can_be_attacked is not None and not sc.can_be_attacked(s, src, target, attacker):
-            return False
-    return True
+    return all(fn(s, src, target, attacker) for src, fn in hooks(s, "can_be_attacked"))
 
 
 def may_attack_directly(s: State, attacker: Card) -> bool:
-    for src, sc in continuous_sources(s):
-        if sc.direct_attack is not None and sc.direct_attack(s, src, attacker):
-            return True
-    return False
+    return any(fn(s, src, attacker) for src, fn in hooks(s, "direct_attack"))
 
 
 def activation_locked(s: State, card: Card, seat: int) -> bool:
     """Jinzo, Spell Canceller and friends: True when ``card`` cannot be activated."""
-    for src, sc in continuous_sources(s):
-        if sc.locks is not None and sc.locks(s, src, card, seat):
-            return True
-    return False
+    return any(fn(s, src, card, seat) for src, fn in hooks(s, "locks"))
 
 
 def must_attack(s: State, attacker: Card) -> bool:
     if attacker.flags.get("must_attack") == [s.turn, s.battle_phases]:
         return True  # an obligation for this Battle Phase set by a resolved effect (Last Turn)
-    for src, sc in continuous_sources(s):
-        if sc.must_attack is not None and sc.must_attack(s, src, attacker):
-            return True
-    return False
+    return any(fn(s, src, attacker) for src, fn in hooks(s, "must_attack"))
 
 
 def banish_instead(s: State) -> bool:
@@ -148,10 +148,7 @@ def no_battle_damage(s: State, seat: int) -> bool:
     """"You take no battle damage" effects: lingering (Kuriboh) or continuous."""
     if has_flag(s, "no_battle_damage", seat):
         return True
-    for src, sc in continuous_sources(s):
-        if sc.no_battle_damage is not None and sc.no_battle_damage(s, src, seat):
-            return True
-    return False
+    return any(fn(s, src, seat) for src, fn in hooks(s, "no_battle_damage"))
 
 
 def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
@@ -161,18 +158,12 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     own = script_of(monster)
     if how == "special" and own is not None and own.extra.get("cannot_special_summon"):
         return False  # "Cannot be Special Summoned" (Light and Darkness Dragon)
-    for src, sc in continuous_sources(s):
-        if sc.cannot_summon is not None and sc.cannot_summon(s, src, monster, seat, how):
-            return False
-    return True
+    return not any(fn(s, src, monster, seat, how) for src, fn in hooks(s, "cannot_summon"))
 
 
 def effect_indestructible(s: State, c: Card) -> bool:
     """"This card cannot be destroyed by card effects" (Tiras, Keeper of Genesis)."""
-    for src, sc in continuous_sources(s):
-        if sc.effect_indestructible is not None and sc.effect_indestructible(s, src, c):
-            return True
-    return False
+    return any(fn(s, src, c) for src, fn in hooks(s, "effect_indestructible"))
 
 
 def unaffected(s: State, c: Card, source: Card) -> bool:
