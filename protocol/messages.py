@@ -24,6 +24,8 @@ SUPPORTED_VERSIONS: tuple[int, ...] = (1,)
 ID_MAX = 64
 TOKEN_MAX = 256
 DECK_MAX = 100
+MAX_SPECTATOR_DELAY = 1000
+"""Largest spectator delay a match may ask for, in log entries."""
 
 
 def _str(max_len: int, min_len: int = 1, pattern: str | None = None) -> dict[str, Any]:
@@ -61,13 +63,15 @@ class CreateMatch:
     """Create a match and take seat 0.  ``deck`` None means a demo deck.
 
     ``clock_ms`` (with ``increment_ms`` per decision) gives each seat a chess
-    clock; None means no clock."""
+    clock; None means no clock.  ``spectator_delay`` holds spectators that
+    many log entries behind the live duel until it ends (0: live)."""
 
     type: ClassVar[str] = "create_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     spectators: bool = True
     clock_ms: int | None = field(default=None, metadata=_int(1_000, 24 * 3600 * 1000))
     increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
+    spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +195,14 @@ class Seated:
 
 @dataclass(frozen=True, slots=True)
 class Spectating:
-    """The client watches ``match_id`` (public information only)."""
+    """The client watches ``match_id`` (public information only).  ``seq`` is
+    the last entry it may see now; ``delay`` how many entries spectators of
+    this match are held behind the live duel until it ends."""
 
     type: ClassVar[str] = "spectating"
     match_id: str
     seq: int
+    delay: int = 0
 
 
 @dataclass(frozen=True, slots=True)

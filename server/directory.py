@@ -2,7 +2,8 @@
 
 Per match (same hash tag as the log): ``match:{id}:meta``, a hash with
 ``status`` (waiting | live | finished), ``created_ms``, ``spectators``
-(1/0), ``quick`` (1/0), the decks (msgpack) and the seats taken.  The log
+(1/0), ``spectator_delay`` (entries), ``quick`` (1/0), the decks (msgpack)
+and the seats taken.  The log
 stays the only truth about the duel; the meta hash only says who sits where
 before the duel starts and helps the lobby list matches.
 
@@ -37,14 +38,18 @@ class MatchInfo:
     quick: bool
     decks: tuple[list[int] | None, list[int] | None]
     clock: ClockSettings | None = None
+    spectator_delay: int = 0
 
     def public(self, seq: int) -> dict[str, Any]:
+        """The lobby row; ``seq`` is the log's length, shown as far as a
+        spectator may see it (a delayed match's seq is shown delayed)."""
         return {
             "match_id": self.match_id,
             "status": self.status,
-            "seq": seq,
+            "seq": seq if self.status == FINISHED else max(0, seq - self.spectator_delay),
             "spectators": self.spectators,
             "created_ms": self.created_ms,
+            "spectator_delay": self.spectator_delay,
         }
 
 
@@ -75,6 +80,7 @@ class MatchDirectory:
         spectators: bool,
         quick: bool,
         clock: ClockSettings | None = None,
+        spectator_delay: int = 0,
     ) -> None:
         now = _now_ms()
         created = await self._redis.hsetnx(keys.meta_key(match_id), "seat0", "1")
@@ -86,6 +92,7 @@ class MatchDirectory:
                 "status": WAITING,
                 "created_ms": now,
                 "spectators": int(spectators),
+                "spectator_delay": spectator_delay,
                 "quick": int(quick),
                 "deck0": pack(deck0),
                 "clock": pack(None if clock is None else clock.to_action()),
@@ -111,6 +118,7 @@ class MatchDirectory:
             quick=f.get("quick", b"0") == b"1",
             decks=(deck("deck0"), deck("deck1")),
             clock=_clock(f.get("clock")),
+            spectator_delay=int(f.get("spectator_delay", b"0")),
         )
 
     async def claim_seat1(self, match_id: str, deck1: list[int]) -> bool:

@@ -1,12 +1,21 @@
 """A match as one process holds it: the state folded from the log, the
-clocks, the connected watchers.  ``advance`` is the only way it moves on."""
+clocks, the connected watchers.  ``advance`` is the only way it moves on.
+
+A match created with a spectator delay also keeps a second, trailing fold
+(:class:`Delayed`): the log up to the entry spectators may see, which is
+``spectator_delay`` entries behind the live one until the duel ends, and the
+whole log after that.  Every process computes it from the log alone, so
+spectators on different processes see the same entries at the same seq.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import structlog
 
@@ -19,9 +28,54 @@ log = structlog.get_logger("duel.live")
 
 Send = Callable[[ServerMessage], None]
 
+SPECTATOR_DELAY_KEY = "spectator_delay"
+"""Key of the genesis action that holds a match's spectator delay (entries)."""
+
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def spectator_delay_of(genesis_action: dict[str, Any]) -> int:
+    raw = genesis_action.get(SPECTATOR_DELAY_KEY, 0)
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else 0
+
+
+def owing_seat_of(state: rules.State | None) -> int | None:
+    """The seat that must decide in ``state`` (None: nobody, or no duel yet)."""
+    if state is None:
+        return None
+    owed = rules.pending(state)
+    if owed is None:
+        return None
+    seat = owed.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+def step_clock(clock: Clock | None, entry: LogEntry, owing: int | None) -> Clock | None:
+    """The clocks after ``entry`` (genesis starts them; later entries charge
+    the seat that owed the decision, ``owing``, with the time it spent)."""
+    if entry.seq == 1:
+        settings = ClockSettings.from_genesis(entry.action)
+        return None if settings is None else Clock.start(settings)
+    if clock is not None and owing is not None:
+        clock.charge(owing, entry.time_ms)
+    return clock
+
+
+class Point(Protocol):
+    """A position of a match's log: the state after entry ``seq``."""
+
+    @property
+    def state(self) -> rules.State | None: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def state_hash(self) -> str: ...
+
+    def clocks(self) -> list[int] | None: ...
 
 
 @dataclass(eq=False)
@@ -33,6 +87,43 @@ class Watcher:
 
 
 @dataclass(eq=False)
+class Delayed:
+    """What spectators of a delayed match see: the log folded up to ``seq``,
+    which trails the live log by ``entries`` entries while the duel runs.
+
+    ``held`` are the entries spectators may not see yet; ``released`` the ones
+    that became visible since the last :meth:`take_released` (the fan-out
+    sends them to spectators)."""
+
+    entries: int
+    state: rules.State | None = None
+    seq: int = 0
+    state_hash: str = ""
+    clock: Clock | None = None
+    held: deque[LogEntry] = field(default_factory=deque)
+    released: list[LogEntry] = field(default_factory=list)
+
+    def clocks(self) -> list[int] | None:
+        return None if self.clock is None else list(self.clock.remaining)
+
+    def push(self, entry: LogEntry, *, live_finished: bool) -> None:
+        """The live log has moved on to ``entry``: release what is now far enough behind
+        (everything once the duel is over)."""
+        self.held.append(entry)
+        while self.held and (live_finished or self.held[0].seq <= entry.seq - self.entries):
+            released = self.held.popleft()
+            owing = owing_seat_of(self.state)
+            self.state = rules.fold(released.facts, self.state)
+            self.clock = step_clock(self.clock, released, owing)
+            self.seq, self.state_hash = released.seq, released.state_hash
+            self.released.append(released)
+
+    def take_released(self) -> list[LogEntry]:
+        out, self.released = self.released, []
+        return out
+
+
+@dataclass(eq=False)
 class LiveMatch:
     match_id: str
     state: rules.State | None = None
@@ -40,6 +131,7 @@ class LiveMatch:
     state_hash: str = ""
     last_ts_ms: int = 0
     clock: Clock | None = None
+    delayed: Delayed | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
@@ -52,17 +144,22 @@ class LiveMatch:
     def finished(self) -> bool:
         return self.state is not None and rules.finished(self.state)
 
+    @property
+    def spectator_delay(self) -> int:
+        return 0 if self.delayed is None else self.delayed.entries
+
     def owing_seat(self) -> int | None:
-        if self.state is None:
-            return None
-        owed = rules.pending(self.state)
-        if owed is None:
-            return None
-        seat = owed.get("seat")
-        return seat if isinstance(seat, int) else None
+        return owing_seat_of(self.state)
 
     def clocks(self) -> list[int] | None:
         return None if self.clock is None else list(self.clock.remaining)
+
+    def point_for(self, seat: int | None) -> Point:
+        """Where ``seat`` (None: a spectator) is in the log: the live position,
+        or the delayed one for spectators of a delayed match."""
+        if seat is None and self.delayed is not None:
+            return self.delayed
+        return self
 
     def advance(self, entry: LogEntry, state_after: rules.State | None = None, *, check: bool = False) -> None:
         """Move on by one entry (``state_after``: already folded by the caller)."""
@@ -70,12 +167,13 @@ class LiveMatch:
             raise RuntimeError(f"gap in the log of {self.match_id}: at {self.seq}, got {entry.seq}")
         owing = self.owing_seat()
         new_state = rules.fold(entry.facts, self.state) if state_after is None else state_after
-        if entry.seq == 1:
-            settings = ClockSettings.from_genesis(entry.action)
-            self.clock = None if settings is None else Clock.start(settings)
-        elif self.clock is not None and owing is not None:
-            self.clock.charge(owing, entry.time_ms)
+        self.clock = step_clock(self.clock, entry, owing)
         self.state, self.seq, self.state_hash = new_state, entry.seq, entry.state_hash
         self.last_ts_ms = entry.ts_ms
         if check and rules.state_hash(new_state) != entry.state_hash:
             log.error("state_hash_mismatch", match_id=self.match_id, seq=entry.seq)
+        if entry.seq == 1:
+            delay = spectator_delay_of(entry.action)
+            self.delayed = Delayed(delay) if delay else None
+        if self.delayed is not None:
+            self.delayed.push(entry, live_finished=self.finished)

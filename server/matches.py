@@ -36,7 +36,7 @@ from protocol.messages import Accepted, Act, Rejected
 from server import rules, views
 from server.clocks import ClockSettings, forced_action, timeout_action_id
 from server.directory import FINISHED, LIVE, MatchDirectory
-from server.live import LiveMatch, Send, Watcher, now_ms
+from server.live import SPECTATOR_DELAY_KEY, LiveMatch, Send, Watcher, now_ms
 from server.metrics import Metrics
 from server.store import RedisEventStore, action_key
 
@@ -73,6 +73,8 @@ class MatchService:
         lm = LiveMatch(match_id)
         for entry in await self.store.read(match_id):
             lm.advance(entry)
+        if lm.delayed is not None:
+            lm.delayed.take_released()  # nobody watched them being released
         if lm.state is not None and rules.state_hash(lm.state) != lm.state_hash:
             log.error("state_hash_mismatch_on_load", match_id=match_id, seq=lm.seq)
         return lm
@@ -110,13 +112,21 @@ class MatchService:
     # ------------------------------------------------------------------ start
 
     async def start(
-        self, match_id: str, decks: tuple[list[int], list[int]], clock: ClockSettings | None = None
+        self,
+        match_id: str,
+        decks: tuple[list[int], list[int]],
+        clock: ClockSettings | None = None,
+        spectator_delay: int = 0,
     ) -> None:
-        """Append the genesis entry (seq 1) once both seats are taken."""
+        """Append the genesis entry (seq 1) once both seats are taken.  The
+        match's options (clock, spectator delay) are part of it, so that every
+        process (and a replay) reads them from the log."""
         seed = secrets.randbits(63)
         action: dict[str, Any] = {"do": "start", "seed": seed, "decks": [decks[0], decks[1]]}
         if clock is not None:
             action["clock"] = clock.to_action()
+        if spectator_delay > 0:
+            action[SPECTATOR_DELAY_KEY] = spectator_delay
         await self.genesis(match_id, action, lambda: rules.genesis(seed, decks))
 
     async def genesis(
@@ -183,7 +193,7 @@ class MatchService:
             return dup, None
         if not lm.started:
             return reject(E.MATCH_NOT_STARTED, "the duel has not started yet")
-        if not await self._fresh(lm, act):
+        if not await self._fresh(lm, act) and not _timeless(lm, act):
             return reject(E.ACTION_STALE, f"the action was made at seq {act.expected_seq}; the match is at {lm.seq}")
         if lm.finished:
             return reject(E.MATCH_FINISHED, "the duel is over")
@@ -295,11 +305,20 @@ class MatchService:
 
     # ------------------------------------------------------------------ watchers
 
-    async def attach(self, match_id: str, watcher: Watcher, last_seq: int) -> LiveMatch:
-        """Add a watcher and send it what it missed after ``last_seq``, then its view."""
+    async def attach(
+        self,
+        match_id: str,
+        watcher: Watcher,
+        last_seq: int,
+        greet: Callable[[LiveMatch], None] | None = None,
+    ) -> LiveMatch:
+        """Add a watcher and send it what it missed after ``last_seq``, then its view.
+        ``greet`` is called first, with the match caught up (and locked)."""
         lm = await self.get(match_id)
         async with lm.lock:
             await self._sync(lm)
+            if greet is not None:
+                greet(lm)
             lm.watchers.add(watcher)
             if lm.started:
                 await self._catch_up(lm, watcher, last_seq)
@@ -315,9 +334,12 @@ class MatchService:
                 await self._catch_up(lm, watcher, last_seq)
 
     async def _catch_up(self, lm: LiveMatch, watcher: Watcher, last_seq: int) -> None:
+        """The entries after ``last_seq`` up to where the watcher may see (the
+        live seq, or the delayed one of a spectator), then its view."""
+        upto = lm.point_for(watcher.seat).seq
         missed: list[LogEntry] = []
-        if 0 <= lm.seq - last_seq <= MAX_CATCH_UP and last_seq < lm.seq:
-            missed = await self.store.read(lm.match_id, after=last_seq, limit=lm.seq - last_seq)
+        if 0 <= upto - last_seq <= MAX_CATCH_UP and last_seq < upto:
+            missed = await self.store.read(lm.match_id, after=last_seq, limit=upto - last_seq)
         views.catch_up(lm, watcher, missed)
 
     def detach(self, match_id: str, watcher: Watcher) -> None:
@@ -330,3 +352,11 @@ class MatchService:
                 lm.timer.cancel()
             del self._live[match_id]
             self.metrics.set("duel_matches_live", len(self._live))
+
+
+def _timeless(lm: LiveMatch, act: Act) -> bool:
+    """A concession made against an older seq is not stale: it means the
+    same whatever happened since (the engine accepts it from either seat at
+    any time while the duel runs), and a seat that does not owe a decision
+    would otherwise race the opponent's actions to get it in."""
+    return act.action.get("do") == "concede" and act.expected_seq <= lm.seq

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import structlog
@@ -51,7 +52,7 @@ from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.directory import WAITING
 from server.limits import TokenBucket
-from server.matches import Watcher
+from server.matches import LiveMatch, Watcher
 from server.tokens import BadToken
 
 if TYPE_CHECKING:
@@ -257,10 +258,12 @@ class Session:
             return False
         return True
 
-    async def _bind(self, match_id: str, seat: int | None, last_seq: int) -> None:
+    async def _bind(
+        self, match_id: str, seat: int | None, last_seq: int, greet: Callable[[LiveMatch], None] | None = None
+    ) -> None:
         self.match_id = match_id
         self.watcher = Watcher(seat, self.send)
-        await self.app.service.attach(match_id, self.watcher, last_seq)
+        await self.app.service.attach(match_id, self.watcher, last_seq, greet)
 
     async def _create(self, msg: CreateMatch, *, quick: bool = False) -> str | None:
         if not self._free():
@@ -268,7 +271,9 @@ class Session:
         deck = deck_or_demo(msg.deck, 0)
         match_id = secrets.token_urlsafe(9)
         clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
-        await self.app.directory.create(match_id, deck, spectators=msg.spectators, quick=quick, clock=clock)
+        await self.app.directory.create(
+            match_id, deck, spectators=msg.spectators, quick=quick, clock=clock, spectator_delay=msg.spectator_delay
+        )
         self.send(Seated(match_id, 0, self.app.tokens.issue(match_id, 0), False))
         await self._bind(match_id, 0, 0)
         log.info("match_created", match_id=match_id, session=self.id)
@@ -289,7 +294,7 @@ class Session:
             return False
         self.send(Seated(match_id, 1, self.app.tokens.issue(match_id, 1), True))
         await self._bind(match_id, 1, 0)
-        await self.app.service.start(match_id, (info.decks[0], deck), info.clock)
+        await self.app.service.start(match_id, (info.decks[0], deck), info.clock, info.spectator_delay)
         log.info("match_joined", match_id=match_id, session=self.id)
         return True
 
@@ -322,8 +327,13 @@ class Session:
         if not info.spectators:
             self.error(E.SESSION_UNAUTHORIZED, "this match does not allow spectators")
             return
-        self.send(Spectating(msg.match_id, await self.app.store.last_seq(msg.match_id)))
-        await self._bind(msg.match_id, None, msg.last_seq)
+        delay = info.spectator_delay
+
+        def greet(lm: LiveMatch) -> None:
+            # the seq a spectator may see: behind the live one on a delayed match
+            self.send(Spectating(msg.match_id, lm.point_for(None).seq, delay))
+
+        await self._bind(msg.match_id, None, msg.last_seq, greet)
 
     async def _reconnect(self, msg: Reconnect) -> None:
         if not self._free():
@@ -345,7 +355,7 @@ class Session:
         if not started and deck0 is not None and deck1 is not None:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now
-            await self.app.service.start(claim.match_id, (deck0, deck1), info.clock)
+            await self.app.service.start(claim.match_id, (deck0, deck1), info.clock, info.spectator_delay)
         log.info("reconnected", match_id=claim.match_id, seat=claim.seat, last_seq=msg.last_seq)
 
     async def _act(self, msg: Act) -> None:
