@@ -68,7 +68,7 @@ class DuelServer:
             ping_interval=cfg.ping_interval,
             ping_timeout=cfg.ping_timeout,
             open_timeout=10,
-            close_timeout=2,
+            close_timeout=cfg.close_timeout,
             server_header=None,
         )
         log.info("listening", host=cfg.host, port=self.port, redis=_safe_url(self.redis_url))

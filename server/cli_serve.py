@@ -20,6 +20,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--socket-send-buffer", type=int, default=None, help="SO_SNDBUF per connection in bytes (default: the kernel's)"
     )
+    p.add_argument("--ping-interval", type=float, default=20.0, help="seconds between keepalive pings")
+    p.add_argument(
+        "--ping-timeout", type=float, default=20.0, help="seconds a pong may take before the client is dropped"
+    )
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -37,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         rate_per_second=args.rate_limit,
         rate_burst=2 * args.rate_limit,
         socket_send_buffer=args.socket_send_buffer,
+        ping_interval=args.ping_interval,
+        ping_timeout=args.ping_timeout,
     )
     with redis_target(args, announce=True) as url:
 

@@ -21,7 +21,8 @@ class ServerConfig:
     rate_burst: int = 100
     max_violations: int = 20  # rate/protocol violations before close 1008
     hello_timeout: float = 10.0
-    ping_interval: float | None = 20.0
-    ping_timeout: float | None = 20.0
+    ping_interval: float | None = 20.0  # seconds between keepalive pings (None: no pings)
+    ping_timeout: float | None = 20.0  # a pong must come within this, or the connection is dropped
+    close_timeout: float = 2.0  # how long a closing handshake may take before the socket is cut
     poll_interval: float = 1.0  # how often live matches re-check the log (missed doorbells)
     drain_timeout: float = 10.0

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import msgpack
+import pytest
 import redis.asyncio as aioredis
 from duel_helpers import choose, play, run, running_server, start_match, url_of, wait_for_turn
 
@@ -30,7 +31,9 @@ from protocol.messages import (
     Update,
 )
 from server import rules
+from server.app import DuelServer
 from server.client import DuelClient
+from server.session import Session
 from server.store import RedisEventStore
 
 
@@ -302,6 +305,108 @@ def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, t
                 await asyncio.sleep(0.05)
             assert server.metrics.get("duel_slow_clients_dropped_total") == 1
             raw.close()
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+def _seat_sessions(server: DuelServer, match_id: str, seat: int) -> list[Session]:
+    return [
+        s for s in server.sessions
+        if s.match_id == match_id and s.watcher is not None and s.watcher.seat == seat
+    ]
+
+
+def test_a_peer_that_stops_answering_pings_is_dropped_and_the_match_goes_on(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Seat 1's client freezes (its socket is no longer read, so no pong goes
+    back): the server drops it within ping interval + ping timeout (+ the
+    closing handshake's timeout); seat 0, which answers, stays; seat 0 plays
+    on, seat 1 reconnects with its token and the duel is played out."""
+    interval, timeout, close = 0.2, 0.4, 0.3
+    rnd = random.Random(12)
+
+    async def body() -> None:
+        async with running_server(
+            redis_url, tmp_path, ping_interval=interval, ping_timeout=timeout, close_timeout=close
+        ) as server:
+            a, b, match_id, tokens = await start_match(url_of(server))
+            assert _seat_sessions(server, match_id, 1)
+            loop = asyncio.get_running_loop()
+            b.ws.transport.pause_reading()  # a frozen peer: nothing it is sent is read or answered
+            frozen_at, seen = loop.time(), b.seq
+            while _seat_sessions(server, match_id, 1):
+                assert loop.time() - frozen_at < interval + timeout + close + 1.0, "not dropped in time"
+                await asyncio.sleep(0.01)
+            dropped_after = loop.time() - frozen_at
+            assert dropped_after >= timeout * 0.9, dropped_after  # it was the ping timeout, not something else
+            # seat 0 answers its pings: after more than one more timeout it is still there
+            await asyncio.sleep(interval + timeout)
+            assert _seat_sessions(server, match_id, 0) and not a.closed
+            # the match goes on: seat 0 acts while it owes the decision ...
+            while a.owes_decision:
+                reply = await a.act(choose([x for x in a.legal if x["do"] != "concede"], rnd))
+                assert isinstance(reply, Accepted), reply
+            # ... seat 1 comes back with its token, gets what it missed, and the duel ends
+            b2 = await DuelClient.connect(url_of(server), "B2")
+            await b2.send(Reconnect(token=tokens[1], last_seq=seen))
+            await b2.expect(Seated)
+            while b2.seq < a.seq or b2.view is None:
+                await b2.expect(Update)
+            assert b2.state_hash == a.state_hash
+            await play([a, b2], rnd)
+            assert a.finished and b2.finished
+            b.ws.transport.resume_reading()
+            await asyncio.wait_for(b.ws.wait_closed(), 5)
+            for c in (a, b2):
+                await c.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize("behind", [0, 3])
+def test_the_seat_that_does_not_owe_a_decision_can_concede(redis_url: str, tmp_path: Path, behind: int) -> None:
+    """Either seat may concede at any time: the one that does not owe the
+    decision too (the engine accepts it, so must the server), at the current
+    seq or (``behind``) an older one; exactly once; then the duel is over for
+    everyone."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            rnd = random.Random(5)
+            for _ in range(6):  # a few entries in, so an old expected_seq exists
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                assert isinstance(await actor.act(choose(actor.legal, rnd)), Accepted)
+            actor = await wait_for_turn([a, b])
+            idle = b if actor is a else a
+            idle_seat = 1 if idle is b else 0
+            assert not idle.legal and idle.pending is not None and idle.pending["seat"] != idle_seat
+            # anything else from the idle seat is refused, and changes nothing
+            refused = await idle.act({"do": "next_phase"})
+            assert isinstance(refused, Rejected) and refused.code == E.ACTION_NOT_YOUR_PRIORITY
+            # the concession is accepted (made against the current seq, or an older one)
+            reply = await idle.act({"do": "concede"}, action_id="gg", expected_seq=idle.seq - behind)
+            assert isinstance(reply, Accepted) and not reply.duplicate, reply
+            for c in (a, b):
+                while c.seq < reply.seq or c.view is None or not c.finished:
+                    await c.expect(Update)
+                assert c.view is not None
+                assert c.view["winner"] == 1 - idle_seat and c.view["end_reason"] == "concede"
+                assert c.pending is None and not c.legal
+            # a retry is the same concession; further actions find the duel over
+            again = await idle.act({"do": "concede"}, action_id="gg", expected_seq=0)
+            assert isinstance(again, Accepted) and again.duplicate and again.seq == reply.seq
+            late = await actor.act({"do": "concede"})
+            assert isinstance(late, Rejected) and late.code == E.MATCH_FINISHED
+            store = RedisEventStore(aioredis.Redis.from_url(redis_url))
+            log = await store.read(match_id)
+            assert log[-1].seq == reply.seq and log[-1].seat == idle_seat
+            assert log[-1].action == {"do": "concede"}
+            await store.redis.aclose()
             for c in (a, b):
                 await c.close()
 
