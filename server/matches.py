@@ -2,16 +2,22 @@
 
 An action goes through small named steps (:meth:`MatchService.submit`):
 
-1. ``_duplicate``   -- the seat's client action id was appended before: answer
-                       with the original seq, append nothing;
-2. ``_fresh``       -- the action was made against the current seq (catching up
+1. ``_fresh``       -- the action was made against the current seq (catching up
                        from the log first if the client is ahead of us);
-3. ``_decide``      -- the engine turns the action into facts or refuses it;
-4. ``_append``      -- the entry is appended at the next seq, atomically; a lost
+2. ``_decide``      -- the engine turns the action into facts or refuses it;
+3. ``_append``      -- the entry is appended at the next seq, atomically; a lost
                        race reloads from the log and answers ``action/stale``;
+                       the append script answers a client action id that was
+                       appended before with its original seq, appending nothing;
+4. ``_duplicate``   -- before any refusal: if the seat's client action id was
+                       appended before (a retry after a timeout is stale by
+                       then), the answer is that original seq, not the refusal;
 5. fan-out          -- every watcher of the match gets the entry redacted for
                        it, its view, and its legal actions if it owes a decision
                        (:mod:`server.views`).
+
+So a retried action id always gets its original seq, and an accepted action
+costs one Redis round trip (the append), not two.
 
 In one process an asyncio lock per match serializes steps 1-5; across
 processes the conditional append does (see :mod:`server.store`).  Entries
@@ -94,13 +100,15 @@ class MatchService:
             await self._after(lm, entries)
         return entries
 
-    async def sync(self, match_id: str) -> None:
-        """Catch a cached match up with its log (doorbell or poll)."""
+    async def sync(self, match_id: str, seq: int | None = None) -> None:
+        """Catch a cached match up with its log (doorbell or poll); nothing to
+        read if it is at ``seq`` already (the bell of our own append)."""
         lm = self._live.get(match_id)
         if lm is None or not lm.watchers:
             return
         async with lm.lock:
-            await self._sync(lm)
+            if seq is None or lm.seq < seq:
+                await self._sync(lm)
 
     async def _after(self, lm: LiveMatch, entries: list[LogEntry]) -> None:
         """After new entries: fan out, re-arm the clock, mark the end."""
@@ -185,12 +193,17 @@ class MatchService:
     async def _submit_locked(
         self, lm: LiveMatch, seat: int, act: Act
     ) -> tuple[Accepted | Rejected, LogEntry | None]:
+        answer, entry = await self._try(lm, seat, act)
+        if isinstance(answer, Rejected):
+            dup = await self._duplicate(lm, seat, act)
+            if dup is not None:
+                return dup, None
+        return answer, entry
+
+    async def _try(self, lm: LiveMatch, seat: int, act: Act) -> tuple[Accepted | Rejected, LogEntry | None]:
         def reject(code: str, reason: str) -> tuple[Rejected, None]:
             return Rejected(act.client_action_id, code, reason, lm.seq), None
 
-        dup = await self._duplicate(lm, seat, act)
-        if dup is not None:
-            return dup, None
         if not lm.started:
             return reject(E.MATCH_NOT_STARTED, "the duel has not started yet")
         if not await self._fresh(lm, act) and not _timeless(lm, act):

@@ -56,6 +56,23 @@ def test_same_action_id_is_applied_once(redis_url: str, tmp_path: Path) -> None:
             third = await a2.act(action, action_id="once", expected_seq=0)
             assert isinstance(third, Accepted) and third.duplicate and third.seq == first.seq
             assert await store.length(match_id) == length
+            # an id used before, sent again fresh (current seq) with an action that is
+            # legal now: still the original outcome, nothing appended
+            used: dict[int, tuple[str, int]] = {0: ("once", first.seq)}
+            for _ in range(40):
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                seat = 0 if actor is a else 1
+                if seat in used:
+                    break
+                reply = await actor.act(actor.legal[0], action_id=f"id-{seat}")
+                assert isinstance(reply, Accepted) and not reply.duplicate
+                used[seat] = (f"id-{seat}", reply.seq)
+            cid, seq = used[seat]
+            n = await store.length(match_id)
+            reused = await actor.act(actor.legal[0], action_id=cid)
+            assert isinstance(reused, Accepted) and reused.duplicate and reused.seq == seq, reused
+            assert await store.length(match_id) == n
             for c in (a, b, a2):
                 await c.close()
             await store.redis.aclose()
