@@ -26,6 +26,7 @@ test: $(STAMP) check
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.server
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
