@@ -41,11 +41,14 @@ def url_of(server: DuelServer) -> str:
     return f"ws://127.0.0.1:{server.port}"
 
 
-async def start_match(url_a: str, url_b: str | None = None) -> tuple[DuelClient, DuelClient, str, list[str]]:
-    """Seat 0 creates, seat 1 joins; both have received the genesis update."""
+async def start_match(
+    url_a: str, url_b: str | None = None, create: CreateMatch | None = None
+) -> tuple[DuelClient, DuelClient, str, list[str]]:
+    """Seat 0 creates (with ``create``'s options), seat 1 joins; both have
+    received the genesis update."""
     a = await DuelClient.connect(url_a, "A")
     b = await DuelClient.connect(url_b or url_a, "B")
-    await a.send(CreateMatch())
+    await a.send(create or CreateMatch())
     seated_a = await a.expect(Seated)
     await b.send(Join(match_id=seated_a.match_id))
     seated_b = await b.expect(Seated)

@@ -14,6 +14,9 @@ may know at that seq:
 * no rejection reason names a card the receiver may not know (each duel
   probes with actions on the opponent's unseen cards).
 
+Every fourth duel holds its spectator 3 entries behind (a spectator delay):
+its frames are checked the same way, at the seq each one is about.
+
 To keep ``make test`` quick most duels end early by a concession at a random
 point (still random duels, from random seeds); every eighth is played out.
 ``DUEL_HIDDEN_INFO_DUELS`` overrides the number of duels (default 200).
@@ -31,7 +34,7 @@ import redis.asyncio as aioredis
 from duel_helpers import choose, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.codec import decode_server
-from protocol.messages import Accepted, Error, Rejected, Spectate, Spectating, Update
+from protocol.messages import Accepted, CreateMatch, Error, Rejected, Spectate, Spectating, Update
 from server import rules
 from server.client import DuelClient
 from server.store import RedisEventStore
@@ -125,7 +128,8 @@ def check_match(log: list[Any], frames: dict[int | None, list[bytes]]) -> int:
 async def one_duel(urls: tuple[str, str], store: RedisEventStore, seed: int) -> int:
     rnd = random.Random(seed)
     url_a, url_b = urls if seed % 2 else (urls[0], urls[0])  # odd seeds: seats on two servers
-    a, b, match_id, _ = await start_match(url_a, url_b)
+    delay = 3 if seed % 4 == 1 else 0
+    a, b, match_id, _ = await start_match(url_a, url_b, CreateMatch(spectator_delay=delay))
     spectator = await DuelClient.connect(urls[seed % 3 % 2], "S")
     await spectator.send(Spectate(match_id=match_id))
     await spectator.expect(Spectating)
