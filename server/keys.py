@@ -6,8 +6,18 @@ never touched by the append script."""
 from __future__ import annotations
 
 import re
+import secrets
 
 MATCH_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def new_match_id() -> str:
+    """A fresh random match id: 12 URL-safe characters, never starting with
+    ``-`` (so that it can be passed on a command line: ``duel replay ID``)."""
+    while True:
+        match_id = secrets.token_urlsafe(9)
+        if not match_id.startswith("-"):
+            return match_id
 
 
 def check_match_id(match_id: str) -> str:

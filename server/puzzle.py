@@ -12,14 +12,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import secrets
 import signal
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from server import rules
+from server import keys, rules
 from server.app import DuelServer
 from server.config import ServerConfig
 
@@ -27,7 +26,7 @@ from server.config import ServerConfig
 async def create_puzzle_match(server: DuelServer, doc: dict[str, Any]) -> tuple[str, list[str]]:
     """A started match at the scenario's position; its id and the two seat tokens."""
     rules.scenario_setup(doc)  # refuse a broken scenario before creating anything
-    match_id = secrets.token_urlsafe(9)
+    match_id = keys.new_match_id()
     await server.directory.create(match_id, [], spectators=True, quick=False)
     if not await server.directory.claim_seat1(match_id, []):  # pragma: no cover - fresh id
         raise RuntimeError("seat 1 of a fresh match was taken")

@@ -48,6 +48,7 @@ from protocol.messages import (
     Sync,
     Welcome,
 )
+from server import keys
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.directory import WAITING
@@ -269,7 +270,7 @@ class Session:
         if not self._free():
             return None
         deck = deck_or_demo(msg.deck, 0)
-        match_id = secrets.token_urlsafe(9)
+        match_id = keys.new_match_id()
         clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
         await self.app.directory.create(
             match_id, deck, spectators=msg.spectators, quick=quick, clock=clock, spectator_delay=msg.spectator_delay

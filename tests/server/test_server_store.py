@@ -134,3 +134,10 @@ def test_match_keys_share_a_slot() -> None:
     m = "abc"
     tags = {k.split("{")[1].split("}")[0] for k in (keys.log_key(m), keys.actions_key(m), keys.meta_key(m))}
     assert tags == {m}
+
+
+def test_match_ids_never_look_like_options() -> None:
+    """``duel replay ID`` must work for every id: none starts with '-'."""
+    ids = [keys.new_match_id() for _ in range(5000)]
+    assert all(keys.MATCH_ID_RE.fullmatch(m) and not m.startswith("-") for m in ids)
+    assert len(set(ids)) == len(ids)
