@@ -21,7 +21,7 @@ on a free port, then measures:
 
 Figures are printed as ratios against the baseline of the same run, as
 ``bench/run.py`` does; absolute numbers depend on the machine.  Bounded in
-time (about 40 s with the defaults); nothing listens beyond 127.0.0.1 and a
+time (about 30 s with the defaults on a 2-CPU machine; under 60 s); nothing listens beyond 127.0.0.1 and a
 unix socket.  Not part of ``make test``.
 """
 
