@@ -30,10 +30,6 @@ from .stats import activation_locked
 from .types import Action, other
 
 
-def effect_speed(card: Card, eff: Effect) -> int:
-    return eff.speed
-
-
 def link_speed(s: State, link: Link) -> int:
     card = s.cards[link.card]
     effs = effects_of(card)

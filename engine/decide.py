@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from .battle import battle_step, end_step
+from .battle import battle_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, open_state
 from .ctx import Ctx
@@ -296,6 +296,3 @@ def _answers_event(s: State, a: Action) -> bool:
     return 1 <= idx <= len(effs) and effs[idx - 1].event == s.event.get("kind")
 
 
-def end_battle_phase_now(ctx: Ctx, reason: str) -> None:
-    """An effect ends the Battle Phase: it becomes the End Step (seed 000)."""
-    end_step.enter(ctx, reason=reason)

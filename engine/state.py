@@ -56,10 +56,6 @@ class Card:
     def on_field(self) -> bool:
         return self.zone in ("monsters", "spells_traps", "field")
 
-    @property
-    def face_down(self) -> bool:
-        return not self.face_up
-
 
 @dataclass(slots=True)
 class Player:
@@ -166,17 +162,6 @@ class State:
 
     def card(self, cid: int) -> Card:
         return self.cards[cid]
-
-    def zone_list(self, seat: int, zone: str) -> list[int]:
-        p = self.players[seat]
-        if zone == "monsters":
-            return [c for c in p.monsters if c is not None]
-        if zone == "spells_traps":
-            return [c for c in p.spells_traps if c is not None]
-        if zone == "field":
-            return [] if p.field_zone is None else [p.field_zone]
-        lst: list[int] = getattr(p, zone)
-        return lst
 
     def monsters(self, seat: int) -> list[Card]:
         return [self.cards[c] for c in self.players[seat].monsters if c is not None]

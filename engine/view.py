@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from .battle.battle_step import attacks_remaining
-from .cards import CARDS
 from .state import Card, State
 from .stats import atk, def_
 from .types import Fact
@@ -133,6 +132,3 @@ def redact(fact: Fact, seat: int | None) -> Fact | None:
     return out
 
 
-def card_name(code: int) -> str:
-    c = CARDS.get(code)
-    return c.name if c else str(code)
