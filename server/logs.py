@@ -2,15 +2,40 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
+import time
 
 import structlog
 
 
+class _JSONLines(logging.Formatter):
+    """Records of the standard library's loggers (websockets, asyncio) as JSON lines too, so
+    the whole stderr stream is machine-readable."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {
+            "event": record.getMessage(),
+            "logger": record.name,
+            "level": record.levelname.lower(),
+            "timestamp": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + "Z",
+        }
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out)
+
+
 def configure(level: str = "info") -> None:
     lvl = logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
-    logging.basicConfig(level=lvl, stream=sys.stderr, format="%(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JSONLines())
+    _JSONLines.converter = time.gmtime
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(lvl)
+    # one line per HTTP probe or closed connection is noise at thousands of duels
+    logging.getLogger("websockets").setLevel(max(lvl, logging.WARNING))
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
