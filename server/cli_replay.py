@@ -17,6 +17,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("match_id")
     p.add_argument("--actions", action="store_true", help="also print every entry's seq and action")
+    p.add_argument(
+        "--as",
+        dest="viewer",
+        choices=("all", "A", "B", "spectator"),
+        default="all",
+        help="whose eyes: all (every card named; the default), A or B (what that player saw), spectator",
+    )
+    p.add_argument("--upto", type=int, metavar="SEQ", help="stop after entry SEQ and print the board there")
     add_redis_options(p)
     p.set_defaults(func=run_replay)
 
@@ -51,9 +59,21 @@ def run_replay(args: argparse.Namespace) -> int:
     if not entries:
         print(f"no match {args.match_id} (empty log)", file=sys.stderr)
         return 1
-    for line in replay_lines(entries, actions=args.actions):
+    viewers: dict[str, int | str | None] = {"all": "all", "A": 0, "B": 1, "spectator": None}
+    viewer = viewers[args.viewer]
+    if args.upto is not None:
+        entries = [e for e in entries if e.seq <= args.upto]
+    for line in replay_lines(entries, actions=args.actions, viewer=viewer):
         print(line)
-    for line in summary_lines(args.match_id, entries, fold_log(entries)):
+    state = fold_log(entries)
+    if args.upto is not None:
+        from engine import view as engine_view
+        from server.cli_play import render_board
+
+        seat = viewer if isinstance(viewer, int) else None
+        print()
+        print(render_board(engine_view(state, seat, omniscient=viewer == "all"), seat))
+    for line in summary_lines(args.match_id, entries, state):
         print(line)
     return 0
 

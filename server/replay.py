@@ -33,12 +33,19 @@ def _action_text(entry: LogEntry) -> str:
     return f"{do} {rest}".strip()
 
 
-def replay_lines(entries: list[LogEntry], *, actions: bool = False) -> Iterator[str]:
-    """The duel in plain words, entry by entry."""
+OMNISCIENT = "all"
+
+
+def replay_lines(
+    entries: list[LogEntry], *, actions: bool = False, viewer: int | str | None = OMNISCIENT
+) -> Iterator[str]:
+    """The duel in plain words, entry by entry. ``viewer``: ``"all"`` (the operator: every
+    card named), a seat (0/1: only what that player saw), or None (a spectator)."""
     for entry in entries:
         if actions:
             yield f"#{entry.seq} {seat_name(entry.seat)}: {_action_text(entry)}"
-        for fact in entry.facts:
+        facts = entry.facts if viewer == OMNISCIENT else rules.redact(entry.facts, viewer if isinstance(viewer, int) else None)
+        for fact in facts:
             text = rules.describe(fact)
             if text:
                 yield text

@@ -60,3 +60,15 @@ def test_replay_prints_turns_and_the_final_state() -> None:
     assert "=== Turn 1" in text and "#2 " in text
     summary = "\n".join(summary_lines("m", log, fold_log(log)))
     assert f"State hash: {log[-1].state_hash}" in summary and "LP: A" in summary
+
+
+def test_replay_as_a_seat_names_only_what_that_seat_saw() -> None:
+    log = build_log(8, 80)
+    everything = "\n".join(replay_lines(log))
+    as_b = "\n".join(replay_lines(log, viewer=1))
+    as_spectator = "\n".join(replay_lines(log, viewer=None))
+    # the operator sees both players' draws by name; B sees its own only; a spectator neither
+    assert 'A draws "' in everything and 'B draws "' in everything
+    assert 'A draws "' not in as_b and 'B draws "' in as_b
+    assert 'A draws "' not in as_spectator and 'B draws "' not in as_spectator
+    assert "A draws a card" in as_b and "B draws a card" in as_spectator
