@@ -50,29 +50,11 @@ from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch, Join, Seated, Update
 from server import keys, rules
 from server.client import DuelClient
+from server.client import bot_choice as choose
 from server.embedded_redis import EmbeddedRedis
 from server.store import RedisEventStore, action_key
 
 REPO = Path(__file__).resolve().parents[1]
-PREFERENCE = ("attack", "summon", "enter_battle_phase", "set", "change_position", "flip_summon")
-FORWARD = ("end_battle_phase", "next_phase", "end_turn", "pass")
-
-
-# --------------------------------------------------------------------- helpers
-
-
-def choose(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
-    """Prefer attacks and summons so that duels end; otherwise move on; never concede."""
-    for kind in PREFERENCE:
-        options = [a for a in legal if a.get("do") == kind]
-        if options:
-            return rnd.choice(options)
-    for kind in FORWARD:
-        options = [a for a in legal if a.get("do") == kind]
-        if options:
-            return options[0]
-    choices = [a for a in legal if a.get("do") != "concede"]
-    return rnd.choice(choices or legal)
 
 
 def pct(values: list[float], q: float) -> float:

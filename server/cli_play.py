@@ -22,6 +22,8 @@ import random
 import sys
 from typing import Any
 
+from server.client import bot_choice
+
 SEATS = ("A", "B")
 
 
@@ -127,14 +129,6 @@ def render_board(view: dict[str, Any], me: int | None) -> str:
     return "\n".join(lines)
 
 
-def bot_choice(rnd: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    keen = [a for a in legal if a["do"] in ("attack", "summon", "retarget", "choose", "enter_battle_phase")]
-    if keen and rnd.random() < 0.8:
-        return rnd.choice(keen)
-    passes = [a for a in legal if a["do"] == "pass"]
-    return passes[0] if passes and rnd.random() < 0.7 else rnd.choice(legal)
-
-
 # ------------------------------------------------------------------ the loop (I/O)
 
 
@@ -199,7 +193,7 @@ async def play(args: argparse.Namespace) -> int:
         asked_at = client.seq
         if (args.auto_pass and all(a["do"] == "pass" for a in legal)) or args.bot:
             await asyncio.sleep(0.03)  # stay well under the server's rate limit
-            await client.act(legal[0] if not args.bot else bot_choice(rnd, legal))
+            await client.act(legal[0] if not args.bot else bot_choice(legal, rnd))
             continue
         print(render_board(view, me))
         print(f"-- {(client.pending or {}).get('prompt', '')}")

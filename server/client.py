@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -30,6 +31,24 @@ from protocol.messages import (
 )
 
 M = TypeVar("M", bound=ServerMessage)
+
+# a simple bot policy (tests, benchmarks, ``duel play --bot``): attack and summon so duels end
+PREFERENCE = ("attack", "summon", "enter_battle_phase", "set", "change_position", "flip_summon")
+FORWARD = ("end_battle_phase", "next_phase", "end_turn", "pass")
+
+
+def bot_choice(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """Prefer attacks and summons so that duels end; otherwise move on; never concede."""
+    for kind in PREFERENCE:
+        options = [a for a in legal if a.get("do") == kind]
+        if options:
+            return rnd.choice(options)
+    for kind in FORWARD:
+        options = [a for a in legal if a.get("do") == kind]
+        if options:
+            return options[0]
+    choices = [a for a in legal if a.get("do") != "concede"]
+    return rnd.choice(choices or legal)
 
 
 class ClientError(Exception):

@@ -4,7 +4,8 @@ card the seat may not see (the rendering works from the redacted view alone)."""
 from __future__ import annotations
 
 from engine import legal_actions, view
-from server.cli_play import bot_choice, describe_action, render_board
+from server.cli_play import describe_action, render_board
+from server.client import bot_choice
 from tests.engine.helpers import position
 
 
@@ -32,4 +33,4 @@ def test_bot_only_picks_legal_actions() -> None:
     s, _ = position({"turn": 3, "turn_player": "A", "phase": "main1", "A": {"hand": ["Celtic Guardian"]}, "B": {}})
     legal = legal_actions(s, 0)
     rnd = random.Random(1)
-    assert all(bot_choice(rnd, legal) in legal for _ in range(50))
+    assert all(bot_choice(legal, rnd) in legal for _ in range(50))

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from protocol.messages import Accepted, CreateMatch, Join, Rejected, Seated, Update
 from server.app import DuelServer
 from server.client import DuelClient
+from server.client import bot_choice as choose
 from server.config import ServerConfig
 
 T = TypeVar("T")
@@ -59,22 +60,6 @@ async def start_match(
     return a, b, seated_a.match_id, [seated_a.token, seated_b.token]
 
 
-PREFERENCE = ("attack", "summon", "enter_battle_phase", "set", "change_position", "flip_summon")
-FORWARD = ("end_battle_phase", "next_phase", "end_turn", "pass")
-
-
-def choose(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
-    """Prefer attacks and summons so the duel ends; otherwise move on."""
-    for kind in PREFERENCE:
-        options = [a for a in legal if a.get("do") == kind]
-        if options:
-            return rnd.choice(options)
-    for kind in FORWARD:
-        options = [a for a in legal if a.get("do") == kind]
-        if options:
-            return options[0]
-    choices = [a for a in legal if a.get("do") != "concede"]
-    return rnd.choice(choices or legal)
 
 
 async def wait_for_turn(clients: list[DuelClient], timeout: float = 10.0) -> DuelClient | None:
