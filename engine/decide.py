@@ -23,6 +23,13 @@ from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
 PASS: Action = {"do": "pass"}
+KNOWN_ACTIONS = frozenset(
+    {
+        "pass", "summon", "set", "flip_summon", "change_position", "activate", "attack", "retarget",
+        "cancel_attack", "choose", "enter_battle_phase", "end_battle_phase", "next_phase", "end_turn",
+        "concede",
+    }
+)
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:
@@ -173,7 +180,17 @@ def find_legal(s: State, seat: int, action: Action) -> Action:
 def explain(s: State, seat: int, a: Action) -> str:
     """A human reason for the most common illegal actions."""
     do = a.get("do")
-    card = s.cards.get(int(a.get("card", a.get("with", -1)) or -1))
+    if do not in KNOWN_ACTIONS:
+        return f"unknown action {do!r}"
+    for key in ("card", "with"):
+        if key in a and not (isinstance(a[key], int) and not isinstance(a[key], bool)):
+            return f"'{key}' must be a card id (an integer)"
+    legal_keys = {k for la in legal_actions(s, seat) if la["do"] == do for k in la}
+    extra = [k for k in a if k not in legal_keys and k != "do" and a[k] not in (None, [], False)]
+    if legal_keys and extra:
+        return f"unexpected field(s) for '{do}': {', '.join(sorted(extra))}"
+    ref = a.get("card", a.get("with"))
+    card = s.cards.get(ref) if isinstance(ref, int) else None
     name = card.data.name if card is not None and (card.face_up or card.owner == seat) else "that card"
     if do == "attack":
         if s.phase != "battle" or s.step != "battle":
@@ -201,7 +218,8 @@ def explain(s: State, seat: int, a: Action) -> str:
         return "you have already Normal Summoned or Set this turn"
     if do == "enter_battle_phase" and s.turn <= 1:
         return "the player who goes first cannot conduct a Battle Phase on the first turn"
-    return f"'{do}' is not legal now ({pending(s)})"
+    p = pending(s)
+    return f"'{do}' is not legal now ({p['prompt'] if p else 'the duel is over'})"
 
 
 def decide(state: State, seat: int, action: Action) -> list[Fact]:

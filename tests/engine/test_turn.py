@@ -131,3 +131,30 @@ def test_auto_pass_option_skips_only_windows_with_nothing_but_pass() -> None:
     # nobody can do anything until the Battle Step again: the whole Damage Step is skipped
     assert s.step == "battle" and s.attack is None and s.cards[lb2["cg"]].zone == "graveyard"
     assert pending(s)["seat"] == 0  # type: ignore[index]
+
+
+def test_malformed_actions_are_refused_with_a_reason_and_change_nothing() -> None:
+    from engine import state_hash
+
+    s = new_duel()
+    before = state_hash(s)  # type: ignore[arg-type]
+    cases = {
+        "'with' must be a card id": {"do": "attack", "with": "abc"},
+        "'card' must be a card id": {"do": "summon", "card": [1, 2]},
+        "unexpected field(s) for 'pass': extra": {"do": "pass", "extra": {"x": 1}},
+        "unknown action 'frobnicate'": {"do": "frobnicate"},
+        "no such card": {"do": "activate", "card": 99999},
+    }
+    for reason, action in cases.items():
+        try:
+            decide(s, 0, action)  # type: ignore[arg-type]
+            raise AssertionError(f"{action} must be refused")
+        except IllegalAction as e:
+            assert reason in e.reason, (action, e.reason)
+    for junk in ("pass", None, 5, {"do": 5}, {"nodo": 1}):
+        try:
+            decide(s, 0, junk)  # type: ignore[arg-type]
+            raise AssertionError(f"{junk!r} must be refused")
+        except IllegalAction as e:
+            assert e.code == "action/malformed"
+    assert state_hash(s) == before  # type: ignore[arg-type]
