@@ -229,6 +229,8 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
             raise IllegalAction("match/finished", "the duel is over")
         if seat not in (0, 1):
             raise IllegalAction("action/malformed", "seat must be 0 or 1")
+        if set(action) != {"do"}:
+            raise IllegalAction("action/malformed", "concede takes no fields: send {\"do\": \"concede\"}")
         return [{"t": "duel_ended", "winner": other(seat), "reason": "concede"}]
     legal = find_legal(state, seat, action)
     ctx = Ctx(clone(state))

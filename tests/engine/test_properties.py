@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -101,3 +102,34 @@ def test_views_and_redacted_facts_hide_hidden_cards(seed: int) -> None:
         spectator = view(s, None)
         opp_hidden = {**_hidden_ids(s, 0), **_hidden_ids(s, 1)}
         assert not _leaks(spectator, opp_hidden)
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 3000) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+ACTION_KEYS = st.sampled_from(["do", "card", "with", "target", "cost", "tribute", "direct", "effect", "choose", "cards", "option"])
+DOS = st.sampled_from(["pass", "attack", "activate", "summon", "set", "retarget", "choose", "next_phase", "concede", "x"])
+
+
+@SETTINGS
+@given(
+    seed=st.integers(min_value=0, max_value=2**16),
+    steps=st.integers(min_value=0, max_value=120),
+    junk=st.lists(st.dictionaries(ACTION_KEYS, JSONISH, max_size=5).map(lambda d: d) | JSONISH, min_size=1, max_size=20),
+    dos=st.lists(DOS, min_size=20, max_size=20),
+)
+def test_junk_actions_only_ever_raise_illegal_action(seed: int, steps: int, junk: list[Any], dos: list[str]) -> None:
+    """Whatever a client sends, decide answers with facts or IllegalAction, never another error."""
+    from engine import IllegalAction, pending
+
+    live, _entries, _ = play(seed, max_actions=steps)
+    p = pending(live)
+    if p is None:
+        return
+    for i, raw in enumerate(junk):
+        action = dict(raw, do=dos[i]) if isinstance(raw, dict) and "do" not in raw and i % 2 == 0 else raw
+        for seat in (0, 1):
+            with contextlib.suppress(IllegalAction):
+                decide(live, seat, action)
