@@ -5,18 +5,13 @@ Injection Fairy Lily; damage calculation then stops (seed 003, Example 2)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..state import Card, Link, State
+from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
 from .common import discard_cost, discard_options, link_is_monster_effect, negate_previous
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     return bool(s.chain) and link_is_monster_effect(s, s.chain[-1])
-
-
-def _resolve(ctx: Ctx, link: Link) -> None:
-    negate_previous(ctx, link)
 
 
 register(
@@ -29,7 +24,7 @@ register(
                 condition=_condition,
                 cost_options=discard_options,
                 cost=discard_cost,
-                resolve=_resolve,
+                resolve=negate_previous,
                 negates=True,
                 damage_step=ALL_DS,
             ),

@@ -14,7 +14,7 @@ from typing import Any
 from ..cards import by_name
 from ..ctx import Ctx
 from ..ops import send_to_grave
-from ..state import Card, Link, State
+from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
 from .common import link_is_monster_effect, negate_previous
 
@@ -41,10 +41,6 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
         send_to_grave(ctx, ctx.s.cards[cid], reason="cost")
 
 
-def _resolve(ctx: Ctx, link: Link) -> None:
-    negate_previous(ctx, link)
-
-
 register(
     by_name("Herald of Orange Light").code,
     Script(
@@ -58,7 +54,7 @@ register(
                 condition=_condition,
                 cost_options=_fairies,
                 cost=_cost,
-                resolve=_resolve,
+                resolve=negate_previous,
             ),
         )
     ),

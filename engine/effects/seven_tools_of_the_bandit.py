@@ -8,7 +8,7 @@ from typing import Any
 from ..cards import by_name
 from ..ctx import Ctx
 from ..ops import pay_lp
-from ..state import Card, Link, State
+from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
 from .common import link_is_card_activation, negate_previous
 
@@ -21,11 +21,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
     pay_lp(ctx, seat, 1000)
 
 
-def _resolve(ctx: Ctx, link: Link) -> None:
-    negate_previous(ctx, link)
-
-
 register(
     by_name("Seven Tools of the Bandit").code,
-    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, cost=_cost, resolve=_resolve, negates=True, damage_step=ALL_DS),)),
+    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, cost=_cost, resolve=negate_previous, negates=True, damage_step=ALL_DS),)),
 )

@@ -4,8 +4,7 @@ the activation, and if you do, destroy it." (seed 002, Examples 1 and 2)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..state import Card, Link, State
+from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
 from .common import link_is_card_activation, negate_previous
 
@@ -17,11 +16,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
     return top.controller != seat and link_is_card_activation(s, top, "trap")
 
 
-def _resolve(ctx: Ctx, link: Link) -> None:
-    negate_previous(ctx, link)
-
-
 register(
     by_name("Trap Jammer").code,
-    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, resolve=_resolve, negates=True, damage_step=ALL_DS),)),
+    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, resolve=negate_previous, negates=True, damage_step=ALL_DS),)),
 )
