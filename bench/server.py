@@ -33,11 +33,8 @@ import contextlib
 import dataclasses
 import os
 import random
-import re
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -49,12 +46,11 @@ import redis.asyncio as aioredis
 from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch, Join, Seated, Update
 from server import keys, rules
+from server.child import ServeProcess
 from server.client import DuelClient
 from server.client import bot_choice as choose
 from server.embedded_redis import EmbeddedRedis
 from server.store import RedisEventStore, action_key
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -66,61 +62,6 @@ def pct(values: list[float], q: float) -> float:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.2f} ms"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-class ServeProcess:
-    """``duel serve`` as a child process on a free port of 127.0.0.1."""
-
-    def __init__(self, workdir: Path, redis_url: str) -> None:
-        self.workdir = workdir
-        self.redis_url = redis_url
-        self.proc: subprocess.Popen[str] | None = None
-        self.port = 0
-
-    def start(self, timeout: float = 20.0) -> ServeProcess:
-        args = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-                "--redis-url", self.redis_url, "--rate-limit", "1000000"]
-        env = {**os.environ, "PYTHONPATH": str(REPO), "DUEL_SECRET": "bench-secret-not-for-production"}
-        env.pop("REDIS_URL", None)
-        log = (self.workdir / "server.log").open("a")
-        self.proc = subprocess.Popen(args, cwd=self.workdir, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"duel serve exited; see {self.workdir / 'server.log'}")
-            m = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", line)
-            if m:
-                self.port = int(m.group(1))
-                return self
-        raise RuntimeError("duel serve did not start in time")
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def cpu(self) -> float:
-        return 0.0 if self.proc is None else cpu_seconds(self.proc.pid)
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 # --------------------------------------------------------------------- (a) baselines
@@ -399,7 +340,10 @@ def main() -> None:
     args = ap.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="duelbench-"))  # short: unix socket paths are limited
     redis = EmbeddedRedis(workdir / "redis", fsync=args.fsync).start()
-    server = ServeProcess(workdir, redis.url)
+    server = ServeProcess(
+        workdir, "--host", "127.0.0.1", "--redis-url", redis.url, "--rate-limit", "1000000",
+        secret="bench-secret-not-for-production",
+    )
     try:
         server.start()
         asyncio.run(main_async(args, redis.url, server))
