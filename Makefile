@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check setup bench clean
+.PHONY: run test check setup bench clean secrecy
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -23,6 +23,10 @@ check: $(STAMP)
 
 test: $(STAMP) check
 	$(BIN)/pytest
+
+# the cheater property test at length (issue 8): 300 random effect-heavy duels
+secrecy: $(STAMP)
+	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
