@@ -1,31 +1,124 @@
-"""Demo decks from the card pool: 40 cards, at most 3 copies of a card."""
+"""Demo decks from the card pool: named, 40 cards each, at most 3 copies of a card.
+
+The first two are the plain Normal Monster decks the project started with
+(kept for the golden logs and the benchmarks); the others are built so that
+ordinary duels show what the engine is about: attacks answered by Traps,
+replays, Damage Step cards, End Step effects and counters. ``DEFAULT_DECKS``
+are what a player gets when it brings no deck.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .cards import CARDS_BY_NAME
 
-_DEMO: tuple[tuple[tuple[str, int], ...], ...] = (
-    (
-        ("Celtic Guardian", 3), ("Gemini Elf", 3), ("Vorse Raider", 3), ("Alexandrite Dragon", 3),
-        ("Luster Dragon", 3), ("Archfiend Soldier", 3), ("Mystical Elf", 2), ("Summoned Skull", 2),
-        ("Dark Magician", 1), ("Giant Soldier of Stone", 2), ("Battle Ox", 3), ("Feral Imp", 3),
-        ("Mad Dog of Darkness", 3), ("Neo the Magic Swordsman", 3), ("Silver Fang", 3),
+
+@dataclass(frozen=True)
+class DemoDeck:
+    name: str  # short key, e.g. "battle-step"
+    title: str
+    description: str
+    cards: tuple[tuple[str, int], ...]
+    public: bool = True  # offered to players (the classic decks are kept for old logs and benchmarks)
+
+    def codes(self) -> list[int]:
+        out: list[int] = []
+        for card, n in self.cards:
+            out.extend([CARDS_BY_NAME[card].code] * n)
+        return out
+
+
+DEMO_DECKS: tuple[DemoDeck, ...] = (
+    DemoDeck(
+        "classic-a",
+        "Classic A",
+        "Normal Monsters only: the plain duel the project started with.",
+        (
+            ("Celtic Guardian", 3), ("Gemini Elf", 3), ("Vorse Raider", 3), ("Alexandrite Dragon", 3),
+            ("Luster Dragon", 3), ("Archfiend Soldier", 3), ("Mystical Elf", 2), ("Summoned Skull", 2),
+            ("Dark Magician", 1), ("Giant Soldier of Stone", 2), ("Battle Ox", 3), ("Feral Imp", 3),
+            ("Mad Dog of Darkness", 3), ("Neo the Magic Swordsman", 3), ("Silver Fang", 3),
+        ),
+        public=False,
     ),
-    (
-        ("Beaver Warrior", 3), ("Gene-Warped Warwolf", 3), ("La Jinn the Mystical Genie of the Lamp", 3),
-        ("Archfiend Soldier", 3), ("Luster Dragon", 3), ("Mystical Elf", 3), ("Blue-Eyes White Dragon", 2),
-        ("Summoned Skull", 1), ("Elemental HERO Avian", 3), ("Elemental HERO Burstinatrix", 3),
-        ("Elemental HERO Sparkman", 3), ("Elemental HERO Clayman", 3), ("Battle Ox", 3), ("Vorse Raider", 3),
-        ("Gemini Elf", 1),
+    DemoDeck(
+        "classic-b",
+        "Classic B",
+        "Normal Monsters only, with Blue-Eyes and the Elemental HEROes.",
+        (
+            ("Beaver Warrior", 3), ("Gene-Warped Warwolf", 3), ("La Jinn the Mystical Genie of the Lamp", 3),
+            ("Archfiend Soldier", 3), ("Luster Dragon", 3), ("Mystical Elf", 3), ("Blue-Eyes White Dragon", 2),
+            ("Summoned Skull", 1), ("Elemental HERO Avian", 3), ("Elemental HERO Burstinatrix", 3),
+            ("Elemental HERO Sparkman", 3), ("Elemental HERO Clayman", 3), ("Battle Ox", 3), ("Vorse Raider", 3),
+            ("Gemini Elf", 1),
+        ),
+        public=False,
+    ),
+    DemoDeck(
+        "battle-step",
+        "Battle Step Ambush",
+        "Warriors and Traps: attacks answered by Sakuretsu Armor, Mirror Force and Negate Attack, "
+        "targets taken away by Raigeki Break (a replay), Honest and Shrink in the Damage Step, "
+        "Sword Hunter and Scrap Worm at the end of the Battle Phase.",
+        (
+            ("D.D. Warrior Lady", 2), ("Command Knight", 2), ("Marauding Captain", 2), ("Celtic Guardian", 3),
+            ("Vorse Raider", 3), ("Gemini Elf", 3), ("Honest", 2), ("Kuriboh", 1), ("Battle Fader", 1),
+            ("Sword Hunter", 2), ("Scrap Worm", 2),
+            ("Book of Moon", 1), ("Mystical Space Typhoon", 2), ("Shrink", 2), ("Enemy Controller", 1),
+            ("Pot of Greed", 1),
+            ("Sakuretsu Armor", 2), ("Mirror Force", 1), ("Negate Attack", 1), ("Raigeki Break", 2),
+            ("Trap Jammer", 1), ("Waboku", 1), ("Rising Energy", 2),
+        ),
+    ),
+    DemoDeck(
+        "end-step",
+        "Gladiator Arena",
+        "Gladiator Beasts that tag out at the end of the Battle Phase, Drillroid and Ehren before "
+        "damage calculation, Injection Fairy Lily during it, Hydrogeddon and Time Machine at the end "
+        "of the Damage Step, Prideful Roar and Defense Draw.",
+        (
+            ("Gladiator Beast Laquari", 3), ("Gladiator Beast Bestiari", 3), ("Gladiator Beast Andal", 3),
+            ("Drillroid", 2), ("Ehren, Lightsworn Monk", 2), ("Injection Fairy Lily", 1), ("Hydrogeddon", 2),
+            ("Jurrac Guaiba", 1), ("Scrap Worm", 2), ("Giant Soldier of Stone", 3),
+            ("Mystical Space Typhoon", 2), ("Shrink", 1), ("Pot of Greed", 1), ("Monster Reborn", 1),
+            ("Prideful Roar", 2), ("Defense Draw", 2), ("Time Machine", 1), ("Michizure", 1),
+            ("Sakuretsu Armor", 2), ("Waboku", 1), ("Trap Hole", 2), ("Nutrient Z", 2),
+        ),
+    ),
+    DemoDeck(
+        "counters",
+        "Counter Machine",
+        "Counters that change battles: B.E.S. Big Core's and Des Mosquito's counters taken off by "
+        "battle, Alien Grey's A-Counters weakening what battles an Alien, Spacegate's Gate Counters; "
+        "Giant Kozaky and Zombie Mammoth that destroy themselves after damage calculation; Gravity "
+        "Bind and Mirror Force against attackers.",
+        (
+            ("B.E.S. Big Core", 2), ("Des Mosquito", 3), ("Alien Grey", 3), ("Alien Mother", 2),
+            ("Giant Kozaky", 2), ("Zombie Mammoth", 2), ("Star Boy", 2), ("Hoshiningen", 2),
+            ("Scrap Worm", 2), ("Vorse Raider", 3), ("Summoned Skull", 1),
+            ("Mystical Space Typhoon", 2), ("Shrink", 2), ("Pot of Greed", 1), ("Dark Hole", 1),
+            ("Spacegate", 2), ("Mirror Force", 1), ("Sakuretsu Armor", 2), ("Gravity Bind", 1),
+            ("Chthonian Blast", 1), ("Raigeki Break", 2), ("Rising Energy", 1),
+        ),
     ),
 )
 
+DECKS_BY_NAME: dict[str, DemoDeck] = {d.name: d for d in DEMO_DECKS}
+
+DEFAULT_DECKS = ("battle-step", "end-step")
+"""The decks the two seats get when they bring none."""
+
 
 def demo_deck(index: int) -> list[int]:
-    """A legal 40-card demo deck (passcodes), ``index`` 0 or 1 (others wrap)."""
-    spec = _DEMO[index % len(_DEMO)]
-    out: list[int] = []
-    for name, n in spec:
-        out.extend([CARDS_BY_NAME[name].code] * n)
-    assert len(out) == 40, (index, len(out))
-    return out
+    """The passcodes of demo deck ``index`` (0 and 1: the classic Normal Monster decks)."""
+    return DEMO_DECKS[index % len(DEMO_DECKS)].codes()
+
+
+def deck_named(name: str) -> list[int]:
+    """The passcodes of the demo deck called ``name`` (KeyError if there is none)."""
+    return DECKS_BY_NAME[name].codes()
+
+
+def default_deck(seat: int) -> list[int]:
+    return deck_named(DEFAULT_DECKS[seat % 2])

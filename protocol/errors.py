@@ -44,6 +44,7 @@ ACTION_ILLEGAL: Final = "action/illegal"
 ACTION_MALFORMED: Final = "action/malformed"
 ACTION_NOT_YOUR_PRIORITY: Final = "action/not_your_priority"
 ACTION_STALE: Final = "action/stale"
+ACTION_ID_REUSED: Final = "action/id_reused"
 
 # match/*
 MATCH_NOT_FOUND: Final = "match/not_found"
@@ -80,6 +81,7 @@ ALL_CODES: Final = frozenset(
         ACTION_MALFORMED,
         ACTION_NOT_YOUR_PRIORITY,
         ACTION_STALE,
+        ACTION_ID_REUSED,
         MATCH_NOT_FOUND,
         MATCH_FULL,
         MATCH_NOT_STARTED,

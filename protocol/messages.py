@@ -67,6 +67,7 @@ class Hello:
 @dataclass(frozen=True, slots=True)
 class CreateMatch:
     """Create a match and take seat 0.  ``deck`` None means a demo deck.
+    ``opponent="bot"``: the server seats its own bot in seat 1 at once.
 
     ``clock_ms`` (with ``increment_ms`` per decision) gives each seat a chess
     clock; None means no clock.  ``spectator_delay`` holds spectators that
@@ -77,6 +78,7 @@ class CreateMatch:
     spectators: bool = True
     name: str = field(default="", metadata=NAME)
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
+    opponent: str | None = field(default=None, metadata=_str(16, pattern="bot"))
     clock_ms: int | None = field(default=None, metadata=_int(1_000, 24 * 3600 * 1000))
     increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
@@ -151,6 +153,13 @@ class Sync:
 
 
 @dataclass(frozen=True, slots=True)
+class GetCards:
+    """Ask for the card catalogue (every card's facts and text) and the demo decks."""
+
+    type: ClassVar[str] = "get_cards"
+
+
+@dataclass(frozen=True, slots=True)
 class GetReplay:
     """Ask for the full, unredacted log of a finished match."""
 
@@ -169,11 +178,12 @@ ClientMessage = (
     | Act
     | Sync
     | GetReplay
+    | GetCards
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
     cls.type: cls
-    for cls in (Hello, CreateMatch, Join, QuickMatch, ListMatches, Spectate, Reconnect, Act, Sync, GetReplay)
+    for cls in (Hello, CreateMatch, Join, QuickMatch, ListMatches, Spectate, Reconnect, Act, Sync, GetReplay, GetCards)
 }
 
 
@@ -192,6 +202,7 @@ class Welcome:
     session: str
     max_frame: int
     rate_per_second: int
+    cards_version: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +316,19 @@ class Error:
 
 
 @dataclass(frozen=True, slots=True)
+class Cards:
+    """The card catalogue: ``cards`` (code, name, kind, prop, monster_kinds, attribute, type,
+    level, atk, def, text) and the demo ``decks`` (name, title, description, cards).
+    ``version`` changes whenever any of it does: a client may cache it by version
+    (``welcome.cards_version``)."""
+
+    type: ClassVar[str] = "cards"
+    version: str
+    cards: list[Data]
+    decks: list[Data]
+
+
+@dataclass(frozen=True, slots=True)
 class Closing:
     """The server is going away (restart, drain); reconnect with your token."""
 
@@ -323,6 +347,7 @@ ServerMessage = (
     | Update
     | Presence
     | ReplayLog
+    | Cards
     | Error
     | Closing
 )
@@ -339,6 +364,7 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         Update,
         Presence,
         ReplayLog,
+        Cards,
         Error,
         Closing,
     )

@@ -72,6 +72,7 @@ class DuelServer:
         self.fanout = FanOut(redis_client(redis_url), self.service, config.poll_interval, self)
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
+        self.bots: set[asyncio.Task[None]] = set()
         self._server: Server | None = None
         self.draining = False
 
@@ -115,6 +116,26 @@ class DuelServer:
             await Session(ws, self).run()
         finally:
             self.metrics.inc("duel_connections_open", -1)
+
+    def start_bot(self, match_id: str) -> None:
+        """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process."""
+        from server.bot_player import BotPlayer
+
+        host = self.config.host if self.config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+        bot = BotPlayer(f"ws://{host}:{self.port}", think_s=self.config.bot_think, name="Bot")
+
+        async def run() -> None:
+            try:
+                result = await bot.join(match_id)
+                log.info("bot_finished", match_id=match_id, winner=result.winner, actions=result.actions)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot_failed", match_id=match_id)
+
+        task = asyncio.create_task(run(), name=f"bot-{match_id}")
+        self.bots.add(task)
+        task.add_done_callback(self.bots.discard)
 
     def take_seat(self, match_id: str, seat: int, session: Session) -> Session | None:
         """``session`` holds the seat on this process now; the session it replaces, if any."""
@@ -171,6 +192,8 @@ class DuelServer:
                     async with asyncio.timeout(self.config.drain_timeout):
                         await lm.lock.acquire()
                         lm.lock.release()
+        for task in list(self.bots):
+            task.cancel()
         sessions = list(self.sessions)
         await asyncio.gather(*(s.goodbye("server restarting") for s in sessions), return_exceptions=True)
         if self._server is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -72,6 +73,7 @@ class DuelClient:
     frames: list[bytes] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _prefix: str = field(default_factory=lambda: secrets.token_hex(4))
     _queue: asyncio.Queue[ServerMessage | None] = field(default_factory=asyncio.Queue)
     _reader: asyncio.Task[None] | None = None
 
@@ -144,7 +146,8 @@ class DuelClient:
                 return
 
     def next_action_id(self) -> str:
-        return f"{self.name}-{next(self._ids)}"
+        """Unique per seat even across reconnects: a random part per connection, then a count."""
+        return f"{self.name}-{self._prefix}-{next(self._ids)}"
 
     async def act(self, action: dict[str, Any], *, expected_seq: int | None = None,
                   action_id: str | None = None, timeout: float = 10.0) -> Accepted | Rejected:

@@ -26,3 +26,4 @@ class ServerConfig:
     close_timeout: float = 2.0  # how long a closing handshake may take before the socket is cut
     poll_interval: float = 1.0  # how often live matches re-check the log (missed doorbells)
     drain_timeout: float = 10.0
+    bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)

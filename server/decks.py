@@ -31,8 +31,8 @@ def validate_deck(deck: list[int]) -> list[int]:
     return list(deck)
 
 
-def deck_or_demo(deck: list[int] | None, demo_index: int) -> list[int]:
-    """A validated deck, or the demo deck ``demo_index`` if none was given."""
+def deck_or_demo(deck: list[int] | None, seat: int) -> list[int]:
+    """A validated deck, or the default demo deck of ``seat`` if none was given."""
     if deck is None:
-        return rules.demo_deck(demo_index)
+        return rules.default_deck(seat)
     return validate_deck(deck)

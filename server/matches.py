@@ -44,7 +44,7 @@ from server.clocks import ClockSettings, forced_action, timeout_action_id
 from server.directory import FINISHED, LIVE, MatchDirectory
 from server.live import SPECTATOR_DELAY_KEY, LiveMatch, Send, Watcher, now_ms
 from server.metrics import Metrics
-from server.store import RedisEventStore, action_key
+from server.store import RedisEventStore, action_key, fingerprint
 
 log = structlog.get_logger("duel.matches")
 
@@ -228,17 +228,19 @@ class MatchService:
         if isinstance(decided, tuple):
             code, reason = decided
             return reject(code, reason)
-        result = await self._append(lm, seat, action, decided, act.client_action_id)
+        result = await self._append(lm, seat, action, decided, act.client_action_id, fingerprint(act.action))
         if result is None:
             return reject(E.ACTION_STALE, f"another action was appended first; the match is at {lm.seq}")
         entry, duplicate = result
-        return Accepted(act.client_action_id, entry.seq, duplicate=duplicate), (None if duplicate else entry)
+        if duplicate:
+            return _same_id(act, lm, entry.seq, entry.client_action_id), None
+        return Accepted(act.client_action_id, entry.seq), entry
 
-    async def _duplicate(self, lm: LiveMatch, seat: int, act: Act) -> Accepted | None:
-        seq = await self.store.action_outcome(lm.match_id, action_key(seat, act.client_action_id))
-        if seq is None:
+    async def _duplicate(self, lm: LiveMatch, seat: int, act: Act) -> Accepted | Rejected | None:
+        outcome = await self.store.action_outcome(lm.match_id, action_key(seat, act.client_action_id))
+        if outcome is None:
             return None
-        return Accepted(act.client_action_id, seq, duplicate=True)
+        return _same_id(act, lm, *outcome)
 
     async def _fresh(self, lm: LiveMatch, act: Act) -> bool:
         if act.expected_seq > lm.seq:
@@ -260,10 +262,18 @@ class MatchService:
             return E.ACTION_MALFORMED, "the action could not be read"
 
     async def _append(
-        self, lm: LiveMatch, seat: int, action: rules.Action, facts: list[rules.Fact], action_id: str
+        self,
+        lm: LiveMatch,
+        seat: int,
+        action: rules.Action,
+        facts: list[rules.Fact],
+        action_id: str,
+        print_: str = "",
     ) -> tuple[LogEntry, bool] | None:
         """Append at the next seq.  (entry, False) when appended; (entry, True)
-        when the action id was appended before; None when another writer won."""
+        when the action id was appended before (the entry then holds only the
+        original seq and, as ``client_action_id``, the original action's
+        fingerprint); None when another writer won."""
         new_state = rules.fold(facts, lm.state)
         ts = now_ms()
         entry = LogEntry(
@@ -276,7 +286,7 @@ class MatchService:
             client_action_id=action_id,
             ts_ms=ts,
         )
-        result = await self.store.append(lm.match_id, entry, action_key(seat, action_id))
+        result = await self.store.append(lm.match_id, entry, action_key(seat, action_id), print_)
         self.metrics.inc("duel_appends_total", result=result.status)
         if result.status == "ok":
             lm.advance(entry, new_state)
@@ -286,7 +296,7 @@ class MatchService:
             log.error("log_regressed", match_id=lm.match_id, seq=lm.seq, log_seq=result.seq)
         await self._sync(lm)  # another writer got there first: reload, then answer
         if result.status == "duplicate":
-            return LogEntry(result.seq, seat, action, [], ""), True
+            return LogEntry(result.seq, seat, action, [], "", client_action_id=result.fingerprint), True
         log.info("append_conflict", match_id=lm.match_id, seq=lm.seq, seat=seat)
         return None
 
@@ -429,6 +439,20 @@ class MatchService:
                 lm.timer.cancel()
             del self._live[match_id]
             self.metrics.set("duel_matches_live", len(self._live))
+
+
+def _same_id(act: Act, lm: LiveMatch, seq: int, recorded: str) -> Accepted | Rejected:
+    """An action id seen before: the same action is answered with its original entry; a
+    different action under a used id is refused (it was never applied)."""
+    if recorded and recorded != fingerprint(act.action):
+        return Rejected(
+            act.client_action_id,
+            E.ACTION_ID_REUSED,
+            f"client action id {act.client_action_id!r} was already used for another action (entry {seq});"
+            " every new action needs a new id",
+            lm.seq,
+        )
+    return Accepted(act.client_action_id, seq, duplicate=True)
 
 
 def _timeless(lm: LiveMatch, act: Act) -> bool:

@@ -93,6 +93,13 @@ def demo_deck(index: int) -> list[int]:
     return list(engine.demo_deck(index))
 
 
+def default_deck(seat: int) -> list[int]:
+    """The demo deck a seat plays when it brings none (engine.decks.DEFAULT_DECKS)."""
+    from engine.decks import default_deck as engine_default
+
+    return list(engine_default(seat))
+
+
 def known_card(passcode: int) -> bool:
     return passcode in engine.CARDS
 

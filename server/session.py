@@ -35,6 +35,7 @@ from protocol.messages import (
     Closing,
     CreateMatch,
     Error,
+    GetCards,
     GetReplay,
     Hello,
     Join,
@@ -50,6 +51,7 @@ from protocol.messages import (
     Sync,
     Welcome,
 )
+from server.catalog import catalogue
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.limits import TokenBucket
@@ -212,6 +214,7 @@ class Session:
                             session=self.id,
                             max_frame=self.cfg.max_frame,
                             rate_per_second=self.cfg.rate_per_second,
+                            cards_version=catalogue().version,
                         )
                     )
                     return True
@@ -278,6 +281,8 @@ class Session:
             await self._reconnect(msg)
         elif isinstance(msg, GetReplay):
             await self._replay(msg)
+        elif isinstance(msg, GetCards):
+            self.send(catalogue())
         else:  # Hello
             self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
 
@@ -336,11 +341,14 @@ class Session:
             name=msg.name,
             clock=clock,
             spectator_delay=msg.spectator_delay,
+            opponent=msg.opponent or "",
         )
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
             return None
         await self._seat(match_id, 0)
+        if msg.opponent == "bot" and outcome == "ok":
+            self.app.start_bot(match_id)
         log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine")
         return match_id
 

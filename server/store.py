@@ -4,9 +4,11 @@ The append is one Lua script (EVALSHA, falling back to EVAL; Redis 6.2 has no
 Functions) that does every read and check first and writes last, because Lua
 scripts have no rollback:
 
-1. if the client action key is already recorded: return ``DUP <seq>``;
+1. if the client action key is already recorded: return ``DUP <seq>`` and the
+   fingerprint of the action it was recorded for;
 2. if the stream's last seq + 1 is not the entry's seq: return ``CONFLICT <cur>``;
-3. only then ``XADD <seq>-0``, record the action key, ``PUBLISH`` the seq.
+3. only then ``XADD <seq>-0``, record the action key (``<seq>:<fingerprint>``),
+   ``PUBLISH`` the seq.
 
 Two writers (tasks or processes) can therefore never fork a log, and a
 repeated client action id appends nothing and returns the original seq.
@@ -16,6 +18,8 @@ above the stream's top.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -30,20 +34,23 @@ READ_BATCH = 500
 APPEND_LUA = """
 -- KEYS[1] log stream, KEYS[2] action-id hash
 -- ARGV[1] seq of the new entry, ARGV[2] action key ('' = none),
--- ARGV[3] bell channel, ARGV[4..] stream field/value pairs
+-- ARGV[3] bell channel, ARGV[4] fingerprint of the action, ARGV[5..] stream field/value pairs
 local akey = ARGV[2]
 if akey ~= '' then
   local prev = redis.call('HGET', KEYS[2], akey)
-  if prev then return {'DUP', tonumber(prev)} end
+  if prev then
+    local seq, fp = string.match(prev, '^(%d+):?(.*)$')
+    return {'DUP', tonumber(seq), fp}
+  end
 end
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local cur = 0
 if #top > 0 then cur = tonumber(string.match(top[1][1], '^(%d+)')) end
 if tonumber(ARGV[1]) ~= cur + 1 then return {'CONFLICT', cur} end
 local fields = {}
-for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('XADD', KEYS[1], ARGV[1] .. '-0', unpack(fields))
-if akey ~= '' then redis.call('HSET', KEYS[2], akey, ARGV[1]) end
+if akey ~= '' then redis.call('HSET', KEYS[2], akey, ARGV[1] .. ':' .. ARGV[4]) end
 redis.call('PUBLISH', ARGV[3], ARGV[1])
 return {'OK', cur + 1}
 """
@@ -52,27 +59,38 @@ return {'OK', cur + 1}
 @dataclass(frozen=True, slots=True)
 class AppendResult:
     """``ok``: appended at ``seq``.  ``duplicate``: the action key was appended
-    earlier at ``seq``.  ``conflict``: the log's last seq is ``seq``."""
+    earlier at ``seq``, for the action with ``fingerprint``.  ``conflict``: the
+    log's last seq is ``seq``."""
 
     status: Literal["ok", "duplicate", "conflict"]
     seq: int
+    fingerprint: str = ""
 
 
 class EventStore(Protocol):
     """What the match service needs from a log store."""
 
-    async def append(self, match_id: str, entry: LogEntry, action_key: str = "") -> AppendResult: ...
+    async def append(
+        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+    ) -> AppendResult: ...
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]: ...
 
     async def last_seq(self, match_id: str) -> int: ...
 
-    async def action_outcome(self, match_id: str, action_key: str) -> int | None: ...
+    async def action_outcome(self, match_id: str, action_key: str) -> tuple[int, str] | None: ...
 
 
 def action_key(seat: int, client_action_id: str) -> str:
     """Client action ids are scoped to the seat that sent them."""
     return f"{seat}:{client_action_id}"
+
+
+def fingerprint(action: object) -> str:
+    """What identifies an action as a client sent it (a retry sends the same): a digest of
+    its canonical JSON, so that an id reused for a *different* action can be refused."""
+    text = json.dumps(action, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class RedisEventStore:
@@ -86,12 +104,14 @@ class RedisEventStore:
     def redis(self) -> aioredis.Redis:
         return self._redis
 
-    async def append(self, match_id: str, entry: LogEntry, action_key: str = "") -> AppendResult:
+    async def append(
+        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+    ) -> AppendResult:
         fields = entry.to_fields()
         size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
         if size > MAX_ENTRY_BYTES:
             raise ValueError(f"entry of {size} bytes exceeds {MAX_ENTRY_BYTES}")
-        args: list[Any] = [entry.seq, action_key, keys.bell_channel(match_id)]
+        args: list[Any] = [entry.seq, action_key, keys.bell_channel(match_id), fingerprint]
         for name, value in fields.items():
             args.extend((name, value))
         reply = await self._append(keys=[keys.log_key(match_id), keys.actions_key(match_id)], args=args)
@@ -101,7 +121,8 @@ class RedisEventStore:
         if status == "OK":
             return AppendResult("ok", seq)
         if status == "DUP":
-            return AppendResult("duplicate", seq)
+            fp = reply[2] if len(reply) > 2 else b""
+            return AppendResult("duplicate", seq, fp.decode() if isinstance(fp, bytes) else str(fp))
         if status == "CONFLICT":
             return AppendResult("conflict", seq)
         raise RuntimeError(f"unexpected append reply {reply!r}")  # pragma: no cover
@@ -132,9 +153,13 @@ class RedisEventStore:
             entry_id = entry_id.decode()
         return int(str(entry_id).split("-", 1)[0])
 
-    async def action_outcome(self, match_id: str, action_key: str) -> int | None:
+    async def action_outcome(self, match_id: str, action_key: str) -> tuple[int, str] | None:
+        """(seq, fingerprint) of the entry a client action id produced, if any."""
         raw = await self._redis.hget(keys.actions_key(match_id), action_key)
-        return None if raw is None else int(raw)
+        if raw is None:
+            return None
+        seq, _, fp = (raw.decode() if isinstance(raw, bytes) else str(raw)).partition(":")
+        return int(seq), fp
 
     async def length(self, match_id: str) -> int:
         n: int = await self._redis.xlen(keys.log_key(match_id))

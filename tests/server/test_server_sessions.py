@@ -61,22 +61,25 @@ def test_same_action_id_is_applied_once(redis_url: str, tmp_path: Path) -> None:
             assert isinstance(third, Accepted) and third.duplicate and third.seq == first.seq
             assert await store.length(match_id) == length
             a = a2
-            # an id used before, sent again fresh (current seq) with an action that is
-            # legal now: still the original outcome, nothing appended
-            used: dict[int, tuple[str, int]] = {0: ("once", first.seq)}
+            # an id used before, sent again fresh (current seq) with another action that is
+            # legal now: refused as a reused id, nothing appended
+            used: dict[int, tuple[str, int, dict[str, object]]] = {0: ("once", first.seq, action)}
             for _ in range(40):
                 actor = await wait_for_turn([a, b])
                 assert actor is not None
                 seat = 0 if actor is a else 1
                 if seat in used:
                     break
-                reply = await actor.act(actor.legal[0], action_id=f"id-{seat}")
+                sent = actor.legal[0]
+                reply = await actor.act(sent, action_id=f"id-{seat}")
                 assert isinstance(reply, Accepted) and not reply.duplicate
-                used[seat] = (f"id-{seat}", reply.seq)
-            cid, seq = used[seat]
+                used[seat] = (f"id-{seat}", reply.seq, sent)
+            cid, seq, original = used[seat]
             n = await store.length(match_id)
-            reused = await actor.act(actor.legal[0], action_id=cid)
-            assert isinstance(reused, Accepted) and reused.duplicate and reused.seq == seq, reused
+            other = next(x for x in actor.legal if x != original)
+            reused = await actor.act(other, action_id=cid)
+            assert isinstance(reused, Rejected) and reused.code == E.ACTION_ID_REUSED, reused
+            assert str(seq) in reused.reason and cid in reused.reason
             assert await store.length(match_id) == n
             for c in (a, b):
                 await c.close()

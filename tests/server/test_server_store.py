@@ -60,15 +60,15 @@ def test_repeated_action_id_appends_nothing(redis_url: str) -> None:
         store, m = RedisEventStore(client), new_match()
         await store.append(m, entry(1, seat=None))
         key = action_key(0, "click-1")
-        first = await store.append(m, entry(2, client_action_id="click-1"), key)
+        first = await store.append(m, entry(2, client_action_id="click-1"), key, "fp-a")
         assert (first.status, first.seq) == ("ok", 2)
-        second = await store.append(m, entry(3, client_action_id="click-1"), key)
-        assert (second.status, second.seq) == ("duplicate", 2)
+        second = await store.append(m, entry(3, client_action_id="click-1"), key, "fp-b")
+        assert (second.status, second.seq, second.fingerprint) == ("duplicate", 2, "fp-a")
         # even a stale retry (made against an old seq) is recognised first
         third = await store.append(m, entry(2, client_action_id="click-1"), key)
         assert (third.status, third.seq) == ("duplicate", 2)
         assert await store.length(m) == 2
-        assert await store.action_outcome(m, key) == 2
+        assert await store.action_outcome(m, key) == (2, "fp-a")
         # the same id from the other seat is a different action
         other = await store.append(m, entry(3, seat=1, client_action_id="click-1"), action_key(1, "click-1"))
         assert (other.status, other.seq) == ("ok", 3)
