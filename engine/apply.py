@@ -156,6 +156,9 @@ def _moved(s: State, f: Fact) -> None:
             if not c.face_up:
                 c.set_turn = s.turn
     place(s, c, to, int(f.get("slot", -1)), bool(f.get("top", True)))
+    if to == "graveyard" and f.get("reason") == "battle":
+        # destroyed by battle and sent to the Graveyard in this Battle Phase (Tualatin)
+        c.flags["battle_sent"] = [s.turn, s.battle_phases]
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")]
@@ -208,6 +211,7 @@ def _phase(s: State, f: Fact) -> None:
     s.chains_in_timing = 0
     if s.phase == "battle" and s.step == "start":
         s.battle_phases += 1
+        s.start_step_monsters = [[m for m in s.players[sd].monsters if m is not None] for sd in (0, 1)]
         for c in s.cards.values():
             c.attacks = 0
             c.flags.pop("attacked_targets", None)
@@ -505,6 +509,7 @@ def _setup(s: State, f: Fact) -> None:
         c.counters = dict(e.get("counters", {}))
         c.equipped_to = e.get("equipped_to")
         c.materials = list(e.get("materials", []))
+        c.flags = dict(e.get("flags", {}))
         s.cards[c.id] = c
         if e["zone"] == "xyz_material":
             c.zone = "xyz_material"
@@ -531,6 +536,11 @@ def _setup(s: State, f: Fact) -> None:
     s.phase = f["phase"]
     s.step = f.get("step")
     s.battle_phases = int(f.get("battle_phases", 0))
+    s.extra_battle_phases = int(f.get("extra_battle_phases", 0))
+    s.used = dict(f.get("used", {}))
+    for seat, done in enumerate(f.get("normal_summoned", [False, False])):
+        s.players[seat].normal_summoned = bool(done)
+    s.start_step_monsters = [list(x) for x in f.get("start_step_monsters", [[], []])]
     s.priority = s.turn_player
     s.passes = 0
 

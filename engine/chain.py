@@ -115,19 +115,24 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     return True
 
 
-def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
-    if eff.once_per == "turn":
+def once_key_for(card_id: int, code: int, controller: int, once_per: str | None, idx: int) -> str | None:
+    """The ``State.used`` key of a once-per-turn or once-per-Duel effect (None for others)."""
+    if once_per == "turn":
         # "Once per turn": each copy once (a hard "only once per turn" by name is "name_turn")
-        return f"{card.id}:{idx}:turn"
-    if eff.once_per == "name_turn":
-        return f"{card.code}:{idx}:turn:{card.controller}"
+        return f"{card_id}:{idx}:turn"
+    if once_per == "name_turn":
+        return f"{code}:{idx}:turn:{controller}"
+    if once_per == "duel":
+        return f"{code}:{idx}:duel:{controller}"
+    return None
+
+
+def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
     if eff.once_per == "battle" and s.attack is not None:
         return f"{card.id}:{idx}:battle:{s.turn}:{s.attack.attacker}:{s.battle_phases}:{s.attack.target}"
-    if eff.once_per == "duel":
-        return f"{card.code}:{idx}:duel:{card.controller}"
     if eff.once_per == "chain":
         return f"{card.id}:{idx}:chain:{s.chain_no}"
-    return None
+    return once_key_for(card.id, card.code, card.controller, eff.once_per, idx)
 
 
 def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:

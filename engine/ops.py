@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .counters import Counter
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .state import Card
@@ -117,8 +118,8 @@ def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_
     return True
 
 
-def set_counters(ctx: Ctx, c: Card, name: str, count: int) -> None:
-    ctx.emit("counters", card=c.id, name=name, count=max(0, count))
+def set_counters(ctx: Ctx, c: Card, name: Counter, count: int) -> None:
+    ctx.emit("counters", card=c.id, name=name.value, count=max(0, count))
 
 
 def check_win(ctx: Ctx) -> None:

@@ -151,6 +151,8 @@ class State:
     modifiers: list[Modifier] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     choice: dict[str, Any] | None = None  # a pending choice: {"seat", "kind", ...}
+    # the monsters each player controlled at the start of the current Battle Phase (Tualatin)
+    start_step_monsters: list[list[int]] = field(default_factory=lambda: [[], []])
     used: dict[str, int] = field(default_factory=dict)  # once-per-turn/battle keys -> turn
     winner: int | str | None = None
     end_reason: str | None = None
@@ -243,6 +245,7 @@ def clone(state: State) -> State:
     n.event = None if state.event is None else dict(state.event)
     n.choice = None if state.choice is None else copy.deepcopy(state.choice)
     n.used = dict(state.used)
+    n.start_step_monsters = [list(x) for x in state.start_step_monsters]
     n.next_turn = [dict(d) for d in state.next_turn]
     return n
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import destroy, special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 
-COUNTER = "A-Counter"
+COUNTER = Counter.A
 
 
 def is_alien(c: Card) -> bool:

@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import set_counters, special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register, script_of
 from .common import deck_choices, free_monster_zone
 
-SPELL_COUNTER = "Spell Counter"
+SPELL_COUNTER = Counter.SPELL
 
 
 def can_take_spell_counter(c: Card) -> bool:

@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 
-COUNTER = "counter"
+COUNTER = Counter.PLAIN
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:

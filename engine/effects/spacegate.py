@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import send_to_grave, set_counters, special_summon
 from ..state import Card, Link, State
@@ -25,7 +26,7 @@ from ..stats import is_negated
 from .base import Effect, Script, register
 from .common import free_monster_zone
 
-GATE = "Gate Counter"
+GATE = Counter.GATE
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
