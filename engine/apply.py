@@ -130,6 +130,13 @@ def _rng(s: State, f: Fact) -> None:
     s.rng = int(f["rng"])
 
 
+@handles("fixed_outcome")
+def _fixed_outcome(s: State, f: Fact) -> None:
+    """A die result or coin toss a scenario fixed in advance was used."""
+    what = f["what"]
+    s.options = {**s.options, what: list(s.options.get(what, []))[1:]}
+
+
 @handles("drew")
 def _drew(s: State, f: Fact) -> None:
     c = s.cards[f["card"]]

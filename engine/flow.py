@@ -184,6 +184,10 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
             ctx.emit("priority", seat=s.turn_player, passes=0)
         elif intent == "end" or "main2" in s.skip:
             _go_to(ctx, "end")
+        elif start_step.another_follows(s):
+            # ruling BP-6: a granted Battle Phase begins right after this one's End Step; Main
+            # Phase 2 comes only after the last one
+            start_step.enter(ctx)
         else:
             _go_to(ctx, "main2")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rng
 from .counters import Counter
 from .ctx import Ctx
 from .effects.base import SCRIPTS
@@ -228,3 +229,39 @@ def delay(ctx: Ctx, seat: int, **effect: Any) -> None:
 def lingering_flag(ctx: Ctx, name: str, value: int, until: str, source: int) -> None:
     """A lingering rule flag (no battle damage for a seat, a card indestructible by battle ...)."""
     ctx.emit("modifier", card=-1, stat=name, op="flag", value=value, until=until, source=source)
+
+
+def _fixed(ctx: Ctx, what: str) -> object | None:
+    """The next outcome a scenario fixed in advance (``dice:`` / ``coins:``), if any; using it
+    is a fact, so the fold removes it from the list."""
+    fixed = ctx.s.options.get(what)
+    if not fixed:
+        return None
+    ctx.emit("fixed_outcome", what=what)
+    first: object = fixed[0]
+    return first
+
+
+def roll_die(ctx: Ctx, card: Card) -> int:
+    """Roll a six-sided die for ``card``'s controller with the duel's PRNG (or the result a
+    scenario fixed); the PRNG state and the public result are facts."""
+    value = _fixed(ctx, "dice")
+    if value is None:
+        new, n = rng.below(ctx.s.rng, 6)
+        ctx.emit("rng", rng=new)
+        value = n + 1
+    result = int(str(value))
+    ctx.emit("note", what="die_roll", card=card.id, code=card.code, seat=card.controller, result=result)
+    return result
+
+
+def toss_coin(ctx: Ctx, card: Card) -> str:
+    """Toss a coin for ``card``'s controller: "heads" or "tails" (PRNG, or fixed by a scenario)."""
+    value = _fixed(ctx, "coins")
+    if value is None:
+        new, n = rng.below(ctx.s.rng, 2)
+        ctx.emit("rng", rng=new)
+        value = ("heads", "tails")[n]
+    result = str(value)
+    ctx.emit("note", what="coin_toss", card=card.id, code=card.code, seat=card.controller, result=result)
+    return result
