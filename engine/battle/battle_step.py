@@ -36,7 +36,8 @@ def attacks_all(c: Card) -> bool:
     return sc is not None and bool(sc.extra.get("attack_all"))
 
 
-def attacks_remaining(s: State, c: Card) -> int:
+def attacks_left(s: State, c: Card) -> int:
+    """Attacks the monster's count still allows this Battle Phase (ruling BS-6)."""
     if c.zone != "monsters":
         return 0
     if attacks_all(c):
@@ -54,9 +55,34 @@ def can_declare(s: State, c: Card) -> bool:
         and c.controller == s.turn_player
         and c.face_up
         and c.position == "attack"
-        and attacks_remaining(s, c) > 0
+        and attacks_left(s, c) > 0
         and can_attack(s, c)
     )
+
+
+def _battle_phase_ahead(s: State) -> bool:
+    """This turn's Battle Phase is going on, or may still come."""
+    if s.phase == "battle":
+        return True
+    from .start_step import may_enter  # local import: start_step is a sibling module
+
+    if s.phase in ("draw", "standby"):
+        return s.turn > 1 and "battle" not in s.skip
+    return may_enter(s)
+
+
+def attacks_remaining(s: State, c: Card) -> int:
+    """Attacks ``c`` may still declare in this turn's (current or coming) Battle Phase: 0 when
+    it cannot declare one for any reason (ruling BS-7): not its controller's turn, not face-up
+    Attack Position, an effect forbids it (Swords of Revealing Light, Gravity Bind, "cannot
+    declare an attack this turn"), no attack target and no direct attack, or no Battle Phase
+    left this turn."""
+    if not can_declare(s, c) or not _battle_phase_ahead(s):
+        return 0
+    targets, direct = targets_for(s, c)
+    if not targets and not direct:
+        return 0
+    return attacks_left(s, c)
 
 
 def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
