@@ -274,7 +274,7 @@ def settle(ctx: Ctx) -> None:
         if s.step == "battle" and s.attack is not None and not s.chain:
             what = battle_step.replay_needed(s)
             if what == "cancel":
-                battle_step.cancel(ctx, reason="attacker_gone")
+                battle_step.cancel(ctx, reason="attacker_cannot_attack")
                 continue
             if what == "replay":
                 battle_step.start_replay(ctx)

@@ -43,11 +43,13 @@ def summon_actions(s: State, seat: int) -> list[Action]:
             if (c.data.is_spell and c.data.prop != "field") or c.data.is_trap:
                 out.append({"do": "set", "card": cid})
     for c in s.monsters(seat):
-        if c.position_turn == s.turn or c.summoned_turn == s.turn:
+        if c.position_turn == s.turn or c.summoned_turn == s.turn or c.attacked_turn == s.turn:
+            # a monster that declared an attack this turn changes its battle position no more,
+            # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
         if not c.face_up:
             out.append({"do": "flip_summon", "card": c.id})
-        elif c.attacked_turn != s.turn:
+        else:
             out.append({"do": "change_position", "card": c.id})
     return out
 

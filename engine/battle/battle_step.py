@@ -9,7 +9,9 @@ the opponent controls changes, a replay occurs: the turn player chooses a new
 target (possibly the same), attacks directly, or cancels; choosing again is
 not declaring an attack, and even a cancelled attack counts as declared.
 Seed 000: each monster attacks once per Battle Phase unless an effect says
-otherwise.
+otherwise. An attack whose monster leaves the field, changes control or stops
+being face-up in Attack Position (Book of Moon, Enemy Controller) stops: no
+damage calculation, but it was declared (ruling BS-4).
 """
 
 from __future__ import annotations
@@ -143,13 +145,26 @@ def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
 
+def attacker_can_go_on(s: State, attacker: Card) -> bool:
+    """Ruling BS-4: the attack goes on only while the attacker could still battle: on the
+    field, controlled by the turn player, face-up in Attack Position (seed 003, Battle Step:
+    play moves to the Damage Step "as long as the attack can continue")."""
+    return (
+        attacker.zone == "monsters"
+        and attacker.controller == s.turn_player
+        and attacker.face_up
+        and attacker.position == "attack"
+    )
+
+
 def replay_needed(s: State) -> str | None:
-    """None, "cancel" (the attacker can no longer attack) or "replay"."""
+    """None, "cancel" (the attacker can no longer attack: the attack stops, ruling BS-4) or
+    "replay" (ruling BS-3)."""
     a = s.attack
     if a is None or a.replay:
         return None
     attacker = s.cards[a.attacker]
-    if attacker.zone != "monsters" or attacker.controller != s.turn_player:
+    if not attacker_can_go_on(s, attacker):
         return "cancel"
     opp = other(s.turn_player)
     if a.target is not None:

@@ -27,6 +27,7 @@ from ..ops import damage, gain_lp, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, has_flag, no_battle_damage
 from ..types import other
+from .battle_step import attacker_can_go_on
 
 TIMINGS = (
     "start_of_damage_step",
@@ -38,9 +39,11 @@ TIMINGS = (
 
 
 def battle_valid(s: State, a: Attack) -> bool:
-    """Both battling monsters are still on the field, on their sides."""
+    """Both battling monsters are still on the field, on their sides, and the attacker can
+    still attack: face-up in Attack Position (ruling BS-4: changed to Defense Position at the
+    start of the Damage Step, it does not battle)."""
     attacker = s.cards[a.attacker]
-    if attacker.zone != "monsters" or attacker.controller != s.turn_player:
+    if not attacker_can_go_on(s, attacker):
         return False
     if a.target is None:
         return True
