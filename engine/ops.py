@@ -19,10 +19,21 @@ from .types import other
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
 
 
+FIELD_ZONES = ("monsters", "spells_traps", "field")
+
+
 def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
-    """Move a card; its identity is in the fact when the destination is public."""
-    if c.on_field and c.flags.get("banish_on_leave") and to not in ("monsters", "spells_traps", "field"):
+    """Move a card; its identity is in the fact when the destination is public.
+
+    A monster that leaves the field takes its followers with it (ruling LF-1): its Xyz
+    Materials and the Equip Cards equipped to it are sent to the Graveyard (banished instead
+    under Macro Cosmos), never left behind."""
+    leaving = c.on_field and to not in FIELD_ZONES
+    if leaving and c.flags.get("banish_on_leave"):
         to = "banished"  # "banish it when it leaves the field" (Battle Fader)
+    if to in ("hand", "deck") and c.data.extra_deck:
+        to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
+    followers = _followers(ctx, c) if leaving else []
     fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
     face_up = kw.get("face_up", to in PUBLIC_ZONES)
     if to in ("graveyard", "banished") or (to in PUBLIC_ZONES and face_up) or c.face_up:
@@ -34,12 +45,35 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
         fields["code"] = c.code
         fields["private"] = c.controller
     ctx.emit("moved", **fields)
+    for f in followers:
+        if f.zone == "xyz_material" or f.on_field:
+            send_to_grave(ctx, f, reason="rule")
 
 
-def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) -> str:
-    """Send a card to the Graveyard (banished instead under Macro Cosmos). Returns where it went."""
+def _followers(ctx: Ctx, c: Card) -> list[Card]:
     s = ctx.s
-    to = "banished" if banish_instead(s) and c.zone != "graveyard" else "graveyard"
+    out = [s.cards[m] for m in c.materials if s.cards[m].zone == "xyz_material"]
+    out += [e for e in s.cards.values() if e.equipped_to == c.id and e.on_field]
+    return out
+
+
+def leaving_together(ctx: Ctx, cards: list[Card]) -> dict[int, bool]:
+    """Whether each of several cards that leave the field at the same time is banished instead
+    of sent to the Graveyard, judged before any of them moves (ruling LF-2): a face-up Macro
+    Cosmos leaving with them still banishes the others, but not itself."""
+    return {c.id: banish_instead(ctx.s, exclude=c.id) for c in cards}
+
+
+def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, banish: bool | None = None) -> str:
+    """Send a card to the Graveyard (banished instead under Macro Cosmos). Returns where it went.
+
+    "While this card is face-up on the field" effects do not apply to their own card as it
+    leaves (ruling LF-2): Macro Cosmos itself goes to the Graveyard. ``banish`` is the decision
+    ``leaving_together`` made for cards that leave at the same time."""
+    s = ctx.s
+    if banish is None:
+        banish = banish_instead(s, exclude=c.id)
+    to = "banished" if banish and c.zone != "graveyard" else "graveyard"
     if c.on_field and c.flags.get("banish_on_leave"):
         to = "banished"
     was_on_field = c.on_field
@@ -50,8 +84,9 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     return to
 
 
-def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) -> None:
-    """Destroy a card on the field: it is sent to the Graveyard (or banished)."""
+def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, banish: bool | None = None) -> None:
+    """Destroy a card on the field: it is sent to the Graveyard (or banished); its Equip Cards
+    and Xyz Materials follow it (``move``)."""
     if not c.on_field:
         return
     if reason not in ("battle", "rule") and effect_indestructible(ctx.s, c):
@@ -61,12 +96,22 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) ->
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)
-    to = send_to_grave(ctx, c, reason=reason, by=by)
+    to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
     raise_event(ctx, {"kind": "destroyed", "card": c.id, "reason": reason, "by": by, "to": to, "controller": controller, "face_up": face_up})
-    # equip cards go with what they equip
-    for e in list(ctx.s.cards.values()):
-        if e.equipped_to == c.id and e.on_field:
-            send_to_grave(ctx, e, reason="rule")
+
+
+def destroy_all(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
+    """Destroy several cards at the same time (Dark Hole, Mirror Force, Light and Darkness Dragon)."""
+    where = leaving_together(ctx, cards)
+    for c in cards:
+        destroy(ctx, c, reason=reason, by=by, banish=where[c.id])
+
+
+def send_all_to_grave(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
+    """Send several cards to the Graveyard at the same time (Last Turn)."""
+    where = leaving_together(ctx, cards)
+    for c in cards:
+        send_to_grave(ctx, c, reason=reason, by=by, banish=where[c.id])
 
 
 def banish(ctx: Ctx, c: Card, reason: str = "effect") -> None:

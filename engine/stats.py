@@ -139,9 +139,10 @@ def must_attack(s: State, attacker: Card) -> bool:
     return any(fn(s, src, attacker) for src, fn in hooks(s, "must_attack"))
 
 
-def banish_instead(s: State) -> bool:
-    """Macro Cosmos: cards that would be sent to the Graveyard are banished."""
-    return any(sc.banish_instead_of_grave for _, sc in continuous_sources(s))
+def banish_instead(s: State, exclude: int | None = None) -> bool:
+    """Macro Cosmos: cards that would be sent to the Graveyard are banished. ``exclude``: the
+    card being sent, whose own "while face-up" effect no longer applies as it leaves (LF-2)."""
+    return any(sc.banish_instead_of_grave for src, sc in continuous_sources(s) if src.id != exclude)
 
 
 def no_battle_damage(s: State, seat: int) -> bool:

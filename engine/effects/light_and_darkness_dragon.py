@@ -24,7 +24,7 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy, special_summon
+from ..ops import destroy_all, special_summon
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
@@ -67,8 +67,7 @@ def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _wipe(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     seat = link.controller
-    for c in list(s.field_cards(seat)):
-        destroy(ctx, c, reason="effect", by=link.card)
+    destroy_all(ctx, list(s.field_cards(seat)), by=link.card)
     for t in link.targets:
         c = s.cards[t]
         if c.zone == "graveyard" and c.owner == seat:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy
+from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..types import other
 from .base import Effect, Script, register
@@ -18,9 +18,8 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    for c in s.monsters(other(link.controller)):
-        if c.face_up and c.position == "attack":
-            destroy(ctx, c, reason="effect", by=link.card)
+    victims = [c for c in s.monsters(other(link.controller)) if c.face_up and c.position == "attack"]
+    destroy_all(ctx, victims, by=link.card)
 
 
 register(
