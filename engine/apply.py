@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .state import Attack, Card, Link, Modifier, Player, State, Trigger, clone
+from .state import Attack, Card, Link, Modifier, Player, Resolving, State, Trigger, clone
 from .types import Fact
 
 Handler = Callable[[State, Fact], None]
@@ -302,14 +302,28 @@ def _negated(s: State, f: Fact) -> None:
         link.negated = True
 
 
+@handles("chain_resolving")
+def _chain_resolving(s: State, f: Fact) -> None:
+    s.resolving = Resolving(was=[list(x) for x in f["was"]])
+
+
+@handles("link_resolving")
+def _link_resolving(s: State, f: Fact) -> None:
+    if s.resolving is not None:
+        s.resolving.started = int(f["link"])
+
+
 @handles("link_resolved")
 def _link_resolved(s: State, f: Fact) -> None:
     s.chain.pop()
+    if s.resolving is not None:
+        s.resolving.started = 0
 
 
 @handles("chain_resolved")
 def _chain_resolved(s: State, f: Fact) -> None:
     s.chain = []
+    s.resolving = None
     s.chains_in_timing += 1
     s.chain_no += 1
     s.event = None
@@ -490,6 +504,8 @@ def apply_facts(state: State, facts: list[Fact]) -> State:
 @handles("destroyed")
 def _destroyed(s: State, f: Fact) -> None:
     """Destruction itself; the move to the Graveyard is its own fact."""
+    if s.resolving is not None:
+        s.resolving.destroyed.append(int(f["card"]))
 
 
 @handles("setup")

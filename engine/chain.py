@@ -280,53 +280,78 @@ def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:
     raise_event(ctx, {"kind": "activated", "link": len(ctx.s.chain), "card": card.id, "seat": seat})
 
 
-def resolve_chain(ctx: Ctx) -> None:
-    """Resolve every link, last in first out, then hand priority to the turn player.
+def resolve_chain(ctx: Ctx) -> bool:
+    """Resolve the links, last in first out; True once the whole chain has resolved.
+
+    A link whose effect asks for a selection at resolution (ruling SEL-1) leaves a pending
+    ``State.choice``: resolution stops there (False) and goes on, from the rest of that link,
+    once the player has answered (``State.resolving`` says where it was).
 
     Monsters that left the field while it resolved open a (soft) ``left_field`` window that
     "When a monster is sent from the field to the Graveyard ..." cards answer (Michizure,
-    Chthonian Blast)."""
+    Chthonian Blast; ruling LF-4)."""
     s = ctx.s
-    first_fact = len(ctx.facts)
-    was = {c.id: (c.controller, c.position, c.face_up) for sd in (0, 1) for c in s.monsters(sd)}
+    if s.resolving is None:
+        was = [[c.id, c.controller, c.position, c.face_up] for sd in (0, 1) for c in s.monsters(sd)]
+        ctx.emit("chain_resolving", was=was)
     while s.chain and not s.finished:
         n = len(s.chain)
         link = s.chain[-1]
-        card = s.cards[link.card]
-        effs = effects_of(card)
-        eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
-        if not link.negated and not link.effect_negated:
-            # a targeted card may react as the effect resolves (Desrook Archfiend)
-            for t in list(link.targets):
-                tc = s.cards.get(t)
-                tsc = script_of(tc) if tc is not None else None
-                if tc is not None and tsc is not None and tsc.on_targeted is not None:
-                    tsc.on_targeted(ctx, tc, link, n)
-        if link.negated or link.effect_negated or eff is None:
-            ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
-        else:
-            eff.resolve(ctx, link)
-        # a Normal Spell/Trap (or negated card) leaves the field after resolving
-        card = s.cards[link.card]
-        if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
-            sc_ = script_of(card)
-            # "After this card's activation, it remains on the field" (Swords of Revealing Light)
-            remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
-            stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
-            if not stays:
-                send_to_grave(ctx, card, reason="rule")
-        ctx.emit("link_resolved", link=n)
+        assert s.resolving is not None
+        if s.resolving.started != n:
+            ctx.emit("link_resolving", link=n)
+            _resolve_link(ctx, link, n)
+            if s.choice is not None:
+                return False
+        _finish_link(ctx, link, n)
+    resolving = s.resolving
     ctx.emit("chain_resolved")
-    left = _left_field(ctx, first_fact, was)
+    left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
     if left and not s.finished and s.step != "damage":
         ctx.emit("event", event={"kind": "left_field", "cards": left, "soft": True})
+    if not s.finished:
+        # effects that wait for the whole chain (Last Turn's Special Summon) watch this
+        raise_event(ctx, {"kind": "chain_resolved"})
+    return True
 
 
-def _left_field(ctx: Ctx, first_fact: int, was: dict[int, tuple[int, str, bool]]) -> list[dict[str, Any]]:
+def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
     s = ctx.s
-    destroyed = {f["card"] for f in ctx.facts[first_fact:] if f["t"] == "destroyed"}
+    card = s.cards[link.card]
+    effs = effects_of(card)
+    eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
+    if not link.negated and not link.effect_negated:
+        # a targeted card may react as the effect resolves (Desrook Archfiend)
+        for t in list(link.targets):
+            tc = s.cards.get(t)
+            tsc = script_of(tc) if tc is not None else None
+            if tc is not None and tsc is not None and tsc.on_targeted is not None:
+                tsc.on_targeted(ctx, tc, link, n)
+    if link.negated or link.effect_negated or eff is None:
+        ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
+    else:
+        eff.resolve(ctx, link)
+
+
+def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
+    """A Normal Spell/Trap (or a negated card) leaves the field once its link has resolved."""
+    s = ctx.s
+    card = s.cards[link.card]
+    effs = effects_of(card)
+    eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
+    if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
+        sc_ = script_of(card)
+        # "After this card's activation, it remains on the field" (Swords of Revealing Light)
+        remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
+        stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
+        if not stays:
+            send_to_grave(ctx, card, reason="rule")
+    ctx.emit("link_resolved", link=n)
+
+
+def _left_field(s: State, was: list[list[Any]], destroyed: set[int]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for cid, (controller, position, face_up) in was.items():
+    for cid, controller, position, face_up in was:
         c = s.cards[cid]
         if c.zone in ("graveyard", "banished"):
             out.append(

@@ -123,11 +123,10 @@ def _choice_actions(s: State, seat: int) -> list[Action]:
     if kind == "discard":
         hand = s.players[seat].hand
         return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
-    if kind == "options":
-        return [{"do": "choose", "option": o} for o in ch["options"]]
-    if kind == "cards":
-        n = int(ch.get("count", 1))
-        return [{"do": "choose", "cards": list(c)} for c in combinations(ch["cards"], n)]
+    if kind in ("options", "cards"):
+        from .effects.choices import choice_actions
+
+        return choice_actions(ch)
     return []
 
 

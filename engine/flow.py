@@ -250,6 +250,11 @@ def settle(ctx: Ctx) -> None:
     for _ in range(MAX_LOOP):
         if s.finished or s.choice is not None:
             return
+        if s.resolving is not None:
+            # a chain stopped for a selection made at resolution: it goes on
+            if resolve_chain(ctx):
+                _after_chain(ctx)
+            continue
         if not s.chain or s.passes == 0:
             if _self_destruct(ctx):
                 continue
@@ -281,15 +286,8 @@ def settle(ctx: Ctx) -> None:
                 return
         if s.passes >= 2:
             if s.chain:
-                resolve_chain(ctx)
-                if s.finished:
-                    return
-                if s.step == "damage" and s.damage_step == "during_damage_calculation":
-                    # one chain only: when it has resolved, damage is calculated at once (seed 003);
-                    # effects it triggered wait for the next timing
-                    damage_step.calculate(ctx)
-                    continue
-                ctx.emit("priority", seat=s.turn_player, passes=0)
+                if resolve_chain(ctx):
+                    _after_chain(ctx)
             else:
                 advance(ctx)
             continue
@@ -298,6 +296,19 @@ def settle(ctx: Ctx) -> None:
             continue
         return
     raise RuntimeError("engine loop did not settle")
+
+
+def _after_chain(ctx: Ctx) -> None:
+    """A chain has resolved: the turn player gets priority (seed 002, Example 2), or, during
+    damage calculation, damage is calculated at once (one chain only, ruling DS-5; effects it
+    triggered wait for the next timing)."""
+    s = ctx.s
+    if s.finished:
+        return
+    if s.step == "damage" and s.damage_step == "during_damage_calculation":
+        damage_step.calculate(ctx)
+        return
+    ctx.emit("priority", seat=s.turn_player, passes=0)
 
 
 def auto_pass_turn_player(ctx: Ctx) -> None:

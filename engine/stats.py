@@ -124,6 +124,12 @@ def can_be_attacked(s: State, target: Card, attacker: Card) -> bool:
     return all(fn(s, src, target, attacker) for src, fn in hooks(s, "can_be_attacked"))
 
 
+def attack_restricted(s: State, attacker: Card) -> bool:
+    """In this Battle Phase it may attack only one given monster (Last Turn): never directly."""
+    only = attacker.flags.get("attack_only")
+    return only is not None and only[:2] == [s.turn, s.battle_phases]
+
+
 def may_attack_directly(s: State, attacker: Card) -> bool:
     return any(fn(s, src, attacker) for src, fn in hooks(s, "direct_attack"))
 

@@ -20,7 +20,7 @@ from ..ctx import Ctx
 from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
-from ..stats import can_attack, can_be_attacked, may_attack_directly, must_attack
+from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
 from ..types import Action, other
 
 
@@ -92,7 +92,7 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
     opp = other(attacker.controller)
     mons = s.monsters(opp)
     targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
-    direct = not mons or may_attack_directly(s, attacker)
+    direct = (not mons or may_attack_directly(s, attacker)) and not attack_restricted(s, attacker)
     if attacks_all(attacker) and attacker.attacks > 0:
         done = set(attacker.flags.get("attacked_targets", []))
         targets = [t for t in targets if t not in done]
