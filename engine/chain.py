@@ -186,10 +186,14 @@ def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Act
 
 
 def trigger_actions(s: State, index: int) -> list[Action]:
-    """The ways to activate a pending trigger effect (its targets, costs and choices)."""
+    """The ways to activate a pending trigger effect (its targets, costs and choices); none when
+    its ``condition`` fails (an effect that selects at resolution needs something to select:
+    "Special Summon 1 ... from your Deck" with no such monster, or no free zone)."""
     trig = s.triggers[index]
     card = s.cards[trig.card]
     eff = effects_of(card)[trig.effect - 1]
+    if not eff.condition(s, card, trig.controller):
+        return []
     return _options(s, card, trig.effect, eff, trig.controller)
 
 

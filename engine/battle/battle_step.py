@@ -63,9 +63,9 @@ def can_declare(s: State, c: Card) -> bool:
 
 
 def _battle_phase_ahead(s: State) -> bool:
-    """This turn's Battle Phase is going on, or may still come."""
+    """This turn's Battle Phase is going on (before its End Step), or may still come."""
     if s.phase == "battle":
-        return True
+        return s.step != "end"
     from .start_step import may_enter  # local import: start_step is a sibling module
 
     if s.phase in ("draw", "standby"):

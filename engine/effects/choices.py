@@ -27,7 +27,9 @@ from typing import Any
 
 from ..ctx import Ctx
 from ..ops import special_summon
+from ..state import Card, Link, State
 from ..types import Action, IllegalAction
+from .common import deck_candidates, free_monster_zone
 
 Answer = list[int] | str
 Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
@@ -167,3 +169,31 @@ def _collect_position(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) ->
     queue = list(d["queue"])
     d = {**d, "queue": queue[1:], "picked": [*d["picked"], [queue[0], str(answer)]]}
     _next_position(ctx, seat, d)
+
+
+def can_summon_from_deck(pred: Callable[[Card], bool]) -> Callable[[State, Card, int], bool]:
+    """The activation condition of "Special Summon 1 ... from your Deck": a free Monster Zone and
+    such a monster in the Deck (which one is selected only as the effect resolves)."""
+
+    def condition(s: State, card: Card, seat: int) -> bool:
+        return free_monster_zone(s, seat) and bool(deck_candidates(s, seat, pred))
+
+    return condition
+
+
+def summon_from_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool], then: str | None = None) -> None:
+    """"Special Summon 1 ... from your Deck": the monster is selected as the effect resolves
+    (SEL-1), among those in the Deck then, and Special Summoned in the position its controller
+    picks (SEL-3); ``then`` runs after the Summon with [card] (Jurrac Guaiba)."""
+    s = ctx.s
+    seat = link.controller
+    cands = deck_candidates(s, seat, pred) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "deck.summon", {"then": then, "source": link.card}, source=link.card)
+
+
+@continuation("deck.summon")
+def _summon_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone in ("deck", "hand") and c.owner == seat:
+            summon_choosing_position(ctx, cid, seat, then=d.get("then"), source=int(d["source"]))

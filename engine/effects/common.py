@@ -118,17 +118,21 @@ def free_monster_zone(s: State, seat: int) -> bool:
     return None in s.players[seat].monsters
 
 
-def deck_choices(s: State, seat: int, pred: Callable[[Card], bool]) -> list[list[int]]:
-    """"Special Summon 1 ... from your Deck": one choice per different card (by passcode) in
-    ``seat``'s Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
+def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
+    """"... 1 ... from your Deck": one candidate per different card (by passcode) in ``seat``'s
+    Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
     seen: set[int] = set()
-    out: list[list[int]] = []
+    out: list[int] = []
     for cid in s.players[seat].deck:
         c = s.cards[cid]
         if c.code not in seen and pred(c):
             seen.add(c.code)
-            out.append([cid])
+            out.append(cid)
     return out
+
+
+def hand_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
+    return [cid for cid in s.players[seat].hand if pred(s.cards[cid])]
 
 
 def needs_proper_summon(c: Card) -> bool:

@@ -23,10 +23,11 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy, pay_lp, roll_die, send_to_grave, special_summon
+from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
+from .choices import summon_choosing_position
 
 TERRORKING = "Terrorking Archfiend"
 
@@ -71,7 +72,7 @@ def _revive(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     c = ctx.s.cards.get(int(ev.get("card", -1)))
     if c is not None and c.zone == "graveyard":
-        special_summon(ctx, c, link.controller, "attack")
+        summon_choosing_position(ctx, c.id, link.controller, source=link.card)
 
 
 register(
