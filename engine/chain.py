@@ -373,14 +373,17 @@ def _left_field(s: State, was: list[list[Any]], destroyed: set[int]) -> list[dic
     return out
 
 
-def trigger_order(s: State) -> list[int]:
-    """Indices of pending triggers in chain order (turn player's first: SEGOC)."""
+def trigger_group(s: State) -> list[int]:
+    """The pending triggers that go on the chain next (ruling CH-5, SEGOC): the turn player's
+    mandatory ones, then their optional ones, then the other player's mandatory ones, then
+    their optional ones. Within the group its controller decides the order (the engine does not
+    fix it by card id or zone): with more than one, they are asked which goes first."""
     tp = s.turn_player
-    order = [i for i, t in enumerate(s.triggers) if t.controller == tp and t.mandatory]
-    order += [i for i, t in enumerate(s.triggers) if t.controller != tp and t.mandatory]
-    order += [i for i, t in enumerate(s.triggers) if t.controller == tp and not t.mandatory]
-    order += [i for i, t in enumerate(s.triggers) if t.controller != tp and not t.mandatory]
-    return order
+    for seat, mandatory in ((tp, True), (tp, False), (1 - tp, True), (1 - tp, False)):
+        group = [i for i, t in enumerate(s.triggers) if t.controller == seat and t.mandatory == mandatory]
+        if group:
+            return group
+    return []
 
 
 def tribute_options(s: State, seat: int, n: int) -> list[list[int]]:
@@ -402,5 +405,5 @@ __all__ = [
     "other",
     "resolve_chain",
     "trigger_actions",
-    "trigger_order",
+    "trigger_group",
 ]

@@ -118,7 +118,7 @@ def _choice_actions(s: State, seat: int) -> list[Action]:
     if kind == "trigger":
         from .chain import trigger_actions
 
-        ways = trigger_actions(s, int(ch["index"]))
+        ways = [w for i in _trigger_indices(ch) for w in trigger_actions(s, i)]
         return ways if ch.get("mandatory") else [*ways, dict(PASS)]
     if kind == "discard":
         hand = s.players[seat].hand
@@ -128,6 +128,11 @@ def _choice_actions(s: State, seat: int) -> list[Action]:
 
         return choice_actions(ch)
     return []
+
+
+def _trigger_indices(ch: dict[str, Any]) -> list[int]:
+    """The pending triggers a ``trigger`` choice is about (several: their controller orders them)."""
+    return [int(i) for i in ch.get("indices", [ch["index"]])]
 
 
 def _norm(v: Any) -> Any:
@@ -246,7 +251,9 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     if do == "pass":
         if s.choice is not None:
             if s.choice["kind"] == "trigger":
-                ctx.emit("trigger_done", index=s.choice["index"], declined=True)
+                # declining: every optional trigger of the group that was not activated
+                for i in sorted(_trigger_indices(s.choice), reverse=True):
+                    ctx.emit("trigger_done", index=i, declined=True)
             ctx.emit("choice", choice=None)
             return
         ctx.emit("passed", seat=seat)
@@ -258,9 +265,9 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     elif do == "activate":
         card = s.cards[a["card"]]
         if s.choice is not None and s.choice["kind"] == "trigger":
-            from .chain import activate_trigger
+            from .chain import activate_trigger, trigger_actions
 
-            idx = s.choice["index"]
+            idx = next(i for i in _trigger_indices(s.choice) if a in trigger_actions(s, i))
             ctx.emit("choice", choice=None)
             activate_trigger(ctx, idx, a)
             return

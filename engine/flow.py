@@ -16,7 +16,7 @@ from .chain import (
     activation_actions,
     resolve_chain,
     trigger_actions,
-    trigger_order,
+    trigger_group,
 )
 from .ctx import Ctx
 from .effects.base import SCRIPTS
@@ -240,7 +240,7 @@ def _end_step_waits(s: State) -> bool:
     they do so in separate Chains": an end-of-Battle-Phase trigger waits while a chain is open."""
     if not s.chain:
         return False
-    trig = s.triggers[trigger_order(s)[0]]
+    trig = s.triggers[trigger_group(s)[0]]
     return trig.event.get("kind") == "battle_phase_end"
 
 
@@ -259,19 +259,19 @@ def settle(ctx: Ctx) -> None:
             if _self_destruct(ctx):
                 continue
         if s.triggers and not _end_step_waits(s):
-            order = trigger_order(s)
-            idx = order[0]
-            trig = s.triggers[idx]
-            card = s.cards[trig.card]
-            ways = trigger_actions(s, idx)
-            if not ways:
-                ctx.emit("trigger_done", index=idx, skipped=True)
+            group = trigger_group(s)
+            dead = [i for i in group if not trigger_actions(s, i)]
+            if dead:
+                ctx.emit("trigger_done", index=dead[-1], skipped=True)  # it cannot be activated now
                 continue
-            if trig.mandatory and len(ways) == 1:
+            idx = group[0]
+            trig = s.triggers[idx]
+            if len(group) == 1 and trig.mandatory and len(trigger_actions(s, idx)) == 1:
                 activate_trigger(ctx, idx)
                 continue
-            # optional: activate or not; mandatory with several targets/choices: which one
-            ch = {"seat": trig.controller, "kind": "trigger", "index": idx, "card": card.id}
+            # optional: activate or not; mandatory with several targets: which one; several
+            # simultaneous triggers of one player: which goes first (ruling CH-5)
+            ch = {"seat": trig.controller, "kind": "trigger", "index": idx, "indices": group, "card": s.cards[trig.card].id}
             if trig.mandatory:
                 ch["mandatory"] = True
             ctx.emit("choice", choice=ch)
