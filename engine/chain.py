@@ -45,6 +45,39 @@ def event_blocks(s: State) -> bool:
     return s.event is not None and not s.event.get("soft")
 
 
+def event_kinds(ev: dict[str, Any] | None) -> set[str]:
+    """The kinds of event a "When ..." card may answer now: the event itself, and "left_field"
+    when monsters were also sent from the field with it (the Tributes of a summon, a cost)."""
+    if ev is None:
+        return set()
+    kinds = {str(ev.get("kind"))}
+    if ev.get("left"):
+        kinds.add("left_field")
+    return kinds
+
+
+def field_snapshot(s: State) -> list[list[Any]]:
+    """[card, controller, position, face_up] of each monster on the field (to see what left it)."""
+    return [[c.id, c.controller, c.position, c.face_up] for sd in (0, 1) for c in s.monsters(sd)]
+
+
+def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
+    """Monsters of ``was`` that a summon's Tributes or an activation's cost sent from the field
+    open a "when ... sent to the Graveyard" window (ruling LF-4): Michizure may answer it in the
+    chain that follows, along with the event it came with."""
+    s = ctx.s
+    left = _left_field(s, was, set(), reason)
+    if not left:
+        return
+    ev = s.event
+    if ev is None:
+        ctx.emit("event", event={"kind": "left_field", "cards": left})
+    elif ev.get("kind") == "left_field":
+        ctx.emit("event", event={**ev, "cards": [*ev.get("cards", []), *left]})
+    else:
+        ctx.emit("event", event={**ev, "left": [*ev.get("left", []), *left]})
+
+
 def open_state(s: State) -> bool:
     """An open game state: empty chain, no event waiting for an answer."""
     return not s.chain and not event_blocks(s) and s.choice is None
@@ -95,7 +128,7 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             return False
     if speed == 1:
         return seat == s.turn_player and s.phase in ("main1", "main2") and open_state(s)
-    if eff.event is not None and (s.event is None or s.event.get("kind") != eff.event):
+    if eff.event is not None and eff.event not in event_kinds(s.event):
         return False
     if eff.only_in_damage_step and s.step != "damage":
         return False
@@ -225,6 +258,7 @@ def activate(
         data["cost"] = list(cost)
     if choose:
         data["choose"] = list(choose)
+    was = field_snapshot(s)
     if eff.cost is not None:
         eff.cost(ctx, card, seat, data)
     key = once_key(card, eff, idx, s)
@@ -240,6 +274,7 @@ def activate(
     if key:
         fields["once"] = key
     ctx.emit("activated", **fields)
+    note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, seat)
 
 
@@ -260,6 +295,7 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
     if choice.get("choose"):
         data["choose"] = list(choice["choose"])
     ctx.emit("trigger_done", index=index)
+    was = field_snapshot(s)
     if eff.cost is not None:
         eff.cost(ctx, card, trig.controller, data)
     ctx.emit(
@@ -273,6 +309,7 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
         data=data,
         trigger=True,
     )
+    note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, trig.controller)
 
 
@@ -296,8 +333,7 @@ def resolve_chain(ctx: Ctx) -> bool:
     Chthonian Blast; ruling LF-4)."""
     s = ctx.s
     if s.resolving is None:
-        was = [[c.id, c.controller, c.position, c.face_up] for sd in (0, 1) for c in s.monsters(sd)]
-        ctx.emit("chain_resolving", was=was)
+        ctx.emit("chain_resolving", was=field_snapshot(s))
     while s.chain and not s.finished:
         n = len(s.chain)
         link = s.chain[-1]
@@ -353,7 +389,7 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
     ctx.emit("link_resolved", link=n)
 
 
-def _left_field(s: State, was: list[list[Any]], destroyed: set[int]) -> list[dict[str, Any]]:
+def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for cid, controller, position, face_up in was:
         c = s.cards[cid]
@@ -366,7 +402,7 @@ def _left_field(s: State, was: list[list[Any]], destroyed: set[int]) -> list[dic
                     "to": c.zone,
                     "position": position,
                     "face_up": face_up,
-                    "reason": "effect",
+                    "reason": reason,
                     "destroyed": cid in destroyed,
                 }
             )

@@ -12,7 +12,7 @@ from typing import Any
 
 from .battle import battle_step
 from .battle.start_step import may_enter
-from .chain import activate, activation_actions, open_state
+from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
 from .flow import auto_pass_turn_player, pending, settle
@@ -73,6 +73,7 @@ def procedure_actions(s: State, seat: int) -> list[Action]:
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
     sc = script_of(card)
+    was = field_snapshot(ctx.s)
     if sc is not None and sc.procedure_cost is not None:
         sc.procedure_cost(ctx, card, seat, cost)
     move(ctx, card, "monsters", position=position, face_up=True)
@@ -80,6 +81,7 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
     ctx.emit("used", key=f"proper_summon:{card.id}")  # properly Summoned: may be revived later
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "special", "seat": seat})
     ctx.emit("event", event={"kind": "summoned", "card": card.id, "how": "special"})
+    note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-4)
     ctx.emit("priority", seat=seat, passes=0)
 
 
@@ -279,7 +281,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         card = s.cards[a["card"]]
         if card.data.is_monster:
             summon(ctx, seat, card, list(a.get("tribute", [])), face_up=do == "summon")
-            if do == "summon":
+            if do == "summon" or a.get("tribute"):
                 auto_pass_turn_player(ctx)
         else:
             set_spell_trap(ctx, seat, card)

@@ -6,7 +6,7 @@ position in Main Phase 2 (seed 002).
 
 from __future__ import annotations
 
-from .chain import open_state, tribute_options
+from .chain import field_snapshot, note_left_field, open_state, tribute_options
 from .ctx import Ctx
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
@@ -55,7 +55,10 @@ def summon_actions(s: State, seat: int) -> list[Action]:
 
 
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
+    """A Normal or Tribute Summon, or a Set. The Tributes sent from the field open a "when ...
+    sent to the Graveyard" window along with the summon's own (ruling LF-4)."""
     s = ctx.s
+    was = field_snapshot(s)
     for t in tributes:
         send_to_grave(ctx, s.cards[t], reason="tribute")
     kind = ("tribute" if tributes else "normal") if face_up else "set"
@@ -67,6 +70,7 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
     if face_up:
         raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})
         ctx.emit("event", event={"kind": "summoned", "card": card.id})
+    note_left_field(ctx, was, "tribute")
     ctx.emit("priority", seat=seat, passes=0)
 
 

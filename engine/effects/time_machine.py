@@ -23,11 +23,14 @@ END_OF_DS = frozenset({"end_of_damage_step"})
 
 
 def left_field(s: State) -> list[dict[str, Any]]:
-    """The monsters of the current ``left_field`` window (sent at the end of the Damage Step)."""
+    """The monsters of the current ``left_field`` window (ruling LF-4): sent at the end of the
+    Damage Step, during a chain, or with another event (a summon's Tributes, a cost)."""
     ev = s.event
-    if ev is None or ev.get("kind") != "left_field":
+    if ev is None:
         return []
-    return list(ev.get("cards", []))
+    if ev.get("kind") == "left_field":
+        return list(ev.get("cards", []))
+    return list(ev.get("left", []))
 
 
 def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
