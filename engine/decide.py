@@ -63,7 +63,7 @@ def procedure_actions(s: State, seat: int) -> list[Action]:
     for cid in s.players[seat].hand:
         c = s.cards[cid]
         sc = script_of(c)
-        if sc is None or sc.procedure is None or not can_summon(s, c, seat, "special"):
+        if sc is None or sc.procedure is None or not can_summon(s, c, seat, "procedure"):
             continue
         for cost in sc.procedure(s, c, seat):
             for position in ("attack", "defense"):

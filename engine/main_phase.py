@@ -10,6 +10,7 @@ from .chain import field_snapshot, note_left_field, open_state, tribute_options
 from .ctx import Ctx
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
+from .stats import can_summon
 from .types import Action
 
 
@@ -48,7 +49,8 @@ def summon_actions(s: State, seat: int) -> list[Action]:
             # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
         if not c.face_up:
-            out.append({"do": "flip_summon", "card": c.id})
+            if can_summon(s, c, seat, "flip"):
+                out.append({"do": "flip_summon", "card": c.id})
         else:
             out.append({"do": "change_position", "card": c.id})
     return out

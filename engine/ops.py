@@ -13,7 +13,14 @@ from .counters import Counter
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .state import Card
-from .stats import banish_instead, can_summon, effect_indestructible, unaffected
+from .stats import (
+    banish_instead,
+    can_summon,
+    effect_indestructible,
+    needs_proper_summon,
+    properly_summoned,
+    unaffected,
+)
 from .types import other
 
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
@@ -44,7 +51,12 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     elif to in PUBLIC_ZONES and not face_up and c.zone == "hand":
         fields["code"] = c.code
         fields["private"] = c.controller
+    properly = c.zone == "monsters" and to in ("graveyard", "banished") and needs_proper_summon(c)
     ctx.emit("moved", **fields)
+    if properly and not properly_summoned(ctx.s, c):
+        # it was on the field, so it was properly Summoned: another effect may Special Summon it
+        # now (ruling SUM-1; a scenario's start position places it there directly)
+        ctx.emit("used", key=f"proper_summon:{c.id}")
     for f in followers:
         if f.zone == "xyz_material" or f.on_field:
             send_to_grave(ctx, f, reason="rule")

@@ -12,10 +12,19 @@ from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard" and card.zone == "monsters"
+    victim = s.cards.get(int(ev.get("card", -1)))
+    return (
+        ev.get("reason") == "battle"
+        and ev.get("by") == card.id
+        and ev.get("to") == "graveyard"
+        and card.zone == "monsters"
+        and victim is not None
+        and may_special_summon(s, victim, card.controller)
+    )
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

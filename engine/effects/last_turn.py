@@ -40,7 +40,6 @@ from ..cards import by_name
 from ..ctx import Ctx
 from ..ops import lingering_flag, send_all_to_grave, special_summon
 from ..state import Card, Link, State
-from ..stats import can_summon
 from ..types import other
 from .base import Effect, Script, register
 from .choices import Answer, ask_cards, continuation
@@ -61,7 +60,7 @@ def _summonable(s: State, seat: int) -> list[int]:
         d = c.data
         if not d.is_monster or "ritual" in d.monster_kinds or "special-summon" in d.monster_kinds:
             continue
-        if may_special_summon(s, c) and can_summon(s, c, seat, "special"):
+        if may_special_summon(s, c, seat):
             out.append(cid)
     return out
 

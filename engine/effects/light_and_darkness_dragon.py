@@ -14,7 +14,7 @@ target (if any)."
   cards like Herald of Orange Light and Light and Darkness Dragon").
 - Also DARK while face-up (Hoshiningen and Star Boy-like effects see both Attributes).
 - "Cannot be Special Summoned": ``extra["cannot_special_summon"]`` (``stats.can_summon``,
-  ``common.may_special_summon``): Monster Reborn cannot target it.
+  ``stats.can_summon``): Monster Reborn cannot target it.
 - Destroyed and sent to the Graveyard: a mandatory trigger; its controller targets a monster
   in their Graveyard as it activates (when there are several; none: it still destroys), then
   everything they control is destroyed at the same time and the target is Special Summoned in

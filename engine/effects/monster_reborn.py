@@ -1,8 +1,9 @@
 """Monster Reborn (Normal Spell): "Target 1 monster in either player's Graveyard; Special Summon
 it." (card text). The target is chosen at activation; the face-up battle position is picked
-as it resolves (rulings SEL-1, SEL-3: ``{do: choose, option: attack}`` or ``defense``). A monster that must be properly Summoned first (a Fusion Monster,
-Fenrir) can be revived only if it was (``common.may_special_summon``): the script watches
-monsters of that kind leaving the field, which they can only have reached properly."""
+as it resolves (rulings SEL-1, SEL-3: ``{do: choose, option: attack}`` or ``defense``). Only a
+monster it may Special Summon can be targeted (``common.may_special_summon``): not one that
+"cannot be Special Summoned", nor one that must be properly Summoned first (a Fusion Monster,
+Fenrir) and was not (ruling SUM-1), nor a second face-up Earthbound Immortal (ruling SUM-2)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .choices import summon_choosing_position
-from .common import free_monster_zone, may_special_summon, watch_proper_summons
+from .common import free_monster_zone, may_special_summon
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -21,7 +22,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
     for sd in (seat, 1 - seat):
         for cid in s.players[sd].graveyard:
             c = s.cards[cid]
-            if c.data.is_monster and may_special_summon(s, c):
+            if c.data.is_monster and may_special_summon(s, c, seat):
                 out.append([cid])
     return out
 
@@ -30,7 +31,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == "graveyard" and may_special_summon(s, c) and free_monster_zone(s, link.controller):
+        if c.zone == "graveyard" and may_special_summon(s, c, link.controller) and free_monster_zone(s, link.controller):
             summon_choosing_position(ctx, c.id, link.controller, source=link.card)
 
 
@@ -38,6 +39,5 @@ register(
     by_name("Monster Reborn").code,
     Script(
         effects=(Effect(kind="spell", speed=1, targets=_targets, resolve=_resolve),),
-        watch=watch_proper_summons,
     ),
 )

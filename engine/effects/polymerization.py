@@ -46,7 +46,7 @@ def _pool(s: State, seat: int, exclude: int) -> list[Card]:
 
 def _possible(s: State, seat: int, fusion: Card, exclude: int) -> bool:
     """Some choice of materials for ``fusion`` is there now, and its Summon finds a zone."""
-    if "fusion" not in fusion.data.monster_kinds or not can_summon(s, fusion, seat, "special"):
+    if "fusion" not in fusion.data.monster_kinds or not can_summon(s, fusion, seat, "fusion"):
         return False
     names = materials_of(fusion)
     if not names:
@@ -106,7 +106,7 @@ def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
         return
     for m in picked:
         send_to_grave(ctx, s.cards[m], reason="fusion")
-    if None not in s.players[seat].monsters or not can_summon(s, fusion, seat, "special"):
+    if None not in s.players[seat].monsters or not can_summon(s, fusion, seat, "fusion"):
         return
     ask_option(ctx, seat, list(POSITIONS), "polymerization.summon", {"fusion": fusion.id}, source=fusion.id)
 
@@ -114,6 +114,8 @@ def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
 @continuation("polymerization.summon")
 def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     fusion = ctx.s.cards[int(d["fusion"])]
+    if fusion.zone != "extra" or None not in ctx.s.players[seat].monsters:
+        return
     move(ctx, fusion, "monsters", controller=seat, position=str(answer), face_up=True)
     ctx.emit("summoned", card=fusion.id, code=fusion.code, kind="fusion", seat=seat)
     mark_proper_summon(ctx, fusion)

@@ -18,6 +18,7 @@ from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import may_special_summon
 
 END_OF_DS = frozenset({"end_of_damage_step"})
 
@@ -41,6 +42,8 @@ def _the_one(s: State) -> dict[str, Any] | None:
     sent = destroyed_by_battle_to_grave(s)
     if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != "graveyard":
         return None
+    if not may_special_summon(s, s.cards[int(sent[0]["card"])], int(sent[0]["controller"])):
+        return None  # it cannot be Special Summoned (rulings SUM-1, SUM-2)
     return sent[0]
 
 

@@ -80,8 +80,8 @@ def _attribute(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 
 def _cannot_summon(s: State, src: Card, monster: Card, seat: int, how: str) -> bool:
-    attr = src.flags.get(CHOSEN)
-    return attr is not None and seat != src.controller and monster.data.attribute == attr
+    attr = src.flags.get(CHOSEN)  # "cannot Normal or Special Summon": a Flip Summon stays possible
+    return attr is not None and how != "flip" and seat != src.controller and monster.data.attribute == attr
 
 
 register(
