@@ -254,6 +254,8 @@ def activate(
     if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get("activate_from_grave") is not None:
         ctx.emit("flag", card=card.id, name="activate_from_grave", value=None)  # used (Diamond Dude)
     data: dict[str, Any] = {"answers": len(s.chain)}
+    if s.choice is not None and s.choice.get("kind") == "ahead":
+        data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
     if cost:
         data["cost"] = list(cost)
     if choose:
@@ -409,14 +411,37 @@ def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str
     return out
 
 
+def held_triggers(s: State) -> set[int]:
+    """Pending triggers that wait while a card activated ahead of them is on the chain (ruling
+    DS-8: Flashbang before "when battle damage is inflicted" effects)."""
+    kinds = {k for link in s.chain for k in link.data.get("ahead", [])}
+    return {i for i, t in enumerate(s.triggers) if t.event.get("kind") in kinds}
+
+
+def ahead_actions(s: State, seat: int, kinds: list[str]) -> list[Action]:
+    """Activations ``seat`` may make ahead of pending triggers of ``kinds`` (their window)."""
+    import copy
+
+    view = copy.copy(s)
+    view.choice = None
+    view.priority = seat
+    out: list[Action] = []
+    for a in activation_actions(view, seat):
+        effs = effects_of(s.cards[a["card"]])
+        if set(effs[int(a.get("effect", 1)) - 1].ahead_of) & set(kinds):
+            out.append(a)
+    return out
+
+
 def trigger_group(s: State) -> list[int]:
     """The pending triggers that go on the chain next (ruling CH-5, SEGOC): the turn player's
     mandatory ones, then their optional ones, then the other player's mandatory ones, then
     their optional ones. Within the group its controller decides the order (the engine does not
     fix it by card id or zone): with more than one, they are asked which goes first."""
     tp = s.turn_player
+    held = held_triggers(s)
     for seat, mandatory in ((tp, True), (tp, False), (1 - tp, True), (1 - tp, False)):
-        group = [i for i, t in enumerate(s.triggers) if t.controller == seat and t.mandatory == mandatory]
+        group = [i for i, t in enumerate(s.triggers) if t.controller == seat and t.mandatory == mandatory and i not in held]
         if group:
             return group
     return []

@@ -125,6 +125,10 @@ def _choice_actions(s: State, seat: int) -> list[Action]:
     if kind == "discard":
         hand = s.players[seat].hand
         return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
+    if kind == "ahead":
+        from .chain import ahead_actions
+
+        return [*ahead_actions(s, seat, list(ch["kinds"])), dict(PASS)]
     if kind in ("options", "cards"):
         from .effects.choices import choice_actions
 
@@ -273,7 +277,10 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
             ctx.emit("choice", choice=None)
             activate_trigger(ctx, idx, a)
             return
+        ahead = s.choice is not None and s.choice["kind"] == "ahead"
         activate(ctx, seat, card, int(a.get("effect", 1)), list(a.get("target", [])), list(a.get("cost", [])), a.get("choose"))
+        if ahead:
+            ctx.emit("choice", choice=None)
     elif do == "summon" and a.get("procedure"):
         _procedure_summon(ctx, seat, s.cards[a["card"]], list(a.get("cost", [])), str(a.get("position", "attack")))
         auto_pass_turn_player(ctx)

@@ -235,13 +235,19 @@ def _self_destruct(ctx: Ctx) -> bool:
     return False
 
 
+def _timing_gone(s: State, index: int) -> bool:
+    """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
+    made it the End Phase) does not activate (ruling DS-8)."""
+    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != "battle"
+
+
 def _end_step_waits(s: State) -> bool:
     """OCG End Step (seed 003): "If multiple Spell Speed 1 effects would activate at this time,
     they do so in separate Chains": an end-of-Battle-Phase trigger waits while a chain is open."""
     if not s.chain:
         return False
-    trig = s.triggers[trigger_group(s)[0]]
-    return trig.event.get("kind") == "battle_phase_end"
+    group = trigger_group(s)
+    return bool(group) and s.triggers[group[0]].event.get("kind") == "battle_phase_end"
 
 
 def settle(ctx: Ctx) -> None:
@@ -258,9 +264,9 @@ def settle(ctx: Ctx) -> None:
         if not s.chain or s.passes == 0:
             if _self_destruct(ctx):
                 continue
-        if s.triggers and not _end_step_waits(s):
-            group = trigger_group(s)
-            dead = [i for i in group if not trigger_actions(s, i)]
+        group = trigger_group(s) if s.triggers and not _end_step_waits(s) else []
+        if group:
+            dead = [i for i in group if not trigger_actions(s, i) or _timing_gone(s, i)]
             if dead:
                 ctx.emit("trigger_done", index=dead[-1], skipped=True)  # it cannot be activated now
                 continue

@@ -158,6 +158,11 @@ def calculate(ctx: Ctx) -> None:
     if s.finished:
         return
     _after_calculation(ctx)
+    if any(t.event.get("kind") == "battle_damage" for t in s.triggers):
+        # ruling DS-8 (seed 003, TCG "Substep 5"): right after battle damage is inflicted,
+        # Flashbang may be activated before any "when battle damage is inflicted" effect; the
+        # player who was attacked is asked first (the triggers wait for the answer)
+        ctx.emit("choice", choice={"seat": opp, "kind": "ahead", "kinds": ["battle_damage"]})
 
 
 def _after_calculation(ctx: Ctx) -> None:

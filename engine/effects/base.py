@@ -88,8 +88,12 @@ class Effect:
     # what the player picks at activation without targeting (an Attribute, a battle position,
     # a card from the Deck): options like ``targets`` (each inner list is one choice of card ids
     # or values; [] = cannot be activated); the pick is ``link.data["choose"]``. Also offered
-    # for trigger effects.
+    # for trigger effects. Only for selections the text makes at activation: the others are
+    # made as the effect resolves (``choices.ask_cards``, ruling SEL-1).
     choices: Callable[[State, Card, int], list[list[Any]]] | None = None
+    # event kinds whose pending trigger effects this card may be activated ahead of (Flashbang:
+    # "battle_damage", ruling DS-8); they wait while its chain resolves
+    ahead_of: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
