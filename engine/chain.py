@@ -63,7 +63,7 @@ def field_snapshot(s: State) -> list[list[Any]]:
 
 def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
     """Monsters of ``was`` that a summon's Tributes or an activation's cost sent from the field
-    open a "when ... sent to the Graveyard" window (ruling LF-4): Michizure may answer it in the
+    open a "when ... sent to the Graveyard" window (ruling LF-3): Michizure may answer it in the
     chain that follows, along with the event it came with."""
     s = ctx.s
     left = _left_field(s, was, set(), reason)
@@ -318,7 +318,7 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
 def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:
     """Every activation is an event that trigger effects may answer: Light and Darkness Dragon
     ("when a Spell Card, Trap Card, or monster effect is activated: ... that activation is
-    negated", compulsory; seed 003 names it among the cards that negate during damage
+    negated", compulsory; ruling DS-5; seed 003 names it among the cards that negate during damage
     calculation)."""
     raise_event(ctx, {"kind": "activated", "link": len(ctx.s.chain), "card": card.id, "seat": seat})
 
@@ -332,7 +332,7 @@ def resolve_chain(ctx: Ctx) -> bool:
 
     Monsters that left the field while it resolved open a (soft) ``left_field`` window that
     "When a monster is sent from the field to the Graveyard ..." cards answer (Michizure,
-    Chthonian Blast; ruling LF-4)."""
+    Chthonian Blast; ruling LF-3)."""
     s = ctx.s
     if s.resolving is None:
         ctx.emit("chain_resolving", was=field_snapshot(s))

@@ -81,7 +81,7 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
     ctx.emit("used", key=f"proper_summon:{card.id}")  # properly Summoned: may be revived later
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "special", "seat": seat})
     ctx.emit("event", event={"kind": "summoned", "card": card.id, "how": "special"})
-    note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-4)
+    note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-3)
     ctx.emit("priority", seat=seat, passes=0)
 
 

@@ -3,7 +3,7 @@
 ``settle`` is called after every accepted action. It puts waiting trigger
 effects on the chain (turn player's first), resolves the chain when both
 players have passed in succession, moves the game on when both players pass
-on an empty chain (seed 003: "after both players pass priority, it becomes
+on an empty chain (ruling CH-6; seed 003: "after both players pass priority, it becomes
 ..."), checks replays during the Battle Step, and stops as soon as a player
 owes a decision.
 """
@@ -104,7 +104,7 @@ def _go_to(ctx: Ctx, phase: str) -> None:
 
 def go_to_end_phase(ctx: Ctx, reason: str) -> None:
     """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King): the
-    phase changes directly, leaving the Battle Phase (seed 000)."""
+    phase changes directly, leaving the Battle Phase (ruling BP-7; seed 000)."""
     s = ctx.s
     if s.attack is not None:
         ctx.emit("attack_ended", reason=reason)
@@ -215,7 +215,7 @@ def _auto_pass_wanted(s: State) -> bool:
 
 def _self_destruct(ctx: Ctx) -> bool:
     """Continuous self-destruction (Giant Kozaky ...), held back in the Damage Step until
-    after damage calculation; a monster destroyed by that battle never applies it (seed 003)."""
+    after damage calculation; a monster destroyed by that battle never applies it (ruling DS-3; seed 003)."""
     s = ctx.s
     if s.step == "damage" and s.damage_step in (
         "start_of_damage_step",
@@ -242,7 +242,7 @@ def _timing_gone(s: State, index: int) -> bool:
 
 
 def _end_step_waits(s: State) -> bool:
-    """OCG End Step (seed 003): "If multiple Spell Speed 1 effects would activate at this time,
+    """OCG End Step (ruling ES-2; seed 003): "If multiple Spell Speed 1 effects would activate at this time,
     they do so in separate Chains": an end-of-Battle-Phase trigger waits while a chain is open."""
     if not s.chain:
         return False

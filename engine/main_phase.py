@@ -1,7 +1,7 @@
 """Main Phase actions: Normal (Tribute) Summon, Set, Flip Summon, change of battle
 position. They exist so that real duels can be played; the rules focus is the
 Battle Phase. A monster that declared an attack cannot change its battle
-position in Main Phase 2 (seed 002).
+position in Main Phase 2 (ruling BS-5; seed 002).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def summon_actions(s: State, seat: int) -> list[Action]:
 
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
     """A Normal or Tribute Summon, or a Set. The Tributes sent from the field open a "when ...
-    sent to the Graveyard" window along with the summon's own (ruling LF-4)."""
+    sent to the Graveyard" window along with the summon's own (ruling LF-3)."""
     s = ctx.s
     was = field_snapshot(s)
     for t in tributes:

@@ -196,7 +196,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
 
     Trigger effects answer events by kind (``destroyed``, ``battle_damage``,
     ``flipped``, ``sent_to_grave``...); each card's ``trigger_match`` decides
-    whether this one is its event (seed 003, end of the Damage Step).
+    whether this one is its event (ruling DS-9; seed 003, end of the Damage Step).
     """
     s = ctx.s
     if s.finished:
@@ -268,7 +268,7 @@ def negate_attack(ctx: Ctx) -> None:
 
 
 def end_battle_phase(ctx: Ctx, reason: str) -> None:
-    """An effect ends the Battle Phase: it becomes the End Step at once (seed 000)."""
+    """An effect ends the Battle Phase: it becomes the End Step at once (ruling BP-7; seed 000)."""
     s = ctx.s
     if s.phase != "battle" or s.step == "end":
         return  # already the End Step: the Battle Phase is ending (its effects do not happen twice)

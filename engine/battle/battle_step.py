@@ -197,7 +197,7 @@ def start_replay(ctx: Ctx) -> None:
 
 
 def retarget(ctx: Ctx, target: int | None) -> None:
-    """Choosing again is not declaring an attack: no declaration triggers (seed 002)."""
+    """Choosing again is not declaring an attack: no declaration triggers (ruling BS-3; seed 002)."""
     s = ctx.s
     ctx.emit("choice", choice=None)
     ctx.emit(
@@ -210,7 +210,7 @@ def retarget(ctx: Ctx, target: int | None) -> None:
 
 
 def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
-    """The attack ends; it still counts as declared (seed 002)."""
+    """The attack ends; it still counts as declared (ruling BS-3; seed 002)."""
     s = ctx.s
     if s.choice is not None:
         ctx.emit("choice", choice=None)
@@ -220,7 +220,7 @@ def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
 
 def must_enter(s: State) -> bool:
     """A card forces a monster to attack this turn: the Battle Phase must be entered, even if
-    another card prevents the attack (seed 000: Berserk Gorilla, Gravity Bind)."""
+    another card prevents the attack (ruling BP-4; seed 000: Berserk Gorilla, Gravity Bind)."""
     return any(must_attack(s, c) for c in s.monsters(s.turn_player) if c.face_up)
 
 

@@ -1,4 +1,4 @@
-"""The Damage Step in five timings (seed 004 and seed 003's OCG section, which
+"""The Damage Step in five timings (ruling DS-1; seed 004 and seed 003's OCG section, which
 win over 003's older seven TCG "substeps"):
 
 1. start of the Damage Step;
@@ -98,7 +98,7 @@ def _before_calculation(ctx: Ctx) -> None:
 
 
 def calculate(ctx: Ctx) -> None:
-    """Damage calculation (seed 003; rulebook): compare, inflict damage, mark destruction."""
+    """Damage calculation (ruling DS-7; seed 003; rulebook): compare, inflict damage, mark destruction."""
     s = ctx.s
     a = s.attack
     assert a is not None

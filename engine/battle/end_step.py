@@ -1,4 +1,4 @@
-"""The End Step (seed 003).
+"""The End Step (ruling ES-1; seed 003).
 
 Reached when the turn player ends the Battle Phase in an open game state of
 the Battle Step, or when an effect ends the Battle Phase (Battle Fader, Negate

@@ -62,7 +62,7 @@ class Effect:
     (``attack_declared``, ``trap_activated``, ``activation``, ...); it may
     then be activated only while a chain answers that event.
     damage_step: the Damage Step timings in which it may be activated
-    (seed 003: only cards that say so, or that negate them).
+    (ruling DS-2; seed 003: only cards that say so, or that negate them).
     """
 
     kind: str

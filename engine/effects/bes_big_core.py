@@ -1,6 +1,6 @@
 """B.E.S. Big Core: "If this card is Normal Summoned: Place 3 counters on it. Cannot be destroyed
 by battle. At the end of the Damage Step, if this card battled: Remove 1 counter from this
-card. If you cannot, destroy it." (seed 003, TCG "Substep 7": "A Counter on a B.E.S. monster or
+card. If you cannot, destroy it." (ruling DS-9; seed 003, TCG "Substep 7": "A Counter on a B.E.S. monster or
 on Big Core is removed" at the end of the Damage Step).
 
 - A mandatory trigger on its Normal (Tribute) Summon places 3 counters (named ``counter``).

@@ -24,7 +24,7 @@ def each(cards: list[Card]) -> list[list[int]]:
 
 
 def target_ok(s: State, cid: int, zone: str = "monsters", face_up: bool | None = None) -> bool:
-    """A target is still where it was chosen (seed 002, Example 4: otherwise no effect)."""
+    """A target is still where it was chosen (ruling CH-3; seed 002, Example 4: otherwise no effect)."""
     c = s.cards[cid]
     if c.zone != zone:
         return False

@@ -12,7 +12,7 @@ the Graveyard to Special Summon the "Terrorking Archfiend"."
    scenario fixed with ``dice:``); the new PRNG state is an ``rng`` fact and the result a public
    ``note`` fact (``what: die_roll``). On a 3 that effect is negated and the opponent's card
    destroyed.
-3. "Terrorking Archfiend" (seed 003 names Desrook among the cards that answer a monster
+3. "Terrorking Archfiend" (ruling DS-9; seed 003 names Desrook among the cards that answer a monster
    destroyed by battle and sent to the Graveyard) is not in the card list, so this optional
    trigger from the hand can never activate in this engine; it is written by name all the
    same."""

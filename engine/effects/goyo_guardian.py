@@ -1,7 +1,7 @@
 """Goyo Guardian: "When this card destroys an opponent's monster by battle and sends it to the
 Graveyard, you can Special Summon that monster to your side of the field in face-up Defense
 Position." A monster destroyed by a card effect during damage calculation was not destroyed by
-battle, so it does not activate (seed 003, Example 2)."""
+battle, so it does not activate (ruling DS-6; seed 003, Example 2)."""
 
 from __future__ import annotations
 

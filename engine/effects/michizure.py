@@ -13,7 +13,7 @@ target"): the monster is targeted at activation (ruling SEL-1); if it has left t
 then, nothing is destroyed.
 
 The same window opens after a chain in which monsters left the field (``chain.resolve_chain``),
-after a Tribute Summon, and after a cost that sent a monster from the field (ruling LF-4):
+after a Tribute Summon, and after a cost that sent a monster from the field (ruling LF-3):
 Michizure may answer it, unless the turn player acts first."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Mirror Force (Normal Trap): "When an opponent's monster declares an attack: Destroy all your
 opponent's Attack Position monsters." (card text). Like Sakuretsu Armor it answers the attack
-declaration only in the chain that answers it (seed 002, Example 1); it does not target."""
+declaration only in the chain that answers it (ruling CH-4; seed 002, Example 1); it does not target."""
 
 from __future__ import annotations
 

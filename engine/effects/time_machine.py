@@ -3,7 +3,7 @@ Graveyard: Special Summon that monster to the same side of the field it was on, 
 battle position it was in when destroyed."
 
 It answers the sending of the monsters destroyed by battle at the end of the Damage Step, in
-the chain that starts then (seed 003, TCG "Substep 7": it "may be activated/chained at this
+the chain that starts then (ruling DS-9; seed 003, TCG "Substep 7": it "may be activated/chained at this
 time"; the engine's ``left_field`` window). Not if two monsters were destroyed by battle and
 sent to the Graveyard, not if the monster was banished instead (Macro Cosmos). The monster is
 remembered at activation (not a target); it is summoned face-up under the control of the
@@ -24,7 +24,7 @@ END_OF_DS = frozenset({"end_of_damage_step"})
 
 
 def left_field(s: State) -> list[dict[str, Any]]:
-    """The monsters of the current ``left_field`` window (ruling LF-4): sent at the end of the
+    """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
     Damage Step, during a chain, or with another event (a summon's Tributes, a cost)."""
     ev = s.event
     if ev is None:
