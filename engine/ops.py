@@ -41,6 +41,7 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     if to in ("hand", "deck") and c.data.extra_deck:
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
+    controller = c.controller
     fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
     face_up = kw.get("face_up", to in PUBLIC_ZONES)
     if to in ("graveyard", "banished") or (to in PUBLIC_ZONES and face_up) or c.face_up:
@@ -60,6 +61,8 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     for f in followers:
         if f.zone == "xyz_material" or f.on_field:
             send_to_grave(ctx, f, reason="rule")
+    if leaving:
+        raise_event(ctx, {"kind": "left_the_field", "card": c.id, "to": to, "controller": controller})
 
 
 def _followers(ctx: Ctx, c: Card) -> list[Card]:

@@ -13,9 +13,9 @@ by this card's effect are destroyed."
   a mandatory trigger when the Battle Phase ends Special Summons them to its side, at the same
   time, each in the face-up position its controller picks (ruling SEL-3); they carry the
   ``alien_mother`` flag.
-- When it is sent from the field to the Graveyard, a mandatory trigger destroys them. (The
-  engine raises no event when a card is banished or returned to the hand, so those ways of
-  leaving the field are not covered: a documented gap.)"""
+- When it leaves the field, whichever way (destroyed, banished, returned to the hand: the
+  ``left_the_field`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
+  the field ends as it leaves), a mandatory trigger destroys them."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def _taken(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 
 def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and bool(ev.get("from_field"))
+    return ev.get("card") == card.id
 
 
 def _destroy_taken(ctx: Ctx, link: Link) -> None:
@@ -113,7 +113,7 @@ register(
     Script(
         effects=(
             Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_end_match, optional=False, resolve=_summon, label="Special Summon"),
-            Effect(kind="trigger", speed=1, trigger_on="sent_to_grave", trigger_match=_left_match, optional=False, resolve=_destroy_taken, label="destroy"),
+            Effect(kind="trigger", speed=1, trigger_on="left_the_field", trigger_match=_left_match, optional=False, resolve=_destroy_taken, label="destroy"),
         ),
         stat=a_counter_stat,
         watch=_watch,
