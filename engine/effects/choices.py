@@ -9,7 +9,7 @@ An effect asks with ``ask_cards`` or ``ask_option`` and names a *continuation*: 
 registered with ``@continuation("name")`` that does the rest of the effect with the answer. The
 question is ``State.choice``::
 
-    {"seat": 0, "kind": "cards", "cards": [ids], "count": 1, "min": 1, "then": "name", "data": {...}}
+    {"seat": 0, "kind": "cards", "cards": [ids], "count": 1, "min": 1, "then": "name", "data": {...}, "source": card}
     {"seat": 0, "kind": "options", "options": ["attack", "defense"], "then": "name", "data": {...}}
 
 and the player answers ``{"do": "choose", "cards": [ids]}`` or ``{"do": "choose", "option":
@@ -68,7 +68,7 @@ def ask_cards(
         return
     choice: dict[str, Any] = {"seat": seat, "kind": "cards", "cards": cards, "count": n, "min": 0 if optional else n, "then": then, "data": d}
     if source is not None:
-        choice["card"] = source
+        choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
     ctx.emit("choice", choice=choice)
 
 
@@ -82,7 +82,7 @@ def ask_option(
         return
     choice: dict[str, Any] = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
     if source is not None:
-        choice["card"] = source
+        choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
     ctx.emit("choice", choice=choice)
 
 
