@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .state import Attack, Card, Link, Modifier, Player, State, Trigger, clone
+from .state import Attack, Card, Link, Modifier, Player, Resolving, State, Trigger, clone
 from .types import Fact
 
 Handler = Callable[[State, Fact], None]
@@ -130,6 +130,13 @@ def _rng(s: State, f: Fact) -> None:
     s.rng = int(f["rng"])
 
 
+@handles("fixed_outcome")
+def _fixed_outcome(s: State, f: Fact) -> None:
+    """A die result or coin toss a scenario fixed in advance was used."""
+    what = f["what"]
+    s.options = {**s.options, what: list(s.options.get(what, []))[1:]}
+
+
 @handles("drew")
 def _drew(s: State, f: Fact) -> None:
     c = s.cards[f["card"]]
@@ -156,6 +163,9 @@ def _moved(s: State, f: Fact) -> None:
             if not c.face_up:
                 c.set_turn = s.turn
     place(s, c, to, int(f.get("slot", -1)), bool(f.get("top", True)))
+    if to == "graveyard" and f.get("reason") == "battle":
+        # destroyed by battle and sent to the Graveyard in this Battle Phase (Tualatin)
+        c.flags["battle_sent"] = [s.turn, s.battle_phases]
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")]
@@ -208,6 +218,7 @@ def _phase(s: State, f: Fact) -> None:
     s.chains_in_timing = 0
     if s.phase == "battle" and s.step == "start":
         s.battle_phases += 1
+        s.start_step_monsters = [[m for m in s.players[sd].monsters if m is not None] for sd in (0, 1)]
         for c in s.cards.values():
             c.attacks = 0
             c.flags.pop("attacked_targets", None)
@@ -291,14 +302,28 @@ def _negated(s: State, f: Fact) -> None:
         link.negated = True
 
 
+@handles("chain_resolving")
+def _chain_resolving(s: State, f: Fact) -> None:
+    s.resolving = Resolving(was=[list(x) for x in f["was"]])
+
+
+@handles("link_resolving")
+def _link_resolving(s: State, f: Fact) -> None:
+    if s.resolving is not None:
+        s.resolving.started = int(f["link"])
+
+
 @handles("link_resolved")
 def _link_resolved(s: State, f: Fact) -> None:
     s.chain.pop()
+    if s.resolving is not None:
+        s.resolving.started = 0
 
 
 @handles("chain_resolved")
 def _chain_resolved(s: State, f: Fact) -> None:
     s.chain = []
+    s.resolving = None
     s.chains_in_timing += 1
     s.chain_no += 1
     s.event = None
@@ -479,6 +504,8 @@ def apply_facts(state: State, facts: list[Fact]) -> State:
 @handles("destroyed")
 def _destroyed(s: State, f: Fact) -> None:
     """Destruction itself; the move to the Graveyard is its own fact."""
+    if s.resolving is not None:
+        s.resolving.destroyed.append(int(f["card"]))
 
 
 @handles("setup")
@@ -505,6 +532,7 @@ def _setup(s: State, f: Fact) -> None:
         c.counters = dict(e.get("counters", {}))
         c.equipped_to = e.get("equipped_to")
         c.materials = list(e.get("materials", []))
+        c.flags = dict(e.get("flags", {}))
         s.cards[c.id] = c
         if e["zone"] == "xyz_material":
             c.zone = "xyz_material"
@@ -531,6 +559,11 @@ def _setup(s: State, f: Fact) -> None:
     s.phase = f["phase"]
     s.step = f.get("step")
     s.battle_phases = int(f.get("battle_phases", 0))
+    s.extra_battle_phases = int(f.get("extra_battle_phases", 0))
+    s.used = dict(f.get("used", {}))
+    for seat, done in enumerate(f.get("normal_summoned", [False, False])):
+        s.players[seat].normal_summoned = bool(done)
+    s.start_step_monsters = [list(x) for x in f.get("start_step_monsters", [[], []])]
     s.priority = s.turn_player
     s.passes = 0
 

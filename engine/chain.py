@@ -45,6 +45,39 @@ def event_blocks(s: State) -> bool:
     return s.event is not None and not s.event.get("soft")
 
 
+def event_kinds(ev: dict[str, Any] | None) -> set[str]:
+    """The kinds of event a "When ..." card may answer now: the event itself, and "left_field"
+    when monsters were also sent from the field with it (the Tributes of a summon, a cost)."""
+    if ev is None:
+        return set()
+    kinds = {str(ev.get("kind"))}
+    if ev.get("left"):
+        kinds.add("left_field")
+    return kinds
+
+
+def field_snapshot(s: State) -> list[list[Any]]:
+    """[card, controller, position, face_up] of each monster on the field (to see what left it)."""
+    return [[c.id, c.controller, c.position, c.face_up] for sd in (0, 1) for c in s.monsters(sd)]
+
+
+def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
+    """Monsters of ``was`` that a summon's Tributes or an activation's cost sent from the field
+    open a "when ... sent to the Graveyard" window (ruling LF-3): Michizure may answer it in the
+    chain that follows, along with the event it came with."""
+    s = ctx.s
+    left = _left_field(s, was, set(), reason)
+    if not left:
+        return
+    ev = s.event
+    if ev is None:
+        ctx.emit("event", event={"kind": "left_field", "cards": left})
+    elif ev.get("kind") == "left_field":
+        ctx.emit("event", event={**ev, "cards": [*ev.get("cards", []), *left]})
+    else:
+        ctx.emit("event", event={**ev, "left": [*ev.get("left", []), *left]})
+
+
 def open_state(s: State) -> bool:
     """An open game state: empty chain, no event waiting for an answer."""
     return not s.chain and not event_blocks(s) and s.choice is None
@@ -95,7 +128,7 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             return False
     if speed == 1:
         return seat == s.turn_player and s.phase in ("main1", "main2") and open_state(s)
-    if eff.event is not None and (s.event is None or s.event.get("kind") != eff.event):
+    if eff.event is not None and eff.event not in event_kinds(s.event):
         return False
     if eff.only_in_damage_step and s.step != "damage":
         return False
@@ -115,19 +148,24 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     return True
 
 
-def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
-    if eff.once_per == "turn":
+def once_key_for(card_id: int, code: int, controller: int, once_per: str | None, idx: int) -> str | None:
+    """The ``State.used`` key of a once-per-turn or once-per-Duel effect (None for others)."""
+    if once_per == "turn":
         # "Once per turn": each copy once (a hard "only once per turn" by name is "name_turn")
-        return f"{card.id}:{idx}:turn"
-    if eff.once_per == "name_turn":
-        return f"{card.code}:{idx}:turn:{card.controller}"
+        return f"{card_id}:{idx}:turn"
+    if once_per == "name_turn":
+        return f"{code}:{idx}:turn:{controller}"
+    if once_per == "duel":
+        return f"{code}:{idx}:duel:{controller}"
+    return None
+
+
+def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
     if eff.once_per == "battle" and s.attack is not None:
         return f"{card.id}:{idx}:battle:{s.turn}:{s.attack.attacker}:{s.battle_phases}:{s.attack.target}"
-    if eff.once_per == "duel":
-        return f"{card.code}:{idx}:duel:{card.controller}"
     if eff.once_per == "chain":
         return f"{card.id}:{idx}:chain:{s.chain_no}"
-    return None
+    return once_key_for(card.id, card.code, card.controller, eff.once_per, idx)
 
 
 def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:
@@ -181,10 +219,14 @@ def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Act
 
 
 def trigger_actions(s: State, index: int) -> list[Action]:
-    """The ways to activate a pending trigger effect (its targets, costs and choices)."""
+    """The ways to activate a pending trigger effect (its targets, costs and choices); none when
+    its ``condition`` fails (an effect that selects at resolution needs something to select:
+    "Special Summon 1 ... from your Deck" with no such monster, or no free zone)."""
     trig = s.triggers[index]
     card = s.cards[trig.card]
     eff = effects_of(card)[trig.effect - 1]
+    if not eff.condition(s, card, trig.controller):
+        return []
     return _options(s, card, trig.effect, eff, trig.controller)
 
 
@@ -212,10 +254,13 @@ def activate(
     if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get("activate_from_grave") is not None:
         ctx.emit("flag", card=card.id, name="activate_from_grave", value=None)  # used (Diamond Dude)
     data: dict[str, Any] = {"answers": len(s.chain)}
+    if s.choice is not None and s.choice.get("kind") == "ahead":
+        data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
     if cost:
         data["cost"] = list(cost)
     if choose:
         data["choose"] = list(choose)
+    was = field_snapshot(s)
     if eff.cost is not None:
         eff.cost(ctx, card, seat, data)
     key = once_key(card, eff, idx, s)
@@ -231,6 +276,7 @@ def activate(
     if key:
         fields["once"] = key
     ctx.emit("activated", **fields)
+    note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, seat)
 
 
@@ -251,6 +297,7 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
     if choice.get("choose"):
         data["choose"] = list(choice["choose"])
     ctx.emit("trigger_done", index=index)
+    was = field_snapshot(s)
     if eff.cost is not None:
         eff.cost(ctx, card, trig.controller, data)
     ctx.emit(
@@ -264,64 +311,89 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
         data=data,
         trigger=True,
     )
+    note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, trig.controller)
 
 
 def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:
     """Every activation is an event that trigger effects may answer: Light and Darkness Dragon
     ("when a Spell Card, Trap Card, or monster effect is activated: ... that activation is
-    negated", compulsory; seed 003 names it among the cards that negate during damage
+    negated", compulsory; ruling DS-5; seed 003 names it among the cards that negate during damage
     calculation)."""
     raise_event(ctx, {"kind": "activated", "link": len(ctx.s.chain), "card": card.id, "seat": seat})
 
 
-def resolve_chain(ctx: Ctx) -> None:
-    """Resolve every link, last in first out, then hand priority to the turn player.
+def resolve_chain(ctx: Ctx) -> bool:
+    """Resolve the links, last in first out; True once the whole chain has resolved.
+
+    A link whose effect asks for a selection at resolution (ruling SEL-1) leaves a pending
+    ``State.choice``: resolution stops there (False) and goes on, from the rest of that link,
+    once the player has answered (``State.resolving`` says where it was).
 
     Monsters that left the field while it resolved open a (soft) ``left_field`` window that
     "When a monster is sent from the field to the Graveyard ..." cards answer (Michizure,
-    Chthonian Blast)."""
+    Chthonian Blast; ruling LF-3)."""
     s = ctx.s
-    first_fact = len(ctx.facts)
-    was = {c.id: (c.controller, c.position, c.face_up) for sd in (0, 1) for c in s.monsters(sd)}
+    if s.resolving is None:
+        ctx.emit("chain_resolving", was=field_snapshot(s))
     while s.chain and not s.finished:
         n = len(s.chain)
         link = s.chain[-1]
-        card = s.cards[link.card]
-        effs = effects_of(card)
-        eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
-        if not link.negated and not link.effect_negated:
-            # a targeted card may react as the effect resolves (Desrook Archfiend)
-            for t in list(link.targets):
-                tc = s.cards.get(t)
-                tsc = script_of(tc) if tc is not None else None
-                if tc is not None and tsc is not None and tsc.on_targeted is not None:
-                    tsc.on_targeted(ctx, tc, link, n)
-        if link.negated or link.effect_negated or eff is None:
-            ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
-        else:
-            eff.resolve(ctx, link)
-        # a Normal Spell/Trap (or negated card) leaves the field after resolving
-        card = s.cards[link.card]
-        if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
-            sc_ = script_of(card)
-            # "After this card's activation, it remains on the field" (Swords of Revealing Light)
-            remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
-            stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
-            if not stays:
-                send_to_grave(ctx, card, reason="rule")
-        ctx.emit("link_resolved", link=n)
+        assert s.resolving is not None
+        if s.resolving.started != n:
+            ctx.emit("link_resolving", link=n)
+            _resolve_link(ctx, link, n)
+            if s.choice is not None:
+                return False
+        _finish_link(ctx, link, n)
+    resolving = s.resolving
     ctx.emit("chain_resolved")
-    left = _left_field(ctx, first_fact, was)
+    left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
     if left and not s.finished and s.step != "damage":
         ctx.emit("event", event={"kind": "left_field", "cards": left, "soft": True})
+    if not s.finished:
+        # effects that wait for the whole chain (Last Turn's Special Summon) watch this
+        raise_event(ctx, {"kind": "chain_resolved"})
+    return True
 
 
-def _left_field(ctx: Ctx, first_fact: int, was: dict[int, tuple[int, str, bool]]) -> list[dict[str, Any]]:
+def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
     s = ctx.s
-    destroyed = {f["card"] for f in ctx.facts[first_fact:] if f["t"] == "destroyed"}
+    card = s.cards[link.card]
+    effs = effects_of(card)
+    eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
+    if not link.negated and not link.effect_negated:
+        # a targeted card may react as the effect resolves (Desrook Archfiend)
+        for t in list(link.targets):
+            tc = s.cards.get(t)
+            tsc = script_of(tc) if tc is not None else None
+            if tc is not None and tsc is not None and tsc.on_targeted is not None:
+                tsc.on_targeted(ctx, tc, link, n)
+    if link.negated or link.effect_negated or eff is None:
+        ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
+    else:
+        eff.resolve(ctx, link)
+
+
+def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
+    """A Normal Spell/Trap (or a negated card) leaves the field once its link has resolved."""
+    s = ctx.s
+    card = s.cards[link.card]
+    effs = effects_of(card)
+    eff = effs[link.effect - 1] if 1 <= link.effect <= len(effs) else None
+    if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
+        sc_ = script_of(card)
+        # "After this card's activation, it remains on the field" (Swords of Revealing Light)
+        remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
+        stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
+        if not stays:
+            send_to_grave(ctx, card, reason="rule")
+    ctx.emit("link_resolved", link=n)
+
+
+def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for cid, (controller, position, face_up) in was.items():
+    for cid, controller, position, face_up in was:
         c = s.cards[cid]
         if c.zone in ("graveyard", "banished"):
             out.append(
@@ -332,21 +404,47 @@ def _left_field(ctx: Ctx, first_fact: int, was: dict[int, tuple[int, str, bool]]
                     "to": c.zone,
                     "position": position,
                     "face_up": face_up,
-                    "reason": "effect",
+                    "reason": reason,
                     "destroyed": cid in destroyed,
                 }
             )
     return out
 
 
-def trigger_order(s: State) -> list[int]:
-    """Indices of pending triggers in chain order (turn player's first: SEGOC)."""
+def held_triggers(s: State) -> set[int]:
+    """Pending triggers that wait while a card activated ahead of them is on the chain (ruling
+    DS-8: Flashbang before "when battle damage is inflicted" effects)."""
+    kinds = {k for link in s.chain for k in link.data.get("ahead", [])}
+    return {i for i, t in enumerate(s.triggers) if t.event.get("kind") in kinds}
+
+
+def ahead_actions(s: State, seat: int, kinds: list[str]) -> list[Action]:
+    """Activations ``seat`` may make ahead of pending triggers of ``kinds`` (their window)."""
+    import copy
+
+    view = copy.copy(s)
+    view.choice = None
+    view.priority = seat
+    out: list[Action] = []
+    for a in activation_actions(view, seat):
+        effs = effects_of(s.cards[a["card"]])
+        if set(effs[int(a.get("effect", 1)) - 1].ahead_of) & set(kinds):
+            out.append(a)
+    return out
+
+
+def trigger_group(s: State) -> list[int]:
+    """The pending triggers that go on the chain next (ruling CH-5, SEGOC): the turn player's
+    mandatory ones, then their optional ones, then the other player's mandatory ones, then
+    their optional ones. Within the group its controller decides the order (the engine does not
+    fix it by card id or zone): with more than one, they are asked which goes first."""
     tp = s.turn_player
-    order = [i for i, t in enumerate(s.triggers) if t.controller == tp and t.mandatory]
-    order += [i for i, t in enumerate(s.triggers) if t.controller != tp and t.mandatory]
-    order += [i for i, t in enumerate(s.triggers) if t.controller == tp and not t.mandatory]
-    order += [i for i, t in enumerate(s.triggers) if t.controller != tp and not t.mandatory]
-    return order
+    held = held_triggers(s)
+    for seat, mandatory in ((tp, True), (tp, False), (1 - tp, True), (1 - tp, False)):
+        group = [i for i, t in enumerate(s.triggers) if t.controller == seat and t.mandatory == mandatory and i not in held]
+        if group:
+            return group
+    return []
 
 
 def tribute_options(s: State, seat: int, n: int) -> list[list[int]]:
@@ -368,5 +466,5 @@ __all__ = [
     "other",
     "resolve_chain",
     "trigger_actions",
-    "trigger_order",
+    "trigger_group",
 ]

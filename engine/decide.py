@@ -12,7 +12,7 @@ from typing import Any
 
 from .battle import battle_step
 from .battle.start_step import may_enter
-from .chain import activate, activation_actions, open_state
+from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
 from .flow import auto_pass_turn_player, pending, settle
@@ -63,7 +63,7 @@ def procedure_actions(s: State, seat: int) -> list[Action]:
     for cid in s.players[seat].hand:
         c = s.cards[cid]
         sc = script_of(c)
-        if sc is None or sc.procedure is None or not can_summon(s, c, seat, "special"):
+        if sc is None or sc.procedure is None or not can_summon(s, c, seat, "procedure"):
             continue
         for cost in sc.procedure(s, c, seat):
             for position in ("attack", "defense"):
@@ -73,6 +73,7 @@ def procedure_actions(s: State, seat: int) -> list[Action]:
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
     sc = script_of(card)
+    was = field_snapshot(ctx.s)
     if sc is not None and sc.procedure_cost is not None:
         sc.procedure_cost(ctx, card, seat, cost)
     move(ctx, card, "monsters", position=position, face_up=True)
@@ -80,6 +81,7 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
     ctx.emit("used", key=f"proper_summon:{card.id}")  # properly Summoned: may be revived later
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "special", "seat": seat})
     ctx.emit("event", event={"kind": "summoned", "card": card.id, "how": "special"})
+    note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-3)
     ctx.emit("priority", seat=seat, passes=0)
 
 
@@ -118,17 +120,25 @@ def _choice_actions(s: State, seat: int) -> list[Action]:
     if kind == "trigger":
         from .chain import trigger_actions
 
-        ways = trigger_actions(s, int(ch["index"]))
+        ways = [w for i in _trigger_indices(ch) for w in trigger_actions(s, i)]
         return ways if ch.get("mandatory") else [*ways, dict(PASS)]
     if kind == "discard":
         hand = s.players[seat].hand
         return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
-    if kind == "options":
-        return [{"do": "choose", "option": o} for o in ch["options"]]
-    if kind == "cards":
-        n = int(ch.get("count", 1))
-        return [{"do": "choose", "cards": list(c)} for c in combinations(ch["cards"], n)]
+    if kind == "ahead":
+        from .chain import ahead_actions
+
+        return [*ahead_actions(s, seat, list(ch["kinds"])), dict(PASS)]
+    if kind in ("options", "cards"):
+        from .effects.choices import choice_actions
+
+        return choice_actions(ch)
     return []
+
+
+def _trigger_indices(ch: dict[str, Any]) -> list[int]:
+    """The pending triggers a ``trigger`` choice is about (several: their controller orders them)."""
+    return [int(i) for i in ch.get("indices", [ch["index"]])]
 
 
 def _norm(v: Any) -> Any:
@@ -247,7 +257,9 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     if do == "pass":
         if s.choice is not None:
             if s.choice["kind"] == "trigger":
-                ctx.emit("trigger_done", index=s.choice["index"], declined=True)
+                # declining: every optional trigger of the group that was not activated
+                for i in sorted(_trigger_indices(s.choice), reverse=True):
+                    ctx.emit("trigger_done", index=i, declined=True)
             ctx.emit("choice", choice=None)
             return
         ctx.emit("passed", seat=seat)
@@ -259,13 +271,16 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     elif do == "activate":
         card = s.cards[a["card"]]
         if s.choice is not None and s.choice["kind"] == "trigger":
-            from .chain import activate_trigger
+            from .chain import activate_trigger, trigger_actions
 
-            idx = s.choice["index"]
+            idx = next(i for i in _trigger_indices(s.choice) if a in trigger_actions(s, i))
             ctx.emit("choice", choice=None)
             activate_trigger(ctx, idx, a)
             return
+        ahead = s.choice is not None and s.choice["kind"] == "ahead"
         activate(ctx, seat, card, int(a.get("effect", 1)), list(a.get("target", [])), list(a.get("cost", [])), a.get("choose"))
+        if ahead:
+            ctx.emit("choice", choice=None)
     elif do == "summon" and a.get("procedure"):
         _procedure_summon(ctx, seat, s.cards[a["card"]], list(a.get("cost", [])), str(a.get("position", "attack")))
         auto_pass_turn_player(ctx)
@@ -273,7 +288,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         card = s.cards[a["card"]]
         if card.data.is_monster:
             summon(ctx, seat, card, list(a.get("tribute", [])), face_up=do == "summon")
-            if do == "summon":
+            if do == "summon" or a.get("tribute"):
                 auto_pass_turn_player(ctx)
         else:
             set_spell_trap(ctx, seat, card)

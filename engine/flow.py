@@ -3,7 +3,7 @@
 ``settle`` is called after every accepted action. It puts waiting trigger
 effects on the chain (turn player's first), resolves the chain when both
 players have passed in succession, moves the game on when both players pass
-on an empty chain (seed 003: "after both players pass priority, it becomes
+on an empty chain (ruling CH-6; seed 003: "after both players pass priority, it becomes
 ..."), checks replays during the Battle Step, and stops as soon as a player
 owes a decision.
 """
@@ -16,7 +16,7 @@ from .chain import (
     activation_actions,
     resolve_chain,
     trigger_actions,
-    trigger_order,
+    trigger_group,
 )
 from .ctx import Ctx
 from .effects.base import SCRIPTS
@@ -104,7 +104,7 @@ def _go_to(ctx: Ctx, phase: str) -> None:
 
 def go_to_end_phase(ctx: Ctx, reason: str) -> None:
     """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King): the
-    phase changes directly, leaving the Battle Phase (seed 000)."""
+    phase changes directly, leaving the Battle Phase (ruling BP-7; seed 000)."""
     s = ctx.s
     if s.attack is not None:
         ctx.emit("attack_ended", reason=reason)
@@ -184,6 +184,10 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
             ctx.emit("priority", seat=s.turn_player, passes=0)
         elif intent == "end" or "main2" in s.skip:
             _go_to(ctx, "end")
+        elif start_step.another_follows(s):
+            # ruling BP-6: a granted Battle Phase begins right after this one's End Step; Main
+            # Phase 2 comes only after the last one
+            start_step.enter(ctx)
         else:
             _go_to(ctx, "main2")
 
@@ -211,7 +215,7 @@ def _auto_pass_wanted(s: State) -> bool:
 
 def _self_destruct(ctx: Ctx) -> bool:
     """Continuous self-destruction (Giant Kozaky ...), held back in the Damage Step until
-    after damage calculation; a monster destroyed by that battle never applies it (seed 003)."""
+    after damage calculation; a monster destroyed by that battle never applies it (ruling DS-3; seed 003)."""
     s = ctx.s
     if s.step == "damage" and s.damage_step in (
         "start_of_damage_step",
@@ -231,13 +235,19 @@ def _self_destruct(ctx: Ctx) -> bool:
     return False
 
 
+def _timing_gone(s: State, index: int) -> bool:
+    """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
+    made it the End Phase) does not activate (ruling DS-8)."""
+    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != "battle"
+
+
 def _end_step_waits(s: State) -> bool:
-    """OCG End Step (seed 003): "If multiple Spell Speed 1 effects would activate at this time,
+    """OCG End Step (ruling ES-2; seed 003): "If multiple Spell Speed 1 effects would activate at this time,
     they do so in separate Chains": an end-of-Battle-Phase trigger waits while a chain is open."""
     if not s.chain:
         return False
-    trig = s.triggers[trigger_order(s)[0]]
-    return trig.event.get("kind") == "battle_phase_end"
+    group = trigger_group(s)
+    return bool(group) and s.triggers[group[0]].event.get("kind") == "battle_phase_end"
 
 
 def settle(ctx: Ctx) -> None:
@@ -246,23 +256,28 @@ def settle(ctx: Ctx) -> None:
     for _ in range(MAX_LOOP):
         if s.finished or s.choice is not None:
             return
+        if s.resolving is not None:
+            # a chain stopped for a selection made at resolution: it goes on
+            if resolve_chain(ctx):
+                _after_chain(ctx)
+            continue
         if not s.chain or s.passes == 0:
             if _self_destruct(ctx):
                 continue
-        if s.triggers and not _end_step_waits(s):
-            order = trigger_order(s)
-            idx = order[0]
-            trig = s.triggers[idx]
-            card = s.cards[trig.card]
-            ways = trigger_actions(s, idx)
-            if not ways:
-                ctx.emit("trigger_done", index=idx, skipped=True)
+        group = trigger_group(s) if s.triggers and not _end_step_waits(s) else []
+        if group:
+            dead = [i for i in group if not trigger_actions(s, i) or _timing_gone(s, i)]
+            if dead:
+                ctx.emit("trigger_done", index=dead[-1], skipped=True)  # it cannot be activated now
                 continue
-            if trig.mandatory and len(ways) == 1:
+            idx = group[0]
+            trig = s.triggers[idx]
+            if len(group) == 1 and trig.mandatory and len(trigger_actions(s, idx)) == 1:
                 activate_trigger(ctx, idx)
                 continue
-            # optional: activate or not; mandatory with several targets/choices: which one
-            ch = {"seat": trig.controller, "kind": "trigger", "index": idx, "card": card.id}
+            # optional: activate or not; mandatory with several targets: which one; several
+            # simultaneous triggers of one player: which goes first (ruling CH-5)
+            ch = {"seat": trig.controller, "kind": "trigger", "index": idx, "indices": group, "card": s.cards[trig.card].id}
             if trig.mandatory:
                 ch["mandatory"] = True
             ctx.emit("choice", choice=ch)
@@ -270,22 +285,15 @@ def settle(ctx: Ctx) -> None:
         if s.step == "battle" and s.attack is not None and not s.chain:
             what = battle_step.replay_needed(s)
             if what == "cancel":
-                battle_step.cancel(ctx, reason="attacker_gone")
+                battle_step.cancel(ctx, reason="attacker_cannot_attack")
                 continue
             if what == "replay":
                 battle_step.start_replay(ctx)
                 return
         if s.passes >= 2:
             if s.chain:
-                resolve_chain(ctx)
-                if s.finished:
-                    return
-                if s.step == "damage" and s.damage_step == "during_damage_calculation":
-                    # one chain only: when it has resolved, damage is calculated at once (seed 003);
-                    # effects it triggered wait for the next timing
-                    damage_step.calculate(ctx)
-                    continue
-                ctx.emit("priority", seat=s.turn_player, passes=0)
+                if resolve_chain(ctx):
+                    _after_chain(ctx)
             else:
                 advance(ctx)
             continue
@@ -294,6 +302,19 @@ def settle(ctx: Ctx) -> None:
             continue
         return
     raise RuntimeError("engine loop did not settle")
+
+
+def _after_chain(ctx: Ctx) -> None:
+    """A chain has resolved: the turn player gets priority (seed 002, Example 2), or, during
+    damage calculation, damage is calculated at once (one chain only, ruling DS-5; effects it
+    triggered wait for the next timing)."""
+    s = ctx.s
+    if s.finished:
+        return
+    if s.step == "damage" and s.damage_step == "during_damage_calculation":
+        damage_step.calculate(ctx)
+        return
+    ctx.emit("priority", seat=s.turn_player, passes=0)
 
 
 def auto_pass_turn_player(ctx: Ctx) -> None:

@@ -1,15 +1,16 @@
 """Main Phase actions: Normal (Tribute) Summon, Set, Flip Summon, change of battle
 position. They exist so that real duels can be played; the rules focus is the
 Battle Phase. A monster that declared an attack cannot change its battle
-position in Main Phase 2 (seed 002).
+position in Main Phase 2 (ruling BS-5; seed 002).
 """
 
 from __future__ import annotations
 
-from .chain import open_state, tribute_options
+from .chain import field_snapshot, note_left_field, open_state, tribute_options
 from .ctx import Ctx
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
+from .stats import can_summon
 from .types import Action
 
 
@@ -43,17 +44,23 @@ def summon_actions(s: State, seat: int) -> list[Action]:
             if (c.data.is_spell and c.data.prop != "field") or c.data.is_trap:
                 out.append({"do": "set", "card": cid})
     for c in s.monsters(seat):
-        if c.position_turn == s.turn or c.summoned_turn == s.turn:
+        if c.position_turn == s.turn or c.summoned_turn == s.turn or c.attacked_turn == s.turn:
+            # a monster that declared an attack this turn changes its battle position no more,
+            # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
         if not c.face_up:
-            out.append({"do": "flip_summon", "card": c.id})
-        elif c.attacked_turn != s.turn:
+            if can_summon(s, c, seat, "flip"):
+                out.append({"do": "flip_summon", "card": c.id})
+        else:
             out.append({"do": "change_position", "card": c.id})
     return out
 
 
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
+    """A Normal or Tribute Summon, or a Set. The Tributes sent from the field open a "when ...
+    sent to the Graveyard" window along with the summon's own (ruling LF-3)."""
     s = ctx.s
+    was = field_snapshot(s)
     for t in tributes:
         send_to_grave(ctx, s.cards[t], reason="tribute")
     kind = ("tribute" if tributes else "normal") if face_up else "set"
@@ -65,6 +72,7 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
     if face_up:
         raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})
         ctx.emit("event", event={"kind": "summoned", "card": card.id})
+    note_left_field(ctx, was, "tribute")
     ctx.emit("priority", seat=seat, passes=0)
 
 

@@ -8,19 +8,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rng
+from .counters import Counter
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .state import Card
-from .stats import banish_instead, can_summon, effect_indestructible, unaffected
+from .stats import (
+    banish_instead,
+    can_summon,
+    effect_indestructible,
+    needs_proper_summon,
+    properly_summoned,
+    unaffected,
+)
 from .types import other
 
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
 
 
+FIELD_ZONES = ("monsters", "spells_traps", "field")
+
+
 def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
-    """Move a card; its identity is in the fact when the destination is public."""
-    if c.on_field and c.flags.get("banish_on_leave") and to not in ("monsters", "spells_traps", "field"):
+    """Move a card; its identity is in the fact when the destination is public.
+
+    A monster that leaves the field takes its followers with it (ruling LF-1): its Xyz
+    Materials and the Equip Cards equipped to it are sent to the Graveyard (banished instead
+    under Macro Cosmos), never left behind."""
+    leaving = c.on_field and to not in FIELD_ZONES
+    if leaving and c.flags.get("banish_on_leave"):
         to = "banished"  # "banish it when it leaves the field" (Battle Fader)
+    if to in ("hand", "deck") and c.data.extra_deck:
+        to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
+    followers = _followers(ctx, c) if leaving else []
+    controller = c.controller
     fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
     face_up = kw.get("face_up", to in PUBLIC_ZONES)
     if to in ("graveyard", "banished") or (to in PUBLIC_ZONES and face_up) or c.face_up:
@@ -31,13 +52,43 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     elif to in PUBLIC_ZONES and not face_up and c.zone == "hand":
         fields["code"] = c.code
         fields["private"] = c.controller
+    properly = c.zone == "monsters" and to in ("graveyard", "banished") and needs_proper_summon(c)
     ctx.emit("moved", **fields)
+    if properly and not properly_summoned(ctx.s, c):
+        # it was on the field, so it was properly Summoned: another effect may Special Summon it
+        # now (ruling SUM-1; a scenario's start position places it there directly)
+        ctx.emit("used", key=f"proper_summon:{c.id}")
+    for f in followers:
+        if f.zone == "xyz_material" or f.on_field:
+            send_to_grave(ctx, f, reason="rule")
+    if leaving:
+        raise_event(ctx, {"kind": "left_the_field", "card": c.id, "to": to, "controller": controller})
 
 
-def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) -> str:
-    """Send a card to the Graveyard (banished instead under Macro Cosmos). Returns where it went."""
+def _followers(ctx: Ctx, c: Card) -> list[Card]:
     s = ctx.s
-    to = "banished" if banish_instead(s) and c.zone != "graveyard" else "graveyard"
+    out = [s.cards[m] for m in c.materials if s.cards[m].zone == "xyz_material"]
+    out += [e for e in s.cards.values() if e.equipped_to == c.id and e.on_field]
+    return out
+
+
+def leaving_together(ctx: Ctx, cards: list[Card]) -> dict[int, bool]:
+    """Whether each of several cards that leave the field at the same time is banished instead
+    of sent to the Graveyard, judged before any of them moves (ruling LF-2): a face-up Macro
+    Cosmos leaving with them still banishes the others, but not itself."""
+    return {c.id: banish_instead(ctx.s, exclude=c.id) for c in cards}
+
+
+def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, banish: bool | None = None) -> str:
+    """Send a card to the Graveyard (banished instead under Macro Cosmos). Returns where it went.
+
+    "While this card is face-up on the field" effects do not apply to their own card as it
+    leaves (ruling LF-2): Macro Cosmos itself goes to the Graveyard. ``banish`` is the decision
+    ``leaving_together`` made for cards that leave at the same time."""
+    s = ctx.s
+    if banish is None:
+        banish = banish_instead(s, exclude=c.id)
+    to = "banished" if banish and c.zone != "graveyard" else "graveyard"
     if c.on_field and c.flags.get("banish_on_leave"):
         to = "banished"
     was_on_field = c.on_field
@@ -48,8 +99,9 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     return to
 
 
-def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) -> None:
-    """Destroy a card on the field: it is sent to the Graveyard (or banished)."""
+def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, banish: bool | None = None) -> None:
+    """Destroy a card on the field: it is sent to the Graveyard (or banished); its Equip Cards
+    and Xyz Materials follow it (``move``)."""
     if not c.on_field:
         return
     if reason not in ("battle", "rule") and effect_indestructible(ctx.s, c):
@@ -59,12 +111,22 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None) ->
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)
-    to = send_to_grave(ctx, c, reason=reason, by=by)
+    to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
     raise_event(ctx, {"kind": "destroyed", "card": c.id, "reason": reason, "by": by, "to": to, "controller": controller, "face_up": face_up})
-    # equip cards go with what they equip
-    for e in list(ctx.s.cards.values()):
-        if e.equipped_to == c.id and e.on_field:
-            send_to_grave(ctx, e, reason="rule")
+
+
+def destroy_all(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
+    """Destroy several cards at the same time (Dark Hole, Mirror Force, Light and Darkness Dragon)."""
+    where = leaving_together(ctx, cards)
+    for c in cards:
+        destroy(ctx, c, reason=reason, by=by, banish=where[c.id])
+
+
+def send_all_to_grave(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
+    """Send several cards to the Graveyard at the same time (Last Turn)."""
+    where = leaving_together(ctx, cards)
+    for c in cards:
+        send_to_grave(ctx, c, reason=reason, by=by, banish=where[c.id])
 
 
 def banish(ctx: Ctx, c: Card, reason: str = "effect") -> None:
@@ -117,8 +179,8 @@ def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_
     return True
 
 
-def set_counters(ctx: Ctx, c: Card, name: str, count: int) -> None:
-    ctx.emit("counters", card=c.id, name=name, count=max(0, count))
+def set_counters(ctx: Ctx, c: Card, name: Counter, count: int) -> None:
+    ctx.emit("counters", card=c.id, name=name.value, count=max(0, count))
 
 
 def check_win(ctx: Ctx) -> None:
@@ -137,7 +199,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
 
     Trigger effects answer events by kind (``destroyed``, ``battle_damage``,
     ``flipped``, ``sent_to_grave``...); each card's ``trigger_match`` decides
-    whether this one is its event (seed 003, end of the Damage Step).
+    whether this one is its event (ruling DS-9; seed 003, end of the Damage Step).
     """
     s = ctx.s
     if s.finished:
@@ -209,7 +271,7 @@ def negate_attack(ctx: Ctx) -> None:
 
 
 def end_battle_phase(ctx: Ctx, reason: str) -> None:
-    """An effect ends the Battle Phase: it becomes the End Step at once (seed 000)."""
+    """An effect ends the Battle Phase: it becomes the End Step at once (ruling BP-7; seed 000)."""
     s = ctx.s
     if s.phase != "battle" or s.step == "end":
         return  # already the End Step: the Battle Phase is ending (its effects do not happen twice)
@@ -227,3 +289,39 @@ def delay(ctx: Ctx, seat: int, **effect: Any) -> None:
 def lingering_flag(ctx: Ctx, name: str, value: int, until: str, source: int) -> None:
     """A lingering rule flag (no battle damage for a seat, a card indestructible by battle ...)."""
     ctx.emit("modifier", card=-1, stat=name, op="flag", value=value, until=until, source=source)
+
+
+def _fixed(ctx: Ctx, what: str) -> object | None:
+    """The next outcome a scenario fixed in advance (``dice:`` / ``coins:``), if any; using it
+    is a fact, so the fold removes it from the list."""
+    fixed = ctx.s.options.get(what)
+    if not fixed:
+        return None
+    ctx.emit("fixed_outcome", what=what)
+    first: object = fixed[0]
+    return first
+
+
+def roll_die(ctx: Ctx, card: Card) -> int:
+    """Roll a six-sided die for ``card``'s controller with the duel's PRNG (or the result a
+    scenario fixed); the PRNG state and the public result are facts."""
+    value = _fixed(ctx, "dice")
+    if value is None:
+        new, n = rng.below(ctx.s.rng, 6)
+        ctx.emit("rng", rng=new)
+        value = n + 1
+    result = int(str(value))
+    ctx.emit("note", what="die_roll", card=card.id, code=card.code, seat=card.controller, result=result)
+    return result
+
+
+def toss_coin(ctx: Ctx, card: Card) -> str:
+    """Toss a coin for ``card``'s controller: "heads" or "tails" (PRNG, or fixed by a scenario)."""
+    value = _fixed(ctx, "coins")
+    if value is None:
+        new, n = rng.below(ctx.s.rng, 2)
+        ctx.emit("rng", rng=new)
+        value = ("heads", "tails")[n]
+    result = str(value)
+    ctx.emit("note", what="coin_toss", card=card.id, code=card.code, seat=card.controller, result=result)
+    return result

@@ -1,8 +1,8 @@
-"""Scenario files (format 1, SCENARIO-FORMAT.md): a position, a script of actions, expectations.
+"""Scenario files (format 1, docs/scenario-format.md): a position, a script of actions, expectations.
 
-This module is pure: it takes the parsed YAML document (a dict) and runs it
-against the engine. Reading files and printing belong to ``server/cli_scenario``
-and the pytest collector.
+This module is pure: it takes the parsed YAML document (a dict) and runs it against the
+engine. Reading files and printing belong to ``server/cli_scenario`` and the pytest collector.
+Every key is checked (``scenario_keys``): an unknown one is a ``ScenarioError`` naming it.
 """
 
 from __future__ import annotations
@@ -10,28 +10,38 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .apply import apply_facts
+from .apply import HANDLERS, apply_facts
 from .battle.battle_step import attacks_remaining
 from .cards import CARDS_BY_NAME
 from .decide import decide as engine_decide
 from .decide import legal_actions, matches, normalize
 from .flow import pending
+from .scenario_keys import (
+    ACTIONS,
+    EXPECT_KEYS,
+    HISTORY_KEYS,
+    PHASE_NAMES,
+    POSITIONS,
+    STEP_KEYS,
+    ZONE_NAMES,
+    ScenarioError,
+    check_counter,
+    check_keys,
+    check_map,
+    plain_value,
+)
+from .scenario_setup import SEATS, build_setup
 from .state import State, state_hash
 from .stats import atk, def_
 from .types import Action, Fact, IllegalAction
 
-SEATS = {"A": 0, "B": 1}
+__all__ = ["Failure", "Result", "Runner", "ScenarioError", "build_setup", "run", "start_state", "translate"]
+
 SEAT_NAMES = ("A", "B")
-ACTIONS = {
-    "pass", "attack", "activate", "retarget", "cancel_attack", "choose", "enter_battle_phase",
-    "end_battle_phase", "next_phase", "summon", "set", "flip_summon", "change_position", "end_turn", "concede",
-}
 CARD_KEYS = ("card", "with", "target", "cost", "tribute", "cards")
+# fact fields that name a card: a ``history`` entry may give a label there
+FACT_CARD_FIELDS = ("card", "attacker", "target", "by")
 MAX_PASSES = 30
-
-
-class ScenarioError(Exception):
-    """The scenario file itself is wrong (unknown card, label, key)."""
 
 
 @dataclass
@@ -54,109 +64,6 @@ class Result:
     failure: Failure | None = None
     state: State | None = None
     entries: list[list[Fact]] = field(default_factory=list)
-
-
-# ------------------------------------------------------------------ position
-
-
-def build_setup(doc: dict[str, Any]) -> tuple[Fact, dict[str, int]]:
-    """The ``setup`` fact for a scenario's start position, and its label -> card id map."""
-    start = doc.get("start") or {}
-    labels: dict[str, int] = {}
-    names: dict[str, list[int]] = {}
-    cards: list[dict[str, Any]] = []
-    turn = int(start.get("turn", 3))
-    next_id = 1
-
-    def add(seat: int, spec: Any, zone: str, slot: int = -1) -> dict[str, Any]:
-        nonlocal next_id
-        if isinstance(spec, str):
-            spec = {"card": spec}
-        if not isinstance(spec, dict) or "card" not in spec:
-            raise ScenarioError(f"bad card entry {spec!r}")
-        name = spec["card"]
-        if name not in CARDS_BY_NAME:
-            raise ScenarioError(f"unknown card {name!r}")
-        cid = next_id
-        next_id += 1
-        entry: dict[str, Any] = {"id": cid, "code": CARDS_BY_NAME[name].code, "owner": seat, "controller": seat, "zone": zone, "slot": slot}
-        if zone == "monsters":
-            pos = spec.get("position", "attack")
-            entry["face_up"] = pos != "set"
-            entry["position"] = "defense" if pos in ("defense", "set") else "attack"
-            entry["slot"] = int(spec["zone"]) - 1 if "zone" in spec else -1
-            entry["summoned_turn"] = turn if spec.get("summoned") == "this_turn" else 0
-            entry["position_turn"] = turn if spec.get("summoned") == "this_turn" else 0
-            entry["attacks"] = 1 if spec.get("attacked") else 0
-            entry["attacked_turn"] = turn if spec.get("attacked") else 0
-        elif zone == "spells_traps":
-            st = spec.get("set", False)
-            entry["face_up"] = not st
-            entry["set_turn"] = turn if st == "this_turn" else (turn - 1 if st else 0)
-            entry["slot"] = int(spec["zone"]) - 1 if "zone" in spec else -1
-        elif zone == "field":
-            entry["face_up"] = not spec.get("set", False)
-        else:
-            entry["face_up"] = zone in ("graveyard", "banished")
-        if "counters" in spec:
-            entry["counters"] = {str(k): int(v) for k, v in spec["counters"].items()}
-        if "equipped_to" in spec:
-            entry["equipped_to_label"] = spec["equipped_to"]
-        if "materials" in spec:
-            entry["materials_names"] = list(spec["materials"])
-        cards.append(entry)
-        if "as" in spec:
-            if spec["as"] in labels:
-                raise ScenarioError(f"label {spec['as']!r} used twice")
-            labels[spec["as"]] = cid
-        names.setdefault(name, []).append(cid)
-        return entry
-
-    lp = [8000, 8000]
-    for key, seat in SEATS.items():
-        side = start.get(key) or {}
-        lp[seat] = int(side.get("lp", 8000))
-        for zone in ("hand", "deck", "graveyard", "banished", "extra"):
-            for spec in side.get(zone, []) or []:
-                add(seat, spec, zone)
-        for spec in side.get("monsters", []) or []:
-            add(seat, spec, "monsters")
-        for spec in side.get("spells_traps", []) or []:
-            add(seat, spec, "spells_traps")
-        if side.get("field"):
-            add(seat, side["field"], "field")
-    # materials become their own cards, attached to the monster
-    for entry in list(cards):
-        for mname in entry.pop("materials_names", []):
-            m = add(entry["owner"], mname, "xyz_material")
-            entry.setdefault("materials", []).append(m["id"])
-    for entry in cards:
-        label = entry.pop("equipped_to_label", None)
-        if label is not None:
-            entry["equipped_to"] = labels[label]
-    for name, ids in names.items():
-        if len(ids) == 1 and name not in labels:
-            labels[name] = ids[0]
-    phase = start.get("phase", "main1")
-    step = start.get("step", "battle" if phase == "battle" else None)
-    if phase != "battle":
-        step = None
-    if step == "damage":
-        raise ScenarioError("a scenario cannot start inside the Damage Step; start in the Battle Step")
-    tp = SEATS[start.get("turn_player", "A")]
-    fact: Fact = {
-        "t": "setup",
-        "cards": cards,
-        "lp": lp,
-        "turn": turn,
-        "turn_player": tp,
-        "phase": phase,
-        "step": step,
-        "rng": int(doc.get("seed", 0) or 0),
-        "options": {"scenario": True},
-        "battle_phases": 1 if phase == "battle" or phase == "main2" else 0,
-    }
-    return fact, labels
 
 
 def start_state(doc: dict[str, Any]) -> tuple[State, dict[str, int], Fact]:
@@ -186,6 +93,7 @@ def translate(labels: dict[str, int], seat_key: str, body: dict[str, Any]) -> tu
     do = body[seat_key] if seat_key in body else body.get("do")
     if do not in ACTIONS:
         raise ScenarioError(f"unknown action {do!r}")
+    check_keys(f"the {do!r} action {body!r}", (k for k in body if k not in (seat_key, "do")), ACTIONS[do])
     action: Action = {"do": do}
     for k, v in body.items():
         if k in (seat_key, "do"):
@@ -193,23 +101,28 @@ def translate(labels: dict[str, int], seat_key: str, body: dict[str, Any]) -> tu
         if k in CARD_KEYS:
             action[k] = _resolve(labels, v)
         elif k == "choose":
-            action[k] = [labels.get(x, x) if isinstance(x, str) else x for x in (v if isinstance(v, list) else [v])]
+            items = v if isinstance(v, list) else [v]
+            action[k] = [labels[x] if isinstance(x, str) and x in labels else plain_value(x) for x in items]
+        elif k == "option":
+            action[k] = plain_value(v)
         else:
             action[k] = v
     if do == "activate":
         for k in ("target", "cost"):
             if k in action and not isinstance(action[k], list):
                 action[k] = [action[k]]
+    if do == "choose" and "cards" in action and not isinstance(action["cards"], list):
+        action["cards"] = [action["cards"]]
     if do == "retarget" and "target" in action and isinstance(action["target"], list):
         action["target"] = action["target"][0]
     return SEATS[seat_key], normalize(action)
 
 
 def _seat_of_step(step: dict[str, Any]) -> str | None:
-    for k in step:
-        if k in SEATS:
-            return str(k)
-    return None
+    keys = [k for k in step if k in SEATS]
+    if len(keys) > 1:
+        raise ScenarioError(f"a step names one player, not {keys}")
+    return str(keys[0]) if keys else None
 
 
 # ------------------------------------------------------------------ running
@@ -237,7 +150,7 @@ class Runner:
         if w is None:
             return Failure(idx, "a pass was needed but the duel is over")
         if not any(a["do"] == "pass" for a in legal_actions(self.state, w)):
-            return Failure(idx, f"{SEAT_NAMES[w]} would have to pass, but passing is not legal now", "pass", legal_actions(self.state, w))
+            return Failure(idx, f"{SEAT_NAMES[w]} would have to pass, but passing is not legal now", "pass", self.describe_legal(legal_actions(self.state, w)))
         self.act(w, {"do": "pass"})
         return None
 
@@ -266,40 +179,28 @@ class Runner:
                 return Result(self.name, False, f, self.state, self.entries)
         return Result(self.name, True, None, self.state, self.entries)
 
-    def step(self, idx: int, step: dict[str, Any]) -> Failure | None:
+    def step(self, idx: int, step: Any) -> Failure | None:
         if not isinstance(step, dict):
             raise ScenarioError(f"step {idx} is not a map")
+        special = [k for k in ("expect", "pass_until", "illegal") if k in step]
+        if special:
+            check_keys(f"step {idx}", step, frozenset({special[0]}))
         if "expect" in step:
-            return self.expect(idx, step["expect"] or {})
+            return self.expect(idx, check_map(f"step {idx}: expect", step["expect"]))
         if "pass_until" in step:
+            cond = check_map(f"step {idx}: pass_until", step["pass_until"])
             for _ in range(MAX_PASSES + 1):
-                if self.expect(idx, step["pass_until"], quiet=True) is None:
+                if self.expect(idx, cond, quiet=True) is None:
                     return None
                 f = self.pass_once(idx)
                 if f is not None:
                     return f
             return Failure(idx, f"pass_until: condition not reached after {MAX_PASSES} passes", step["pass_until"])
         if "illegal" in step:
-            body = step["illegal"]
-            key = _seat_of_step(body)
-            if key is None:
-                raise ScenarioError(f"step {idx}: illegal needs a player")
-            seat, action = translate(self.labels, key, body)
-            if self.auto:
-                f = self.auto_pass_before(idx, seat, action, only_others=True)
-                if f is not None:
-                    return f
-            before = self.state
-            digest = state_hash(before)
-            try:
-                self.act(seat, action)
-            except IllegalAction:
-                if self.state is not before or state_hash(before) != digest:
-                    return Failure(idx, "the rejected action changed the state")
-                return None
-            return Failure(idx, f"{key} {action['do']} should be illegal, but the engine accepted it", "illegal", "accepted")
+            return self.illegal(idx, check_map(f"step {idx}: illegal", step["illegal"]))
         key = _seat_of_step(step)
         if key is None:
+            check_keys(f"step {idx}", step, STEP_KEYS)
             raise ScenarioError(f"step {idx}: no player, expect, illegal or pass_until")
         seat, action = translate(self.labels, key, step)
         if self.auto:
@@ -312,58 +213,60 @@ class Runner:
         self.act(seat, action)
         return None
 
+    def illegal(self, idx: int, body: dict[str, Any]) -> Failure | None:
+        key = _seat_of_step(body)
+        if key is None:
+            raise ScenarioError(f"step {idx}: illegal needs a player")
+        seat, action = translate(self.labels, key, body)
+        if self.auto:
+            f = self.auto_pass_before(idx, seat, action, only_others=True)
+            if f is not None:
+                return f
+        before = self.state
+        digest = state_hash(before)
+        try:
+            self.act(seat, action)
+        except IllegalAction:
+            if self.state is not before or state_hash(before) != digest:
+                return Failure(idx, "the rejected action changed the state")
+            return None
+        return Failure(idx, f"{key} {action['do']} should be illegal, but the engine accepted it", "illegal", "accepted")
+
     # -------------------------------------------------------------- expectations
 
-    def where(self, cid: int) -> str:
-        return self.state.cards[cid].zone
-
     def expect(self, idx: int, exp: dict[str, Any], quiet: bool = False) -> Failure | None:
+        check_keys(f"step {idx}: expect", exp, EXPECT_KEYS)
         s = self.state
         for key, want in exp.items():
             got: Any
             if key == "lp":
-                for who, v in want.items():
-                    got = s.players[SEATS[who]].lp
+                for who, v in check_map("lp", want).items():
+                    got = s.players[self.seat(who)].lp
                     if got != v:
                         return Failure(idx, f"lp of {who}", v, got)
                 continue
-            if key in ("zone", "controller", "position", "atk", "def", "attacks_remaining"):
-                for label, v in want.items():
-                    cid = _resolve(self.labels, label)
-                    c = s.cards[cid]
-                    if key == "zone":
-                        got = c.zone
-                    elif key == "controller":
-                        got = SEAT_NAMES[c.controller]
-                    elif key == "position":
-                        got = "set" if c.zone == "monsters" and not c.face_up else c.position
-                    elif key == "atk":
-                        got = atk(s, c)
-                    elif key == "def":
-                        got = def_(s, c)
-                    else:
-                        got = attacks_remaining(s, c)
-                    if got != v:
-                        return Failure(idx, f"{key} of {label}", v, got)
+            if key in ("zone", "controller", "position", "atk", "def", "attacks_remaining", "counters"):
+                for label, v in check_map(key, want).items():
+                    f = self.card_expectation(idx, key, label, v)
+                    if f is not None:
+                        return f
                 continue
             if key in ("hand_count", "deck_count"):
-                for who, v in want.items():
-                    p = s.players[SEATS[who]]
+                for who, v in check_map(key, want).items():
+                    p = s.players[self.seat(who)]
                     got = len(p.hand if key == "hand_count" else p.deck)
                     if got != v:
                         return Failure(idx, f"{key} of {who}", v, got)
                 continue
             if key in ("legal", "illegal"):
-                for who, entries in want.items():
-                    seat = SEATS[who]
-                    acts = legal_actions(s, seat)
-                    for e in entries:
-                        _, a = translate(self.labels, "A", {"A": e["do"], **{k: v for k, v in e.items() if k != "do"}})
-                        ok = any(matches(a, la) for la in acts)
-                        if key == "legal" and not ok:
-                            return Failure(idx, f"legal for {who}: {e}", "legal", self.describe_legal(acts))
-                        if key == "illegal" and ok:
-                            return Failure(idx, f"illegal for {who}: {e}", "illegal", "legal")
+                f = self.legality(idx, key, check_map(key, want))
+                if f is not None:
+                    return f
+                continue
+            if key == "history":
+                f = self.history(idx, check_map("history", want))
+                if f is not None:
+                    return f
                 continue
             got = self.simple(key)
             if key == "chain":
@@ -374,6 +277,92 @@ class Runner:
                     got = [inv.get(x, x) for x in got]
                     want = exp[key]
                 return Failure(idx, key, want, got)
+        return None
+
+    def seat(self, who: Any) -> int:
+        if who not in SEATS:
+            raise ScenarioError(f"unknown player {who!r} (A or B)")
+        return SEATS[who]
+
+    def card_expectation(self, idx: int, key: str, label: str, want: Any) -> Failure | None:
+        s = self.state
+        c = s.cards[_resolve(self.labels, label)]
+        got: Any
+        if key == "zone":
+            if want not in ZONE_NAMES:
+                raise ScenarioError(f"unknown zone {want!r} in expect.zone (known: {', '.join(sorted(ZONE_NAMES))})")
+            got = c.zone
+        elif key == "controller":
+            got = SEAT_NAMES[c.controller]
+        elif key == "position":
+            if want not in POSITIONS:
+                raise ScenarioError(f"unknown position {want!r} in expect.position (attack, defense or set)")
+            got = "set" if c.zone == "monsters" and not c.face_up else c.position
+        elif key == "atk":
+            got = atk(s, c)
+        elif key == "def":
+            got = def_(s, c)
+        elif key == "counters":
+            wanted = check_map(f"counters of {label}", want)
+            for name, n in wanted.items():
+                check_counter(f"expect.counters of {label}", name)
+                got = c.counters.get(name, 0)
+                if got != n:
+                    return Failure(idx, f"{name} on {label}", n, got)
+            return None
+        else:
+            got = attacks_remaining(s, c)
+        if got != want:
+            return Failure(idx, f"{key} of {label}", want, got)
+        return None
+
+    def legality(self, idx: int, key: str, want: dict[str, Any]) -> Failure | None:
+        for who, entries in want.items():
+            seat = self.seat(who)
+            acts = legal_actions(self.state, seat)
+            for e in entries:
+                if not isinstance(e, dict) or "do" not in e:
+                    raise ScenarioError(f"{key}: each entry is an action map with 'do', got {e!r}")
+                _, a = translate(self.labels, "A", {"A": e["do"], **{k: v for k, v in e.items() if k != "do"}})
+                ok = any(matches(a, la) for la in acts)
+                if key == "legal" and not ok:
+                    return Failure(idx, f"legal for {who}: {e}", "legal", self.describe_legal(acts))
+                if key == "illegal" and ok:
+                    return Failure(idx, f"illegal for {who}: {e}", "illegal", "legal")
+        return None
+
+    # -------------------------------------------------------------- history
+
+    def facts_so_far(self) -> list[Fact]:
+        return [f for entry in self.entries[1:] for f in entry]
+
+    def fact_pattern(self, entry: Any) -> dict[str, Any]:
+        pat = {"t": entry} if isinstance(entry, str) else check_map("a history fact", entry)
+        if pat.get("t") not in HANDLERS:
+            raise ScenarioError(f"unknown fact type {pat.get('t')!r} in history (known: {', '.join(sorted(HANDLERS))})")
+        return {k: (_resolve(self.labels, v) if k in FACT_CARD_FIELDS and isinstance(v, str) else v) for k, v in pat.items()}
+
+    def history(self, idx: int, want: dict[str, Any]) -> Failure | None:
+        check_keys(f"step {idx}: expect.history", want, HISTORY_KEYS)
+        facts = self.facts_so_far()
+        for key in ("no_fact", "fact"):
+            if key not in want:
+                continue
+            entries = want[key] if isinstance(want[key], list) else [want[key]]
+            for e in entries:
+                pat = self.fact_pattern(e)
+                found = [f for f in facts if all(f.get(k) == v for k, v in pat.items())]
+                if key == "no_fact" and found:
+                    return Failure(idx, f"history: no fact {e!r}", "none", found[0])
+                if key == "fact" and not found:
+                    return Failure(idx, f"history: a fact {e!r}", e, "none")
+        if "phases_visited" in want:
+            for p in want["phases_visited"]:
+                if p not in PHASE_NAMES:
+                    raise ScenarioError(f"unknown phase {p!r} in history.phases_visited")
+            got = [f["phase"] for f in facts if f["t"] == "phase" and f.get("step") in (None, "start")]
+            if got != list(want["phases_visited"]):
+                return Failure(idx, "history: phases visited", want["phases_visited"], got)
         return None
 
     def simple(self, key: str) -> Any:
@@ -405,7 +394,7 @@ class Runner:
         for a in acts:
             d = {}
             for k, v in a.items():
-                if k in CARD_KEYS:
+                if k in (*CARD_KEYS, "choose"):
                     d[k] = [inv.get(x, x) for x in v] if isinstance(v, list) else inv.get(v, v)
                 else:
                     d[k] = v
@@ -415,6 +404,6 @@ class Runner:
 
 def run(doc: dict[str, Any]) -> Result:
     """Run one parsed scenario document."""
-    if doc.get("format") != 1:
+    if not isinstance(doc, dict) or doc.get("format") != 1:
         raise ScenarioError("only scenario format 1 is supported")
     return Runner(doc).run()

@@ -124,6 +124,16 @@ class Trigger:
 
 
 @dataclass(slots=True)
+class Resolving:
+    """A chain being resolved. Resolution may stop to wait for a selection made at resolution
+    (ruling SEL-1); this is what it needs to go on afterwards."""
+
+    was: list[list[Any]]  # [card, controller, position, face_up] of the monsters on the field when it began
+    destroyed: list[int] = field(default_factory=list)  # cards destroyed while it resolves
+    started: int = 0  # the chain link (1-based) whose effect has begun to resolve; 0: none
+
+
+@dataclass(slots=True)
 class State:
     started: bool = False
     options: dict[str, Any] = field(default_factory=dict)
@@ -144,6 +154,7 @@ class State:
     intent: str | None = None  # where the turn player asked to go when passing
     event: dict[str, Any] | None = None  # the event the current chain answers
     chain: list[Link] = field(default_factory=list)
+    resolving: Resolving | None = None  # the chain is resolving (see Resolving)
     chains_in_timing: int = 0
     chain_no: int = 0  # chains resolved so far in the duel ("once per chain")
     next_turn: list[dict[str, Any]] = field(default_factory=list)  # effects waiting for a player's next turn
@@ -151,6 +162,8 @@ class State:
     modifiers: list[Modifier] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     choice: dict[str, Any] | None = None  # a pending choice: {"seat", "kind", ...}
+    # the monsters each player controlled at the start of the current Battle Phase (Tualatin)
+    start_step_monsters: list[list[int]] = field(default_factory=lambda: [[], []])
     used: dict[str, int] = field(default_factory=dict)  # once-per-turn/battle keys -> turn
     winner: int | str | None = None
     end_reason: str | None = None
@@ -231,6 +244,9 @@ def clone(state: State) -> State:
     for link in n.chain:
         link.targets = list(link.targets)
         link.data = copy.deepcopy(link.data)
+    if state.resolving is not None:
+        r = state.resolving
+        n.resolving = Resolving(was=[list(x) for x in r.was], destroyed=list(r.destroyed), started=r.started)
     if state.attack is not None:
         a = copy.copy(state.attack)
         a.snapshot = list(a.snapshot)
@@ -243,6 +259,7 @@ def clone(state: State) -> State:
     n.event = None if state.event is None else dict(state.event)
     n.choice = None if state.choice is None else copy.deepcopy(state.choice)
     n.used = dict(state.used)
+    n.start_step_monsters = [list(x) for x in state.start_step_monsters]
     n.next_turn = [dict(d) for d in state.next_turn]
     return n
 

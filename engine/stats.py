@@ -124,6 +124,12 @@ def can_be_attacked(s: State, target: Card, attacker: Card) -> bool:
     return all(fn(s, src, target, attacker) for src, fn in hooks(s, "can_be_attacked"))
 
 
+def attack_restricted(s: State, attacker: Card) -> bool:
+    """In this Battle Phase it may attack only one given monster (Last Turn): never directly."""
+    only = attacker.flags.get("attack_only")
+    return only is not None and only[:2] == [s.turn, s.battle_phases]
+
+
 def may_attack_directly(s: State, attacker: Card) -> bool:
     return any(fn(s, src, attacker) for src, fn in hooks(s, "direct_attack"))
 
@@ -139,9 +145,10 @@ def must_attack(s: State, attacker: Card) -> bool:
     return any(fn(s, src, attacker) for src, fn in hooks(s, "must_attack"))
 
 
-def banish_instead(s: State) -> bool:
-    """Macro Cosmos: cards that would be sent to the Graveyard are banished."""
-    return any(sc.banish_instead_of_grave for _, sc in continuous_sources(s))
+def banish_instead(s: State, exclude: int | None = None) -> bool:
+    """Macro Cosmos: cards that would be sent to the Graveyard are banished. ``exclude``: the
+    card being sent, whose own "while face-up" effect no longer applies as it leaves (LF-2)."""
+    return any(sc.banish_instead_of_grave for src, sc in continuous_sources(s) if src.id != exclude)
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
@@ -151,14 +158,45 @@ def no_battle_damage(s: State, seat: int) -> bool:
     return any(fn(s, src, seat) for src, fn in hooks(s, "no_battle_damage"))
 
 
+SPECIAL_SUMMONS = ("special", "fusion", "procedure")
+
+
+def needs_proper_summon(c: Card) -> bool:
+    """A Fusion Monster ("Must be Fusion Summoned"), or a monster that "can only be Special
+    Summoned by" its own procedure (Fenrir): another effect may Special Summon it only after it
+    was properly Summoned (ruling SUM-1)."""
+    t = c.data.text
+    return c.data.extra_deck or "Must be " in t or "can only be Special Summoned by" in t or "cannot be Special Summoned by other ways" in t
+
+
+def properly_summoned(s: State, c: Card) -> bool:
+    return f"proper_summon:{c.id}" in s.used
+
+
 def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
-    """False if a continuous effect forbids ``seat`` to Summon ``monster`` now (``how``:
-    "normal" or "special"): Tualatin, "your opponent cannot Normal or Special Summon monsters
-    with that Attribute"."""
+    """False if ``seat`` may not Summon ``monster`` now. ``how``: "normal", "flip", "special"
+    (by another card's effect), "fusion" (Polymerization) or "procedure" (its own, Fenrir).
+
+    - "Cannot be Special Summoned" (Light and Darkness Dragon).
+    - "Must be Fusion Summoned / cannot be Special Summoned by other ways" (Wildedge, Flame
+      Wingman, Fenrir): another effect may Special Summon it only once it was properly Summoned
+      (ruling SUM-1).
+    - "There can only be 1 face-up ..." (Earthbound Immortals, ``extra["unique_face_up"]``): not
+      face-up while another is face-up on the field (ruling SUM-2).
+    - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper."""
     own = script_of(monster)
-    if how == "special" and own is not None and own.extra.get("cannot_special_summon"):
-        return False  # "Cannot be Special Summoned" (Light and Darkness Dragon)
+    if how in SPECIAL_SUMMONS and own is not None and own.extra.get("cannot_special_summon"):
+        return False
+    if how == "special" and needs_proper_summon(monster) and not properly_summoned(s, monster):
+        return False
+    unique = own.extra.get("unique_face_up") if own is not None else None
+    if unique and any(unique in c.data.name and c.id != monster.id for c in face_up_monsters_on_field(s)):
+        return False
     return not any(fn(s, src, monster, seat, how) for src, fn in hooks(s, "cannot_summon"))
+
+
+def face_up_monsters_on_field(s: State) -> list[Card]:
+    return [c for sd in (0, 1) for c in s.monsters(sd) if c.face_up]
 
 
 def effect_indestructible(s: State, c: Card) -> bool:

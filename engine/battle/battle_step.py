@@ -9,7 +9,9 @@ the opponent controls changes, a replay occurs: the turn player chooses a new
 target (possibly the same), attacks directly, or cancels; choosing again is
 not declaring an attack, and even a cancelled attack counts as declared.
 Seed 000: each monster attacks once per Battle Phase unless an effect says
-otherwise.
+otherwise. An attack whose monster leaves the field, changes control or stops
+being face-up in Attack Position (Book of Moon, Enemy Controller) stops: no
+damage calculation, but it was declared (ruling BS-4).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ..ctx import Ctx
 from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
-from ..stats import can_attack, can_be_attacked, may_attack_directly, must_attack
+from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
 from ..types import Action, other
 
 
@@ -36,7 +38,8 @@ def attacks_all(c: Card) -> bool:
     return sc is not None and bool(sc.extra.get("attack_all"))
 
 
-def attacks_remaining(s: State, c: Card) -> int:
+def attacks_left(s: State, c: Card) -> int:
+    """Attacks the monster's count still allows this Battle Phase (ruling BS-6)."""
     if c.zone != "monsters":
         return 0
     if attacks_all(c):
@@ -54,9 +57,34 @@ def can_declare(s: State, c: Card) -> bool:
         and c.controller == s.turn_player
         and c.face_up
         and c.position == "attack"
-        and attacks_remaining(s, c) > 0
+        and attacks_left(s, c) > 0
         and can_attack(s, c)
     )
+
+
+def _battle_phase_ahead(s: State) -> bool:
+    """This turn's Battle Phase is going on (before its End Step), or may still come."""
+    if s.phase == "battle":
+        return s.step != "end"
+    from .start_step import may_enter  # local import: start_step is a sibling module
+
+    if s.phase in ("draw", "standby"):
+        return s.turn > 1 and "battle" not in s.skip
+    return may_enter(s)
+
+
+def attacks_remaining(s: State, c: Card) -> int:
+    """Attacks ``c`` may still declare in this turn's (current or coming) Battle Phase: 0 when
+    it cannot declare one for any reason (ruling BS-7): not its controller's turn, not face-up
+    Attack Position, an effect forbids it (Swords of Revealing Light, Gravity Bind, "cannot
+    declare an attack this turn"), no attack target and no direct attack, or no Battle Phase
+    left this turn."""
+    if not can_declare(s, c) or not _battle_phase_ahead(s):
+        return 0
+    targets, direct = targets_for(s, c)
+    if not targets and not direct:
+        return 0
+    return attacks_left(s, c)
 
 
 def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
@@ -64,7 +92,7 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
     opp = other(attacker.controller)
     mons = s.monsters(opp)
     targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
-    direct = not mons or may_attack_directly(s, attacker)
+    direct = (not mons or may_attack_directly(s, attacker)) and not attack_restricted(s, attacker)
     if attacks_all(attacker) and attacker.attacks > 0:
         done = set(attacker.flags.get("attacked_targets", []))
         targets = [t for t in targets if t not in done]
@@ -117,13 +145,26 @@ def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
 
+def attacker_can_go_on(s: State, attacker: Card) -> bool:
+    """Ruling BS-4: the attack goes on only while the attacker could still battle: on the
+    field, controlled by the turn player, face-up in Attack Position (seed 003, Battle Step:
+    play moves to the Damage Step "as long as the attack can continue")."""
+    return (
+        attacker.zone == "monsters"
+        and attacker.controller == s.turn_player
+        and attacker.face_up
+        and attacker.position == "attack"
+    )
+
+
 def replay_needed(s: State) -> str | None:
-    """None, "cancel" (the attacker can no longer attack) or "replay"."""
+    """None, "cancel" (the attacker can no longer attack: the attack stops, ruling BS-4) or
+    "replay" (ruling BS-3)."""
     a = s.attack
     if a is None or a.replay:
         return None
     attacker = s.cards[a.attacker]
-    if attacker.zone != "monsters" or attacker.controller != s.turn_player:
+    if not attacker_can_go_on(s, attacker):
         return "cancel"
     opp = other(s.turn_player)
     if a.target is not None:
@@ -156,7 +197,7 @@ def start_replay(ctx: Ctx) -> None:
 
 
 def retarget(ctx: Ctx, target: int | None) -> None:
-    """Choosing again is not declaring an attack: no declaration triggers (seed 002)."""
+    """Choosing again is not declaring an attack: no declaration triggers (ruling BS-3; seed 002)."""
     s = ctx.s
     ctx.emit("choice", choice=None)
     ctx.emit(
@@ -169,7 +210,7 @@ def retarget(ctx: Ctx, target: int | None) -> None:
 
 
 def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
-    """The attack ends; it still counts as declared (seed 002)."""
+    """The attack ends; it still counts as declared (ruling BS-3; seed 002)."""
     s = ctx.s
     if s.choice is not None:
         ctx.emit("choice", choice=None)
@@ -179,7 +220,7 @@ def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
 
 def must_enter(s: State) -> bool:
     """A card forces a monster to attack this turn: the Battle Phase must be entered, even if
-    another card prevents the attack (seed 000: Berserk Gorilla, Gravity Bind)."""
+    another card prevents the attack (ruling BP-4; seed 000: Berserk Gorilla, Gravity Bind)."""
     return any(must_attack(s, c) for c in s.monsters(s.turn_player) if c.face_up)
 
 

@@ -1,4 +1,4 @@
-"""The Damage Step in five timings (seed 004 and seed 003's OCG section, which
+"""The Damage Step in five timings (ruling DS-1; seed 004 and seed 003's OCG section, which
 win over 003's older seven TCG "substeps"):
 
 1. start of the Damage Step;
@@ -27,6 +27,7 @@ from ..ops import damage, gain_lp, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, has_flag, no_battle_damage
 from ..types import other
+from .battle_step import attacker_can_go_on
 
 TIMINGS = (
     "start_of_damage_step",
@@ -38,9 +39,11 @@ TIMINGS = (
 
 
 def battle_valid(s: State, a: Attack) -> bool:
-    """Both battling monsters are still on the field, on their sides."""
+    """Both battling monsters are still on the field, on their sides, and the attacker can
+    still attack: face-up in Attack Position (ruling BS-4: changed to Defense Position at the
+    start of the Damage Step, it does not battle)."""
     attacker = s.cards[a.attacker]
-    if attacker.zone != "monsters" or attacker.controller != s.turn_player:
+    if not attacker_can_go_on(s, attacker):
         return False
     if a.target is None:
         return True
@@ -95,7 +98,7 @@ def _before_calculation(ctx: Ctx) -> None:
 
 
 def calculate(ctx: Ctx) -> None:
-    """Damage calculation (seed 003; rulebook): compare, inflict damage, mark destruction."""
+    """Damage calculation (ruling DS-7; seed 003; rulebook): compare, inflict damage, mark destruction."""
     s = ctx.s
     a = s.attack
     assert a is not None
@@ -155,6 +158,11 @@ def calculate(ctx: Ctx) -> None:
     if s.finished:
         return
     _after_calculation(ctx)
+    if any(t.event.get("kind") == "battle_damage" for t in s.triggers):
+        # ruling DS-8 (seed 003, TCG "Substep 5"): right after battle damage is inflicted,
+        # Flashbang may be activated before any "when battle damage is inflicted" effect; the
+        # player who was attacked is asked first (the triggers wait for the answer)
+        ctx.emit("choice", choice={"seat": opp, "kind": "ahead", "kinds": ["battle_damage"]})
 
 
 def _after_calculation(ctx: Ctx) -> None:

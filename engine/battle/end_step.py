@@ -1,4 +1,4 @@
-"""The End Step (seed 003).
+"""The End Step (ruling ES-1; seed 003).
 
 Reached when the turn player ends the Battle Phase in an open game state of
 the Battle Step, or when an effect ends the Battle Phase (Battle Fader, Negate
@@ -16,5 +16,6 @@ from ..ops import end_battle_phase
 
 
 def enter(ctx: Ctx, reason: str = "turn_player") -> None:
+    intent = ctx.s.intent  # "end": the turn player ended the turn from the Battle Step
     end_battle_phase(ctx, reason)
-    ctx.emit("priority", seat=ctx.s.turn_player, passes=0)
+    ctx.emit("priority", seat=ctx.s.turn_player, passes=0, **({"intent": intent} if intent == "end" else {}))

@@ -7,8 +7,11 @@
   attack target.
 - If Main Phase 1 was skipped (Timeater), from the Standby Phase the player may
   enter the Battle Phase or go to the End Phase.
-- Several Battle Phases in one turn are possible when an effect grants them,
-  and they are counted.
+- Several Battle Phases in one turn are possible when an effect grants them (An
+  Unfortunate Report, Weather Report, Last Turn: seed 000), and they are counted. They
+  follow each other directly: the next one's Start Step comes right after the End Step of
+  the one before, and Main Phase 2 only after the last (ruling BP-6, the OCG FAQ of those
+  cards); attack counts start again at each Start Step.
 - Start Step: the turn player has priority for Spell Speed 2 and up; after
   both pass, it is the Battle Step.
 """
@@ -28,8 +31,15 @@ def may_enter(s: State) -> bool:
         # a special Battle Phase earlier in the turn (Last Turn) grants one: the normal one remains
         return s.battle_phases <= s.extra_battle_phases
     if s.phase == "main2":
+        # a Battle Phase granted only once the turn's Battle Phases were over (rare: e.g. a
+        # Weather Report flipped in Main Phase 2)
         return 0 < s.battle_phases <= s.extra_battle_phases
     return False
+
+
+def another_follows(s: State) -> bool:
+    """At the End Step: a further Battle Phase was granted this turn and follows at once."""
+    return s.phase == "battle" and "battle" not in s.skip and s.battle_phases <= s.extra_battle_phases
 
 
 def enter(ctx: Ctx) -> None:

@@ -3,7 +3,9 @@
 A-Counter during damage calculation only.) After this card has been flipped face-up, when it is
 destroyed by battle and sent to the Graveyard, draw 1 card."
 
-- The FLIP effect is mandatory; its controller picks the monster (as a target list).
+- The FLIP effect is mandatory and does not target: the face-up monster of the opponent that
+  gets the counter is selected as it resolves (ruling SEL-1); with none when it is flipped, it
+  does not activate.
 - The A-Counter rule applies through ``alien_mother.a_counter_stat`` while it battles.
 - That it was flipped face-up is recorded when it is (``used`` key naming this stay on the
   field); destroyed by battle and sent to the Graveyard afterwards, a mandatory trigger draws 1."""
@@ -19,21 +21,24 @@ from ..state import Card, Link, State
 from ..types import other
 from .alien_mother import COUNTER, a_counter_stat
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, target_ok
+from .choices import Answer, ask_cards, continuation
+from .common import face_up_monsters, target_ok
 
 
 def _flip_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id
-
-
-def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
-    return each(face_up_monsters(s, other(seat)))
+    return ev.get("card") == card.id and bool(face_up_monsters(s, other(card.controller)))
 
 
 def _place(ctx: Ctx, link: Link) -> None:
-    for t in link.targets:
-        if target_ok(ctx.s, t, face_up=True):
-            c = ctx.s.cards[t]
+    mons = [c.id for c in face_up_monsters(ctx.s, other(link.controller))]
+    ask_cards(ctx, link.controller, mons, "alien_grey.counter", source=link.card)
+
+
+@continuation("alien_grey.counter")
+def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        if target_ok(ctx.s, cid, face_up=True):
+            c = ctx.s.cards[cid]
             set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 1)
 
 
@@ -63,7 +68,7 @@ register(
     by_name("Alien Grey").code,
     Script(
         effects=(
-            Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_flip_match, optional=False, targets=_targets, resolve=_place, label="A-Counter"),
+            Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_flip_match, optional=False, resolve=_place, label="A-Counter"),
             Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_draw_match, optional=False, resolve=_draw, label="draw"),
         ),
         stat=a_counter_stat,

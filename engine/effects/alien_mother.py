@@ -10,23 +10,26 @@ by this card's effect are destroyed."
   Graveyard are recorded on it (rule bookkeeping in ``watch``: flags ``am_marked`` at damage
   calculation, ``am_victims`` when they are sent).
 - "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step, names Alien Mother):
-  a mandatory trigger when the Battle Phase ends Special Summons them to its side in Attack
-  Position; they carry the ``alien_mother`` flag.
-- When it is sent from the field to the Graveyard, a mandatory trigger destroys them. (The
-  engine raises no event when a card is banished or returned to the hand, so those ways of
-  leaving the field are not covered: a documented gap.)"""
+  a mandatory trigger when the Battle Phase ends Special Summons them to its side, at the same
+  time, each in the face-up position its controller picks (ruling SEL-3); they carry the
+  ``alien_mother`` flag.
+- When it leaves the field, whichever way (destroyed, banished, returned to the hand: the
+  ``left_the_field`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
+  the field ends as it leaves), a mandatory trigger destroys them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
-from ..ops import destroy, special_summon
+from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .choices import Answer, continuation, summon_all_choosing_positions
 
-COUNTER = "A-Counter"
+COUNTER = Counter.A
 
 
 def is_alien(c: Card) -> bool:
@@ -83,14 +86,19 @@ def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 def _summon(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    for v in _victims(s, me):
-        if special_summon(ctx, v, link.controller, "attack"):
-            ctx.emit("flag", card=v.id, name="alien_mother", value=me.id)
+    victims = [v.id for v in _victims(s, me)]
     ctx.emit("flag", card=me.id, name="am_victims", value=None)
+    summon_all_choosing_positions(ctx, victims, link.controller, then="alien_mother.taken", data={"mother": me.id})
+
+
+@continuation("alien_mother.taken")
+def _taken(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        ctx.emit("flag", card=cid, name="alien_mother", value=int(d["mother"]))
 
 
 def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and bool(ev.get("from_field"))
+    return ev.get("card") == card.id
 
 
 def _destroy_taken(ctx: Ctx, link: Link) -> None:
@@ -105,7 +113,7 @@ register(
     Script(
         effects=(
             Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_end_match, optional=False, resolve=_summon, label="Special Summon"),
-            Effect(kind="trigger", speed=1, trigger_on="sent_to_grave", trigger_match=_left_match, optional=False, resolve=_destroy_taken, label="destroy"),
+            Effect(kind="trigger", speed=1, trigger_on="left_the_field", trigger_match=_left_match, optional=False, resolve=_destroy_taken, label="destroy"),
         ),
         stat=a_counter_stat,
         watch=_watch,

@@ -1,6 +1,6 @@
 """An Unfortunate Report (Normal Trap): "Your opponent conducts their next Battle Phase twice."
 
-One of the cards that grant several Battle Phases in one turn (seed 000). The extra Battle Phase
+One of the cards that grant several Battle Phases in one turn (ruling BP-6; seed 000). The extra Battle Phase
 is counted in ``State.extra_battle_phases``: after the first Battle Phase's End Step the player
 goes to Main Phase 2 and may enter the Battle Phase again from there
 (``start_step.may_enter``); each Battle Phase counts in ``battle_phases``.

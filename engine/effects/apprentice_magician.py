@@ -3,25 +3,28 @@ that you can place a Spell Counter on. When this card is destroyed by battle, yo
 Summon 1 Level 2 or lower Spellcaster-Type monster from your Deck in face-down Defense
 Position."
 
-1. A mandatory trigger when it is Summoned face-up (Normal, Tribute, Flip or Special): it
-   targets a face-up card that can hold one more Spell Counter (a script with
-   ``extra["spell_counter_max"]``: Breaker the Magical Warrior); none, no activation.
+1. A mandatory trigger when it is Summoned face-up (Normal, Tribute, Flip or Special). It does
+   not target: the face-up card that gets the counter (one that can hold one more: a script
+   with ``extra["spell_counter_max"]``, Breaker the Magical Warrior) is selected as it resolves
+   (ruling SEL-1); with none when it is Summoned, it does not activate.
 2. An optional trigger at the end of the Damage Step, from wherever it went: it needs no "sent
-   to the Graveyard", so it activates even when Macro Cosmos banishes it instead (seed 003,
-   TCG "Substep 7"). The monster is chosen at activation (``choose``)."""
+   to the Graveyard", so it activates even when Macro Cosmos banishes it instead (ruling DS-9,
+   seed 003 TCG "Substep 7"). The monster is selected in the Deck as it resolves (SEL-1)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import set_counters, special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register, script_of
-from .common import deck_choices, free_monster_zone
+from .choices import Answer, ask_cards, can_summon_from_deck, continuation
+from .common import deck_candidates, free_monster_zone
 
-SPELL_COUNTER = "Spell Counter"
+SPELL_COUNTER = Counter.SPELL
 
 
 def can_take_spell_counter(c: Card) -> bool:
@@ -30,17 +33,22 @@ def can_take_spell_counter(c: Card) -> bool:
     return c.on_field and c.face_up and c.counters.get(SPELL_COUNTER, 0) < limit
 
 
+def _holders(s: State) -> list[int]:
+    return [c.id for c in s.face_up_field() if can_take_spell_counter(c)]
+
+
 def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up
-
-
-def _counter_targets(s: State, card: Card, seat: int) -> list[list[int]]:
-    return [[c.id] for c in s.face_up_field() if can_take_spell_counter(c)]
+    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up and bool(_holders(s))
 
 
 def _place(ctx: Ctx, link: Link) -> None:
-    for t in link.targets:
-        c = ctx.s.cards[t]
+    ask_cards(ctx, link.controller, _holders(ctx.s), "apprentice_magician.counter", source=link.card)
+
+
+@continuation("apprentice_magician.counter")
+def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
         if can_take_spell_counter(c):
             set_counters(ctx, c, SPELL_COUNTER, c.counters.get(SPELL_COUNTER, 0) + 1)
 
@@ -53,25 +61,27 @@ def _small_spellcaster(c: Card) -> bool:
     return c.data.is_monster and c.data.type == "Spellcaster" and 1 <= c.data.level <= 2 and not c.data.extra_deck
 
 
-def _deck_choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    if not free_monster_zone(s, seat):
-        return []
-    return deck_choices(s, seat, _small_spellcaster)
-
-
 def _summon(ctx: Ctx, link: Link) -> None:
-    for cid in link.data.get("choose", []):
-        c = ctx.s.cards[int(cid)]
-        if c.zone == "deck" and c.owner == link.controller:
-            special_summon(ctx, c, link.controller, "defense", face_up=False)
+    s = ctx.s
+    seat = link.controller
+    cands = deck_candidates(s, seat, _small_spellcaster) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "apprentice_magician.summon", source=link.card)
+
+
+@continuation("apprentice_magician.summon")
+def _summon_it(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == "deck" and c.owner == seat:
+            special_summon(ctx, c, seat, "defense", face_up=False)
 
 
 register(
     by_name("Apprentice Magician").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, targets=_counter_targets, resolve=_place, label="Spell Counter"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_destroyed, choices=_deck_choices, resolve=_summon, label="Special Summon"),
+            Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place, label="Spell Counter"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_destroyed, condition=can_summon_from_deck(_small_spellcaster), resolve=_summon, label="Special Summon"),
         )
     ),
 )

@@ -62,7 +62,7 @@ class Effect:
     (``attack_declared``, ``trap_activated``, ``activation``, ...); it may
     then be activated only while a chain answers that event.
     damage_step: the Damage Step timings in which it may be activated
-    (seed 003: only cards that say so, or that negate them).
+    (ruling DS-2; seed 003: only cards that say so, or that negate them).
     """
 
     kind: str
@@ -88,8 +88,12 @@ class Effect:
     # what the player picks at activation without targeting (an Attribute, a battle position,
     # a card from the Deck): options like ``targets`` (each inner list is one choice of card ids
     # or values; [] = cannot be activated); the pick is ``link.data["choose"]``. Also offered
-    # for trigger effects.
+    # for trigger effects. Only for selections the text makes at activation: the others are
+    # made as the effect resolves (``choices.ask_cards``, ruling SEL-1).
     choices: Callable[[State, Card, int], list[list[Any]]] | None = None
+    # event kinds whose pending trigger effects this card may be activated ahead of (Flashbang:
+    # "battle_damage", ruling DS-8); they wait while its chain resolves
+    ahead_of: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

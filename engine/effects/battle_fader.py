@@ -6,16 +6,19 @@ Activated from the hand in answer to the declaration of a direct attack (the fir
 it, seed 002). Ending the Battle Phase makes it the End Step at once (seed 000: "If a card effect
 ends the Battle Phase (such as Battle Fader), it immediately becomes the End Step"). The summoned
 card carries the ``banish_on_leave`` flag: ``ops.move`` banishes it whenever it would leave the
-field for any other place. It is Summoned in Defense Position (the player's usual choice; the
-framework asks no position)."""
+field for any other place. Its controller picks its face-up battle position as it is Special
+Summoned (ruling SEL-3: the text names none), and then the Battle Phase ends."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import end_battle_phase, special_summon
+from ..ops import end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .choices import Answer, continuation, summon_choosing_position
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -32,8 +35,14 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if me.zone == "hand" and special_summon(ctx, me, link.controller, "defense"):
-        ctx.emit("flag", card=me.id, name="banish_on_leave", value=True)
+    if me.zone == "hand" and None in s.players[link.controller].monsters:
+        summon_choosing_position(ctx, me.id, link.controller, then="battle_fader.summoned", source=me.id)
+
+
+@continuation("battle_fader.summoned")
+def _summoned(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    if isinstance(answer, list) and answer:
+        ctx.emit("flag", card=answer[0], name="banish_on_leave", value=True)
         end_battle_phase(ctx, reason="battle_fader")
 
 

@@ -3,7 +3,7 @@ must attack if able."
 
 Both are continuous effects. Because it must attack, its controller must enter the Battle Phase
 (no End Phase straight from Main Phase 1), even when another card (Gravity Bind) keeps it from
-attacking (seed 000, "Entering the Battle Phase"; seed 003: "like if you control a face-up
+attacking (ruling BP-4; seed 000, "Entering the Battle Phase"; seed 003: "like if you control a face-up
 Attack Position Berserk Gorilla"). In the Battle Step the turn player cannot end the Battle
 Phase while it can still attack (``battle_step.forced_attack_pending``)."""
 

@@ -1,6 +1,6 @@
 """B.E.S. Big Core: "If this card is Normal Summoned: Place 3 counters on it. Cannot be destroyed
 by battle. At the end of the Damage Step, if this card battled: Remove 1 counter from this
-card. If you cannot, destroy it." (seed 003, TCG "Substep 7": "A Counter on a B.E.S. monster or
+card. If you cannot, destroy it." (ruling DS-9; seed 003, TCG "Substep 7": "A Counter on a B.E.S. monster or
 on Big Core is removed" at the end of the Damage Step).
 
 - A mandatory trigger on its Normal (Tribute) Summon places 3 counters (named ``counter``).
@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 
-COUNTER = "counter"
+COUNTER = Counter.PLAIN
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:

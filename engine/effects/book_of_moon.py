@@ -1,6 +1,6 @@
 """Book of Moon: "Target 1 face-up monster on the field; change that target to face-down
 Defense Position." Not in the Damage Step; after the attack-declaration chain it may still
-start a new chain in the Battle Step (seed 002, Example 2)."""
+start a new chain in the Battle Step (ruling CH-6; seed 002, Example 2)."""
 
 from __future__ import annotations
 

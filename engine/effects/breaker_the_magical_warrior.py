@@ -1,7 +1,7 @@
 """Breaker the Magical Warrior: "If this card is Normal Summoned: Place 1 Spell Counter on it
 (max. 1). Gains 300 ATK for each Spell Counter on it. You can remove 1 Spell Counter from this
 card, then target 1 Spell/Trap on the field; destroy that target." (card text; the Spell
-Counter holder of Apprentice Magician's scenarios, seed 003).
+Counter holder of Apprentice Magician's scenarios, ruling GEN-1; seed 003).
 
 Mandatory trigger on its Normal Summon; a continuous ATK gain; an Ignition effect whose cost is
 the counter."""

@@ -2,10 +2,11 @@
 Deck to your hand, then send 1 card from your hand to the Graveyard. You can only control 1
 "Bujin Yamato"." (card text; the Beast-Warrior "Bujin" monster of Bujingi Crane's scenarios.)
 
-An optional trigger effect at the start of its controller's End Phase. Both picks are made as
-it is activated (``choose: [bujin, sent]``): the "Bujin" monster to add (the copy nearest the
-top of the Deck), then the card to send, which may be the added one. "You can only control 1"
-is not enforced (no effect in the pool could Summon a second copy next to it)."""
+An optional trigger effect at the start of its controller's End Phase, if a "Bujin" monster is
+in the Deck. Both selections are made as it resolves (ruling SEL-1): the "Bujin" monster to add
+(the copy nearest the top of the Deck), then the card to send, which may be the one just added.
+"You can only control 1" is not enforced (no effect in the pool could Summon a second copy next
+to it)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from ..ctx import Ctx
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import deck_choices
+from .choices import Answer, ask_cards, continuation
+from .common import deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:
@@ -24,34 +26,43 @@ def _is_bujin(c: Card) -> bool:
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and ev.get("seat") == card.controller and card.zone == "monsters" and card.face_up
-
-
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    out: list[list[int]] = []
-    for (b,) in deck_choices(s, seat, _is_bujin):
-        out.extend([b, h] for h in [*s.players[seat].hand, b])
-    return out
+    return (
+        ev.get("phase") == "end"
+        and ev.get("seat") == card.controller
+        and card.zone == "monsters"
+        and card.face_up
+        and bool(deck_candidates(s, card.controller, _is_bujin))
+    )
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
+    seat = link.controller
+    ask_cards(ctx, seat, deck_candidates(ctx.s, seat, _is_bujin), "bujin_yamato.add", source=link.card)
+
+
+@continuation("bujin_yamato.add")
+def _add(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     s = ctx.s
-    picked = [int(x) for x in link.data.get("choose", [])]
-    if len(picked) != 2:
+    picked = [s.cards[cid] for cid in (answer if isinstance(answer, list) else [])]
+    if not picked or picked[0].zone != "deck" or picked[0].owner != seat:
         return
-    bujin, sent = (s.cards[x] for x in picked)
-    if bujin.zone != "deck" or bujin.owner != link.controller:
-        return
-    to_hand(ctx, bujin)
-    if sent.zone == "hand" and sent.owner == link.controller:
-        send_to_grave(ctx, sent, reason="effect")
+    to_hand(ctx, picked[0])
+    ask_cards(ctx, seat, list(s.players[seat].hand), "bujin_yamato.send")
+
+
+@continuation("bujin_yamato.send")
+def _send(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == "hand" and c.owner == seat:
+            send_to_grave(ctx, c, reason="effect")
 
 
 register(
     by_name("Bujin Yamato").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="phase_start", trigger_match=_match, choices=_choices, once_per="turn", resolve=_resolve),
+            Effect(kind="trigger", speed=1, trigger_on="phase_start", trigger_match=_match, once_per="turn", resolve=_resolve),
         )
     ),
 )

@@ -4,7 +4,7 @@ hand to the Graveyard; the ATK of your monster becomes double its original ATK, 
 damage calculation only."
 
 An ATK changer that says "during damage calculation", so it may be activated then and only
-then (seed 003, OCG Damage Step, "During damage calculation": "cards like Bujingi Crane and
+then (ruling DS-5; seed 003, OCG Damage Step, "During damage calculation": "cards like Bujingi Crane and
 Prideful Roar that specifically note they can be activated during damage calculation can
 be")."""
 

@@ -1,8 +1,23 @@
-"""Answers to choices an effect asks for while it resolves.
+"""Selections made while an effect resolves (ruling SEL-1), and their answers.
 
-Cards in the current pool take every decision at activation (targets, costs,
-``choose``), so no resolution-time choice is pending yet; this is the hook
-where such answers will be applied.
+Targets and costs are chosen at activation; every other selection a card's text makes ("Special
+Summon 1 ... from your Deck", "destroy 1 monster your opponent controls", "choose an
+Attribute", the battle position of a Special Summon) is made when the effect resolves, by the
+player the text names, among what is legal then.
+
+An effect asks with ``ask_cards`` or ``ask_option`` and names a *continuation*: a function
+registered with ``@continuation("name")`` that does the rest of the effect with the answer. The
+question is ``State.choice``::
+
+    {"seat": 0, "kind": "cards", "cards": [ids], "count": 1, "min": 1, "then": "name", "data": {...}, "source": card}
+    {"seat": 0, "kind": "options", "options": ["attack", "defense"], "then": "name", "data": {...}}
+
+and the player answers ``{"do": "choose", "cards": [ids]}`` or ``{"do": "choose", "option":
+"defense"}`` (values are always strings). ``min`` 0 means the selection is optional ("You can
+..."): ``{"do": "choose", "cards": []}`` declines it. The engine asks only when there is
+something to decide: with no candidate the continuation runs at once with nothing; with a single
+candidate of a selection that must be made, with that one. While the question waits, a chain
+being resolved stops and goes on afterwards (``chain.resolve_chain``).
 """
 
 from __future__ import annotations
@@ -11,17 +26,174 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ctx import Ctx
+from ..ops import special_summon
+from ..state import Card, Link, State
 from ..types import Action, IllegalAction
+from .common import deck_candidates, free_monster_zone
 
-# handlers for resolution-time choices (``State.choice`` of kind ``cards``/``options``), by the
-# choice's ``for`` key: (ctx, seat, action, the choice) -> None
-ANSWERS: dict[str, Callable[[Ctx, int, Action, dict[str, Any]], None]] = {}
+Answer = list[int] | str
+Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
+
+# continuations by name: (ctx, answering seat, the answer, the data given to the question)
+THEN: dict[str, Then] = {}
+POSITIONS = ("attack", "defense")
+
+
+def continuation(name: str) -> Callable[[Then], Then]:
+    def register(fn: Then) -> Then:
+        if name in THEN:
+            raise ValueError(f"continuation {name!r} registered twice")
+        THEN[name] = fn
+        return fn
+
+    return register
+
+
+def ask_cards(
+    ctx: Ctx,
+    seat: int,
+    cards: list[int],
+    then: str,
+    data: dict[str, Any] | None = None,
+    count: int = 1,
+    optional: bool = False,
+    source: int | None = None,
+) -> None:
+    """``seat`` selects ``count`` of ``cards`` (or none, if ``optional``), then ``then`` runs."""
+    cards = list(dict.fromkeys(cards))
+    d = dict(data or {})
+    n = min(count, len(cards))
+    if not cards or (not optional and len(cards) == n):
+        THEN[then](ctx, seat, cards[:n], d)
+        return
+    choice: dict[str, Any] = {"seat": seat, "kind": "cards", "cards": cards, "count": n, "min": 0 if optional else n, "then": then, "data": d}
+    if source is not None:
+        choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
+    ctx.emit("choice", choice=choice)
+
+
+def ask_option(
+    ctx: Ctx, seat: int, options: list[str], then: str, data: dict[str, Any] | None = None, source: int | None = None
+) -> None:
+    """``seat`` picks one of ``options`` (strings: a position, an Attribute, "yes"/"no" ...)."""
+    d = dict(data or {})
+    if len(options) <= 1:
+        THEN[then](ctx, seat, options[0] if options else "", d)
+        return
+    choice: dict[str, Any] = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
+    if source is not None:
+        choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
+    ctx.emit("choice", choice=choice)
+
+
+def choice_actions(ch: dict[str, Any]) -> list[Action]:
+    """The answers a pending ``cards``/``options`` question accepts."""
+    from itertools import combinations
+
+    if ch["kind"] == "options":
+        return [{"do": "choose", "option": o} for o in ch["options"]]
+    out: list[Action] = []
+    if int(ch.get("min", 1)) == 0:
+        out.append({"do": "choose", "cards": []})
+    n = int(ch.get("count", 1))
+    if n > 0:
+        out.extend({"do": "choose", "cards": list(c)} for c in combinations(ch["cards"], n))
+    return out
 
 
 def answer(ctx: Ctx, seat: int, action: Action) -> None:
     ch = ctx.s.choice
-    handler = ANSWERS.get(str(ch.get("for"))) if ch is not None else None
-    if ch is None or handler is None:
+    fn = THEN.get(str(ch.get("then"))) if ch is not None else None
+    if ch is None or fn is None:
         raise IllegalAction("action/illegal", "no choice of this kind is pending")
     ctx.emit("choice", choice=None)
-    handler(ctx, seat, action, ch)
+    picked: Answer = [int(c) for c in action.get("cards", [])] if ch["kind"] == "cards" else str(action["option"])
+    fn(ctx, seat, picked, dict(ch.get("data", {})))
+
+
+def then_call(ctx: Ctx, seat: int, then: str | None, answer: Answer, data: dict[str, Any]) -> None:
+    if then:
+        THEN[then](ctx, seat, answer, data)
+
+
+# ------------------------------------------------------------------ Special Summons
+
+
+def summon_choosing_position(
+    ctx: Ctx,
+    card: int,
+    seat: int,
+    then: str | None = None,
+    data: dict[str, Any] | None = None,
+    positions: tuple[str, ...] = POSITIONS,
+    source: int | None = None,
+) -> None:
+    """Special Summon ``card`` for ``seat`` in the face-up battle position its summoner picks
+    (ruling SEL-3: a Special Summon whose text names no position is in face-up Attack or
+    Defense Position, the summoning player's choice); ``then`` runs after it with [card] if it
+    was Summoned, [] if not."""
+    d = {"card": card, "seat": seat, "then": then, "data": dict(data or {})}
+    ask_option(ctx, seat, list(positions), "summon.position", d, source=source)
+
+
+@continuation("summon.position")
+def _summon_in_position(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    card = ctx.s.cards[int(d["card"])]
+    ok = special_summon(ctx, card, int(d["seat"]), str(answer) or "attack")
+    then_call(ctx, seat, d.get("then"), [card.id] if ok else [], dict(d.get("data", {})))
+
+
+def summon_all_choosing_positions(
+    ctx: Ctx, cards: list[int], seat: int, then: str | None = None, data: dict[str, Any] | None = None
+) -> None:
+    """Several monsters Special Summoned at the same time (Alien Mother's): the summoner picks
+    each one's position in turn, then all are Summoned together."""
+    d = {"queue": list(cards), "picked": [], "seat": seat, "then": then, "data": dict(data or {})}
+    _next_position(ctx, seat, d)
+
+
+def _next_position(ctx: Ctx, seat: int, d: dict[str, Any]) -> None:
+    queue = list(d["queue"])
+    if not queue:
+        done = []
+        for cid, pos in d["picked"]:
+            if special_summon(ctx, ctx.s.cards[int(cid)], int(d["seat"]), str(pos)):
+                done.append(int(cid))
+        then_call(ctx, seat, d.get("then"), done, dict(d.get("data", {})))
+        return
+    ask_option(ctx, seat, list(POSITIONS), "summon.collect", {**d, "queue": queue}, source=queue[0])
+
+
+@continuation("summon.collect")
+def _collect_position(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    queue = list(d["queue"])
+    d = {**d, "queue": queue[1:], "picked": [*d["picked"], [queue[0], str(answer)]]}
+    _next_position(ctx, seat, d)
+
+
+def can_summon_from_deck(pred: Callable[[Card], bool]) -> Callable[[State, Card, int], bool]:
+    """The activation condition of "Special Summon 1 ... from your Deck": a free Monster Zone and
+    such a monster in the Deck (which one is selected only as the effect resolves)."""
+
+    def condition(s: State, card: Card, seat: int) -> bool:
+        return free_monster_zone(s, seat) and bool(deck_candidates(s, seat, pred))
+
+    return condition
+
+
+def summon_from_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool], then: str | None = None) -> None:
+    """"Special Summon 1 ... from your Deck": the monster is selected as the effect resolves
+    (SEL-1), among those in the Deck then, and Special Summoned in the position its controller
+    picks (SEL-3); ``then`` runs after the Summon with [card] (Jurrac Guaiba)."""
+    s = ctx.s
+    seat = link.controller
+    cands = deck_candidates(s, seat, pred) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "deck.summon", {"then": then, "source": link.card}, source=link.card)
+
+
+@continuation("deck.summon")
+def _summon_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone in ("deck", "hand") and c.owner == seat:
+            summon_choosing_position(ctx, cid, seat, then=d.get("then"), source=int(d["source"]))

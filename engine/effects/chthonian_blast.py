@@ -4,10 +4,10 @@ if tied), and if you do, inflict damage to both players equal to half of that mo
 
 By ruling it may be activated in the Damage Step, at its end, when the monster destroyed by
 battle is sent to the Graveyard (seed 003, TCG "Substep 7": "like Michizure and Chthonian
-Blast"; the engine's ``left_field`` window). It does not target: the monster is found as it
-resolves; on a tie for the lowest ATK the engine destroys the opponent's monster first, then
-the leftmost (the choice the framework cannot ask). The damage is half the ATK the monster had
-on the field (rounded down), to both players at once.
+Blast"; ruling DS-9; the engine's ``left_field`` window). It does not target: the monster is
+found as it resolves; on a tie for the lowest ATK its controller selects which one then (ruling
+SEL-1, "your choice, if tied"). The damage is half the ATK the monster had on the field
+(rounded down), to both players at once.
 
 Outside the Damage Step the same window opens after a chain in which monsters left the field
 (``chain.resolve_chain``), so monsters destroyed by card effects are answered too, unless the
@@ -15,12 +15,15 @@ turn player acts first."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import by_name
 from ..ctx import Ctx
 from ..ops import check_win, destroy
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
+from .choices import Answer, ask_cards, continuation
 from .common import face_up_monsters
 from .time_machine import END_OF_DS, left_field
 
@@ -36,11 +39,18 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if not mons:
         return
     low = min(atk(s, c) for c in mons)
-    tied = [c for c in mons if atk(s, c) == low]
-    tied.sort(key=lambda c: (c.controller == link.controller, c.slot))
-    victim = tied[0]
-    half = low // 2
-    destroy(ctx, victim, reason="effect", by=link.card)
+    tied = [c.id for c in mons if atk(s, c) == low]
+    ask_cards(ctx, link.controller, tied, "chthonian_blast.destroy", {"source": link.card, "atk": low}, source=link.card)
+
+
+@continuation("chthonian_blast.destroy")
+def _destroy(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    s = ctx.s
+    if not isinstance(answer, list) or not answer:
+        return
+    victim = s.cards[answer[0]]
+    half = int(d["atk"]) // 2
+    destroy(ctx, victim, reason="effect", by=int(d["source"]))
     if victim.zone == "monsters" or half <= 0:
         return
     for seat in (0, 1):

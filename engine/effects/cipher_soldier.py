@@ -1,7 +1,7 @@
 """Cipher Soldier (OCG "Kinetic Soldier"): "During damage calculation, if this card battles a
 Warrior-Type monster: This card gains 2000 ATK and DEF during damage calculation only."
 
-A Compulsory (mandatory) trigger effect that activates during damage calculation (seed 003,
+A Compulsory (mandatory) trigger effect that activates during damage calculation (ruling DS-5; seed 003,
 OCG Damage Step, "During damage calculation": "Compulsory Effects that activate during damage
 calculation will activate, such as Kinetic Soldier"). It starts the one chain of that timing;
 "during damage calculation" cards may still be chained to it."""

@@ -4,7 +4,7 @@ the field, increase the ATK of all your Warrior-Type monsters by 400 points."
 
 Both are continuous effects of the face-up card. A face-down Command Knight may be attacked;
 when it is flipped by that attack, its "cannot be selected" effect does not stop the attack in
-progress, but applies to the following attacks if it survives (seed 003, TCG "Substep 2").
+progress, but applies to the following attacks if it survives (ruling DS-3; seed 003, TCG "Substep 2").
 The ATK gain applies at once (itself included: it is a Warrior)."""
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ from typing import Any
 from ..ctx import Ctx
 from ..ops import damage, destroy, send_to_grave
 from ..state import Card, Link, State
-from ..stats import original, unaffected
+from ..stats import can_summon, original, properly_summoned, unaffected
 from ..types import other
-from .base import Effect, effects_of, script_of
+from .base import Effect, effects_of
 
 
 def face_up_monsters(s: State, seat: int | None = None) -> list[Card]:
@@ -24,7 +24,7 @@ def each(cards: list[Card]) -> list[list[int]]:
 
 
 def target_ok(s: State, cid: int, zone: str = "monsters", face_up: bool | None = None) -> bool:
-    """A target is still where it was chosen (seed 002, Example 4: otherwise no effect)."""
+    """A target is still where it was chosen (ruling CH-3; seed 002, Example 4: otherwise no effect)."""
     c = s.cards[cid]
     if c.zone != zone:
         return False
@@ -118,29 +118,21 @@ def free_monster_zone(s: State, seat: int) -> bool:
     return None in s.players[seat].monsters
 
 
-def deck_choices(s: State, seat: int, pred: Callable[[Card], bool]) -> list[list[int]]:
-    """"Special Summon 1 ... from your Deck": one choice per different card (by passcode) in
-    ``seat``'s Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
+def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
+    """"... 1 ... from your Deck": one candidate per different card (by passcode) in ``seat``'s
+    Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
     seen: set[int] = set()
-    out: list[list[int]] = []
+    out: list[int] = []
     for cid in s.players[seat].deck:
         c = s.cards[cid]
         if c.code not in seen and pred(c):
             seen.add(c.code)
-            out.append([cid])
+            out.append(cid)
     return out
 
 
-def needs_proper_summon(c: Card) -> bool:
-    """A Fusion Monster ("Must be Fusion Summoned"), or a monster that "can only be Special
-    Summoned by" its own procedure (Fenrir): another effect may Special Summon it only after it
-    was properly Summoned."""
-    t = c.data.text
-    return c.data.extra_deck or "Must be " in t or "can only be Special Summoned by" in t or "cannot be Special Summoned by other ways" in t
-
-
-def properly_summoned(s: State, c: Card) -> bool:
-    return f"proper_summon:{c.id}" in s.used
+def hand_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
+    return [cid for cid in s.players[seat].hand if pred(s.cards[cid])]
 
 
 def mark_proper_summon(ctx: Ctx, c: Card) -> None:
@@ -148,21 +140,10 @@ def mark_proper_summon(ctx: Ctx, c: Card) -> None:
         ctx.emit("used", key=f"proper_summon:{c.id}")
 
 
-def may_special_summon(s: State, c: Card) -> bool:
-    """Whether an effect (Monster Reborn, Time Machine) may Special Summon ``c``."""
-    own = script_of(c)
-    if own is not None and own.extra.get("cannot_special_summon"):
-        return False  # "Cannot be Special Summoned" (Light and Darkness Dragon)
-    return c.data.is_monster and (not needs_proper_summon(c) or properly_summoned(s, c))
-
-
-def watch_proper_summons(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    """A monster that had to be properly Summoned and was on the field was properly Summoned
-    (a scenario's start position places it there directly): remember it when it leaves."""
-    if ev.get("kind") == "sent_to_grave" and ev.get("from_field"):
-        c = ctx.s.cards.get(int(ev.get("card", -1)))
-        if c is not None and c.data.is_monster and needs_proper_summon(c):
-            mark_proper_summon(ctx, c)
+def may_special_summon(s: State, c: Card, seat: int | None = None) -> bool:
+    """Whether an effect (Monster Reborn, Time Machine) may Special Summon ``c`` (for ``seat``,
+    default its owner): ``stats.can_summon`` with how="special" (rulings SUM-1, SUM-2)."""
+    return c.data.is_monster and can_summon(s, c, c.owner if seat is None else seat, "special")
 
 
 def tribute_cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:

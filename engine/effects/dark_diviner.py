@@ -6,7 +6,7 @@ top 3 cards of your opponent's Deck to the Graveyard."
 
 - Indestructible by battle (continuous).
 - The attack-declaration effect is a mandatory trigger; the change is a modifier with the
-  duration ``end_of_battle_phase``: it lasts through the End Step (seed 003 names Dark Diviner
+  duration ``end_of_battle_phase``: it lasts through the End Step (ruling ES-1; seed 003 names Dark Diviner
   among the effects of the End Step) and is gone when the Battle Phase is left.
 - The mill is a mandatory trigger at the end of the Damage Step."""
 

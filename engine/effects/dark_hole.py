@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy
+from ..ops import destroy_all
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 
@@ -16,9 +16,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    for seat in (s.turn_player, 1 - s.turn_player):
-        for c in s.monsters(seat):
-            destroy(ctx, c, reason="effect", by=link.card)
+    destroy_all(ctx, [c for seat in (s.turn_player, 1 - s.turn_player) for c in s.monsters(seat)], by=link.card)
 
 
 register(

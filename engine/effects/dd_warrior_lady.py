@@ -1,5 +1,5 @@
 """D.D. Warrior Lady: "After damage calculation, when this card battles an opponent's monster:
-You can banish that monster, also banish this card." (seed 003, after damage calculation)."""
+You can banish that monster, also banish this card." (ruling DS-8; seed 003, after damage calculation)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Defense Draw (Normal Trap): "Activate only during damage calculation during your opponent's
 turn. The Battle Damage you would receive becomes 0. Draw 1 card."
 
-One of the cards seed 003 names as activatable during damage calculation (OCG Damage Step,
+One of the cards ruling DS-5; seed 003 names as activatable during damage calculation (OCG Damage Step,
 "During damage calculation": "Defense Draw, Injection Fairy Lily, and Kuriboh"); never before
 it, nor in the Battle Step."""
 

@@ -1,6 +1,6 @@
 """Des Mosquito: "When this card is Normal or Special Summoned: Place 2 counters on it. It gains
 500 ATK for each of these counters. If this card would be destroyed by battle, remove 1 of
-these counters instead." (seed 003, TCG "Substep 7": "If Des Mosquito was destroyed by the
+these counters instead." (ruling DS-9; seed 003, TCG "Substep 7": "If Des Mosquito was destroyed by the
 battle, 1 counter is removed" at the end of the Damage Step).
 
 - A mandatory trigger on its Normal, Tribute or Special Summon places 2 counters (``counter``).
@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
 from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
 
-COUNTER = "counter"
+COUNTER = Counter.PLAIN
 PENDING = "mosquito_counter_due"
 
 

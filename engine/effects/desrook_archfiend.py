@@ -8,10 +8,11 @@ the Graveyard to Special Summon the "Terrorking Archfiend"."
 1. The payment is a maintenance cost, not an activated effect: it is paid as its controller's
    Standby Phase begins, while it is face-up on the field and not negated (``watch``).
 2. The die: as an opponent's effect that targets it starts to resolve (``on_targeted``), the
-   die is rolled with the duel's PRNG (``engine.rng``, state in ``State.rng``); the new PRNG
-   state is an ``rng`` fact and the result a public ``note`` fact (``what: die_roll``). On a 3
-   that effect is negated and the opponent's card destroyed.
-3. "Terrorking Archfiend" (seed 003 names Desrook among the cards that answer a monster
+   die is rolled (``ops.roll_die``: the duel's PRNG, state in ``State.rng``, or the result a
+   scenario fixed with ``dice:``); the new PRNG state is an ``rng`` fact and the result a public
+   ``note`` fact (``what: die_roll``). On a 3 that effect is negated and the opponent's card
+   destroyed.
+3. "Terrorking Archfiend" (ruling DS-9; seed 003 names Desrook among the cards that answer a monster
    destroyed by battle and sent to the Graveyard) is not in the card list, so this optional
    trigger from the hand can never activate in this engine; it is written by name all the
    same."""
@@ -20,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import rng
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy, pay_lp, send_to_grave, special_summon
+from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
+from .choices import summon_choosing_position
 
 TERRORKING = "Terrorking Archfiend"
 
@@ -38,15 +39,6 @@ def _active(s: State, card: Card) -> bool:
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") == "phase_start" and ev.get("phase") == "standby" and ev.get("seat") == card.controller and _active(ctx.s, card):
         pay_lp(ctx, card.controller, 500)
-
-
-def roll_die(ctx: Ctx, card: Card) -> int:
-    """Roll a six-sided die with the duel's PRNG; record the state and the result as facts."""
-    new, value = rng.below(ctx.s.rng, 6)
-    ctx.emit("rng", rng=new)
-    result = value + 1
-    ctx.emit("note", what="die_roll", card=card.id, code=card.code, seat=card.controller, result=result)
-    return result
 
 
 def _on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
@@ -80,7 +72,7 @@ def _revive(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     c = ctx.s.cards.get(int(ev.get("card", -1)))
     if c is not None and c.zone == "graveyard":
-        special_summon(ctx, c, link.controller, "attack")
+        summon_choosing_position(ctx, c.id, link.controller, source=link.card)
 
 
 register(

@@ -2,7 +2,7 @@
 if it is a Normal Spell Card, send it to the Graveyard, otherwise place it on the bottom of your
 Deck. During the Main Phase of your next turn, you can activate the effect of that Spell Card in
 your Graveyard (even if you no longer control this face-up card)." (card text; the "Destiny
-HERO" of Destiny Signal's scenarios, seed 003.)
+HERO" of Destiny Signal's scenarios, ruling GEN-1; seed 003.)
 
 An Ignition effect. The excavated card is shown to both players (a ``note`` fact). A Normal
 Spell sent to the Graveyard is marked (flag ``activate_from_grave`` = the turn number of its

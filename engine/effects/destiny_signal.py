@@ -2,19 +2,20 @@
 the Graveyard: Special Summon 1 Level 4 or lower "Destiny HERO" monster from your hand or
 Deck."
 
-It answers the sending at the end of the Damage Step, in the chain that starts then (seed 003,
-TCG "Substep 7"; the engine's ``left_field`` window). The monster is chosen at activation
-(``choose``; not a target): a card in the hand, or the copy nearest the top of the Deck; with
-none it cannot be activated. It is summoned in face-up Attack Position."""
+It answers the sending at the end of the Damage Step, in the chain that starts then (ruling
+DS-9, seed 003 TCG "Substep 7"; the engine's ``left_field`` window). It can be activated only if
+such a monster is in the hand or Deck; which one is selected as it resolves (ruling SEL-1): a
+card in the hand, or one in the Deck (the copy nearest the top). It is Special Summoned in the
+face-up position its controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import deck_choices
+from .choices import ask_cards
+from .common import deck_candidates, free_monster_zone, hand_candidates
 from .time_machine import END_OF_DS, destroyed_by_battle_to_grave
 
 
@@ -23,25 +24,25 @@ def _is_small_destiny_hero(c: Card) -> bool:
     return d.is_monster and d.name.startswith("Destiny HERO") and 1 <= d.level <= 4 and not d.extra_deck
 
 
+def _candidates(s: State, seat: int) -> list[int]:
+    return hand_candidates(s, seat, _is_small_destiny_hero) + deck_candidates(s, seat, _is_small_destiny_hero)
+
+
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return any(int(e["controller"]) == seat for e in destroyed_by_battle_to_grave(s))
-
-
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    hand = [[cid] for cid in s.players[seat].hand if _is_small_destiny_hero(s.cards[cid])]
-    return hand + deck_choices(s, seat, _is_small_destiny_hero)
+    mine = any(int(e["controller"]) == seat for e in destroyed_by_battle_to_grave(s))
+    return mine and bool(_candidates(s, seat))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    for cid in link.data.get("choose", []):
-        c = ctx.s.cards[int(cid)]
-        if c.zone in ("hand", "deck") and c.owner == link.controller:
-            special_summon(ctx, c, link.controller, "attack")
+    s = ctx.s
+    seat = link.controller
+    cands = _candidates(s, seat) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
 
 
 register(
     by_name("Destiny Signal").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, choices=_choices, resolve=_resolve),)
+        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve),)
     ),
 )

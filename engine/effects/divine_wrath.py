@@ -1,6 +1,6 @@
 """Divine Wrath: "When a monster effect is activated: Discard 1 card; negate the
 activation, and if you do, destroy that monster." During damage calculation it may answer
-Injection Fairy Lily; damage calculation then stops (seed 003, Example 2)."""
+Injection Fairy Lily; damage calculation then stops (ruling DS-6; seed 003, Example 2)."""
 
 from __future__ import annotations
 

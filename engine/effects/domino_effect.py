@@ -4,10 +4,10 @@ destroy 1 monster your opponent controls."
 
 The card is activated like any Continuous Spell (Main Phase) and stays on the field. Its
 effect is an optional trigger of the face-up card at the end of the Damage Step, when the
-opponent's monster destroyed by battle is sent to the Graveyard (seed 003, TCG "Substep 7":
-"Domino Effect ... may be activated/chained at this time"). Cost: ``cost: [your monster]``
-(sent to the Graveyard); the opponent's monster to destroy is chosen at activation
-(``choose``; not a target)."""
+opponent's monster destroyed by battle is sent to the Graveyard (ruling DS-9, seed 003 TCG
+"Substep 7" names Domino Effect). Cost: ``cost: [your monster]`` (sent to the Graveyard, at
+activation); the opponent's monster to destroy does not target and is selected as the effect
+resolves (ruling SEL-1), among the monsters they control then."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from ..state import Card, Link, State
 from ..stats import is_negated
 from ..types import other
 from .base import Effect, Script, register
+from .choices import Answer, ask_cards, continuation
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -44,15 +45,17 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
             send_to_grave(ctx, c, reason="cost")
 
 
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    return [[c.id] for c in s.monsters(other(seat))]
-
-
 def _resolve(ctx: Ctx, link: Link) -> None:
-    for cid in link.data.get("choose", []):
-        c = ctx.s.cards[int(cid)]
-        if c.zone == "monsters" and c.controller != link.controller:
-            destroy(ctx, c, reason="effect", by=link.card)
+    mons = [c.id for c in ctx.s.monsters(other(link.controller))]
+    ask_cards(ctx, link.controller, mons, "domino_effect.destroy", {"source": link.card}, source=link.card)
+
+
+@continuation("domino_effect.destroy")
+def _destroy(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == "monsters" and c.controller != seat:
+            destroy(ctx, c, reason="effect", by=int(d["source"]))
 
 
 register(
@@ -60,7 +63,7 @@ register(
     Script(
         effects=(
             Effect(kind="spell", speed=1, label="activate"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, cost_options=_cost_options, cost=_cost, choices=_choices, resolve=_resolve, label="destroy"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, cost_options=_cost_options, cost=_cost, resolve=_resolve, label="destroy"),
         )
     ),
 )

@@ -4,7 +4,7 @@ Destroy that monster."
 A mandatory trigger when the Damage Step reaches "before damage calculation", after a
 face-down target has been flipped (so a face-down target counts as a Defense Position
 monster). With the target gone, damage calculation is skipped; the rest of the Damage Step
-goes on (seed 003, TCG "Substep 3": "The effects of cards like Drillroid and Ehren, Lightsworn
+goes on (ruling DS-4; seed 003, TCG "Substep 3": "The effects of cards like Drillroid and Ehren, Lightsworn
 Monk activate at this time ... damage calculation will not occur")."""
 
 from __future__ import annotations

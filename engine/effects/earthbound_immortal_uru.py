@@ -11,20 +11,44 @@ monster your opponent controls, until the End Phase."
 - Without a face-up Field Spell on the field it destroys itself (continuous).
 - The control effect is an Ignition Effect: the Tribute is its cost, the monster is chosen
   (targeted) at activation, control returns in the End Phase (``flow._return_control``).
-- "Only 1 face-up Earthbound Immortal": the card pool holds no other Earthbound Immortal, so
-  the rule is not enforced (documented)."""
+- "There can only be 1 face-up Earthbound Immortal monster on the field" (ruling SUM-2), for
+  any "Earthbound Immortal" of either player (the card pool holds Uru only, so two copies show
+  it): while one is face-up on the field, another cannot be Normal, Flip or Special Summoned
+  (``extra["unique_face_up"]``, read by ``stats.can_summon``; it may be Set); one flipped
+  face-up all the same (by an effect or by an attack) is destroyed, the one that was face-up
+  first stays (rule bookkeeping: the ``face_up_at`` flag records when each became face-up)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import by_name
+from ..ctx import Ctx
 from ..state import Card, State
 from ..types import other
 from .base import Effect, Script, register
 from .common import each, face_up_monsters, take_control_until_end_phase, tribute_cost
 
+UNIQUE = "Earthbound Immortal"
+
+
+def _face_up_at(c: Card) -> int:
+    return int(c.flags.get("face_up_at", 0))
+
 
 def _self_destroy(s: State, card: Card) -> bool:
-    return not any(s.cards[f].face_up for seat in (0, 1) if (f := s.players[seat].field_zone) is not None)
+    if not any(s.cards[f].face_up for seat in (0, 1) if (f := s.players[seat].field_zone) is not None):
+        return True
+    return any(
+        c.id != card.id and c.face_up and UNIQUE in c.data.name and _face_up_at(c) < _face_up_at(card)
+        for sd in (0, 1)
+        for c in s.monsters(sd)
+    )
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and card.zone == "monsters" and card.face_up:
+        ctx.emit("flag", card=card.id, name="face_up_at", value=ctx.s.seq)
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -61,5 +85,7 @@ register(
         self_destroy=_self_destroy,
         can_be_attacked=_can_be_attacked,
         direct_attack=_direct,
+        watch=_watch,
+        extra={"unique_face_up": UNIQUE},
     ),
 )

@@ -3,7 +3,7 @@ calculation: Shuffle that monster into the Deck. During each of your End Phases:
 3 cards of your Deck to the Graveyard."
 
 - The first is a mandatory trigger at "before damage calculation", after a face-down target
-  has been flipped; with the target gone, damage calculation is skipped (seed 003, TCG
+  has been flipped; with the target gone, damage calculation is skipped (ruling DS-4; seed 003, TCG
   "Substep 3": "Drillroid and Ehren, Lightsworn Monk ... without applying damage
   calculation").
 - The second is a mandatory trigger at the start of each of its controller's End Phases.

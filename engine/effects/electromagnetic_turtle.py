@@ -2,7 +2,7 @@
 your Graveyard; end the Battle Phase (this is a Quick Effect). You can only use this effect of
 "Electromagnetic Turtle" once per Duel."
 
-Ending the Battle Phase makes it the End Step at once (seed 000: "Some cards like
+Ending the Battle Phase makes it the End Step at once (rulings BP-7, DS-2; seed 000: "Some cards like
 Electromagnetic Turtle and Negate Attack can end the Battle Phase"; "it immediately becomes the
 End Step"). It is a Quick Effect that does not say it may be used in the Damage Step, so it
 cannot be (seed 003). In the End Step the Battle Phase is already ending, so it is not offered

@@ -7,7 +7,7 @@ Damage Step, when the destroyed monster is sent to the Graveyard).
 A mandatory trigger. Flame Wingman must still be on the field then (not destroyed in the same
 battle), and the monster must really go to the Graveyard (not banished by Macro Cosmos). The
 damage is the destroyed monster's ATK as it is in the Graveyard (its printed ATK). Its Fusion
-Summon is Polymerization's; "must be Fusion Summoned" is ``common.needs_proper_summon``."""
+Summon is Polymerization's; "must be Fusion Summoned" is ``stats.needs_proper_summon`` (ruling SUM-1)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ monster your opponent controls (one attack on each monster per Battle Phase)."
 
 The attack rule is ``attack_all`` (``engine.battle.battle_step``): one attack on each monster
 the opponent controls, never twice on the same one, and no direct attack once it has attacked.
-The Summon restrictions are not enforced (nothing in the pool Special Summons from the Extra
-Deck)."""
+Its Summon rule (ruling SUM-1, ``stats.can_summon``): only Polymerization's Fusion Summon brings
+it from the Extra Deck; another effect (Monster Reborn, Time Machine, Goyo Guardian) may
+Special Summon it only once it was properly Summoned."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ monster as a result of battle, your opponent skips his/her next Draw Phase."
 - Its Special Summon is a procedure from the hand (a Main Phase action that does not start a
   chain): ``summon`` with ``cost: [two WATER monsters in the Graveyard]`` (banished).
 - The battle effect needs no "and sends it to the Graveyard": it activates at the end of the
-  Damage Step even if the destroyed monster is banished instead (Macro Cosmos) (seed 003, TCG
+  Damage Step even if the destroyed monster is banished instead (Macro Cosmos) (ruling DS-9; seed 003, TCG
   "Substep 7"). Mandatory; Fenrir must still be on the field."""
 
 from __future__ import annotations

@@ -7,9 +7,12 @@ be activated"); not before damage calculation, nor for an attack on a monster. O
 the phase changes directly to the End Phase (no End Step, no Main Phase 2: seed 000, a card
 that changes the phase directly).
 
-Limitation: the engine puts pending trigger effects on the chain before either player gets
-priority, so Flashbang is not offered ahead of "when battle damage is inflicted" triggers; no
-card in the pool has such a trigger."""
+When a "when battle damage is inflicted" effect is waiting to activate, the attacked player is
+asked first (a choice of kind ``ahead``): Flashbang may be activated before those triggers go on
+the chain (``Effect.ahead_of``; ruling DS-8, seed 003 TCG "Substep 5"). They wait while it
+resolves; once it is the End Phase they do not activate. If Flashbang is negated, they activate
+after its chain. (No card of the shared card list has such a trigger: tests/engine exercises it
+with a test-only one.)"""
 
 from __future__ import annotations
 
@@ -37,5 +40,5 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Flashbang").code,
-    Script(effects=(Effect(kind="trap", speed=2, damage_step=AFTER_CALC, condition=_condition, resolve=_resolve),)),
+    Script(effects=(Effect(kind="trap", speed=2, damage_step=AFTER_CALC, condition=_condition, resolve=_resolve, ahead_of=frozenset({"battle_damage"})),)),
 )

@@ -9,7 +9,7 @@ had when it was banished."
   that does not start a chain; the cost is the 2 Tributes.
 - The banishing effect is a Quick Effect of the face-up card in the Battle Step (either
   player's), while it battles an opponent's monster; not in the Damage Step (it does not say so,
-  seed 003). The attack then ends (its attacker or target left the field).
+  rulings ES-1, DS-2; seed 003). The attack then ends (its attacker or target left the field).
 - The banished monsters carry a ``gepd_return`` flag (turn, Battle Phase number, this card,
   side, position). "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step,
   names Galaxy-Eyes Photon Dragon): when the Battle Phase ends they return to the field, face-up

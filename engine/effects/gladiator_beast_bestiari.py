@@ -10,9 +10,11 @@ Also home of the "Gladiator Beast" helpers that Laquari shares:
 - ``tag_out``: "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step: "The
   effects of Gladiator Beast monsters also take place during the End Step"): an optional trigger
   when the Battle Phase ends, if the monster declared an attack or was chosen as an attack target
-  in this Battle Phase (its ``battled`` flag). Its cost shuffles it into the Deck; the monster
-  to Special Summon and its battle position are chosen as the trigger is activated
-  (``choose: [card, position]``).
+  in this Battle Phase (its ``battled`` flag), while another "Gladiator Beast" monster is in
+  the Deck. Its cost shuffles it into the Deck; the monster to Special Summon is selected in the
+  Deck as the effect resolves (ruling SEL-1; the one just shuffled in is excluded by name) and
+  Summoned in the face-up position its controller picks (ruling SEL-3). With several such
+  monsters, their controller chooses which one goes first (rulings CH-5, ES-2).
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy, move, special_summon
+from ..ops import destroy, move
 from ..rng import shuffled
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .choices import ask_cards
+from .common import deck_candidates, free_monster_zone
 
 
 def is_gladiator_monster(c: Card) -> bool:
@@ -42,13 +46,12 @@ def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return card.zone == "monsters" and card.face_up and card.flags.get("battled") == [s.turn, s.battle_phases]
 
 
-def _tag_choices(s: State, card: Card, seat: int) -> list[list[Any]]:
-    deck = [s.cards[c] for c in s.players[seat].deck]
-    out: list[list[Any]] = []
-    for c in deck:
-        if is_gladiator_monster(c) and c.data.name != card.data.name:
-            out.extend([[c.id, "attack"], [c.id, "defense"]])
-    return out
+def _tag_candidates(s: State, seat: int, name: str) -> list[int]:
+    return deck_candidates(s, seat, lambda c: is_gladiator_monster(c) and c.data.name != name)
+
+
+def _tag_condition(s: State, card: Card, seat: int) -> bool:
+    return bool(_tag_candidates(s, seat, card.data.name))
 
 
 def _shuffle_in(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
@@ -61,12 +64,10 @@ def _shuffle_in(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 def _tag_resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    pick = link.data.get("choose", [])
-    if len(pick) != 2:
-        return
-    c = s.cards[int(pick[0])]
-    if c.zone == "deck" and c.owner == link.controller:
-        special_summon(ctx, c, link.controller, str(pick[1]))
+    seat = link.controller
+    name = s.cards[link.card].data.name
+    cands = _tag_candidates(s, seat, name) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
 
 
 def tag_out() -> Effect:
@@ -75,7 +76,7 @@ def tag_out() -> Effect:
         speed=1,
         trigger_on="battle_phase_end",
         trigger_match=_battled,
-        choices=_tag_choices,
+        condition=_tag_condition,
         cost=_shuffle_in,
         resolve=_tag_resolve,
         label="shuffle into the Deck; Special Summon a Gladiator Beast",

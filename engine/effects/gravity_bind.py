@@ -3,7 +3,7 @@
 A continuous effect while the card is face-up on the field; it applies to both players'
 monsters. Xyz Monsters have a Rank, not a Level, so it does not stop them. A monster that must
 attack (Berserk Gorilla) still forces its controller to enter the Battle Phase, though Gravity
-Bind keeps it from attacking (seed 000)."""
+Bind keeps it from attacking (ruling BP-4; seed 000)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ monster is activated: You can send this card and 1 other Fairy-Type monster from
 the Graveyard; negate the activation, and if you do, destroy it."
 
 A Quick Effect that negates an activation, so it may answer a chain in every timing of the
-Damage Step, damage calculation included (seed 003, TCG Damage Step: "Quick Effect Monster
+Damage Step, damage calculation included (ruling DS-5; seed 003, TCG Damage Step: "Quick Effect Monster
 Effects that negate the activation of a card/effect"; "Substep 4": "effects that negate them,
 such as Counter Trap Cards and the effects of cards like Herald of Orange Light")."""
 

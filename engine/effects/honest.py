@@ -3,7 +3,7 @@ hand." (2) "During either player's Damage Step, when a LIGHT monster you control
 can send this card from your hand to the Graveyard; that monster gains ATK equal to the ATK of
 the opponent's monster it is battling, until the end of this turn."
 By ruling it may be activated from the start of the Damage Step up to and including damage
-calculation (seed 003, "Honest issues", Example 4: Honest vs Honest)."""
+calculation (ruling DS-11; seed 003, "Honest issues", Example 4: Honest vs Honest)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 LIGHT monsters by 500 points and decrease the ATK of all DARK monsters by 400 points."
 
 A continuous effect; when a face-down Hoshiningen is flipped face-up by an attack in the Damage
-Step it applies at once, to that very battle (seed 003, TCG "Substep 2"). A monster with both
+Step it applies at once, to that very battle (ruling DS-3; seed 003, TCG "Substep 2"). A monster with both
 Attributes (Light and Darkness Dragon, also DARK while face-up) gets both changes."""
 
 from __future__ import annotations

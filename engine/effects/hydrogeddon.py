@@ -1,10 +1,11 @@
 """Hydrogeddon: "When this card destroys an opponent's monster by battle and sends it to the GY:
-You can Special Summon 1 "Hydrogeddon" from your Deck." (seed 003, TCG "Substep 7": it
+You can Special Summon 1 "Hydrogeddon" from your Deck." (ruling DS-9, seed 003 TCG "Substep 7": it
 activates at the end of the Damage Step, when the destroyed monster is sent to the Graveyard).
 
 Hydrogeddon must still be on the field then: not if it was destroyed in the same battle, and
-not if the destroyed monster was banished instead (Macro Cosmos). Which copy is summoned is
-chosen at activation (``choose``); it is Special Summoned in face-up Attack Position."""
+not if the destroyed monster was banished instead (Macro Cosmos). The copy is selected in the
+Deck as the effect resolves (ruling SEL-1) and Special Summoned in the face-up position its
+controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,9 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import deck_choices, free_monster_zone
+from .choices import can_summon_from_deck, summon_from_deck
 
 CODE = by_name("Hydrogeddon").code
 
@@ -35,20 +35,11 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    if not free_monster_zone(s, seat):
-        return []
-    return deck_choices(s, seat, lambda c: c.code == CODE)
-
-
 def _resolve(ctx: Ctx, link: Link) -> None:
-    for cid in link.data.get("choose", []):
-        c = ctx.s.cards[int(cid)]
-        if c.zone == "deck" and c.owner == link.controller:
-            special_summon(ctx, c, link.controller, "attack")
+    summon_from_deck(ctx, link, lambda c: c.code == CODE)
 
 
 register(
     CODE,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, choices=_choices, resolve=_resolve),)),
+    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, condition=can_summon_from_deck(lambda c: c.code == CODE), resolve=_resolve),)),
 )

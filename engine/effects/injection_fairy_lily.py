@@ -1,6 +1,6 @@
 """Injection Fairy Lily: "If this card attacks or is attacked, during damage calculation (in
 either player's turn): You can pay 2000 Life Points once per battle; this card gains 3000 ATK
-during that damage calculation only." (seed 003, Examples 1-3)."""
+during that damage calculation only." (ruling DS-5; seed 003, Examples 1-3)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Card effects on the field."
 Continuous effects: Trap Cards cannot be activated (``locks``), and the effects of Trap Cards
 on the field are negated (``negates``: a face-up Continuous Trap such as Macro Cosmos stops
 applying). When a face-down Jinzo is flipped face-up by an attack in the Damage Step, they
-apply at once (seed 003, TCG "Substep 2": "This includes the Continuous Effects of monsters
+apply at once (ruling DS-3; seed 003, TCG "Substep 2": "This includes the Continuous Effects of monsters
 like Star Boy, Hoshiningen, Jinzo, and Spell Canceller")."""
 
 from __future__ import annotations

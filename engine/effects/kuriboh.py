@@ -1,5 +1,5 @@
 """Kuriboh: "During your opponent's turn, at damage calculation: You can discard this card; you
-take no battle damage from that battle (this is a Quick Effect)." (seed 003, during damage
+take no battle damage from that battle (this is a Quick Effect)." (ruling DS-5; seed 003, during damage
 calculation)."""
 
 from __future__ import annotations

@@ -6,28 +6,30 @@ Position and attacks your selected monster. (Any Battle Damage from this battle 
 0.) The player whose monster remains alone on the field at the End Phase of this turn wins the
 Duel. Any other case results in a DRAW."
 
-Seed 000 names it among the cards that can give a turn several Battle Phases (the "special
-Battle Phase" of its official rulings comes in addition to the normal one). As implemented:
+Ruling CARD-1 (the card's official FAQ), in full:
 
-1. Activation: the monster to keep is selected as the card is activated (``choose``; it is not
-   a target). It cannot be activated in the End Phase (or, like any card that does not say so,
-   in the Damage Step).
-2. Resolution: every other card on the field (but this one, which then goes to the Graveyard as
-   usual) and every card in both hands is sent to the Graveyard.
-3. Once the whole chain has resolved, the turn player chooses a monster in their Deck (a
-   resolution-time choice, ``choices.ANSWERS["last_turn"]``) that is Special Summoned in
-   Attack Position. In the special Battle Phase it must attack the selected monster (its
-   ``must_attack`` and ``attack_only`` flags); battle damage is 0 for both players until that
-   Battle Phase ends. (The official rulings let the turn player pick among all their monsters;
-   Summon restrictions are only those the card data shows.)
-4. The special Battle Phase: it comes right after the Summon and then the turn goes on from
-   the phase it interrupted (a ``resume_phase`` flag read by ``flow``); it counts as a Battle
-   Phase, and if the turn's normal Battle Phase has not happened yet it still may (one extra
-   Battle Phase is granted). Activated in the Start or Battle Step, the current Battle Phase is
-   the one in which the attack happens; in the End Step, a new Battle Phase follows it (and
-   then Main Phase 2 as usual). With no monster to Summon there is no special Battle Phase.
-5. At the start of this turn's End Phase (rule bookkeeping in ``watch``): if exactly one
-   monster is on the field, its controller wins; otherwise the Duel is a draw.
+1. Activation: during the opponent's turn, with 1000 Life Points or less, while its controller
+   controls a monster (the one to select); not in the End Phase (the special Battle Phase and
+   the victory check need the turn to go on), nor in the Damage Step (it does not say so).
+2. Resolution does only this: the activating player selects 1 monster they control (a selection
+   at resolution, ruling SEL-1), and every other card on the field and in both hands is sent to
+   the Graveyard at the same time (under Macro Cosmos, banished; Macro Cosmos itself is not,
+   ruling LF-2). Last Turn then goes to the Graveyard like any Normal Trap.
+3. Only once the whole chain has resolved (after the links below it, e.g. a Ceasefire it was
+   chained to), the turn player selects a monster in their Deck that can be Special Summoned
+   (not an Extra Deck, Ritual or Summon-by-procedure-only monster, nor one that "cannot be
+   Special Summoned") and Special Summons it in face-up Attack Position. With none, there is no
+   special Battle Phase, but the victory check still applies.
+4. The special Battle Phase follows at once; it is a Battle Phase like any other (Start, Battle,
+   Damage and End Steps) but in addition to the turn's normal one, which stays possible later
+   (one extra Battle Phase is granted when the normal one has not happened yet); afterwards the
+   turn goes on from the phase it interrupted (``resume_phase``). In it the Summoned monster must
+   attack the selected monster and nothing else (``must_attack``/``attack_only``, no direct
+   attack); battle damage is 0 for both players until it ends. Activated in the Start or Battle
+   Step of a Battle Phase, that Battle Phase is the one in which the attack happens; in its End
+   Step, a new Battle Phase follows.
+5. At the start of this turn's End Phase (rule bookkeeping in ``watch``): if exactly one monster
+   is on the field, its controller wins; otherwise the Duel is a draw.
 """
 
 from __future__ import annotations
@@ -36,70 +38,88 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import lingering_flag, send_to_grave, special_summon
+from ..ops import lingering_flag, send_all_to_grave, special_summon
 from ..state import Card, Link, State
-from ..types import Action, other
+from ..types import other
 from .base import Effect, Script, register
-from .choices import ANSWERS
+from .choices import Answer, ask_cards, continuation
+from .common import may_special_summon
 
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
+KEEP = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.players[seat].lp <= 1000 and s.phase != "end"
-
-
-def _choices(s: State, card: Card, seat: int) -> list[list[Any]]:
-    return [[m.id] for m in s.monsters(seat)]
+    return s.turn_player != seat and s.players[seat].lp <= 1000 and s.phase != "end" and bool(s.monsters(seat))
 
 
 def _summonable(s: State, seat: int) -> list[int]:
     out = []
     for cid in s.players[seat].deck:
-        d = s.cards[cid].data
-        if d.is_monster and not d.extra_deck and "special-summon" not in d.monster_kinds and "ritual" not in d.monster_kinds:
+        c = s.cards[cid]
+        d = c.data
+        if not d.is_monster or "ritual" in d.monster_kinds or "special-summon" in d.monster_kinds:
+            continue
+        if may_special_summon(s, c, seat):
             out.append(cid)
     return out
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
     me = link.controller
-    keep = None
-    for cid in link.data.get("choose", []):
-        c = s.cards[cid]
-        if c.zone == "monsters" and c.controller == me:
-            keep = cid
-    for c in list(s.field_cards()):
-        if c.id not in (keep, link.card) and c.on_field:
-            send_to_grave(ctx, c, reason="effect", by=link.card)
-    for seat in (s.turn_player, other(s.turn_player)):
-        for cid in list(s.players[seat].hand):
-            send_to_grave(ctx, s.cards[cid], reason="effect", by=link.card)
-    lingering_flag(ctx, "last_turn", me, "turn", link.card)
-    tp = s.turn_player
-    deck = _summonable(s, tp)
-    if deck and not s.finished:
-        ctx.emit(
-            "choice",
-            choice={"seat": tp, "kind": "cards", "cards": deck, "count": 1, "for": "last_turn", "source": link.card, "keep": keep},
-        )
+    mons = [c.id for c in ctx.s.monsters(me)]
+    ask_cards(ctx, me, mons, "last_turn.keep", {"source": link.card}, source=link.card)
 
 
-def _answer(ctx: Ctx, seat: int, action: Action, ch: dict[str, Any]) -> None:
+@continuation("last_turn.keep")
+def _keep(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    s = ctx.s
+    source = int(d["source"])
+    keep = int(answer[0]) if isinstance(answer, list) and answer else None
+    others = [c for c in s.field_cards() if c.id not in (keep, source)]
+    others += [s.cards[cid] for sd in (s.turn_player, other(s.turn_player)) for cid in s.players[sd].hand]
+    send_all_to_grave(ctx, others, reason="effect", by=source)
+    lingering_flag(ctx, "last_turn", seat, "turn", source)
+    lingering_flag(ctx, KEEP, keep if keep is not None else -1, "turn", source)
+
+
+def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+    s = ctx.s
+    if s.finished:
+        return
+    kind = ev.get("kind")
+    if kind == "chain_resolved":
+        keep = [m.value for m in s.modifiers if m.op == "flag" and m.stat == KEEP and m.source == card.id]
+        done = f"last_turn_summon:{card.id}:{s.turn}"
+        if keep and done not in s.used:
+            ctx.emit("used", key=done)
+            tp = s.turn_player
+            ask_cards(ctx, tp, _summonable(s, tp), "last_turn.summon", {"source": card.id, "keep": keep[0]}, source=card.id)
+    elif kind == "phase_start" and ev.get("phase") == "end":
+        if not any(m.op == "flag" and m.stat == "last_turn" and m.source == card.id for m in s.modifiers):
+            return
+        mons = [c for seat in (0, 1) for c in s.monsters(seat)]
+        if len(mons) == 1:
+            ctx.emit("duel_ended", winner=mons[0].controller, reason="last_turn")
+        else:
+            ctx.emit("duel_ended", winner="draw", reason="last_turn")
+
+
+@continuation("last_turn.summon")
+def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     from ..battle import start_step  # local import: the battle package imports the effect framework
 
     s = ctx.s
-    picked = [int(c) for c in action.get("cards", [])]
-    source = int(ch["source"])
-    if not picked or not special_summon(ctx, s.cards[picked[0]], seat, "attack"):
+    source = int(d["source"])
+    if not isinstance(answer, list) or not answer or not special_summon(ctx, s.cards[answer[0]], seat, "attack"):
         return
-    mon = s.cards[picked[0]]
+    mon = s.cards[answer[0]]
     here = s.phase == "battle" and s.step in ("start", "battle")  # the attack happens in this one
     bp = [s.turn, s.battle_phases if here else s.battle_phases + 1]
-    ctx.emit("flag", card=mon.id, name="must_attack", value=bp)
-    if ch.get("keep") is not None:
-        ctx.emit("flag", card=mon.id, name="attack_only", value=[*bp, int(ch["keep"])])
+    keep = int(d["keep"])
+    if keep >= 0 and s.cards[keep].zone == "monsters":
+        ctx.emit("flag", card=mon.id, name="must_attack", value=bp)
+    ctx.emit("flag", card=mon.id, name="attack_only", value=[*bp, keep])
     for sd in (0, 1):
         lingering_flag(ctx, "no_battle_damage", sd, "end_of_battle_phase", source)
     if here:
@@ -111,26 +131,10 @@ def _answer(ctx: Ctx, seat: int, action: Action, ch: dict[str, Any]) -> None:
     start_step.enter(ctx)
 
 
-ANSWERS["last_turn"] = _answer
-
-
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    s = ctx.s
-    if ev.get("kind") != "phase_start" or ev.get("phase") != "end" or s.finished:
-        return
-    if not any(m.op == "flag" and m.stat == "last_turn" and m.source == card.id for m in s.modifiers):
-        return
-    mons = [c for seat in (0, 1) for c in s.monsters(seat)]
-    if len(mons) == 1:
-        ctx.emit("duel_ended", winner=mons[0].controller, reason="last_turn")
-    else:
-        ctx.emit("duel_ended", winner="draw", reason="last_turn")
-
-
 register(
     by_name("Last Turn").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, condition=_condition, choices=_choices, resolve=_resolve),),
+        effects=(Effect(kind="trap", speed=2, condition=_condition, resolve=_resolve),),
         watch=_watch,
     ),
 )

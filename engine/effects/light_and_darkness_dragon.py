@@ -14,9 +14,11 @@ target (if any)."
   cards like Herald of Orange Light and Light and Darkness Dragon").
 - Also DARK while face-up (Hoshiningen and Star Boy-like effects see both Attributes).
 - "Cannot be Special Summoned": ``extra["cannot_special_summon"]`` (``stats.can_summon``,
-  ``common.may_special_summon``): Monster Reborn cannot target it.
-- Destroyed and sent to the Graveyard: the engine picks the target (the monster nearest the
-  top of the Graveyard pile, i.e. the last one sent there, other than itself)."""
+  ``stats.can_summon``): Monster Reborn cannot target it.
+- Destroyed and sent to the Graveyard: a mandatory trigger; its controller targets a monster
+  in their Graveyard as it activates (when there are several; none: it still destroys), then
+  everything they control is destroyed at the same time and the target is Special Summoned in
+  the face-up position they pick (ruling SEL-3)."""
 
 from __future__ import annotations
 
@@ -24,10 +26,11 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy, special_summon
+from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
+from .choices import summon_choosing_position
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -67,12 +70,11 @@ def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _wipe(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     seat = link.controller
-    for c in list(s.field_cards(seat)):
-        destroy(ctx, c, reason="effect", by=link.card)
+    destroy_all(ctx, list(s.field_cards(seat)), by=link.card)
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == "graveyard" and c.owner == seat:
-            special_summon(ctx, c, seat, "attack")
+        if c.zone == "graveyard" and c.owner == seat and None in s.players[seat].monsters:
+            summon_choosing_position(ctx, c.id, seat, source=link.card)
 
 
 def _also_dark(s: State, card: Card) -> tuple[str, ...]:

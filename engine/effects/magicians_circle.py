@@ -1,17 +1,24 @@
 """Magician's Circle: "When a Spellcaster-Type monster declares an attack: Each player
 Special Summons 1 Spellcaster-Type monster with 2000 or less ATK from their Deck in Attack
-Position." It must answer the declaration at once (seed 002, Examples 3 and 4).
+Position." It must answer the declaration at once (seed 002, Examples 3 and 4; ruling CH-4).
 
-Which monster each player summons is not asked: the engine takes the highest-ATK eligible
-card, nearest the top of the deck on ties (a documented simplification)."""
+Each player picks their own monster as it resolves (rulings SEL-1, SEL-2): the turn player
+first, then the other player, each among the eligible monsters of their own Deck (one with no
+such monster or no free Monster Zone summons nothing); then both are Special Summoned at the
+same time, in face-up Attack Position."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
+from ..types import other
 from .base import Effect, Script, register
+from .choices import Answer, ask_cards, continuation
+from .common import deck_candidates, free_monster_zone
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -19,14 +26,31 @@ def _condition(s: State, card: Card, seat: int) -> bool:
     return a is not None and s.cards[a.attacker].data.type == "Spellcaster"
 
 
-def _resolve(ctx: Ctx, link: Link) -> None:
+def _eligible(c: Card) -> bool:
+    return c.data.is_monster and c.data.type == "Spellcaster" and 0 <= c.data.atk <= 2000 and not c.data.extra_deck
+
+
+def _ask(ctx: Ctx, seat: int, d: dict[str, Any]) -> None:
     s = ctx.s
-    for seat in (link.controller, 1 - link.controller):
-        cands = [s.cards[c] for c in s.players[seat].deck]
-        cands = [c for c in cands if c.data.is_monster and c.data.type == "Spellcaster" and 0 <= c.data.atk <= 2000]
-        if cands and None in s.players[seat].monsters:
-            best = max(cands, key=lambda c: (c.data.atk, -s.players[seat].deck.index(c.id)))
-            special_summon(ctx, best, seat, "attack")
+    cands = deck_candidates(s, seat, _eligible) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "magicians_circle.pick", {**d, "seat": seat}, source=int(d["source"]))
+
+
+def _resolve(ctx: Ctx, link: Link) -> None:
+    _ask(ctx, ctx.s.turn_player, {"source": link.card, "picked": []})
+
+
+@continuation("magicians_circle.pick")
+def _pick(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    s = ctx.s
+    picked = [*d["picked"], *[[seat, cid] for cid in (answer if isinstance(answer, list) else [])]]
+    if seat == s.turn_player:
+        _ask(ctx, other(seat), {**d, "picked": picked})
+        return
+    for owner, cid in picked:
+        c = s.cards[int(cid)]
+        if c.zone == "deck" and c.owner == owner:
+            special_summon(ctx, c, int(owner), "attack")
 
 
 register(

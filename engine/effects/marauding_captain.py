@@ -6,8 +6,9 @@ Two face-up copies protect each other: the opponent then has no valid attack tar
 enter the Battle Phase (seed 000, "Entering the Battle Phase"), and cannot attack directly
 either, since the player controls monsters.
 
-The monster to Special Summon is chosen as the trigger is activated (``choose``; it is not a
-target) and Summoned in Attack Position (the framework asks no position)."""
+The monster to Special Summon does not target: it is selected in the hand as the effect
+resolves (ruling SEL-1) and Summoned in the face-up position its controller picks (ruling
+SEL-3)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .choices import ask_cards
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -35,24 +36,21 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters"
 
 
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    if None not in s.players[seat].monsters:
-        return []
-    return [[c.id] for c in _candidates(s, seat)]
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return None in s.players[seat].monsters and bool(_candidates(s, seat))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    for cid in link.data.get("choose", []):
-        c = s.cards[cid]
-        if c.zone == "hand" and c.owner == link.controller:
-            special_summon(ctx, c, link.controller, "attack")
+    seat = link.controller
+    cands = [c.id for c in _candidates(s, seat)] if None in s.players[seat].monsters else []
+    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
 
 
 register(
     by_name("Marauding Captain").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="summoned", trigger_match=_match, choices=_choices, resolve=_resolve),),
+        effects=(Effect(kind="trigger", speed=1, trigger_on="summoned", trigger_match=_match, condition=_condition, resolve=_resolve),),
         can_be_attacked=_can_be_attacked,
     ),
 )

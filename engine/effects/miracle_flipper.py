@@ -10,9 +10,10 @@ opponent controls."
 - Destroyed by battle and sent to the Graveyard: rule bookkeeping (``watch``) records the
   Battle Phase and the side it goes to; "at the end of the Battle Phase" is the End Step (seed
   003, TCG End Step, names Miracle Flipper; multiple chains are allowed there, then Main Phase
-  2): a mandatory trigger Special Summons it, in Attack Position, to the other side.
-- Destroyed by a Spell/Trap effect: a mandatory trigger destroys 1 monster of the opponent,
-  chosen as it is activated (not a target). The trigger belongs to the card's owner (it is in
+  2): a mandatory trigger Special Summons it to the other side, in the face-up position its
+  owner (who summons it) picks (ruling SEL-3).
+- Destroyed by a Spell/Trap effect: a mandatory trigger destroys 1 monster of the opponent; it
+  does not target, the monster is selected as the effect resolves (ruling SEL-1). The trigger belongs to the card's owner (it is in
   their Graveyard): if an opponent controlled it when it was destroyed, "your opponent" is
   still taken from the owner's side (a documented simplification)."""
 
@@ -26,6 +27,7 @@ from ..ops import destroy, special_summon
 from ..state import Card, Link, State
 from ..types import other
 from .base import Effect, Script, register
+from .choices import POSITIONS, Answer, ask_cards, ask_option, continuation
 
 NAME = "Miracle Flipper"
 
@@ -60,7 +62,15 @@ def _return(ctx: Ctx, link: Link) -> None:
     if me.zone != "graveyard" or not isinstance(rec, list):
         return
     ctx.emit("flag", card=me.id, name="mf_return", value=None)
-    special_summon(ctx, me, int(rec[2]), "attack")
+    if None in s.players[int(rec[2])].monsters:
+        ask_option(ctx, link.controller, list(POSITIONS), "miracle_flipper.return", {"card": me.id, "side": int(rec[2])}, source=me.id)
+
+
+@continuation("miracle_flipper.return")
+def _return_in(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    me = ctx.s.cards[int(d["card"])]
+    if me.zone == "graveyard":
+        special_summon(ctx, me, int(d["side"]), str(answer))
 
 
 def _spell_trap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -71,16 +81,21 @@ def _spell_trap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return d.is_spell or d.is_trap
 
 
-def _choices(s: State, card: Card, seat: int) -> list[list[Any]]:
-    return [[m.id] for m in s.monsters(other(seat))]
+def _opponent_has_monster(s: State, card: Card, seat: int) -> bool:
+    return bool(s.monsters(other(seat)))
 
 
 def _destroy_one(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    for cid in link.data.get("choose", []):
-        c = s.cards[cid]
-        if c.zone == "monsters" and c.controller != link.controller:
-            destroy(ctx, c, reason="effect", by=link.card)
+    mons = [m.id for m in ctx.s.monsters(other(link.controller))]
+    ask_cards(ctx, link.controller, mons, "miracle_flipper.destroy", {"source": link.card}, source=link.card)
+
+
+@continuation("miracle_flipper.destroy")
+def _destroy_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == "monsters" and c.controller != seat:
+            destroy(ctx, c, reason="effect", by=int(d["source"]))
 
 
 register(
@@ -88,7 +103,7 @@ register(
     Script(
         effects=(
             Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_return_match, optional=False, resolve=_return, label="to the opponent's side"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_spell_trap_match, optional=False, choices=_choices, resolve=_destroy_one, label="destroy 1 monster"),
+            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_spell_trap_match, optional=False, condition=_opponent_has_monster, resolve=_destroy_one, label="destroy 1 monster"),
         ),
         can_be_attacked=_can_be_attacked,
         cannot_summon=_cannot_summon,

@@ -1,12 +1,12 @@
 """Mirror Force (Normal Trap): "When an opponent's monster declares an attack: Destroy all your
 opponent's Attack Position monsters." (card text). Like Sakuretsu Armor it answers the attack
-declaration only in the chain that answers it (seed 002, Example 1); it does not target."""
+declaration only in the chain that answers it (ruling CH-4; seed 002, Example 1); it does not target."""
 
 from __future__ import annotations
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy
+from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..types import other
 from .base import Effect, Script, register
@@ -18,9 +18,8 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    for c in s.monsters(other(link.controller)):
-        if c.face_up and c.position == "attack":
-            destroy(ctx, c, reason="effect", by=link.card)
+    victims = [c for c in s.monsters(other(link.controller)) if c.face_up and c.position == "attack"]
+    destroy_all(ctx, victims, by=link.card)
 
 
 register(

@@ -1,7 +1,7 @@
 """Negate Attack (Counter Trap): "Activate only when a target opponent's monster declares an
 attack. Negate the attack and end the Battle Phase."
 
-It answers the attack declaration only (the first chain after it, seed 002). Ending the
+It answers the attack declaration only (the first chain after it, rulings BS-2, BP-7; seed 002). Ending the
 Battle Phase makes it the End Step at once (seed 000, "If a card effect ends the Battle Phase
 ... it immediately becomes the End Step"): no further attack may be declared, and the
 end-of-Battle-Phase effects still happen in that End Step."""

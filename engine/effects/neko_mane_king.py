@@ -1,7 +1,7 @@
 """Neko Mane King: "During your opponent's turn, when this card in your possession is sent to
 your Graveyard by an opponent's card effect: It becomes the End Phase of this turn."
 
-A mandatory trigger. Its effect changes the phase directly (seed 000: "unless the card effect
+A mandatory trigger. Its effect changes the phase directly (ruling BP-7; seed 000: "unless the card effect
 changes the phase directly (such as Neko Mane King), in which case it is no longer the Battle
 Phase"): no End Step, no Main Phase 2; ``flow.go_to_end_phase`` enters the End Phase.
 

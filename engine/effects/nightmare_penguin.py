@@ -2,7 +2,7 @@
 flipped face-up: Target 1 card your opponent controls; return that target to the hand."
 
 - The ATK gain is a continuous effect: when the attacked face-down Penguin is flipped in the
-  Damage Step it applies at once (seed 003, TCG "Substep 2").
+  Damage Step it applies at once (rulings DS-3, DS-8; seed 003, TCG "Substep 2").
 - The flip trigger is mandatory. When Penguin is flipped by an attack it waits until after
   damage calculation (seed 003, TCG "Substep 2" and "Substep 6": "Royal Keeper, Nightmare
   Penguin ... will be activated at this time"), and it cannot target a card destroyed during

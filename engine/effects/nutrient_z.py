@@ -2,7 +2,7 @@
 Step. During this turn, if you take Battle Damage of 2000 points or more, increase your Life
 Points by 4000 points before the damage is subtracted from your Life Points."
 
-Any timing of the opponent's Damage Step, damage calculation included (seed 003, OCG Damage
+Any timing of the opponent's Damage Step, damage calculation included (ruling DS-2; seed 003, OCG Damage
 Step, "During damage calculation": "You can activate Nutrient Z"); not in the Battle Step.
 The gain itself is applied by damage calculation (``engine.battle.damage_step.calculate``
 reads the ``nutrient_z`` flag set here until the end of the turn)."""

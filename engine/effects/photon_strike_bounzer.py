@@ -4,7 +4,7 @@ Material from this card; negate the effect, and if you do, inflict 1000 damage t
 opponent."
 
 It negates the effect, not the activation, yet it may be used in the Damage Step, damage
-calculation included (seed 003, TCG Damage Step: Quick Effects that negate the activation of a
+calculation included (ruling DS-5; seed 003, TCG Damage Step: Quick Effects that negate the activation of a
 card/effect, "with the exception of Photon Strike Bounzer, which may also chain")."""
 
 from __future__ import annotations

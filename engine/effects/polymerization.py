@@ -1,19 +1,20 @@
 """Polymerization (Normal Spell): "Fusion Summon 1 Fusion Monster from your Extra Deck, using
 monsters from your hand or your side of the field as Fusion Materials." (card text).
 
-The Fusion Monster and its materials are chosen at activation (``choose: [fusion, material,
-material]``; not a target): the materials are the monsters named on the first line of the
-Fusion Monster's text ("Elemental HERO Avian" + "Elemental HERO Burstinatrix" for Flame Wingman,
-"Elemental HERO Wildheart" + "Elemental HERO Bladedge" for Wildedge), from the hand or the
-player's monster zones (face-up or face-down). On resolution, if all are still there, the
-materials are sent to the Graveyard and the Fusion Monster is Special Summoned (a Fusion
-Summon) in face-up Attack Position; it counts as properly Summoned (Monster Reborn may revive
-it later)."""
+It can be activated while some Fusion Monster of the Extra Deck has its materials among the
+monsters in the hand and on the player's side of the field (face-up or face-down): the monsters
+named on the first line of its text ("Elemental HERO Avian" + "Elemental HERO Burstinatrix" for
+Flame Wingman, "Elemental HERO Wildheart" + "Elemental HERO Bladedge" for Wildedge). It does not
+target: the Fusion Monster and then each material are selected as it resolves (ruling SEL-1),
+among what is there then; the materials are sent to the Graveyard and the Fusion Monster is
+Special Summoned (a Fusion Summon) in the face-up position its controller picks (ruling SEL-3).
+It counts as properly Summoned (ruling SUM-1: it may be revived later)."""
 
 from __future__ import annotations
 
 import re
 from itertools import product
+from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
@@ -21,6 +22,7 @@ from ..ops import move, raise_event, send_to_grave
 from ..state import Card, Link, State
 from ..stats import can_summon
 from .base import Effect, Script, register
+from .choices import POSITIONS, Answer, ask_cards, ask_option, continuation
 from .common import mark_proper_summon
 
 
@@ -37,52 +39,84 @@ def _material_ok(s: State, c: Card, seat: int, name: str) -> bool:
     return c.zone == "monsters" and c.controller == seat
 
 
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
+def _pool(s: State, seat: int, exclude: int) -> list[Card]:
     p = s.players[seat]
-    pool = [s.cards[c] for c in p.hand if c != card.id] + s.monsters(seat)
-    free = p.monsters.count(None)
-    out: list[list[int]] = []
-    seen: set[tuple[int, ...]] = set()
-    for fid in p.extra:
-        fusion = s.cards[fid]
-        if "fusion" not in fusion.data.monster_kinds or not can_summon(s, fusion, seat, "special"):
-            continue
-        names = materials_of(fusion)
-        if not names:
-            continue
-        per_name = [[m.id for m in pool if _material_ok(s, m, seat, n)] for n in names]
-        for combo in product(*per_name):
-            if len(set(combo)) != len(combo):
-                continue
-            key = (fusion.code, *sorted(combo))
-            if key in seen:
-                continue
-            on_field = sum(1 for m in combo if s.cards[m].zone == "monsters")
-            if free == 0 and on_field == 0:
-                continue
-            seen.add(key)
-            out.append([fid, *combo])
-    return out
+    return [s.cards[c] for c in p.hand if c != exclude] + s.monsters(seat)
+
+
+def _possible(s: State, seat: int, fusion: Card, exclude: int) -> bool:
+    """Some choice of materials for ``fusion`` is there now, and its Summon finds a zone."""
+    if "fusion" not in fusion.data.monster_kinds or not can_summon(s, fusion, seat, "fusion"):
+        return False
+    names = materials_of(fusion)
+    if not names:
+        return False
+    pool = _pool(s, seat, exclude)
+    per_name = [[m.id for m in pool if _material_ok(s, m, seat, n)] for n in names]
+    free = s.players[seat].monsters.count(None)
+    for combo in product(*per_name):
+        if len(set(combo)) == len(combo) and (free > 0 or any(s.cards[m].zone == "monsters" for m in combo)):
+            return True
+    return False
+
+
+def _fusions(s: State, seat: int, exclude: int) -> list[int]:
+    return [fid for fid in s.players[seat].extra if _possible(s, seat, s.cards[fid], exclude)]
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return bool(_fusions(s, seat, card.id))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
     seat = link.controller
-    chosen = [int(x) for x in link.data.get("choose", [])]
-    if not chosen:
-        return
-    fusion = s.cards[chosen[0]]
-    mats = [s.cards[m] for m in chosen[1:]]
+    ask_cards(ctx, seat, _fusions(ctx.s, seat, link.card), "polymerization.fusion", {"source": link.card}, source=link.card)
+
+
+@continuation("polymerization.fusion")
+def _fusion(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    if isinstance(answer, list) and answer:
+        _next_material(ctx, seat, {"fusion": answer[0], "picked": [], "source": d["source"]})
+
+
+def _next_material(ctx: Ctx, seat: int, d: dict[str, Any]) -> None:
+    s = ctx.s
+    fusion = s.cards[int(d["fusion"])]
     names = materials_of(fusion)
-    if fusion.zone != "extra" or len(mats) != len(names):
+    picked = [int(x) for x in d["picked"]]
+    if len(picked) == len(names):
+        _fuse(ctx, seat, fusion, picked)
         return
-    if not all(_material_ok(s, m, seat, n) for m, n in zip(mats, names, strict=True)):
+    name = names[len(picked)]
+    cands = [m.id for m in _pool(s, seat, int(d["source"])) if m.id not in picked and _material_ok(s, m, seat, name)]
+    if not cands:
+        return  # a material is gone: nothing is Fusion Summoned
+    ask_cards(ctx, seat, cands, "polymerization.material", d, source=int(d["source"]))
+
+
+@continuation("polymerization.material")
+def _material(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    if isinstance(answer, list) and answer:
+        _next_material(ctx, seat, {**d, "picked": [*d["picked"], answer[0]]})
+
+
+def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
+    s = ctx.s
+    if fusion.zone != "extra":
         return
-    for m in mats:
-        send_to_grave(ctx, m, reason="fusion")
-    if None not in s.players[seat].monsters or not can_summon(s, fusion, seat, "special"):
+    for m in picked:
+        send_to_grave(ctx, s.cards[m], reason="fusion")
+    if None not in s.players[seat].monsters or not can_summon(s, fusion, seat, "fusion"):
         return
-    move(ctx, fusion, "monsters", controller=seat, position="attack", face_up=True)
+    ask_option(ctx, seat, list(POSITIONS), "polymerization.summon", {"fusion": fusion.id}, source=fusion.id)
+
+
+@continuation("polymerization.summon")
+def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    fusion = ctx.s.cards[int(d["fusion"])]
+    if fusion.zone != "extra" or None not in ctx.s.players[seat].monsters:
+        return
+    move(ctx, fusion, "monsters", controller=seat, position=str(answer), face_up=True)
     ctx.emit("summoned", card=fusion.id, code=fusion.code, kind="fusion", seat=seat)
     mark_proper_summon(ctx, fusion)
     raise_event(ctx, {"kind": "summoned", "card": fusion.id, "how": "fusion", "seat": seat})
@@ -90,5 +124,5 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Polymerization").code,
-    Script(effects=(Effect(kind="spell", speed=1, choices=_choices, resolve=_resolve),)),
+    Script(effects=(Effect(kind="spell", speed=1, condition=_condition, resolve=_resolve),)),
 )

@@ -2,7 +2,7 @@
 battles an opponent's monster with a higher ATK: Pay Life Points equal to the difference in
 ATK; your monster gains ATK equal to that difference +300, during damage calculation only."
 
-An ATK changer that says it is activated during damage calculation, so it may be (seed 003,
+An ATK changer that says it is activated during damage calculation, so it may be (ruling DS-5; seed 003,
 OCG Damage Step, "During damage calculation": "cards like Bujingi Crane and Prideful Roar that
 specifically note they can be activated during damage calculation can be"); it may not be
 activated before damage calculation. The difference is measured and paid at activation; the

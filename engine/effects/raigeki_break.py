@@ -1,5 +1,5 @@
 """Raigeki Break: "Discard 1 card, then target 1 card on the field; destroy it."
-(seed 002, Example 4: it destroys the attack target before Enemy Controller resolves)."""
+(ruling CH-3; seed 002, Example 4: it destroys the attack target before Enemy Controller resolves)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Rising Energy: "Discard 1 card, then target 1 face-up monster on the field; that target
 gains 1500 ATK until the End Phase." An ATK changer: up to before damage calculation, never
-during it (seed 003, Example 1)."""
+during it (ruling DS-5; seed 003, Example 1)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ attacked, this effect resolves after damage calculation.)"
 
 - Flip face-down: an Ignition effect, once per turn, in its controller's Main Phase.
 - Flipped face-up: a mandatory trigger. When it is flipped by an attack, the trigger waits
-  until after damage calculation, so the gain does not count in that battle (seed 003, TCG
+  until after damage calculation, so the gain does not count in that battle (ruling DS-3; seed 003, TCG
   "Substep 2": flip-triggered effects do not activate when the attacked monster is flipped;
   "Substep 6": "If the flipped monster had a Trigger Effect that activates when the monster
   is flipped face-up (Royal Keeper, Nightmare Penguin, etc.), it will be activated at this

@@ -1,6 +1,6 @@
 """Sakuretsu Armor: "When an opponent's monster declares an attack: Target the attacking
 monster; destroy that target." It answers the attack declaration only in the first chain
-(seed 002, Example 1: a second copy cannot respond once that chain resolved)."""
+(ruling CH-4; seed 002, Example 1: a second copy cannot respond once that chain resolved)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ card and sent to the Graveyard, you can select 1 "Scrap" monster in your Graveya
 "Scrap Worm", and add it to your hand."
 
 - It may attack directly even while the opponent controls monsters.
-- "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step, names Scrap Worm):
+- "At the end of the Battle Phase" is the End Step (rulings ES-1, BP-7; seed 003, TCG End Step, names Scrap Worm):
   a mandatory trigger when the Battle Phase ends (``battle_phase_end``), if it declared an
   attack in this Battle Phase. If an effect changes the phase directly (Neko Mane King), there
   is no End Step and it is not destroyed (seed 000).

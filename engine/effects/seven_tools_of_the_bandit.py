@@ -1,5 +1,5 @@
 """Seven Tools of the Bandit: "When a Trap Card is activated: Pay 1000 LP; negate the
-activation, and if you do, destroy it." (seed 002, Example 4)."""
+activation, and if you do, destroy it." (ruling CH-3; seed 002, Example 4)."""
 
 from __future__ import annotations
 

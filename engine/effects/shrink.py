@@ -1,6 +1,6 @@
 """Shrink: "Target 1 face-up monster on the field; the original ATK of that monster is halved
 until the End Phase." It changes ATK, so it cannot be activated during damage calculation
-(seed 003: "cards like Shrink ... cannot be activated")."""
+(ruling DS-5; seed 003: "cards like Shrink ... cannot be activated")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Skyscraper (Field Spell): "When an "Elemental HERO" monster attacks, if its ATK is lower than
 the ATK of the attack target, the attacking monster gains 1000 ATK during damage calculation
 only." A continuous effect, re-checked as the damage-calculation chain resolves: after
-Injection Fairy Lily reaches 3400 ATK, Wildedge becomes 3600 (seed 003, Example 3)."""
+Injection Fairy Lily reaches 3400 ATK, Wildedge becomes 3600 (ruling DS-10; seed 003, Example 3)."""
 
 from __future__ import annotations
 

@@ -10,22 +10,26 @@ Level is less than or equal to the number of Gate Counters on this card."
   opponent's monster (not a direct attack). No Damage Step (the attack was negated), no
   counter.
 - The Special Summon: a Spell Speed 2 effect of the face-up card, in its controller's Main
-  Phase; the cost sends it to the Graveyard; the monster is chosen at activation (``choose``)
-  among the hand's monsters whose Level is at most the counters it had."""
+  Phase, while the hand holds a monster whose Level is at most its counters; the cost sends it
+  to the Graveyard (the number of counters it had is remembered); the monster does not target
+  and is selected in the hand as the effect resolves (ruling SEL-1), then Summoned in the
+  face-up position its controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
+from ..counters import Counter
 from ..ctx import Ctx
-from ..ops import send_to_grave, set_counters, special_summon
+from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
+from .choices import ask_cards
 from .common import free_monster_zone
 
-GATE = "Gate Counter"
+GATE = Counter.GATE
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
@@ -40,31 +44,30 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         set_counters(ctx, card, GATE, card.counters.get(GATE, 0) + 1)
 
 
-def _my_main_phase(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player == seat and s.phase in ("main1", "main2")
-
-
-def _choices(s: State, card: Card, seat: int) -> list[list[int]]:
-    n = card.counters.get(GATE, 0)
-    out: list[list[int]] = []
+def _summonable(s: State, seat: int, n: int) -> list[int]:
+    out: list[int] = []
     for cid in s.players[seat].hand:
-        c = s.cards[cid]
-        d = c.data
+        d = s.cards[cid].data
         if d.is_monster and not d.extra_deck and "special-summon" not in d.monster_kinds and 1 <= d.level <= n:
-            out.append([cid])
+            out.append(cid)
     return out
 
 
+def _condition(s: State, card: Card, seat: int) -> bool:
+    in_main = s.turn_player == seat and s.phase in ("main1", "main2")
+    return in_main and bool(_summonable(s, seat, card.counters.get(GATE, 0)))
+
+
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    data["counters"] = card.counters.get(GATE, 0)
     send_to_grave(ctx, card, reason="cost")
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    for cid in link.data.get("choose", []):
-        c = s.cards[int(cid)]
-        if c.zone == "hand" and c.owner == link.controller and free_monster_zone(s, link.controller):
-            special_summon(ctx, c, link.controller, "attack")
+    seat = link.controller
+    cands = _summonable(s, seat, int(link.data.get("counters", 0))) if free_monster_zone(s, seat) else []
+    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
 
 
 register(
@@ -72,7 +75,7 @@ register(
     Script(
         effects=(
             Effect(kind="trap", speed=2, label="activate"),
-            Effect(kind="quick", speed=2, condition=_my_main_phase, choices=_choices, cost=_cost, resolve=_resolve, label="Special Summon"),
+            Effect(kind="quick", speed=2, condition=_condition, cost=_cost, resolve=_resolve, label="Special Summon"),
         ),
         watch=_watch,
     ),

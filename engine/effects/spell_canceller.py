@@ -4,7 +4,7 @@ activated. The effects of all Spell Cards are also negated."
 Continuous effects: Spell Cards cannot be activated (``locks``) and the effects of Spell Cards
 on the field are negated (``negates``: a face-up Field Spell such as Skyscraper stops
 applying). When a face-down Spell Canceller is flipped face-up by an attack in the Damage Step,
-they apply at once, to that very battle (seed 003, TCG "Substep 2")."""
+they apply at once, to that very battle (ruling DS-3; seed 003, TCG "Substep 2")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 monsters by 500 points and decrease the ATK of all FIRE monsters by 400 points."
 
 A continuous effect; when a face-down Star Boy is flipped face-up by an attack in the Damage
-Step it applies at once, to that very battle (seed 003, TCG "Substep 2": "This includes the
+Step it applies at once, to that very battle (ruling DS-3; seed 003, TCG "Substep 2": "This includes the
 Continuous Effects of monsters like Star Boy, Hoshiningen, Jinzo, and Spell Canceller")."""
 
 from __future__ import annotations

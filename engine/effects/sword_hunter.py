@@ -5,7 +5,7 @@ this card as an Equip Spell Card(s) with this effect.
 
 - The monsters it destroys by battle and sends to the Graveyard are recorded on it (flag
   ``hunted``: turn, Battle Phase number, card ids) by rule bookkeeping (``watch``).
-- "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step, names Sword Hunter):
+- "At the end of the Battle Phase" is the End Step (ruling ES-1; seed 003, TCG End Step, names Sword Hunter):
   a mandatory trigger when the Battle Phase ends. Those monsters still in the Graveyard become
   face-up Equip Spell Cards in its controller's Spell & Trap Zones (as many as there is room
   for), each giving 200 ATK (``equip_atk``, read by ``stats.stat``)."""

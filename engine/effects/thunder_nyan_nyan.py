@@ -5,7 +5,7 @@ A continuous self-destruction (``self_destroy``; face-down monsters have no Attr
 count). When a face-down Thunder Nyan Nyan is flipped by an attack it is not destroyed at once:
 damage calculation is still conducted; if it is destroyed by that battle the effect is not
 applied (it is destroyed by battle); if it survives it is destroyed by its effect after damage
-calculation (seed 003, TCG "Substep 2" and "Substep 5")."""
+calculation (ruling DS-3; seed 003, TCG "Substep 2" and "Substep 5")."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ Graveyard: Special Summon that monster to the same side of the field it was on, 
 battle position it was in when destroyed."
 
 It answers the sending of the monsters destroyed by battle at the end of the Damage Step, in
-the chain that starts then (seed 003, TCG "Substep 7": it "may be activated/chained at this
+the chain that starts then (ruling DS-9; seed 003, TCG "Substep 7": it "may be activated/chained at this
 time"; the engine's ``left_field`` window). Not if two monsters were destroyed by battle and
 sent to the Graveyard, not if the monster was banished instead (Macro Cosmos). The monster is
 remembered at activation (not a target); it is summoned face-up under the control of the
@@ -18,16 +18,20 @@ from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import may_special_summon
 
 END_OF_DS = frozenset({"end_of_damage_step"})
 
 
 def left_field(s: State) -> list[dict[str, Any]]:
-    """The monsters of the current ``left_field`` window (sent at the end of the Damage Step)."""
+    """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
+    Damage Step, during a chain, or with another event (a summon's Tributes, a cost)."""
     ev = s.event
-    if ev is None or ev.get("kind") != "left_field":
+    if ev is None:
         return []
-    return list(ev.get("cards", []))
+    if ev.get("kind") == "left_field":
+        return list(ev.get("cards", []))
+    return list(ev.get("left", []))
 
 
 def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
@@ -38,6 +42,8 @@ def _the_one(s: State) -> dict[str, Any] | None:
     sent = destroyed_by_battle_to_grave(s)
     if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != "graveyard":
         return None
+    if not may_special_summon(s, s.cards[int(sent[0]["card"])], int(sent[0]["controller"])):
+        return None  # it cannot be Special Summoned (rulings SUM-1, SUM-2)
     return sent[0]
 
 

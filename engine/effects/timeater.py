@@ -3,7 +3,7 @@ next Main Phase 1."
 
 A mandatory trigger at the end of the Damage Step. The skip is recorded for the opponent's next
 turn (``ops.delay``). In that turn, from the Standby Phase, the player may enter the Battle
-Phase or go to the End Phase (seed 000, "Entering the Battle Phase", ref. 8); if they do not
+Phase or go to the End Phase (ruling BP-5; seed 000, "Entering the Battle Phase", ref. 8); if they do not
 enter the Battle Phase, Main Phase 1 and the Battle Phase are both skipped and they cannot
 enter Main Phase 2 either (seed 000, ref. 9)."""
 

@@ -5,7 +5,7 @@ target. During each of your End Phases: Detach 1 Xyz Material from this card."
 
 - Indestructible by card effects while it has material (``Script.effect_indestructible``,
   honoured by ``ops.destroy``).
-- "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step, names Tiras): a
+- "At the end of the Battle Phase" is the End Step (ruling ES-1; seed 003, TCG End Step, names Tiras): a
   mandatory trigger when the Battle Phase ends, if it declared an attack or was chosen as an
   attack target in this Battle Phase (its ``battled`` flag). With several cards to target, its
   controller picks the target.

@@ -1,5 +1,5 @@
 """Trap Jammer: "When your opponent activates a Trap Card during the Battle Phase: Negate
-the activation, and if you do, destroy it." (seed 002, Examples 1 and 2)."""
+the activation, and if you do, destroy it." (ruling CH-4; seed 002, Examples 1 and 2)."""
 
 from __future__ import annotations
 

@@ -4,16 +4,18 @@ card from your hand during that Battle Phase. If you do, choose an Attribute and
 face-up monsters with that Attribute. Your opponent cannot Normal or Special Summon monsters
 with that Attribute."
 
-- The monsters its owner controls as the opponent's Battle Phase starts are recorded on the
-  card in the hand (``watch``, flag ``tualatin``), and each of them destroyed by battle and
-  sent to the Graveyard is ticked off.
-- When the last of them is sent, at the end of the Damage Step, Tualatin may be Special
-  Summoned from the hand: an optional trigger (seed 003, TCG "Substep 7": "Tualatin ... may be
-  activated/chained at this time"). The Attribute is chosen at activation (``choose: LIGHT``).
-- As it resolves Tualatin is Special Summoned (face-up Attack Position), then every face-up
-  monster with that Attribute is destroyed (Tualatin too, if it has it). While Tualatin stays
-  face-up on the field the opponent cannot Normal or Special Summon monsters with that
-  Attribute (``cannot_summon``); Setting is not Summoning."""
+- The monsters each player controls as a Battle Phase starts are recorded by the rules
+  (``State.start_step_monsters``); each monster destroyed by battle and sent to the Graveyard
+  carries the Battle Phase in which it was (flag ``battle_sent``). A scenario sets both with
+  ``start_step_monsters:`` (docs/scenario-format.md).
+- When the last of them is sent, at the end of the Damage Step, Tualatin may be Special Summoned
+  from the hand: an optional trigger (ruling DS-9, seed 003 TCG "Substep 7" names Tualatin).
+- As it resolves Tualatin is Special Summoned in the face-up position its controller picks
+  (ruling SEL-3), then its controller chooses the Attribute (ruling SEL-1: a selection the text
+  makes on resolution, ``{do: choose, option: DARK}``) and every face-up monster with it is
+  destroyed (Tualatin too, if it has it). While Tualatin stays face-up on the field the opponent
+  cannot Normal or Special Summon monsters with that Attribute (``cannot_summon``); Setting is
+  not Summoning."""
 
 from __future__ import annotations
 
@@ -21,77 +23,71 @@ from typing import Any
 
 from ..cards import by_name
 from ..ctx import Ctx
-from ..ops import destroy, special_summon
+from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import attributes
 from .base import Effect, Script, register
-from .common import face_up_monsters
+from .choices import Answer, ask_option, continuation, summon_choosing_position
+from .common import face_up_monsters, free_monster_zone
 
 ATTRIBUTES = ("DARK", "DIVINE", "EARTH", "FIRE", "LIGHT", "WATER", "WIND")
-WATCH = "tualatin"
 CHOSEN = "tualatin_attribute"
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    s = ctx.s
-    if card.zone != "hand":
-        return
-    kind = ev.get("kind")
-    if kind == "battle_phase_start" and ev.get("seat") != card.owner:
-        mons = [c.id for c in s.monsters(card.owner)]
-        ctx.emit("flag", card=card.id, name=WATCH, value={"turn": s.turn, "bp": s.battle_phases, "monsters": mons, "gone": []})
-    elif kind == "destroyed" and ev.get("reason") == "battle" and ev.get("to") == "graveyard":
-        rec = card.flags.get(WATCH)
-        if rec and ev.get("card") in rec["monsters"] and ev.get("card") not in rec["gone"]:
-            ctx.emit("flag", card=card.id, name=WATCH, value={**rec, "gone": [*rec["gone"], ev["card"]]})
+def _all_gone(s: State, seat: int) -> bool:
+    mons = s.start_step_monsters[seat]
+    key = [s.turn, s.battle_phases]
+    return len(mons) >= 2 and all(s.cards[m].zone == "graveyard" and s.cards[m].flags.get("battle_sent") == key for m in mons)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    rec = card.flags.get(WATCH)
+    me = card.owner
     return (
         card.zone == "hand"
         and s.phase == "battle"
-        and s.turn_player != card.owner
-        and rec is not None
-        and rec["turn"] == s.turn
-        and rec["bp"] == s.battle_phases
-        and len(rec["monsters"]) >= 2
-        and ev.get("card") in rec["monsters"]
-        and set(rec["monsters"]) <= set(rec["gone"])
+        and s.turn_player != me
+        and ev.get("reason") == "battle"
+        and ev.get("to") == "graveyard"
+        and ev.get("card") in s.start_step_monsters[me]
+        and _all_gone(s, me)
     )
 
 
-def _choices(s: State, card: Card, seat: int) -> list[list[Any]]:
-    if None not in s.players[seat].monsters:
-        return []
-    return [[a] for a in ATTRIBUTES]
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return free_monster_zone(s, seat)
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
+    me = ctx.s.cards[link.card]
+    if me.zone == "hand" and free_monster_zone(ctx.s, link.controller):
+        summon_choosing_position(ctx, me.id, link.controller, then="tualatin.summoned", source=me.id)
+
+
+@continuation("tualatin.summoned")
+def _summoned(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    if isinstance(answer, list) and answer:
+        ask_option(ctx, seat, list(ATTRIBUTES), "tualatin.attribute", {"card": answer[0]}, source=answer[0])
+
+
+@continuation("tualatin.attribute")
+def _attribute(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     s = ctx.s
-    me = s.cards[link.card]
-    chosen = link.data.get("choose") or []
-    if me.zone != "hand" or not chosen:
-        return
-    if not special_summon(ctx, me, link.controller, "attack"):
-        return
-    attr = str(chosen[0])
-    ctx.emit("flag", card=me.id, name=CHOSEN, value=attr)
-    for c in face_up_monsters(s):
-        if attr in attributes(s, c):
-            destroy(ctx, c, reason="effect", by=me.id)
+    me = s.cards[int(d["card"])]
+    attr = str(answer)
+    if me.zone == "monsters":
+        ctx.emit("flag", card=me.id, name=CHOSEN, value=attr)
+    destroy_all(ctx, [c for c in face_up_monsters(s) if attr in attributes(s, c)], by=me.id)
 
 
 def _cannot_summon(s: State, src: Card, monster: Card, seat: int, how: str) -> bool:
-    attr = src.flags.get(CHOSEN)
-    return attr is not None and seat != src.controller and monster.data.attribute == attr
+    attr = src.flags.get(CHOSEN)  # "cannot Normal or Special Summon": a Flip Summon stays possible
+    return attr is not None and how != "flip" and seat != src.controller and monster.data.attribute == attr
 
 
 register(
     by_name("Tualatin").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, choices=_choices, resolve=_resolve),),
-        watch=_watch,
+        effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, condition=_condition, resolve=_resolve),),
         cannot_summon=_cannot_summon,
     ),
 )

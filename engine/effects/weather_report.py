@@ -2,7 +2,7 @@
 cards on the field. If "Swords of Revealing Light" is destroyed, you can perform your Battle
 Phase twice this turn (or your next turn, if activated during opponent's turn)."
 
-One of the cards that grant several Battle Phases in one turn (seed 000). The FLIP effect is
+One of the cards that grant several Battle Phases in one turn (ruling BP-6; seed 000). The FLIP effect is
 mandatory; the second Battle Phase is only allowed (entering it stays optional). It is counted
 in ``State.extra_battle_phases``: after the first Battle Phase the player goes to Main Phase 2
 and may enter the Battle Phase again from there (``start_step.may_enter``). During the

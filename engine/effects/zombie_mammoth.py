@@ -5,7 +5,7 @@ original ATK."
 - Self-destruction is a continuous effect (``self_destroy``). When a face-down Zombie Mammoth
   is flipped by an attack, it is not destroyed at once: damage calculation is still conducted;
   if it is destroyed by that battle the effect is not applied; if it survives it is destroyed
-  by its effect after damage calculation (seed 003, TCG "Substep 2" and "Substep 5").
+  by its effect after damage calculation (ruling DS-3; seed 003, TCG "Substep 2" and "Substep 5").
 - The damage is a mandatory trigger when it is destroyed face-up."""
 
 from __future__ import annotations
