@@ -1,4 +1,4 @@
-"""Per-viewer card ids: what a seat or a spectator may call each card (docs/adr/0004).
+"""Per-viewer card ids: what a seat or a spectator may call each card (docs/adr/0005).
 
 The engine keeps one stable id per card instance. What it sends is an
 *alias* per viewer, so that an id never follows a card through a place the

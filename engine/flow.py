@@ -21,6 +21,7 @@ from .chain import (
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .ops import destroy, draw, raise_event
+from .prompts import prompt_for
 from .state import State
 from .types import other
 
@@ -36,26 +37,6 @@ def pending(s: State) -> dict[str, object] | None:
     if s.choice is not None:
         return {"seat": s.choice["seat"], "kind": s.choice["kind"], "prompt": prompt_for(s)}
     return {"seat": s.priority, "kind": "priority", "prompt": prompt_for(s)}
-
-
-def prompt_for(s: State) -> str:
-    if s.choice is not None:
-        kind = s.choice["kind"]
-        if kind == "replay":
-            return "Replay: choose a new attack target, attack directly, or cancel the attack"
-        if kind == "trigger":
-            return "Activate this trigger effect?"
-        if kind == "discard":
-            return f"Discard {s.choice['count']} card(s) down to the hand limit"
-        return "Make a choice"
-    where = s.phase if s.phase != "battle" else f"battle/{s.step}"
-    if s.damage_step:
-        where += f"/{s.damage_step}"
-    if s.chain:
-        return f"{where}: respond to chain link {len(s.chain)} or pass"
-    if s.event is not None:
-        return f"{where}: respond to {s.event.get('kind')} or pass"
-    return f"{where}: act or pass"
 
 
 def start_turn(ctx: Ctx, player: int) -> None:

@@ -1,4 +1,4 @@
-"""What each viewer may see of each fact (docs/adr/0004, DESIGN invariant 5).
+"""What each viewer may see of each fact (docs/adr/0005, DESIGN invariant 5).
 
 One rule per fact type turns a full fact into what seat 0, seat 1 and a
 spectator receive: card ids become that viewer's aliases (``engine.aliases``),
@@ -242,6 +242,8 @@ RULES: dict[str, Rule] = {
     "modifiers_expired": public("until"),
     "chain_resolved": public(),
     "link_resolved": public("link"),
+    "chain_resolving": public(),  # its snapshot of the field is bookkeeping
+    "link_resolving": public("link"),
     "attack_replay": public(),
     "attack_ended": public("reason"),
     "battle_stopped": public("reason"),
@@ -277,6 +279,7 @@ RULES: dict[str, Rule] = {
     "trigger_done": hidden,
     "delayed": hidden,
     "delayed_done": hidden,
+    "fixed_outcome": hidden,  # a scenario's fixed die roll / coin toss: what comes next stays unknown
 }
 
 

@@ -138,8 +138,9 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     decider = int(str(p["seat"]))
     if decider == seat:
         out = dict(p)
-        if s.choice is not None and isinstance(s.choice.get("card"), int):
-            out["card"] = book.ref_any(seat, int(s.choice["card"]))
+        for key in ("card", "source"):  # the trigger's card; the card whose effect asks
+            if s.choice is not None and isinstance(s.choice.get(key), int):
+                out[key] = book.ref_any(seat, int(s.choice[key]))
         return out
     kind = str(p["kind"])
     if kind == "trigger" and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):

@@ -5,7 +5,7 @@ spectator-delayed one) entry by entry. For each entry it gives the facts as
 seat 0, seat 1 and a spectator may see them (``engine.redaction``); for the
 state after it, each viewer's view, the deciding seat's legal actions with
 card ids as that seat's aliases, and it turns an action a seat sends back
-into engine ids (``engine.aliases``, docs/adr/0004).
+into engine ids (``engine.aliases``, docs/adr/0005).
 
 The engine itself never sees aliases: ``decide`` and the log use engine ids.
 """

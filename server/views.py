@@ -5,7 +5,7 @@ spectators) for each batch of entries.
 Everything goes through the position's ``Viewpoints`` (engine.viewpoints):
 facts redacted per viewer and card ids given as that viewer's aliases, so
 that no id follows a card through a place the viewer cannot see
-(docs/adr/0004).
+(docs/adr/0005).
 
 Seats always get the live position.  Spectators get the position
 :meth:`LiveMatch.point_for` gives them: the live one, or, for a match with a
