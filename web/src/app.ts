@@ -72,6 +72,7 @@ interface LobbyState {
   deckErrors: string[];
   joinId: string | null;
   busy: string | null;
+  form: Record<string, string>; // what the player typed or chose (kept across renders)
 }
 
 const NAME_KEY = "duel.name";
@@ -83,7 +84,15 @@ export class App {
   conn: Connection | null = null;
   connState: ConnState = { kind: "connecting" };
   name: string;
-  lobby: LobbyState = { live: [], finished: [], error: null, deckErrors: [], joinId: null, busy: null };
+  lobby: LobbyState = {
+    live: [],
+    finished: [],
+    error: null,
+    deckErrors: [],
+    joinId: null,
+    busy: null,
+    form: { deck: "demo", decklist: "", clock: "0", increment: "0", join_id: "" },
+  };
   match: MatchState | null = null;
   replay: ReplayState | null = null;
   screen: "lobby" | "match" | "replay" = "lobby";
@@ -317,11 +326,11 @@ export class App {
     if (!this.modern && live.length === 0) this.lobby.live = [];
   }
 
-  private deckFromForm(form: HTMLFormElement): number[] | null | false {
-    const data = new FormData(form);
-    const choice = String(data.get("deck") ?? "demo");
+  private deckFromForm(): number[] | null | false {
+    const f = this.lobby.form;
+    const choice = f["deck"] ?? "demo";
     if (choice === "paste") {
-      const parsed = parseDecklist(String(data.get("decklist") ?? ""), this.cat);
+      const parsed = parseDecklist(f["decklist"] ?? "", this.cat);
       this.lobby.deckErrors = parsed.errors;
       if (parsed.errors.length) {
         this.render();
@@ -337,18 +346,18 @@ export class App {
     return null;
   }
 
-  private saveName(form: HTMLFormElement): string {
-    const name = String(new FormData(form).get("name") ?? "").trim().slice(0, 32);
+  private saveName(): string {
+    const name = this.name.trim().slice(0, 32);
     this.name = name;
     localStorage.setItem(NAME_KEY, name);
     return name;
   }
 
-  private startRequest(kind: "create" | "bot" | "quick" | "join", form: HTMLFormElement): void {
-    const deck = this.deckFromForm(form);
+  private startRequest(kind: "create" | "bot" | "quick" | "join"): void {
+    const deck = this.deckFromForm();
     if (deck === false) return;
-    const name = this.saveName(form);
-    const data = new FormData(form);
+    const name = this.saveName();
+    const f = this.lobby.form;
     const msg: Record<string, unknown> = { deck };
     if (this.modern) {
       msg["name"] = name || "Duelist";
@@ -356,10 +365,10 @@ export class App {
     }
     if (kind === "create" || kind === "bot") {
       msg["type"] = "create_match";
-      const clock = Number(data.get("clock") ?? 0);
+      const clock = Number(f["clock"] ?? 0);
       if (clock > 0) {
         msg["clock_ms"] = clock * 1000;
-        msg["increment_ms"] = Number(data.get("increment") ?? 0) * 1000;
+        msg["increment_ms"] = Number(f["increment"] ?? 0) * 1000;
       }
       if (kind === "bot") {
         if (!this.modern) {
@@ -373,7 +382,7 @@ export class App {
       msg["type"] = "quick_match";
     } else {
       msg["type"] = "join";
-      msg["match_id"] = String(data.get("join_id") ?? this.lobby.joinId ?? "").trim();
+      msg["match_id"] = (this.lobby.joinId ?? f["join_id"] ?? "").trim();
     }
     this.lobby.error = null;
     this.lobby.busy = kind === "bot" ? "Starting a duel against the bot…" : kind === "quick" ? "Looking for an opponent…" : kind === "join" ? "Joining…" : "Creating the match…";
@@ -747,68 +756,60 @@ export class App {
 
   private renderLobby(): HTMLElement {
     const L = this.lobby;
-    const deckOptions = [
-      h("option", { value: "demo" }, "Demo deck (the server's choice)"),
-      ...this.cat.decks.map((d) => h("option", { value: `demo:${d.name}` }, `Demo: ${d.title || d.name}`)),
-      h("option", { value: "paste" }, "Paste a decklist…"),
-    ];
-    const deckSelect = h("select", { name: "deck", id: "deck", "data-key": "deck" }, deckOptions);
+    const f = L.form;
+    const bind = (field: string) => (e: Event) => {
+      const el = e.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+      if (field === "name") this.name = el.value;
+      else f[field] = el.value;
+      if (field === "deck") this.render();
+    };
+    const select = (id: string, options: [string, string][]) => {
+      const el = h("select", { id, name: id, "data-key": id, onchange: bind(id) }, options.map(([v, label]) => h("option", { value: v }, label)));
+      el.value = f[id] ?? options[0]?.[0] ?? "";
+      return el;
+    };
+    const deckSelect = select("deck", [
+      ["demo", "Demo deck (the server's choice)"],
+      ...this.cat.decks.map((d): [string, string] => [`demo:${d.name}`, `Demo: ${d.title || d.name}`]),
+      ["paste", "Paste a decklist…"],
+    ]);
     const pasteBox = h("textarea", {
       name: "decklist",
       id: "decklist",
       rows: 8,
       "data-key": "decklist",
+      value: f["decklist"] ?? "",
+      oninput: bind("decklist"),
       placeholder: "One card a line: a passcode or a name, optionally with a count\n3 Honest\n37742478\nBlue-Eyes White Dragon x2",
       "aria-describedby": "deck-errors",
     });
-    const pasteWrap = h("div", { class: "paste", hidden: true }, h("label", { for: "decklist" }, "Decklist"), pasteBox);
-    deckSelect.addEventListener("change", () => {
-      pasteWrap.hidden = deckSelect.value !== "paste";
-    });
-    const form = h("form", { class: "lobby-form", "aria-label": "start a duel", onsubmit: (e: Event) => { e.preventDefault(); this.startRequest("create", form); } });
+    const deckInfo = this.cat.decks.find((d) => `demo:${d.name}` === f["deck"]);
     const btn = (kind: "create" | "bot" | "quick" | "join", label: string, primary = false) =>
-      h("button", { type: "button", class: `act${primary ? " primary" : ""}`, "data-key": `lobby-${kind}`, "data-lobby": kind, disabled: L.busy !== null, onclick: () => this.startRequest(kind, form) }, label);
-    append(form, [
-      h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), h("input", { id: "name", name: "name", maxlength: 32, autocomplete: "nickname", value: this.name, "data-key": "name", placeholder: "Duelist" })),
-      h("div", { class: "field" }, h("label", { for: "deck" }, "Deck"), deckSelect),
-      pasteWrap,
+      h("button", { type: "button", class: `act${primary ? " primary" : ""}`, "data-key": `lobby-${kind}-${label}`, "data-lobby": kind, disabled: L.busy !== null, onclick: () => this.startRequest(kind) }, label);
+    const form = h(
+      "form",
+      { class: "lobby-form", "aria-label": "start a duel", onsubmit: (e: Event) => { e.preventDefault(); this.startRequest(L.joinId !== null ? "join" : "bot"); } },
+      h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), h("input", { id: "name", name: "name", maxlength: 32, autocomplete: "nickname", value: this.name, "data-key": "name", placeholder: "Duelist", oninput: bind("name") })),
+      h("div", { class: "field" }, h("label", { for: "deck" }, "Deck"), deckSelect, deckInfo ? h("p", { class: "muted" }, deckInfo.description) : null),
+      f["deck"] === "paste" ? h("div", { class: "paste" }, h("label", { for: "decklist" }, "Decklist"), pasteBox) : null,
       L.deckErrors.length ? h("ul", { class: "errors", id: "deck-errors", role: "alert" }, L.deckErrors.map((e) => h("li", null, e))) : h("div", { id: "deck-errors" }),
       h(
         "div",
         { class: "field row2" },
-        h(
-          "span",
-          null,
-          h("label", { for: "clock" }, "Chess clock"),
-          h("select", { id: "clock", name: "clock", "data-key": "clock" }, [
-            h("option", { value: "0" }, "none"),
-            h("option", { value: "60" }, "1 minute"),
-            h("option", { value: "300" }, "5 minutes"),
-            h("option", { value: "600" }, "10 minutes"),
-            h("option", { value: "1800" }, "30 minutes"),
-          ]),
-        ),
-        h(
-          "span",
-          null,
-          h("label", { for: "increment" }, "Increment"),
-          h("select", { id: "increment", name: "increment", "data-key": "increment" }, [
-            h("option", { value: "0" }, "none"),
-            h("option", { value: "2" }, "+2 s"),
-            h("option", { value: "5" }, "+5 s"),
-            h("option", { value: "10" }, "+10 s"),
-          ]),
-        ),
+        h("span", null, h("label", { for: "clock" }, "Chess clock"), select("clock", [["0", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["600", "10 minutes"], ["1800", "30 minutes"]])),
+        h("span", null, h("label", { for: "increment" }, "Increment"), select("increment", [["0", "none"], ["2", "+2 s"], ["5", "+5 s"], ["10", "+10 s"]])),
       ),
-      L.joinId !== null
-        ? h("div", { class: "joinbox" }, h("p", null, `You were invited to match ${L.joinId}.`), h("input", { type: "hidden", name: "join_id", value: L.joinId }), btn("join", "Join this match", true))
-        : null,
+      L.joinId !== null ? h("div", { class: "joinbox" }, h("p", null, `You were invited to match ${L.joinId}.`), btn("join", "Join this match", true)) : null,
       h("div", { class: "buttons" }, btn("bot", "Play against the bot", L.joinId === null), btn("create", "Create a match (invite a friend)"), btn("quick", "Quick match")),
-      h("details", { class: "joinbyid" }, h("summary", null, "Join by match id"), h("label", { for: "join_id_text" }, "Match id"), h("input", { id: "join_id_text", name: "join_id", "data-key": "join-id" }), btn("join", "Join")),
-    ]);
-    if (L.busy === null && this.match === null) {
-      // keep what was chosen before a re-render
-    }
+      h(
+        "details",
+        { class: "joinbyid", open: (f["join_id"] ?? "") !== "" },
+        h("summary", null, "Join by match id"),
+        h("label", { for: "join_id" }, "Match id"),
+        h("input", { id: "join_id", name: "join_id", "data-key": "join-id", value: f["join_id"] ?? "", oninput: bind("join_id") }),
+        btn("join", "Join"),
+      ),
+    );
     const rows = (list: MatchRow[], kind: "watch" | "replay") =>
       list.length === 0
         ? h("p", { class: "muted" }, kind === "watch" ? "No live matches right now." : "No finished matches yet.")
