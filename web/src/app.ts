@@ -126,6 +126,16 @@ export class App {
   private route(): void {
     const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
     const [what, id] = [parts[0] ?? "", decodeURIComponent(parts[1] ?? "")];
+    if (what === "seat" && id) {
+      // a seat token (a puzzle's, or one kept elsewhere): remember it for this tab, then take the seat
+      const [, matchId] = id.split(".");
+      if (matchId) {
+        sessionStorage.setItem(SEAT_KEY(matchId), id);
+        history.replaceState(null, "", `#/match/${matchId}`);
+        this.enterMatch(matchId, id, Number(id.split(".")[2] ?? 0));
+        return;
+      }
+    }
     if (what === "match" && id) {
       if (this.match?.matchId === id && this.screen === "match") return;
       const token = sessionStorage.getItem(SEAT_KEY(id));
@@ -808,6 +818,14 @@ export class App {
         h("label", { for: "join_id" }, "Match id"),
         h("input", { id: "join_id", name: "join_id", "data-key": "join-id", value: f["join_id"] ?? "", oninput: bind("join_id") }),
         btn("join", "Join"),
+      ),
+      h(
+        "details",
+        { class: "joinbyid" },
+        h("summary", null, "Resume a seat with its token"),
+        h("label", { for: "seat_token" }, "Seat token (from a puzzle or `duel play`)"),
+        h("input", { id: "seat_token", name: "seat_token", "data-key": "seat-token", value: f["seat_token"] ?? "", oninput: bind("seat_token") }),
+        h("button", { type: "button", class: "act", "data-key": "resume", onclick: () => this.go(`#/seat/${encodeURIComponent((f["seat_token"] ?? "").trim())}`) }, "Take the seat"),
       ),
     );
     const rows = (list: MatchRow[], kind: "watch" | "replay") =>

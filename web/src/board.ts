@@ -74,7 +74,8 @@ export function cardBox(
   const zoneLabel = { monsters: "Monster Zone", spells_traps: "Spell & Trap Zone", field: "Field Zone", hand: "Hand" }[where.zone] ?? where.zone;
   const placeKey = `${where.seat}-${where.zone}-${where.slot}`;
   if (c === null) {
-    return h("div", { class: "slot empty", "data-zone": where.zone, "data-seat": where.seat, "data-slot": where.slot, "aria-label": `${SEATS[where.seat]}'s ${zoneLabel} ${where.slot + 1}: empty` });
+    const short = { monsters: "Monster", spells_traps: "Spell/Trap", field: "Field" }[where.zone] ?? "";
+    return h("div", { class: "slot empty", "data-label": short, "data-zone": where.zone, "data-seat": where.seat, "data-slot": where.slot, "aria-label": `${SEATS[where.seat]}'s ${zoneLabel} ${where.slot + 1}: empty` });
   }
   const id = c.id === undefined ? null : key(c.id);
   const actions = id === null || !m.interactive ? [] : m.legal.filter((a) => actionCard(a) === id);
