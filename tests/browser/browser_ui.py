@@ -111,7 +111,7 @@ def take_turn_step(page: Page) -> str:
         a = attackers.nth(i)
         a.click()
         if page.locator("dialog.dlg[open]").count():
-            acts = [b.get_attribute("data-action") for b in page.locator("dialog.dlg[open] .dlg-acts button").all()]
+            acts = [b.get_attribute("data-action") or "" for b in page.locator("dialog.dlg[open] .dlg-acts button").all()]
             if "attack" not in acts:
                 close_dialog(page)
                 continue

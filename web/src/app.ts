@@ -629,7 +629,7 @@ export class App {
     if (this.screen !== "match" || m === null || m.clocks === null) return;
     this.root.querySelectorAll<HTMLElement>("[data-clock]").forEach((el) => {
       const seat = Number(el.dataset["clock"]);
-      el.textContent = `⏱ ${formatClock(this.clockOf(m, seat))}`;
+      el.textContent = `Clock ${formatClock(this.clockOf(m, seat))}`;
     });
   }
 
@@ -991,11 +991,11 @@ export class App {
     const controls = h(
       "div",
       { class: "replay-controls", role: "toolbar", "aria-label": "replay controls" },
-      h("button", { type: "button", class: "act", "data-key": "rp-first", "data-replay-ctl": "first", disabled: n === 0 || r.index === 0, onclick: () => this.stepReplay(0) }, "⏮ Start"),
+      h("button", { type: "button", class: "act", "data-key": "rp-first", "data-replay-ctl": "first", disabled: n === 0 || r.index === 0, onclick: () => this.stepReplay(0) }, "|◀ Start"),
       h("button", { type: "button", class: "act", "data-key": "rp-back", "data-replay-ctl": "back", disabled: n === 0 || r.index === 0, onclick: () => this.stepReplay(r.index - 1) }, "◀ Step back"),
-      h("button", { type: "button", class: "act primary", "data-key": "rp-play", "data-replay-ctl": "play", disabled: n === 0, onclick: () => this.togglePlay() }, r.playing ? "⏸ Pause" : "▶ Play"),
+      h("button", { type: "button", class: "act primary", "data-key": "rp-play", "data-replay-ctl": "play", disabled: n === 0, onclick: () => this.togglePlay() }, r.playing ? "Pause" : "▶ Play"),
       h("button", { type: "button", class: "act", "data-key": "rp-fwd", "data-replay-ctl": "forward", disabled: n === 0 || r.index >= n - 1, onclick: () => this.stepReplay(r.index + 1) }, "Step forward ▶"),
-      h("button", { type: "button", class: "act", "data-key": "rp-last", "data-replay-ctl": "last", disabled: n === 0 || r.index >= n - 1, onclick: () => this.stepReplay(n - 1) }, "End ⏭"),
+      h("button", { type: "button", class: "act", "data-key": "rp-last", "data-replay-ctl": "last", disabled: n === 0 || r.index >= n - 1, onclick: () => this.stepReplay(n - 1) }, "End ▶|"),
       h("label", { for: "jump", class: "sr-only" }, "Jump to turn"),
       turnSel,
       h("label", { for: "viewpoint" }, "Viewpoint"),

@@ -216,7 +216,7 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
         : null,
     ),
     info.clockMs !== null
-      ? h("span", { class: `clock${info.clockRunning ? " running" : ""}`, "data-clock": seat, "aria-label": `${SEATS[seat]}'s clock` }, `⏱ ${formatClock(info.clockMs)}`)
+      ? h("span", { class: `clock${info.clockRunning ? " running" : ""}`, "data-clock": seat, "aria-label": `${SEATS[seat]}'s clock` }, `Clock ${formatClock(info.clockMs)}`)
       : null,
     info.connected === null ? null : h("span", { class: `presence ${info.connected ? "on" : "off"}`, "data-testid": `presence-${seat}` }, info.connected ? "connected" : "disconnected"),
     h("span", { class: "count" }, `Deck ${p.deck_count}`),
