@@ -132,12 +132,18 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     click_and_wait(a, activate)
     assert "Honest" in a.locator("[data-testid=chain]").inner_text()
 
+    # A's network drops now; B answers while A is away
+    a.evaluate("() => window.duelApp.conn.drop()")
     # B chains its own Honest (a chain response, in the Damage Step)
     wait_decision(b)
     assert "chain link 1" in pass_button(b).inner_text()
     b.locator(".card.actionable[data-zone=hand][data-name='Honest']").click()
     click_and_wait(b, b.locator("dialog.dlg[open] .dlg-acts button[data-action=activate]"))
+    # A is back by itself (backoff, reconnect with its token) and caught up from its last seq
     wait_decision(a)
+    assert a.evaluate("() => window.duelApp.conn.opens") == 2  # one reconnect
+    assert a.evaluate("() => window.duelApp.match.seq") == b.evaluate("() => window.duelApp.match.seq")
+    assert 'B activates "Honest" (chain link 2)' in a.locator("[data-testid=log]").inner_text()
     chain = a.locator("[data-testid=chain] li")
     assert chain.count() == 2
     assert "chain link 2" in pass_button(a).inner_text()

@@ -184,6 +184,8 @@ export class Connection {
   private stopped = false;
   private opened = false;
   welcome: ServerMessage | null = null;
+  /** How many handshakes this connection has made (1 + reconnects). */
+  opens = 0;
 
   constructor(private readonly url: string, private readonly hooks: ConnHooks) {}
 
@@ -252,6 +254,7 @@ export class Connection {
         if (msg.type === "welcome") {
           welcomed = true;
           this.welcome = msg;
+          this.opens += 1;
           this.attempt = 0;
           const again = this.opened;
           this.opened = true;
