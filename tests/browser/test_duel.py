@@ -159,11 +159,20 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
         page.locator(".decision [data-testid=prompt]", has_text="A wins").wait_for()
     assert "you won" in prompt(a) and "you lost" in prompt(b)
     assert b.locator("[data-testid=lp-1]").inner_text().startswith("LP 0")
+    assert b.locator("[data-testid=lp-1] .lp-delta").inner_text().strip() == "−1500"  # the change, shown
     log = a.locator("[data-testid=log]").inner_text()
     assert "LP -1500 (battle damage) -> 0" in log
     assert '"Honest"' in log and "Duel over: A wins" in log
     assert hidden_cards_shown(spectator, HIDDEN_FROM_A) == []
     assert hidden_cards_shown(a, HIDDEN_FROM_A) == []
+    # the Graveyards open as lists: each Honest went to its owner's (the duel ended at
+    # damage calculation, before Blue-Eyes could be destroyed)
+    for seat in (0, 1):
+        spectator.locator(f"[data-pile='graveyard-{seat}']").click()
+        listed = spectator.locator(f"dialog.dlg[open] [data-pile-list='graveyard-{seat}'] summary").all_inner_texts()
+        assert listed == ["Honest"]
+        spectator.keyboard.press("Escape")
+        assert spectator.locator("dialog.dlg[open]").count() == 0
     for page in (a, b, spectator):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

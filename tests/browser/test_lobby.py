@@ -54,20 +54,38 @@ def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveS
     page.context.close()
 
 
-def test_create_then_join_by_link(browser: Any, live_server: LiveServer) -> None:
+def test_joining_an_unknown_match_says_so(browser: Any, live_server: LiveServer) -> None:
+    page = open_page(browser, live_server.http + "/#/join/NoSuchMatch1")
+    page.locator(".joinbox [data-lobby=join]").click()
+    err = page.locator(".panel .error")
+    err.wait_for()
+    assert "NoSuchMatch1" in err.inner_text() and "match/not_found" in err.inner_text()
+    page.context.close()
+
+
+def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browser: Any, live_server: LiveServer) -> None:
     host = open_page(browser, live_server.http + "/")
     host.get_by_label("Your name").fill("Hostess")
+    host.get_by_label("Chess clock").select_option("300")
+    host.get_by_label("Increment").select_option("5")
     host.locator("[data-lobby=create]").click()
     invite = host.locator("[data-testid=invite]")
     invite.wait_for()
     link = invite.input_value()
     assert "#/join/" in link
+    match_id = link.rsplit("/", 1)[1]
     guest = open_page(browser, link)
     guest.get_by_label("Your name").fill("Guest")
     guest.locator(".joinbox [data-lobby=join]").click()
     for page in (host, guest):
         page.locator("[data-testid=turn]").wait_for()
         assert page.locator("[data-testid=turn]").inner_text().startswith("Turn 1")
+        # both clocks are shown, 5 minutes at most
+        clocks = page.locator("[data-clock]")
+        assert clocks.count() == 2
+        for text in clocks.all_inner_texts():
+            minutes, seconds = text.removeprefix("Clock ").split(":")
+            assert 0 <= int(minutes) * 60 + int(seconds) <= 300
     # each sees its own hand face up and the other's as backs
     for page, me in ((host, 0), (guest, 1)):
         mine = page.locator(f".row.hand[data-seat='{me}'] .card")
@@ -75,5 +93,21 @@ def test_create_then_join_by_link(browser: Any, live_server: LiveServer) -> None
         assert mine.count() >= 5 and theirs.count() >= 5
         assert all(c.get_attribute("data-code") for c in mine.all())
         assert all("back" in (c.get_attribute("class") or "") and c.get_attribute("data-code") is None for c in theirs.all())
-    for page in (host, guest):
+    # a third page finds the live match in the lobby's list and watches it
+    watcher = open_page(browser, live_server.http + "/")
+    watcher.locator("[data-key=refresh]").click()
+    watch = watcher.locator(f"[data-watch='{match_id}']")
+    watch.wait_for()
+    watch.click()
+    watcher.locator("[data-testid=turn]").wait_for()
+    assert watcher.locator("main.match").get_attribute("data-role") == "spectator"
+    # the host concedes (with a confirmation); everyone sees the result
+    host.locator(".decision [data-key=concede]").click()
+    host.locator("dialog.dlg[open] button[data-action=concede]").click()
+    for page, words in ((host, "you lost"), (guest, "you won"), (watcher, "B wins")):
+        page.locator("[data-testid=prompt]", has_text=words).wait_for()
+    assert "B wins" in guest.locator("[data-testid=prompt]").inner_text()
+    assert "Duel over: B wins" in guest.locator("[data-testid=log]").inner_text()
+    for page in (host, guest, watcher):
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

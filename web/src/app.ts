@@ -99,6 +99,7 @@ export class App {
   pendingRequest: Record<string, unknown> | null = null;
   requestRetry = 0;
   hovered: CardView | null = null;
+  private listAsked: string[] = [];
   private actionPrefix = randomId(8);
   private actionCount = 0;
   private root: HTMLElement;
@@ -162,6 +163,7 @@ export class App {
   private freshConnection(): void {
     this.conn?.stop("left");
     this.pendingRequest = null;
+    this.listAsked = [];
     const conn = new Connection(wsUrl(), {
       message: (msg) => {
         if (this.conn === conn) this.onMessage(msg);
@@ -184,6 +186,7 @@ export class App {
   }
 
   private onResume(_welcome: ServerMessage, _again: boolean): void {
+    this.listAsked = []; // answers to asks on the old socket never come
     if (this.modern && !this.catLoaded) this.conn?.send({ type: "get_cards" });
     if (this.screen === "match" && this.match !== null) {
       const m = this.match;
@@ -310,16 +313,28 @@ export class App {
     this.render();
   }
 
+  /** Ask for a list; answers come back in the order asked (one connection
+   * handles its requests in order), so each answer is matched to its ask. */
+  private askList(status: "live" | "finished" | "all", limit = 20): void {
+    const msg: Record<string, unknown> = { type: "list_matches" };
+    if (this.modern && status !== "all") {
+      msg["status"] = status;
+      msg["limit"] = limit;
+    }
+    if (this.conn?.send(msg)) this.listAsked.push(status);
+  }
+
   private refreshLists(): void {
     if (this.modern) {
-      this.conn?.send({ type: "list_matches", status: "live", limit: 20 });
-      this.conn?.send({ type: "list_matches", status: "finished", limit: 20 });
+      this.askList("live");
+      this.askList("finished");
     } else {
-      this.conn?.send({ type: "list_matches" });
+      this.askList("all");
     }
   }
 
   private onMatchList(rows: MatchRow[]): void {
+    const asked = this.listAsked.shift() ?? "all";
     if (this.match !== null) {
       const row = rows.find((r) => r.match_id === this.match?.matchId);
       if (row?.players) this.match.names = row.players.map((n, i) => n ?? SEATS[i] ?? "?");
@@ -328,12 +343,9 @@ export class App {
       const row = rows.find((r) => r.match_id === this.replay?.matchId);
       if (row?.players) this.replay.names = row.players.map((n, i) => n ?? SEATS[i] ?? "?");
     }
-    if (rows.length === 0) return;
-    const finished = rows.filter((r) => r.status === "finished");
-    const live = rows.filter((r) => r.status !== "finished");
-    if (finished.length) this.lobby.finished = finished;
-    if (live.length || !this.modern) this.lobby.live = live;
-    if (!this.modern && live.length === 0) this.lobby.live = [];
+    if (asked === "finished") this.lobby.finished = rows.filter((r) => r.status === "finished");
+    else if (asked === "live") this.lobby.live = rows.filter((r) => r.status !== "finished");
+    else this.lobby.live = rows.filter((r) => r.status !== "finished");
   }
 
   private deckFromForm(): number[] | null | false {
@@ -416,7 +428,7 @@ export class App {
     if (this.match.names[seat] === SEATS[seat] && this.name) this.match.names[seat] = this.name;
     this.screen = "match";
     if (location.hash !== `#/match/${id}`) history.replaceState(null, "", `#/match/${id}`);
-    if (this.modern) this.conn?.send({ type: "list_matches", status: "live", limit: 50 });
+    if (this.modern) this.askList("live", 50);
   }
 
   private newMatch(id: string, seat: number | null, token: string | null): MatchState {
@@ -659,7 +671,7 @@ export class App {
       const msg: Record<string, unknown> = { type: "get_replay", match_id: r.matchId, viewpoint, views: true, limit: 200 };
       if (fromSeq > 0) msg["from_seq"] = fromSeq;
       this.conn?.send(msg);
-      if (fromSeq === 0) this.conn?.send({ type: "list_matches", status: "finished", limit: 100 });
+      if (fromSeq === 0) this.askList("finished", 100);
     } else {
       this.conn?.send({ type: "get_replay", match_id: r.matchId });
     }
