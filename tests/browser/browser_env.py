@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import shutil
 import threading
@@ -50,8 +51,17 @@ class LiveServer:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="duel-server", daemon=True)
         self.thread.start()
+        self.redis_url = redis_url
         cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, rate_per_second=2000, rate_burst=4000)
         self.server: DuelServer = self.call(DuelServer(cfg, redis_url, secret=SECRET).start())
+
+    def restart(self) -> None:
+        """Drain and stop the server (clients are told to reconnect), then start a
+        new one on the same port and Redis: what a deploy does."""
+        port = self.port
+        self.call(self.server.stop())
+        cfg = dataclasses.replace(self.server.config, port=port)
+        self.server = self.call(DuelServer(cfg, self.redis_url, secret=SECRET).start())
 
     def call(self, coro: Coroutine[Any, Any, T] | Awaitable[T], timeout: float = 60.0) -> T:
         async def wrap() -> T:

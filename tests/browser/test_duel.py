@@ -159,7 +159,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
         page.locator(".decision [data-testid=prompt]", has_text="A wins").wait_for()
     assert "you won" in prompt(a) and "you lost" in prompt(b)
     assert b.locator("[data-testid=lp-1]").inner_text().startswith("LP 0")
-    assert b.locator("[data-testid=lp-1] .lp-delta").inner_text().strip() == "−1500"  # the change, shown
+    assert b.locator("[data-testid=lp-1] .lp-delta").inner_text().strip() == "\u22121500"  # the change, shown (U+2212 minus)
     log = a.locator("[data-testid=log]").inner_text()
     assert "LP -1500 (battle damage) -> 0" in log
     assert '"Honest"' in log and "Duel over: A wins" in log
