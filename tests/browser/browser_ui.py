@@ -24,8 +24,11 @@ SETTLED = """() => {
 }"""
 
 
-def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
+def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False) -> Page:
+    """A page of the client in a fresh browser context.  Auto-pass (on by default
+    for players) is off unless asked for, so that tests click every pass."""
     ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    ctx.add_init_script(f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}')")
     page = ctx.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []

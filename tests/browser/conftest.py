@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from browser_env import HOW_TO_INSTALL, LAUNCH_ARGS, SCREENSHOTS, LiveServer, chromium_path, in_ci
+from browser_env import REPO as REPO_ROOT
 
 from server.embedded_redis import EmbeddedRedis
 from server.webapp import web_root
@@ -71,3 +72,41 @@ def browser() -> Iterator[Any]:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture(autouse=True)
+def _pages_on_failure(request: pytest.FixtureRequest) -> Iterator[None]:
+    """When a browser test fails, keep a screenshot and the state of every page
+    it had open (artifacts/failures/), for the person reading the CI log."""
+    yield
+    if not request.node.stash.get(FAILED, False) or "browser" not in request.fixturenames:
+        return
+    browser = request.getfixturevalue("browser")
+    out = REPO_ROOT / "artifacts" / "failures"
+    out.mkdir(parents=True, exist_ok=True)
+    for i, ctx in enumerate(browser.contexts):
+        for j, page in enumerate(ctx.pages):
+            stem = out / f"{request.node.name}-{i}-{j}"
+            try:
+                page.screenshot(path=f"{stem}.png")
+                state = page.evaluate(
+                    "() => { const a = window.duelApp; const m = a && a.match; return JSON.stringify({"
+                    "url: location.href, conn: a && a.connState, seq: m && m.seq, pending: m && m.pending,"
+                    " legal: m && m.legal, inflight: m && m.inflight, error: m && m.error,"
+                    " log: m && m.log.slice(-30)}, null, 1); }"
+                )
+                stem.with_suffix(".txt").write_text(str(state))
+                print(f"failure artifacts: {stem}.png, {stem}.txt")
+            except Exception as exc:  # a closed page: nothing to keep
+                print(f"no artifacts for page {i}-{j}: {exc}")

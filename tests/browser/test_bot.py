@@ -49,7 +49,9 @@ async def python_bot(url: str, match_id: str, seed: int = 7) -> str:
 
 
 def test_a_page_plays_against_the_bot_to_the_end(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
-    page = open_page(browser, live_server.http + "/")
+    # auto-pass on (the default for players): windows where passing is all one can do pass by themselves
+    page = open_page(browser, live_server.http + "/", auto_pass=True)
+    assert page.evaluate("() => window.duelApp.autoPass")
     page.get_by_label("Your name").fill("Solo")
     bot = None
     if page.evaluate("() => window.duelApp.modern"):

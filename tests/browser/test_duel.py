@@ -99,11 +99,18 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
 
     pass_until(pages, a_can_attack, watchers)
     assert "Battle Step" in a.locator("[data-testid=where]").inner_text()
-    # attack: click D.D. Warrior Lady, then Blue-Eyes White Dragon
-    a.locator(".card.actionable[data-name='D.D. Warrior Lady']").click()
+    # attack, from the keyboard: Enter on D.D. Warrior Lady moves the focus to the only
+    # possible target, Blue-Eyes White Dragon; Enter again declares the attack
+    a.locator(".card.actionable[data-name='D.D. Warrior Lady']").focus()
+    a.keyboard.press("Enter")
     target = a.locator(".card.targetable[data-name='Blue-Eyes White Dragon']")
     assert target.count() == 1
-    click_and_wait(a, target)
+    a.wait_for_function("() => document.activeElement && document.activeElement.dataset.name === 'Blue-Eyes White Dragon'")
+    outline = a.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"  # the focus is visible
+    before = int(a.evaluate("() => window.duelApp.match.seq"))
+    a.keyboard.press("Enter")
+    a.wait_for_function("n => window.duelApp.match.seq > n", arg=before)
     assert "attacks" in a.locator("[data-testid=attack]").inner_text()
 
     # B owes the response to the attack declaration ... and reloads its page first

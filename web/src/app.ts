@@ -76,6 +76,7 @@ interface LobbyState {
 }
 
 const NAME_KEY = "duel.name";
+const AUTOPASS_KEY = "duel.autopass";
 const SEAT_KEY = (id: string) => `duel.seat.${id}`;
 
 export class App {
@@ -99,6 +100,8 @@ export class App {
   pendingRequest: Record<string, unknown> | null = null;
   requestRetry = 0;
   hovered: CardView | null = null;
+  autoPass = localStorage.getItem(AUTOPASS_KEY) !== "off";
+  private autoPassTimer: number | null = null;
   private listAsked: string[] = [];
   private actionPrefix = randomId(8);
   private actionCount = 0;
@@ -509,7 +512,26 @@ export class App {
       }
       if (m.selecting !== null && !m.legal.some((a) => a.do === "attack" && key(a["with"]) === m.selecting?.attacker)) m.selecting = null;
       if (this.dialog.open && this.dialog.dataset["kind"] === "actions") this.dialog.close();
+      this.maybeAutoPass();
     }
+  }
+
+  /** With auto-pass on, a window in which the only choice is to pass is passed
+   * for the player (after a moment, so the board can be seen). */
+  private maybeAutoPass(): void {
+    if (this.autoPassTimer !== null) window.clearTimeout(this.autoPassTimer);
+    this.autoPassTimer = null;
+    const m = this.match;
+    if (!this.autoPass || m === null || m.seat === null || m.view === null) return;
+    const choices = m.legal.filter((a) => a.do !== "concede");
+    const only = choices.length === 1 && choices[0]?.do === "pass" ? choices[0] : null;
+    if (only === null) return;
+    const seq = m.seq;
+    this.autoPassTimer = window.setTimeout(() => {
+      this.autoPassTimer = null;
+      const now = this.match;
+      if (now === m && now.seq === seq && now.inflight === null && now.legal.includes(only) && this.autoPass) this.sendAction(only);
+    }, 250);
   }
 
   private sendAction(a: Action): void {
@@ -557,6 +579,12 @@ export class App {
         if (panel) replaceChildren(panel, cardDetail(card, this.cat));
       },
       concede: () => this.confirmConcede(),
+      autoPass: (on) => {
+        this.autoPass = on;
+        localStorage.setItem(AUTOPASS_KEY, on ? "on" : "off");
+        this.maybeAutoPass();
+        this.render();
+      },
     };
   }
 
@@ -928,6 +956,7 @@ export class App {
       busy: m.inflight !== null || m.seq < m.awaitSeq,
       selecting: m.selecting,
       retargeting: m.retargeting,
+      autoPass: this.autoPass,
     };
     const finished = view.winner !== null && view.winner !== undefined;
     return h(
@@ -1040,6 +1069,7 @@ export class App {
         busy: false,
         selecting: null,
         retargeting: false,
+        autoPass: false,
       };
       board = renderBoard(model, this.cat, this.boardHooks());
     } else if (n > 0) {

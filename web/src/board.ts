@@ -39,6 +39,7 @@ export interface BoardModel {
   busy: boolean; // an action is on its way: nothing clickable
   selecting: { attacker: string } | null;
   retargeting: boolean;
+  autoPass: boolean;
 }
 
 export interface BoardHooks {
@@ -49,6 +50,7 @@ export interface BoardHooks {
   openPile(seat: number, zone: "graveyard" | "banished"): void;
   hover(card: CardView | null): void;
   concede(): void;
+  autoPass(on: boolean): void;
 }
 
 export function statLine(c: CardView, cat: Catalogue): string {
@@ -341,6 +343,14 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
     { class: `decision${m.interactive && m.legal.length && !m.busy ? " yours" : ""}`, "aria-label": "decision", "aria-live": "polite" },
     h("p", { class: "prompt", "data-testid": "prompt" }, m.busy ? "Sending…" : prompt),
     h("div", { class: "acts" }, kids),
+    m.interactive && m.me !== null && view.winner === null
+      ? h(
+          "label",
+          { class: "autopass" },
+          h("input", { type: "checkbox", "data-key": "autopass", checked: m.autoPass, onchange: (e: Event) => hooks.autoPass((e.target as HTMLInputElement).checked) }),
+          " Pass for me when passing is all I can do",
+        )
+      : null,
     canConcede ? h("button", { type: "button", class: "act concede", "data-key": "concede", onclick: () => hooks.concede() }, "Concede…") : null,
   );
 }
