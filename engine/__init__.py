@@ -2,7 +2,7 @@
 
 ``decide(state, seat, action) -> facts``; ``evolve(state, fact) -> state``;
 ``fold(facts) -> state``; ``legal_actions``, ``pending``, ``view``,
-``redact``, ``describe``. Randomness comes from the PRNG inside the state.
+``Viewpoints`` (per-viewer facts, views and card aliases), ``describe``. Randomness comes from the PRNG inside the state.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from .flow import pending
 from .genesis import DuelConfig, create, initial
 from .state import State, state_hash
 from .types import Action, Fact, IllegalAction
-from .view import redact, view
+from .view import view
+from .viewpoints import Viewpoints
 
 ENGINE_VERSION = "0.1.0"
 
@@ -31,6 +32,7 @@ __all__ = [
     "Fact",
     "IllegalAction",
     "State",
+    "Viewpoints",
     "apply_facts",
     "by_name",
     "create",
@@ -42,7 +44,6 @@ __all__ = [
     "initial",
     "legal_actions",
     "pending",
-    "redact",
     "state_hash",
     "view",
 ]

@@ -298,7 +298,10 @@ def settle(ctx: Ctx) -> None:
 
 def auto_pass_turn_player(ctx: Ctx) -> None:
     """After the turn player's own game action (attack declaration, summon) the turn player
-    has priority first; with nothing to activate, that priority passes at once."""
+    has priority first; with nothing to activate, that priority passes at once. Only the turn
+    player's own waiting triggers keep it: whether the opponent has one (perhaps from a card in
+    the hand) must not change what the turn player is asked (issue 8)."""
     s = ctx.s
-    if s.priority == s.turn_player and not s.triggers and not activation_actions(s, s.turn_player):
+    own_triggers = any(t.controller == s.turn_player for t in s.triggers)
+    if s.priority == s.turn_player and not own_triggers and not activation_actions(s, s.turn_player):
         ctx.emit("passed", seat=s.turn_player, auto=True)

@@ -1,4 +1,4 @@
-"""What each seat (and a spectator) may see: ``view`` of the state, ``redact`` of a fact.
+"""What each seat (and a spectator) may see of the state: ``view``.
 
 Hidden from a seat: the opponent's hand, every deck's order, the identity of
 face-down cards it does not own, and the PRNG state (DESIGN invariant 5). A
@@ -10,15 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
 from .state import Card, State
 from .stats import atk, def_
-from .types import Fact
 
 
-def _card(s: State, c: Card, seat: int | None, omniscient: bool = False) -> dict[str, Any]:
-    visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-    out: dict[str, Any] = {"id": c.id, "zone": c.zone, "controller": c.controller}
+def _card(s: State, c: Card, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
+    if book is not None and not omniscient:
+        sight = book.sight(seat, c.id)
+        visible = sight.known
+        out: dict[str, Any] = {} if sight.ref is None else {"id": sight.ref}
+        out.update(zone=c.zone, controller=c.controller)
+    else:
+        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
+        out = {"id": c.id, "zone": c.zone, "controller": c.controller}
     if c.zone == "monsters":
         out["position"] = c.position if c.face_up else "set"
     if c.zone in ("monsters", "spells_traps", "field"):
@@ -41,13 +47,27 @@ def _card(s: State, c: Card, seat: int | None, omniscient: bool = False) -> dict
     if c.counters:
         out["counters"] = dict(c.counters)
     if c.equipped_to is not None:
-        out["equipped_to"] = c.equipped_to
+        out["equipped_to"] = _ref(book, seat, c.equipped_to, omniscient)
     return out
 
 
-def view(s: State, seat: int | None, omniscient: bool = False) -> dict[str, Any]:
-    """The duel as ``seat`` sees it (``None``: a spectator)."""
+def _ref(book: AliasBook | None, seat: int | None, cid: int | None, omniscient: bool) -> int | None:
+    """How ``seat`` names card ``cid`` (its alias; the engine id without a book)."""
+    if cid is None or book is None or omniscient:
+        return cid
+    return book.ref_any(seat, cid)
+
+
+def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
+    """The duel as ``seat`` sees it (``None``: a spectator). With an alias ``book`` card ids
+    are the viewer's aliases and cards in places it cannot track have no id (engine.aliases)."""
     from .flow import pending  # local: flow imports battle modules that import view helpers
+
+    def card(cid: int) -> dict[str, Any]:
+        return _card(s, s.cards[cid], seat, omniscient, book)
+
+    def ref(cid: int | None) -> int | None:
+        return _ref(book, seat, cid, omniscient)
 
     players = []
     for sd in (0, 1):
@@ -55,22 +75,22 @@ def view(s: State, seat: int | None, omniscient: bool = False) -> dict[str, Any]
         players.append(
             {
                 "lp": p.lp,
-                "hand": [_card(s, s.cards[c], seat, omniscient) for c in p.hand],
+                "hand": [card(c) for c in p.hand],
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
                 "extra_count": len(p.extra),
-                "monsters": [None if c is None else _card(s, s.cards[c], seat, omniscient) for c in p.monsters],
-                "spells_traps": [None if c is None else _card(s, s.cards[c], seat, omniscient) for c in p.spells_traps],
-                "field": None if p.field_zone is None else _card(s, s.cards[p.field_zone], seat, omniscient),
-                "graveyard": [_card(s, s.cards[c], seat, omniscient) for c in p.graveyard],
-                "banished": [_card(s, s.cards[c], seat, omniscient) for c in p.banished],
+                "monsters": [None if c is None else card(c) for c in p.monsters],
+                "spells_traps": [None if c is None else card(c) for c in p.spells_traps],
+                "field": None if p.field_zone is None else card(p.field_zone),
+                "graveyard": [card(c) for c in p.graveyard],
+                "banished": [card(c) for c in p.banished],
                 "normal_summoned": p.normal_summoned,
             }
         )
     attack = None
     if s.attack is not None:
         a = s.attack
-        attack = {"attacker": a.attacker, "target": a.target, "replay": a.replay, "calculated": a.calculated}
+        attack = {"attacker": ref(a.attacker), "target": ref(a.target), "replay": a.replay, "calculated": a.calculated}
     return {
         "you": seat,
         "turn": s.turn,
@@ -80,9 +100,16 @@ def view(s: State, seat: int | None, omniscient: bool = False) -> dict[str, Any]
         "damage_step": s.damage_step,
         "battle_phases": s.battle_phases,
         "priority": s.priority,
-        "pending": pending(s),
+        "pending": pending(s) if book is None or omniscient else presented_pending(s, seat, book),
         "chain": [
-            {"link": i + 1, "card": link.card, "code": s.cards[link.card].code, "controller": link.controller, "targets": list(link.targets), "negated": link.negated}
+            {
+                "link": i + 1,
+                "card": ref(link.card),
+                "code": s.cards[link.card].code,
+                "controller": link.controller,
+                "targets": [ref(t) for t in link.targets],
+                "negated": link.negated,
+            }
             for i, link in enumerate(s.chain)
         ],
         "attack": attack,
@@ -92,43 +119,26 @@ def view(s: State, seat: int | None, omniscient: bool = False) -> dict[str, Any]
     }
 
 
-SECRET_KEYS = ("code", "name", "target_code")
+SEAT_NAMES = ("A", "B")
 
 
-def redact(fact: Fact, seat: int | None) -> Fact | None:
-    """What ``seat`` may see of a fact. Deck orders and PRNG state are hidden from all."""
-    t = fact["t"]
-    if t == "duel_started":
-        return {
-            "t": t,
-            "first": fact.get("first", 0),
-            "lp": fact.get("lp", 8000),
-            "options": fact.get("options", {}),
-            "deck_counts": [len(d) for d in fact["decks"]],
-            "extra_counts": [len(e) for e in fact.get("extra", [[], []])],
-            "deck_ids": [[cid for cid, _ in d] for d in fact["decks"]],
-        }
-    if t == "setup":
-        out_cards = []
-        for e in fact["cards"]:
-            e2 = dict(e)
-            public = e["zone"] in ("graveyard", "banished") or (e["zone"] in ("monsters", "spells_traps", "field") and e.get("face_up"))
-            own = seat is not None and e["owner"] == seat and e["zone"] not in ("deck",)
-            if not (public or own):
-                e2.pop("code", None)
-            out_cards.append(e2)
-        red = {k: v for k, v in fact.items() if k not in ("cards", "rng")}
-        red["cards"] = out_cards
-        return red
-    if t == "shuffled":
-        return {"t": t, "seat": fact["seat"]}
-    if t == "rng":
+def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
+    """Who must decide, as ``seat`` may know it. The deciding seat gets the whole decision
+    (with the card a trigger choice is about); the others learn who is deciding and the kind
+    of decision, except that a decision about a card hidden from them (an optional trigger of
+    a card in the hand) looks like any other priority window."""
+    from .flow import pending  # local: see view()
+
+    p = pending(s)
+    if p is None:
         return None
-    out = dict(fact)
-    private = out.pop("private", None)
-    if private is not None and private != seat:
-        for k in SECRET_KEYS:
-            out.pop(k, None)
-    return out
-
-
+    decider = int(str(p["seat"]))
+    if decider == seat:
+        out = dict(p)
+        if s.choice is not None and isinstance(s.choice.get("card"), int):
+            out["card"] = book.ref_any(seat, int(s.choice["card"]))
+        return out
+    kind = str(p["kind"])
+    if kind == "trigger" and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):
+        kind = "priority"
+    return {"seat": decider, "kind": kind, "prompt": f"waiting for {SEAT_NAMES[decider]}"}

@@ -37,11 +37,11 @@ class DuelServer:
         self.redis = aioredis.Redis.from_url(redis_url, health_check_interval=15)
         self.store = RedisEventStore(self.redis)
         self.directory = MatchDirectory(self.redis)
-        self.service = MatchService(self.store, self.directory, self.metrics)
+        self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
+        self.service = MatchService(self.store, self.directory, self.metrics, self.tokens.alias_key)
         self.fanout = FanOut(
             aioredis.Redis.from_url(redis_url, health_check_interval=15), self.service, config.poll_interval
         )
-        self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
         self.sessions: set[Session] = set()
         self._server: Server | None = None
         self.draining = False

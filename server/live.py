@@ -75,7 +75,12 @@ class Point(Protocol):
     @property
     def state_hash(self) -> str: ...
 
+    @property
+    def vp(self) -> rules.Viewpoints: ...
+
     def clocks(self) -> list[int] | None: ...
+
+    def seen(self, seq: int) -> rules.PerViewer | None: ...
 
 
 @dataclass(eq=False)
@@ -96,15 +101,20 @@ class Delayed:
     sends them to spectators)."""
 
     entries: int
+    vp: rules.Viewpoints
     state: rules.State | None = None
     seq: int = 0
     state_hash: str = ""
     clock: Clock | None = None
     held: deque[LogEntry] = field(default_factory=deque)
     released: list[LogEntry] = field(default_factory=list)
+    recent: dict[int, rules.PerViewer] = field(default_factory=dict)
 
     def clocks(self) -> list[int] | None:
         return None if self.clock is None else list(self.clock.remaining)
+
+    def seen(self, seq: int) -> rules.PerViewer | None:
+        return self.recent.get(seq)
 
     def push(self, entry: LogEntry, *, live_finished: bool) -> None:
         """The live log has moved on to ``entry``: release what is now far enough behind
@@ -114,6 +124,7 @@ class Delayed:
             released = self.held.popleft()
             owing = owing_seat_of(self.state)
             self.state = rules.fold(released.facts, self.state)
+            _remember(self.recent, released.seq, self.vp.apply(released.facts))
             self.clock = step_clock(self.clock, released, owing)
             self.seq, self.state_hash = released.seq, released.state_hash
             self.released.append(released)
@@ -123,9 +134,22 @@ class Delayed:
         return out
 
 
+RECENT = 64
+"""How many entries' per-viewer facts a position keeps for the fan-out."""
+
+
+def _remember(recent: dict[int, rules.PerViewer], seq: int, seen: rules.PerViewer) -> None:
+    recent[seq] = seen
+    if len(recent) > RECENT:
+        del recent[min(recent)]
+
+
 @dataclass(eq=False)
 class LiveMatch:
     match_id: str
+    alias_key: bytes = b""
+    vp: rules.Viewpoints = field(init=False)
+    recent: dict[int, rules.PerViewer] = field(default_factory=dict)
     state: rules.State | None = None
     seq: int = 0
     state_hash: str = ""
@@ -136,9 +160,16 @@ class LiveMatch:
     watchers: set[Watcher] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
 
+    def __post_init__(self) -> None:
+        self.vp = rules.viewpoints(self.alias_key)
+
     @property
     def started(self) -> bool:
         return self.state is not None
+
+    def seen(self, seq: int) -> rules.PerViewer | None:
+        """Entry ``seq``'s facts as each viewer sees them (recent entries only)."""
+        return self.recent.get(seq)
 
     @property
     def finished(self) -> bool:
@@ -170,10 +201,11 @@ class LiveMatch:
         self.clock = step_clock(self.clock, entry, owing)
         self.state, self.seq, self.state_hash = new_state, entry.seq, entry.state_hash
         self.last_ts_ms = entry.ts_ms
+        _remember(self.recent, entry.seq, self.vp.apply(entry.facts))
         if check and rules.state_hash(new_state) != entry.state_hash:
             log.error("state_hash_mismatch", match_id=self.match_id, seq=entry.seq)
         if entry.seq == 1:
             delay = spectator_delay_of(entry.action)
-            self.delayed = Delayed(delay) if delay else None
+            self.delayed = Delayed(delay, rules.viewpoints(self.alias_key)) if delay else None
         if self.delayed is not None:
             self.delayed.push(entry, live_finished=self.finished)

@@ -55,10 +55,17 @@ __all__ = ["LiveMatch", "MatchService", "Watcher"]
 
 
 class MatchService:
-    def __init__(self, store: RedisEventStore, directory: MatchDirectory, metrics: Metrics) -> None:
+    def __init__(
+        self,
+        store: RedisEventStore,
+        directory: MatchDirectory,
+        metrics: Metrics,
+        alias_key: Callable[[str], bytes],
+    ) -> None:
         self.store = store
         self.directory = directory
         self.metrics = metrics
+        self.alias_key = alias_key
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -76,7 +83,7 @@ class MatchService:
         cached = self._live.get(match_id)
         if cached is not None:
             return cached
-        lm = LiveMatch(match_id)
+        lm = LiveMatch(match_id, self.alias_key(match_id))
         for entry in await self.store.read(match_id):
             lm.advance(entry)
         if lm.delayed is not None:
@@ -210,11 +217,15 @@ class MatchService:
             return reject(E.ACTION_STALE, f"the action was made at seq {act.expected_seq}; the match is at {lm.seq}")
         if lm.finished:
             return reject(E.MATCH_FINISHED, "the duel is over")
-        decided = self._decide(lm, seat, act.action)
+        try:
+            action = lm.vp.to_engine(seat, act.action)  # the seat's card aliases -> engine ids
+        except rules.IllegalAction as exc:
+            return reject(exc.code, exc.reason)
+        decided = self._decide(lm, seat, action)
         if isinstance(decided, tuple):
             code, reason = decided
             return reject(code, reason)
-        result = await self._append(lm, seat, act.action, decided, act.client_action_id)
+        result = await self._append(lm, seat, action, decided, act.client_action_id)
         if result is None:
             return reject(E.ACTION_STALE, f"another action was appended first; the match is at {lm.seq}")
         entry, duplicate = result
@@ -348,12 +359,21 @@ class MatchService:
 
     async def _catch_up(self, lm: LiveMatch, watcher: Watcher, last_seq: int) -> None:
         """The entries after ``last_seq`` up to where the watcher may see (the
-        live seq, or the delayed one of a spectator), then its view."""
+        live seq, or the delayed one of a spectator), then its view.  The missed
+        entries' per-viewer facts come from following the log from its start (a
+        viewer's card aliases depend on everything before)."""
         upto = lm.point_for(watcher.seat).seq
         missed: list[LogEntry] = []
+        seen: list[rules.PerViewer] = []
         if 0 <= upto - last_seq <= MAX_CATCH_UP and last_seq < upto:
-            missed = await self.store.read(lm.match_id, after=last_seq, limit=upto - last_seq)
-        views.catch_up(lm, watcher, missed)
+            log_entries = await self.store.read(lm.match_id, after=0, limit=upto)
+            vp = rules.viewpoints(lm.alias_key)
+            for entry in log_entries:
+                per = vp.apply(entry.facts)
+                if entry.seq > last_seq:
+                    missed.append(entry)
+                    seen.append(per)
+        views.catch_up(lm, watcher, missed, seen)
 
     def detach(self, match_id: str, watcher: Watcher) -> None:
         lm = self._live.get(match_id)

@@ -41,10 +41,13 @@ def replay_lines(
 ) -> Iterator[str]:
     """The duel in plain words, entry by entry. ``viewer``: ``"all"`` (the operator: every
     card named), a seat (0/1: only what that player saw), or None (a spectator)."""
+    vp = rules.viewpoints(b"replay")  # the narration names cards, never ids: any alias key does
+    index = viewer if isinstance(viewer, int) else 2
     for entry in entries:
         if actions:
             yield f"#{entry.seq} {seat_name(entry.seat)}: {_action_text(entry)}"
-        facts = entry.facts if viewer == OMNISCIENT else rules.redact(entry.facts, viewer if isinstance(viewer, int) else None)
+        seen = vp.apply(entry.facts)
+        facts = entry.facts if viewer == OMNISCIENT else seen[index]
         for fact in facts:
             text = rules.describe(fact)
             if text:

@@ -15,6 +15,9 @@ State = Any
 Fact = dict[str, Any]
 Action = dict[str, Any]
 IllegalAction = engine.IllegalAction
+Viewpoints = engine.Viewpoints
+PerViewer = tuple[list[Fact], list[Fact], list[Fact]]
+"""An entry's facts as seat 0, seat 1 and spectators see them."""
 
 
 def genesis(seed: int, decks: tuple[list[int], list[int]]) -> list[Fact]:
@@ -60,19 +63,16 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return legal
 
 
+def viewpoints(alias_key: bytes) -> engine.Viewpoints:
+    """What each viewer of a match is sent, named with its own card aliases (engine.viewpoints)."""
+    return engine.Viewpoints(alias_key)
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The view with engine ids (operator tools and finished matches; clients get
+    ``Viewpoints.view``)."""
     v: dict[str, Any] = engine.view(state, seat)
     return v
-
-
-def redact(facts: list[Fact], seat: int | None) -> list[Fact]:
-    """What ``seat`` (None: a spectator) may see of ``facts``."""
-    out: list[Fact] = []
-    for fact in facts:
-        seen = engine.redact(fact, seat)
-        if seen is not None:
-            out.append(seen)
-    return out
 
 
 def describe(fact: Fact) -> str | None:

@@ -66,6 +66,12 @@ class SeatTokens:
         body = f"{VERSION}.{match_id}.{seat}"
         return f"{body}.{self._sign(body)}"
 
+    def alias_key(self, match_id: str) -> bytes:
+        """The key of a match's per-viewer card aliases (engine.aliases): derived from the
+        secret, so that every process serving the match names cards alike and no client
+        can compute another viewer's aliases."""
+        return hmac.new(self._secret, f"aliases.{match_id}".encode(), hashlib.sha256).digest()
+
     def verify(self, token: str) -> SeatClaim:
         parts = token.split(".")
         if len(parts) != 4 or parts[0] != VERSION:

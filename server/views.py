@@ -1,6 +1,11 @@
-"""What each watcher is sent: an entry redacted for it, its view, and the
-decision it owes.  Built once per kind of receiver (seat 0, seat 1,
+"""What each watcher is sent: an entry as it may see it, its view, and the
+decision it owes. Built once per kind of receiver (seat 0, seat 1,
 spectators) for each batch of entries.
+
+Everything goes through the position's ``Viewpoints`` (engine.viewpoints):
+facts redacted per viewer and card ids given as that viewer's aliases, so
+that no id follows a card through a place the viewer cannot see
+(docs/adr/0004).
 
 Seats always get the live position.  Spectators get the position
 :meth:`LiveMatch.point_for` gives them: the live one, or, for a match with a
@@ -9,51 +14,69 @@ released (:class:`server.live.Delayed`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from protocol.entry import LogEntry
 from protocol.messages import Update
 from server import rules
 from server.live import LiveMatch, Point, Watcher
 
 
-def legal_for(state: rules.State, seat: int | None, owed: dict[str, Any] | None) -> list[rules.Action]:
+def viewer_index(seat: int | None) -> int:
+    return 2 if seat is None else seat
+
+
+def _state(at: Point) -> rules.State:
+    if at.state is None:  # pragma: no cover - callers check that the match started
+        raise RuntimeError("no state before the first entry")
+    return at.state
+
+
+def legal_for(at: Point, seat: int | None) -> list[rules.Action]:
+    owed = rules.pending(at.state)
     if seat is None or owed is None or owed.get("seat") != seat:
         return []
-    return rules.legal_actions(state, seat)
+    return at.vp.legal(_state(at), seat)
 
 
-def entry_update(match_id: str, at: Point, entry: LogEntry, seat: int | None, *, with_view: bool) -> Update:
-    """``entry`` as ``seat`` may see it; with the view at ``at`` if ``with_view``."""
-    facts = rules.redact(entry.facts, seat)
+def _facts(at: Point, entry: LogEntry, seat: int | None, seen: rules.PerViewer | None) -> list[rules.Fact]:
+    if seen is None:
+        seen = at.seen(entry.seq)
+    if seen is None:  # pragma: no cover - callers pass what they computed
+        raise RuntimeError(f"no per-viewer facts for entry {entry.seq}")
+    return seen[viewer_index(seat)]
+
+
+def entry_update(
+    match_id: str, at: Point, entry: LogEntry, seat: int | None, *, with_view: bool, seen: rules.PerViewer | None = None
+) -> Update:
+    """``entry`` as ``seat`` may see it; with the view at ``at`` if ``with_view``.
+    ``seen``: the entry's per-viewer facts (default: what ``at`` remembers)."""
+    facts = _facts(at, entry, seat, seen)
     if not with_view:
         return Update(match_id, entry.seq, entry.seat, facts, entry.state_hash)
-    owed = rules.pending(at.state)
     return Update(
         match_id=match_id,
         seq=entry.seq,
         actor=entry.seat,
         facts=facts,
         state_hash=entry.state_hash,
-        view=rules.view(at.state, seat),
-        pending=owed,
-        legal=legal_for(at.state, seat, owed),
+        view=at.vp.view(_state(at), seat),
+        pending=at.vp.pending(_state(at), seat),
+        legal=legal_for(at, seat),
         clocks=at.clocks(),
     )
 
 
 def snapshot_update(match_id: str, at: Point, seat: int | None) -> Update:
     """The view at ``at`` alone (no facts): for clients too far behind."""
-    owed = rules.pending(at.state)
     return Update(
         match_id=match_id,
         seq=at.seq,
         actor=None,
         facts=[],
         state_hash=at.state_hash,
-        view=rules.view(at.state, seat),
-        pending=owed,
-        legal=legal_for(at.state, seat, owed),
+        view=at.vp.view(_state(at), seat),
+        pending=at.vp.pending(_state(at), seat),
+        legal=legal_for(at, seat),
         snapshot=True,
         clocks=at.clocks(),
     )
@@ -79,17 +102,20 @@ def fan_out(lm: LiveMatch, entries: list[LogEntry]) -> None:
             watcher.send(update)
 
 
-def catch_up(lm: LiveMatch, watcher: Watcher, missed: list[LogEntry]) -> None:
-    """Send a (re)connecting watcher the entries it missed, then its view;
-    a snapshot instead if the missed entries do not reach its position.
-    Nothing while its position is before the first entry (a delayed
-    spectator early in the duel)."""
+def catch_up(lm: LiveMatch, watcher: Watcher, missed: list[LogEntry], seen: list[rules.PerViewer]) -> None:
+    """Send a (re)connecting watcher the entries it missed (``seen``: their per-viewer
+    facts), then its view; a snapshot instead if the missed entries do not reach its
+    position. Nothing while its position is before the first entry (a delayed spectator
+    early in the duel)."""
     at = lm.point_for(watcher.seat)
     if at.seq == 0:
         return
     if missed and missed[-1].seq == at.seq:
-        for entry in missed[:-1]:
-            watcher.send(entry_update(lm.match_id, at, entry, watcher.seat, with_view=False))
-        watcher.send(entry_update(lm.match_id, at, missed[-1], watcher.seat, with_view=True))
+        last = len(missed) - 1
+        for i, (entry, per) in enumerate(zip(missed, seen, strict=True)):
+            watcher.send(entry_update(lm.match_id, at, entry, watcher.seat, with_view=i == last, seen=per))
     else:
         watcher.send(snapshot_update(lm.match_id, at, watcher.seat))
+
+
+__all__ = ["catch_up", "entry_update", "fan_out", "legal_for", "snapshot_update"]

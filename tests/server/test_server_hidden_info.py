@@ -1,18 +1,21 @@
-"""No hidden card identity reaches a seat or a spectator.
+"""What each client receives over websockets is exactly the engine's
+per-viewer presentation, and no frame names a card hidden from its receiver.
 
 Plays many random duels over real websockets (seat 0, seat 1 and a
 spectator each on their own connection; for half of the duels the two seats
-are on two different server processes sharing the Redis), then folds each match's log and
-checks every Update frame each of them received against what that receiver
-may know at that seq:
+are on two different server processes sharing the Redis), then follows each
+match's log with ``engine.Viewpoints`` (the alias key the servers derive
+from their secret) and checks every Update frame each receiver got:
 
-* a card's identity (its ``code`` or ``name`` next to its ``id``/``card``)
-  may appear only if the card has been public at some point (it showed with
-  its code in the spectator view), or if it is the receiver's own card and
-  has been outside the deck in the receiver's view;
-* nothing may carry the PRNG state, the seed, or the decks' order;
+* its facts and its view are exactly what ``Viewpoints`` gives that viewer
+  at that seq: the per-viewer redaction and card aliases that
+  tests/engine/test_secrecy.py plays the cheater against (ids that never
+  follow a card through a hidden place, identities only where known);
+* every card id in it names a card the receiver may name at that seq, and a
+  ``code``/``name`` next to an id only a card the receiver knows;
+* nothing carries the PRNG state, the seed, or the decks' order;
 * no rejection reason names a card the receiver may not know (each duel
-  probes with actions on the opponent's unseen cards).
+  probes with actions naming ids the actor was never given).
 
 Every fourth duel holds its spectator 3 entries behind (a spectator delay):
 its frames are checked the same way, at the seq each one is about.
@@ -31,96 +34,87 @@ from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
-from duel_helpers import choose, run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import SECRET, choose, run, running_server, start_match, url_of, wait_for_turn
 
+from engine import Viewpoints
 from protocol.codec import decode_server
 from protocol.messages import Accepted, CreateMatch, Error, Rejected, Spectate, Spectating, Update
 from server import rules
 from server.client import DuelClient
 from server.store import RedisEventStore
+from server.tokens import SeatTokens
 
 DUELS = int(os.environ.get("DUEL_HIDDEN_INFO_DUELS", "200"))
 PARALLEL = 10
-FORBIDDEN_KEYS = {"rng", "seed", "decks"}
+FORBIDDEN_KEYS = {"rng", "seed", "decks", "order", "deck_ids", "once", "flags"}
+VIEWERS: tuple[int | None, ...] = (0, 1, None)
 
 
-def identities(obj: Any, out: list[tuple[int, str]], keys_seen: set[str]) -> None:
-    """Collect (card id, what identifies it) pairs and every map key."""
+def walk(obj: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     if isinstance(obj, dict):
-        keys_seen.update(k for k in obj if isinstance(k, str))
-        cid = obj.get("id", obj.get("card"))
-        if isinstance(cid, int) and not isinstance(cid, bool):
-            for key in ("code", "name"):
-                if key in obj:
-                    out.append((cid, key))
+        out.append(obj)
         for value in obj.values():
-            identities(value, out, keys_seen)
+            out.extend(walk(value))
     elif isinstance(obj, list):
         for value in obj:
-            identities(value, out, keys_seen)
-
-
-def shown_ids(view: dict[str, Any], *, seat: int | None, owner_ids: set[int] | None) -> set[int]:
-    found: list[tuple[int, str]] = []
-    cards: list[dict[str, Any]] = []
-
-    def walk(obj: Any) -> None:
-        if isinstance(obj, dict):
-            if isinstance(obj.get("id"), int) and "code" in obj:
-                cards.append(obj)
-            for v in obj.values():
-                walk(v)
-        elif isinstance(obj, list):
-            for v in obj:
-                walk(v)
-
-    walk(view)
-    del found
-    out = set()
-    for card in cards:
-        if seat is None or (owner_ids is not None and card["id"] in owner_ids and card.get("zone") != "deck"):
-            out.add(card["id"])
+            out.extend(walk(value))
     return out
 
 
-def check_match(log: list[Any], frames: dict[int | None, list[bytes]]) -> int:
-    """Fold the log; check every frame of every receiver.  Returns frames checked."""
-    genesis = log[0].facts[0]
-    owner_ids = {s: set(genesis["deck_ids"][s]) for s in (0, 1)} if "deck_ids" in genesis else None
-    if owner_ids is None:  # derive ownership from the full genesis fact
-        owner_ids = {s: {cid for cid, _ in genesis["decks"][s]} for s in (0, 1)}
-    public: set[int] = set()
-    own: dict[int, set[int]] = {0: set(), 1: set()}
-    allowed_at: dict[int, dict[int | None, set[int]]] = {}
+def knows(state: Any, cid: int, viewer: int | None) -> bool:
+    c = state.cards[cid]
+    if c.zone in ("graveyard", "banished", "xyz_material"):
+        return True
+    if c.zone in ("monsters", "spells_traps", "field"):
+        return bool(c.face_up) or c.controller == viewer
+    return viewer is not None and c.owner == viewer and c.zone in ("hand", "extra")
+
+
+def check_match(log: list[Any], frames: dict[int | None, list[bytes]], alias_key: bytes) -> int:
+    """Follow the log; check every frame of every receiver.  Returns frames checked."""
+    vp = Viewpoints(alias_key)
+    expected: dict[int, dict[int | None, tuple[list[Any], dict[str, Any]]]] = {}
+    states: dict[int, Any] = {}
+    names_by_seq: dict[int, dict[int | None, set[str]]] = {}
     state = None
     for entry in log:
+        seen = vp.apply(entry.facts)
         state = rules.fold(entry.facts, state)
-        public |= shown_ids(rules.view(state, None), seat=None, owner_ids=None)
-        for s in (0, 1):
-            own[s] |= shown_ids(rules.view(state, s), seat=s, owner_ids=owner_ids[s])
-        allowed_at[entry.seq] = {None: set(public), 0: public | own[0], 1: public | own[1]}
-    codes = {cid: code for s in (0, 1) for cid, code in genesis.get("decks", [[], []])[s]}
-    public_names = {rules.card_name(codes[cid]) for cid in public if cid in codes}
+        states[entry.seq] = state
+        expected[entry.seq] = {v: (seen[2 if v is None else v], vp.view(state, v)) for v in VIEWERS}
+        names_by_seq[entry.seq] = {
+            v: {c.data.name for c in state.cards.values() if not knows(state, c.id, v)} for v in VIEWERS
+        }
+        for v in VIEWERS:  # every id in a frame of this seq names a card the viewer may name now
+            for d in walk(expected[entry.seq][v]):
+                alias = d.get("id", d.get("card"))
+                if isinstance(alias, int) and alias >= 0 and ("code" in d or "name" in d) and "link" not in d:
+                    cid = vp.book.card_of(v, alias)
+                    assert cid is not None
+                    if d.get("t") not in ("moved", "note", "drew"):
+                        assert knows(state, cid, v), f"viewer {v} would learn card {cid}: {d}"
     checked = 0
     for receiver, blobs in frames.items():
-        known = public if receiver is None else public | own[receiver]
-        hidden_names = {rules.card_name(code) for cid, code in codes.items() if cid not in known} - public_names
+        last_seq = 1
         for blob in blobs:
             msg = decode_server(blob)
             if isinstance(msg, Rejected | Error):
-                leaked = [name for name in hidden_names if name in msg.reason]
+                hidden = names_by_seq[last_seq][receiver]
+                leaked = [name for name in hidden if f'"{name}"' in msg.reason or f" {name} " in f" {msg.reason} "]
                 assert not leaked, f"seat {receiver} read hidden card names {leaked} in {msg}"
                 checked += 1
                 continue
             if not isinstance(msg, Update):
                 continue
-            found: list[tuple[int, str]] = []
-            keys_seen: set[str] = set()
-            identities([msg.facts, msg.view, msg.pending, msg.legal], found, keys_seen)
+            last_seq = msg.seq
+            keys_seen = {k for d in walk([msg.facts, msg.view, msg.pending, msg.legal]) for k in d}
             assert not keys_seen & FORBIDDEN_KEYS, (receiver, msg.seq, keys_seen & FORBIDDEN_KEYS)
-            allowed = allowed_at[msg.seq][receiver]
-            leaks = [(cid, key) for cid, key in found if cid not in allowed]
-            assert not leaks, f"seat {receiver} saw hidden cards {leaks} at seq {msg.seq}"
+            facts, view = expected[msg.seq][receiver]
+            if not msg.snapshot:
+                assert msg.facts == facts, f"viewer {receiver} at seq {msg.seq}: {msg.facts} != {facts}"
+            if msg.view is not None:
+                assert msg.view == view, f"viewer {receiver} at seq {msg.seq}: view differs"
             checked += 1
     return checked
 
@@ -139,9 +133,9 @@ async def one_duel(urls: tuple[str, str], store: RedisEventStore, seed: int) -> 
         actor = await wait_for_turn([a, b])
         if actor is None:
             break
-        if n in (3, 4):  # probe: refer to a card the actor cannot see
-            theirs = range(1001, 1041) if actor is a else range(1, 41)
-            probe = {"do": rnd.choice(["activate", "summon", "set", "flip_summon"]), "card": rnd.choice(theirs)}
+        if n in (3, 4):  # probe: refer to cards by ids the actor was never given
+            probe = {"do": rnd.choice(["activate", "summon", "set", "flip_summon"]), "card": rnd.choice(
+                [rnd.randrange(1, 2**48), rnd.randrange(1, 2100)])}
             reply = await actor.act(probe)
             assert isinstance(reply, Rejected), reply
             continue
@@ -159,7 +153,7 @@ async def one_duel(urls: tuple[str, str], store: RedisEventStore, seed: int) -> 
     frames = {0: a.frames, 1: b.frames, None: spectator.frames}
     for c in (a, b, spectator):
         await c.close()
-    return check_match(log, frames)
+    return check_match(log, frames, SeatTokens(SECRET).alias_key(match_id))
 
 
 def test_no_view_or_fact_leaks_hidden_cards(redis_url: str, tmp_path: Path) -> None:
@@ -183,21 +177,28 @@ def test_no_view_or_fact_leaks_hidden_cards(redis_url: str, tmp_path: Path) -> N
 
 
 def test_the_checker_catches_a_leak() -> None:
-    """The check above is not vacuous: an opponent's hand card with its code fails it."""
+    """The check above is not vacuous: a frame that differs from the engine's presentation, an
+    opponent's hand card shown with its code, or the PRNG state fail it."""
     import pytest
 
     from protocol.codec import encode
     from protocol.entry import LogEntry
 
+    key = SeatTokens(SECRET).alias_key("m")
     facts = rules.genesis(11, (rules.demo_deck(0), rules.demo_deck(1)))
     state = rules.fold(facts, None)
     log = [LogEntry(seq=1, seat=None, action={"do": "start"}, facts=facts, state_hash=rules.state_hash(state))]
-    own_hand = rules.view(state, 0)["players"][0]["hand"]
-    honest = Update("m", 1, None, rules.redact(facts, 1), log[0].state_hash, rules.view(state, 1))
-    assert check_match(log, {1: [encode(honest)]}) == 1
-    leaky = Update("m", 1, None, [{"t": "peek", "card": own_hand[0]["id"], "code": own_hand[0]["code"]}], "x")
-    with pytest.raises(AssertionError, match="hidden cards"):
-        check_match(log, {1: [encode(leaky)]})
+    vp = Viewpoints(key)
+    seen = vp.apply(facts)
+    honest = Update("m", 1, None, seen[1], log[0].state_hash, vp.view(state, 1))
+    assert check_match(log, {1: [encode(honest)]}, key) == 1
+    own_hand = vp.view(state, 0)["players"][0]["hand"]
+    leaky = Update("m", 1, None, [*seen[1], {"t": "peek", "card": own_hand[0]["id"], "code": own_hand[0]["code"]}], "x")
+    with pytest.raises(AssertionError):
+        check_match(log, {1: [encode(leaky)]}, key)
+    peeking = vp.view(state, 0)  # seat 0's view, sent to seat 1
+    with pytest.raises(AssertionError, match="view differs"):
+        check_match(log, {1: [encode(Update("m", 1, None, seen[1], "x", peeking))]}, key)
     seedy = Update("m", 1, None, [{"t": "duel_started", "rng": 1}], "x")
     with pytest.raises(AssertionError):
-        check_match(log, {None: [encode(seedy)]})
+        check_match(log, {None: [encode(seedy)]}, key)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import redis.asyncio as aioredis
-from duel_helpers import choose, run, running_server, url_of, wait_for_turn
+from duel_helpers import SECRET, choose, run, running_server, url_of, wait_for_turn
 
 from protocol import errors as E
 from protocol.messages import (
@@ -30,6 +30,7 @@ from protocol.messages import (
 from server import rules
 from server.client import DuelClient
 from server.store import RedisEventStore
+from server.tokens import SeatTokens
 
 DELAY = 4
 
@@ -47,11 +48,14 @@ def updates(c: DuelClient) -> list[Update]:
     return [m for m in c.inbox if isinstance(m, Update)]
 
 
-def public_view_at(log: list[object], seq: int) -> tuple[dict[str, object], str]:
+def public_view_at(log: list[object], seq: int, match_id: str) -> tuple[dict[str, object], str]:
+    """The spectators' view after entry ``seq`` (with the aliases the servers give them)."""
+    vp = rules.viewpoints(SeatTokens(SECRET).alias_key(match_id))
     state = None
     for entry in log[:seq]:
+        vp.apply(entry.facts)  # type: ignore[attr-defined]
         state = rules.fold(entry.facts, state)  # type: ignore[attr-defined]
-    return rules.view(state, None), rules.state_hash(state)
+    return vp.view(state, None), rules.state_hash(state)
 
 
 async def spectate(url: str, name: str, match_id: str, last_seq: int = 0) -> tuple[DuelClient, Spectating]:
@@ -106,7 +110,7 @@ def test_spectators_trail_by_n_entries_and_see_everything_at_the_end(redis_url: 
                 if live == 3 * DELAY and not snapshot_checked:
                     snapshot_checked = True
                     log = await store.read(match_id)
-                    view, state_hash = public_view_at(log, target)
+                    view, state_hash = public_view_at(log, target, match_id)
                     # a spectator arriving now catches up to the delayed seq only
                     mid, hello = await spectate(url_of(s2), "S-mid", match_id)
                     assert hello.seq == target

@@ -1,0 +1,243 @@
+"""Per-viewer card ids: what a seat or a spectator may call each card (docs/adr/0004).
+
+The engine keeps one stable id per card instance. What it sends is an
+*alias* per viewer, so that an id never follows a card through a place the
+viewer cannot watch:
+
+* A card in a place the viewer can *track* (any field zone, a Graveyard,
+  banishment, Xyz Material; its own hand and Extra Deck) keeps one alias
+  while it stays trackable: the card is a physical object on the table.
+* When it moves into such a place from a place the viewer cannot track (any
+  Deck, the opponent's hand or Extra Deck), it gets a fresh alias: in the
+  spirit of the rule that a card changing zones is a new object, nothing
+  links it to what it was before.
+* While it is in an untrackable place it has no alias at all; where the
+  viewer must still name it (a card to choose from its own Deck, a card
+  revealed from the hand), it gets an *ephemeral* alias that changes with
+  every log entry.
+
+Aliases are 48-bit keyed hashes (BLAKE2b with the match's alias key) of the
+viewer, the engine id and the point in the log where the alias was issued,
+so they reveal nothing about identity, Deck order or other aliases, and
+every process serving a match computes the same ones from the log alone.
+
+The book follows card *places* from the facts (the zone changes that
+``engine.apply`` makes); a property test checks it against the folded state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from dataclasses import dataclass, field, replace
+
+from .types import Fact
+
+Viewer = int | None
+"""Seat 0 or 1, or ``None`` for a spectator."""
+
+VIEWERS: tuple[Viewer, ...] = (0, 1, None)
+FIELD_ZONES = frozenset({"monsters", "spells_traps", "field"})
+PUBLIC_PLACES = FIELD_ZONES | {"graveyard", "banished", "xyz_material"}
+OWN_PLACES = frozenset({"hand", "extra"})
+FACE_UP_PILES = frozenset({"graveyard", "banished", "xyz_material"})
+ALIAS_BITS = 48
+
+
+def _index(v: Viewer) -> int:
+    return 2 if v is None else v
+
+
+@dataclass(slots=True)
+class Place:
+    """Where a card is, as far as visibility goes."""
+
+    zone: str
+    owner: int
+    controller: int
+    face_up: bool
+
+    def trackable(self, v: Viewer) -> bool:
+        """Can ``v`` follow this card as an object here (not: does it know what it is)?"""
+        return self.zone in PUBLIC_PLACES or (v is not None and v == self.owner and self.zone in OWN_PLACES)
+
+    def known(self, v: Viewer) -> bool:
+        """Does ``v`` know which card this is?"""
+        if self.zone in FACE_UP_PILES:
+            return True
+        if self.zone in FIELD_ZONES:
+            return self.face_up or (v is not None and v == self.controller)
+        return v is not None and v == self.owner and self.zone in OWN_PLACES
+
+
+@dataclass(slots=True)
+class Sight:
+    """What one viewer has of one card at one moment."""
+
+    ref: int | None  # its alias (None: untrackable, no stable id)
+    known: bool
+
+
+@dataclass(slots=True)
+class AliasBook:
+    """Card places and the aliases every viewer currently has for them."""
+
+    key: bytes
+    places: dict[int, Place] = field(default_factory=dict)
+    facts: int = 0  # facts seen (the point where an alias is issued)
+    entries: int = 0  # log entries seen (ephemeral aliases change with it)
+    _alias: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # cid -> alias
+    _card: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # alias -> cid
+    _eph_card: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # alias -> cid
+    _eph_alias: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # cid -> alias
+    _eph_at: list[int] = field(default_factory=lambda: [-1, -1, -1])
+
+    def copy(self) -> AliasBook:
+        return AliasBook(
+            key=self.key,
+            places={cid: replace(p) for cid, p in self.places.items()},
+            facts=self.facts,
+            entries=self.entries,
+            _alias=tuple(dict(d) for d in self._alias),
+            _card=tuple(dict(d) for d in self._card),
+        )
+
+    # ------------------------------------------------------------------ hashing
+
+    def _hash(self, vi: int, cid: int, epoch: int, salt: int) -> int:
+        h = hashlib.blake2b(struct.pack(">bqqq", vi, cid, epoch, salt), key=self.key[:64], digest_size=ALIAS_BITS // 8)
+        return int.from_bytes(h.digest(), "big")
+
+    def _issue(self, vi: int, cid: int) -> None:
+        taken = self._card[vi]
+        salt = 0
+        alias = self._hash(vi, cid, self.facts, salt)
+        while alias in taken:
+            salt += 1
+            alias = self._hash(vi, cid, self.facts, salt)
+        self._alias[vi][cid] = alias
+        taken[alias] = cid
+
+    def _drop(self, vi: int, cid: int) -> None:
+        alias = self._alias[vi].pop(cid, None)
+        if alias is not None:
+            self._card[vi].pop(alias, None)
+
+    def _ephemeral(self, vi: int, cid: int) -> int:
+        """This entry's ephemeral alias of ``cid`` for viewer index ``vi`` (made on first use;
+        a salt avoids the astronomically rare collision with an alias in use)."""
+        if self._eph_at[vi] != self.entries:
+            self._eph_card[vi].clear()
+            self._eph_alias[vi].clear()
+            self._eph_at[vi] = self.entries
+        alias = self._eph_alias[vi].get(cid)
+        if alias is None:
+            salt = 0
+            alias = self._hash(vi, cid, -1 - self.entries, salt)
+            while alias in self._card[vi] or alias in self._eph_card[vi]:
+                salt += 1
+                alias = self._hash(vi, cid, -1 - self.entries, salt)
+            self._eph_card[vi][alias] = cid
+            self._eph_alias[vi][cid] = alias
+        return alias
+
+    # ------------------------------------------------------------------ lookups
+
+    def sight(self, v: Viewer, cid: int) -> Sight:
+        place = self.places.get(cid)
+        if place is None:
+            return Sight(None, False)
+        return Sight(self._alias[_index(v)].get(cid), place.known(v))
+
+    def ref(self, v: Viewer, cid: int) -> int | None:
+        """The stable alias of ``cid`` for ``v``, or None while it is untrackable."""
+        return self._alias[_index(v)].get(cid)
+
+    def ref_any(self, v: Viewer, cid: int) -> int:
+        """An alias ``v`` can name the card by now: the stable one, else this entry's ephemeral one."""
+        vi = _index(v)
+        alias = self._alias[vi].get(cid)
+        return alias if alias is not None else self._ephemeral(vi, cid)
+
+    def card_of(self, v: Viewer, alias: int) -> int | None:
+        """The engine id ``v`` means by ``alias`` (a stable or a current ephemeral alias)."""
+        vi = _index(v)
+        cid = self._card[vi].get(alias)
+        if cid is not None:
+            return cid
+        if self._eph_at[vi] == self.entries and alias in self._eph_card[vi]:
+            return self._eph_card[vi][alias]
+        for other in sorted(self.places):  # named by an ephemeral alias made elsewhere
+            if other not in self._alias[vi] and self._ephemeral(vi, other) == alias:
+                return other
+        return None
+
+    def current(self, v: Viewer) -> dict[int, int]:
+        """Every stable alias ``v`` has now (alias -> engine id)."""
+        return dict(self._card[_index(v)])
+
+    def known(self, v: Viewer, cid: int) -> bool:
+        place = self.places.get(cid)
+        return place is not None and place.known(v)
+
+    # ------------------------------------------------------------------ following places
+
+    def _forget(self) -> None:
+        self.places.clear()
+        for d in (*self._alias, *self._card):
+            d.clear()
+
+    def put(self, cid: int, place: Place) -> None:
+        """The card is now at ``place``: issue or drop aliases as trackability changes."""
+        old = self.places.get(cid)
+        self.places[cid] = place
+        for v in VIEWERS:
+            vi = _index(v)
+            was = old is not None and old.trackable(v) and cid in self._alias[vi]
+            now = place.trackable(v)
+            if now and not was:
+                self._issue(vi, cid)
+            elif was and not now:
+                self._drop(vi, cid)
+
+    def place_of(self, cid: int) -> Place | None:
+        return self.places.get(cid)
+
+    def follow(self, fact: Fact) -> None:
+        """Update places from one fact (mirrors the zone changes of ``engine.apply``)."""
+        t = fact["t"]
+        if t == "duel_started":
+            self._forget()
+            for seat, deck in enumerate(fact["decks"]):
+                for cid, _code in deck:
+                    self.put(int(cid), Place("deck", seat, seat, False))
+            for seat, extra in enumerate(fact.get("extra", [[], []])):
+                for cid, _code in extra:
+                    self.put(int(cid), Place("extra", seat, seat, False))
+        elif t == "setup":
+            self._forget()
+            for e in fact["cards"]:
+                zone = str(e["zone"])
+                face_up = bool(e.get("face_up", False))
+                self.put(int(e["id"]), Place(zone, int(e["owner"]), int(e["controller"]), face_up))
+        elif t == "drew":
+            p = self.places[int(fact["card"])]
+            self.put(int(fact["card"]), Place("hand", p.owner, p.owner, False))
+        elif t == "moved":
+            cid = int(fact["card"])
+            p = self.places[cid]
+            to = str(fact["to"])
+            if to in FIELD_ZONES:
+                controller = int(fact.get("controller", p.controller))
+                self.put(cid, Place(to, p.owner, controller, bool(fact.get("face_up", True))))
+            else:
+                self.put(cid, Place(to, p.owner, p.owner, to in ("graveyard", "banished")))
+        elif t == "flipped":
+            self.places[int(fact["card"])].face_up = True
+        elif t == "position_changed":
+            self.places[int(fact["card"])].face_up = bool(fact["face_up"])
+        elif t == "activated":
+            p = self.places[int(fact["card"])]
+            if p.zone in ("spells_traps", "field"):
+                p.face_up = True
+        self.facts += 1

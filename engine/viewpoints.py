@@ -1,0 +1,103 @@
+"""Everything each viewer of one match is sent, named with its own card aliases.
+
+A :class:`Viewpoints` follows one position of a match's log (the live one, or a
+spectator-delayed one) entry by entry. For each entry it gives the facts as
+seat 0, seat 1 and a spectator may see them (``engine.redaction``); for the
+state after it, each viewer's view, the deciding seat's legal actions with
+card ids as that seat's aliases, and it turns an action a seat sends back
+into engine ids (``engine.aliases``, docs/adr/0004).
+
+The engine itself never sees aliases: ``decide`` and the log use engine ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeGuard
+
+from .aliases import AliasBook, Viewer
+from .decide import legal_actions
+from .redaction import present
+from .state import State
+from .types import Action, Fact, IllegalAction
+from .view import presented_pending, view
+
+PerViewer = tuple[list[Fact], list[Fact], list[Fact]]
+"""Facts for seat 0, seat 1 and spectators."""
+
+SCALAR_CARD_KEYS = ("card", "with")
+CARD_LIST_KEYS = ("target", "cost", "tribute", "cards", "choose")
+
+
+def viewer_index(v: Viewer) -> int:
+    return 2 if v is None else v
+
+
+def _is_id(x: Any) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _mapped(action: Action, fn: Callable[[int], int]) -> Action:
+    """``action`` with every card id (or alias) in it passed through ``fn``."""
+    out = dict(action)
+    for k in SCALAR_CARD_KEYS:
+        value = out.get(k)
+        if _is_id(value):
+            out[k] = fn(value)
+    for k in CARD_LIST_KEYS:
+        value = out.get(k)
+        if _is_id(value):
+            out[k] = fn(value)
+        elif isinstance(value, list):
+            out[k] = [fn(x) if _is_id(x) else x for x in value]
+    return out
+
+
+class Viewpoints:
+    def __init__(self, key: bytes, book: AliasBook | None = None) -> None:
+        self.book = book if book is not None else AliasBook(key)
+
+    def copy(self) -> Viewpoints:
+        return Viewpoints(self.book.key, self.book.copy())
+
+    @classmethod
+    def of_log(cls, key: bytes, entries: Iterable[list[Fact]]) -> Viewpoints:
+        """Follow a whole log (the facts of each entry, in order)."""
+        vp = cls(key)
+        for facts in entries:
+            vp.apply(facts)
+        return vp
+
+    def apply(self, facts: list[Fact]) -> PerViewer:
+        """Move on by one log entry; its facts as each viewer sees them."""
+        self.book.entries += 1
+        out: PerViewer = ([], [], [])
+        for fact in facts:
+            for i, seen in enumerate(present(self.book, fact)):
+                if seen is not None:
+                    out[i].append(seen)
+        return out
+
+    def view(self, state: State, v: Viewer) -> dict[str, Any]:
+        return view(state, v, book=self.book)
+
+    def pending(self, state: State, v: Viewer) -> dict[str, Any] | None:
+        return presented_pending(state, v, self.book)
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` (empty if it owes nothing), in its aliases."""
+        return [_mapped(a, lambda cid: self.book.ref_any(seat, cid)) for a in legal_actions(state, seat)]
+
+    def to_engine(self, seat: int, action: Action) -> Action:
+        """An action ``seat`` sent, with its aliases turned back into engine ids. An id the
+        seat cannot name now is refused the same way whatever card may lie behind it."""
+        if not isinstance(action, dict):
+            return action
+
+        def back(alias: int) -> int:
+            cid = self.book.card_of(seat, alias)
+            if cid is None:
+                raise IllegalAction("action/illegal", f"there is no card {alias} you can name now")
+            return cid
+
+        return _mapped(action, back)
