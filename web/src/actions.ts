@@ -180,20 +180,19 @@ export function passLabel(view: View, cat: Catalogue, promptText: string, kind: 
   return `Pass (${whereWords(view)})`;
 }
 
-/** A plain-words version of the server's prompt. */
+/** A plain-words version of the server's prompt (where the duel stands is on the phase bar). */
 export function promptWords(view: View, cat: Catalogue, prompt: string, kind: string): string {
   if (kind !== "priority") return prompt;
   const top = view.chain[view.chain.length - 1];
-  const where = whereWords(view);
   if (top !== undefined) {
     const nm = top.code !== undefined ? (cat.name(top.code) ?? "a card") : "a card";
-    return `${where}: respond to chain link ${top.link} (${nm}), or pass`;
+    return `respond to chain link ${top.link} (${nm}), or pass`;
   }
   const m = /respond to ([a-z_]+)/.exec(prompt);
   if (m?.[1]) {
     const ev = m[1] === "attack_declared" ? "the attack declaration" : m[1].replaceAll("_", " ");
-    return `${where}: respond to ${ev}, or pass`;
+    return `respond to ${ev}, or pass`;
   }
-  if (/^[a-z0-9_/]+: act or pass$/.test(prompt)) return `${where}: act, or pass`;
-  return /[a-z]+\/[a-z]+/.test(prompt) ? `${where}: ${prompt.split(": ").slice(1).join(": ")}` : prompt;
+  if (/^[a-z0-9_/]+: act or pass$/.test(prompt)) return `act in the ${whereWords(view)}, or pass`;
+  return /^[a-z0-9_]+\/[a-z0-9_/]+: /.test(prompt) ? prompt.split(": ").slice(1).join(": ") : prompt;
 }
