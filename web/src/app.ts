@@ -1039,8 +1039,8 @@ export class App {
       h("button", { type: "button", class: "act", "data-key": "rp-last", "data-replay-ctl": "last", disabled: n === 0 || r.index >= n - 1, onclick: () => this.stepReplay(n - 1) }, "End ▶|"),
       h("label", { for: "jump", class: "sr-only" }, "Jump to turn"),
       turnSel,
-      h("label", { for: "viewpoint" }, "Viewpoint"),
-      vp,
+      this.modern ? h("label", { for: "viewpoint" }, "Viewpoint") : null,
+      this.modern ? vp : null,
       h("span", { class: "pos", "data-testid": "replay-pos" }, n ? `entry ${entry?.seq ?? "?"} of ${r.total ?? n}` : r.loading ? "loading…" : "no entries"),
     );
     let board: HTMLElement;

@@ -317,6 +317,19 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
       }
       kids.push(h("button", { type: "button", class: "act", onclick: () => hooks.retarget(false) }, "Back"));
     } else {
+      // actions of cards that are not on the board (in a pile, or not shown) get a button here too
+      const shown = cardsById(view);
+      const offBoard = (a: Action) => {
+        const id = actionCard(a);
+        if (id === null) return false;
+        const zone = shown.get(id)?.zone;
+        return zone === undefined || zone === "graveyard" || zone === "banished";
+      };
+      for (const a of m.legal.filter(offBoard)) {
+        const c = shown.get(actionCard(a) ?? "");
+        const where = c ? ` (${c.zone === "graveyard" ? "in the Graveyard" : "banished"})` : "";
+        kids.push(h("button", { type: "button", class: "act", "data-action": a.do, onclick: () => hooks.send(a) }, describeAction(view, cat, a) + where));
+      }
       const loose = m.legal.filter((a) => actionCard(a) === null && a.do !== "concede");
       let retargetShown = false;
       for (const a of loose) {
