@@ -603,7 +603,7 @@ export class App {
     const attacks = actions.filter((a) => a.do === "attack");
     const others = actions.filter((a) => a.do !== "attack");
     const buttons = others.map((a, i) =>
-      h("button", { type: "button", class: `act${i === 0 ? " primary" : ""}`, "data-action": a.do, onclick: () => this.sendAction(a) }, describeAction(view, this.cat, a, false)),
+      h("button", { type: "button", class: `act${others.length === 1 && i === 0 ? " primary" : ""}`, "data-action": a.do, onclick: () => this.sendAction(a) }, describeAction(view, this.cat, a, false)),
     );
     if (attacks.length) {
       buttons.push(

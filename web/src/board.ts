@@ -282,8 +282,13 @@ function chainStack(view: View, cat: Catalogue): HTMLElement | null {
 function attackLine(view: View, cat: Catalogue): HTMLElement | null {
   const a = view.attack;
   if (a === null) return null;
+  const target = a.target === null ? undefined : cardsById(view).get(key(a.target));
+  const gone = a.target !== null && (target === undefined || target.zone !== "monsters");
   const tgt = a.target === null ? "directly" : cardLabel(view, cat, a.target);
-  return h("div", { class: "attack-line", "data-testid": "attack" }, `⚔ ${cardLabel(view, cat, a.attacker)} attacks ${tgt}${a.replay ? " (replay)" : ""}`);
+  const text = gone
+    ? `⚔ ${cardLabel(view, cat, a.attacker)} attacked, but its target left the field${a.replay ? " (replay)" : ""}`
+    : `⚔ ${cardLabel(view, cat, a.attacker)} attacks ${tgt}${a.replay ? " (replay)" : ""}`;
+  return h("div", { class: "attack-line", "data-testid": "attack" }, text);
 }
 
 function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHooks): HTMLElement {
@@ -315,7 +320,7 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
       for (const a of m.legal.filter((x) => x.do === "retarget" && x["direct"])) {
         kids.push(h("button", { type: "button", class: "act primary", "data-action": "retarget-direct", onclick: () => hooks.send(a) }, "Attack directly"));
       }
-      kids.push(h("button", { type: "button", class: "act", onclick: () => hooks.retarget(false) }, "Back"));
+      kids.push(h("button", { type: "button", class: "act", onclick: () => hooks.retarget(false) }, "Back to the other choices"));
     } else {
       // actions of cards that are not on the board (in a pile, or not shown) get a button here too
       const shown = cardsById(view);
