@@ -111,3 +111,18 @@ def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browse
     for page in (host, guest, watcher):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_quick_match_pairs_two_pages(browser: Any, live_server: LiveServer) -> None:
+    first = open_page(browser, live_server.http + "/")
+    first.locator("[data-lobby=quick]").click()
+    first.get_by_role("heading", name="Waiting for an opponent").wait_for()
+    second = open_page(browser, live_server.http + "/")
+    second.locator("[data-lobby=quick]").click()
+    for page in (first, second):
+        page.locator("[data-testid=turn]").wait_for()
+    ids = {p.evaluate("() => window.duelApp.match.matchId") for p in (first, second)}
+    seats = sorted(p.evaluate("() => window.duelApp.match.seat") for p in (first, second))
+    assert len(ids) == 1 and seats == [0, 1]
+    for page in (first, second):
+        page.context.close()
