@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_env import LiveServer
-from browser_ui import no_horizontal_scroll, open_page, shot
+from browser_ui import PHONE, no_horizontal_scroll, open_page, shot
 
 from protocol.messages import CreateMatch, Join, Seated, Update
 from server.client import DuelClient, bot_choice
@@ -116,5 +116,8 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
     page.locator("#jump").select_option(label="Turn 3")
     assert no_horizontal_scroll(page)
     shot(page, screenshots, "replay-1280x720")
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page)
+    shot(page, screenshots, "replay-390x844")
     assert page.errors == [], page.errors  # type: ignore[attr-defined]
     page.context.close()

@@ -771,8 +771,19 @@ export class App {
     const body =
       this.screen === "lobby" ? this.renderLobby() : this.screen === "match" ? this.renderMatch() : this.renderReplay();
     replaceChildren(this.root, this.renderHeader(), body);
+    document.title = this.title();
     const log = this.root.querySelector<HTMLElement>(".log ol");
     if (log && log.dataset["stick"] !== "no") log.scrollTop = log.scrollHeight;
+  }
+
+  private title(): string {
+    const m = this.match;
+    if (this.screen === "replay") return "Replay · Duel";
+    if (this.screen !== "match" || m === null || m.view === null) return "Duel";
+    const v = m.view;
+    if (v.winner !== null && v.winner !== undefined) return "Duel over · Duel";
+    if (m.seat !== null && m.legal.length > 0) return "(Your move) Duel";
+    return `Turn ${v.turn} · Duel`;
   }
 
   private renderHeader(): HTMLElement {
