@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
 WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json engine/data/cards.json
 
-.PHONY: run test check setup web bench clean
+.PHONY: run test check setup web bench clean secrecy
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -38,6 +38,10 @@ check: $(STAMP) $(WEB_STAMP)
 
 test: $(STAMP) check web
 	$(BIN)/pytest
+
+# the cheater property test at length (issue 8): 300 random effect-heavy duels
+secrecy: $(STAMP)
+	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

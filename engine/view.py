@@ -87,6 +87,7 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
                 "normal_summoned": p.normal_summoned,
             }
         )
+    shown = pending(s) if book is None or omniscient else presented_pending(s, seat, book)
     attack = None
     if s.attack is not None:
         a = s.attack
@@ -99,8 +100,10 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
         "step": s.step,
         "damage_step": s.damage_step,
         "battle_phases": s.battle_phases,
-        "priority": s.priority,
-        "pending": pending(s) if book is None or omniscient else presented_pending(s, seat, book),
+        # who must act now (with a book: the deciding seat, so that a decision about a card hidden
+        # from this viewer cannot be told from a priority window by comparing the two)
+        "priority": s.priority if book is None or omniscient or shown is None else shown["seat"],
+        "pending": shown,
         "chain": [
             {
                 "link": i + 1,

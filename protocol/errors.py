@@ -108,6 +108,7 @@ class CloseCode(IntEnum):
     UNSUPPORTED_VERSION = 4002  # no common protocol version at hello
     UNAUTHORIZED = 4001  # a bad token at reconnect
     HELLO_TIMEOUT = 4003  # no hello within the handshake timeout
+    TAKEN_OVER = 4004  # another connection took this seat over with the same token
 
 
 class ProtocolError(Exception):

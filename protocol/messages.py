@@ -40,6 +40,12 @@ def _int(lo: int, hi: int) -> dict[str, Any]:
 
 
 MATCH_ID = _str(ID_MAX, pattern=r"[A-Za-z0-9_-]+")
+NAME = _str(32, min_len=0, pattern=r"[^\x00-\x1f\x7f]*")
+REQUEST_ID = _str(ID_MAX, min_len=16, pattern=r"[A-Za-z0-9_-]+")
+"""A client-chosen, unguessable id (at least 16 characters, e.g. 128 random bits in
+base64url) that makes a lobby request safe to retry: the same request id gets the same
+seat and token back. Whoever knows it can claim that seat, so keep it as secret as a
+token."""
 SEQ = _int(0, 2**53)
 PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
 
@@ -69,6 +75,8 @@ class CreateMatch:
     type: ClassVar[str] = "create_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     spectators: bool = True
+    name: str = field(default="", metadata=NAME)
+    request_id: str | None = field(default=None, metadata=REQUEST_ID)
     clock_ms: int | None = field(default=None, metadata=_int(1_000, 24 * 3600 * 1000))
     increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
@@ -81,14 +89,18 @@ class Join:
     type: ClassVar[str] = "join"
     match_id: str = field(metadata=MATCH_ID)
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
+    name: str = field(default="", metadata=NAME)
+    request_id: str | None = field(default=None, metadata=REQUEST_ID)
 
 
 @dataclass(frozen=True, slots=True)
 class QuickMatch:
-    """Pair with the next waiting player, or wait for one."""
+    """Pair with the next waiting player who is still connected, or wait for one."""
 
     type: ClassVar[str] = "quick_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
+    name: str = field(default="", metadata=NAME)
+    request_id: str | None = field(default=None, metadata=REQUEST_ID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +248,15 @@ class Rejected:
 
 
 @dataclass(frozen=True, slots=True)
+class Presence:
+    """Which seats of ``match_id`` have a live connection now (sent when it changes)."""
+
+    type: ClassVar[str] = "presence"
+    match_id: str
+    seats: list[bool]
+
+
+@dataclass(frozen=True, slots=True)
 class Update:
     """One log entry, redacted for the receiver.
 
@@ -246,6 +267,8 @@ class Update:
     ``facts`` were left out and ``view`` alone is authoritative.  ``clocks`` is
     each seat's remaining time in ms after this entry (matches with a clock;
     the seat in ``pending`` is running since the entry was appended).
+    ``presence`` says which seats have a live connection (with ``view``).
+    Card ids are the receiver's own aliases (PROTOCOL.md, "Card ids").
     """
 
     type: ClassVar[str] = "update"
@@ -259,6 +282,7 @@ class Update:
     legal: list[Data] = field(default_factory=list)
     snapshot: bool = False
     clocks: list[int] | None = None
+    presence: list[bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +321,7 @@ ServerMessage = (
     | Accepted
     | Rejected
     | Update
+    | Presence
     | ReplayLog
     | Error
     | Closing
@@ -312,6 +337,7 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         Accepted,
         Rejected,
         Update,
+        Presence,
         ReplayLog,
         Error,
         Closing,

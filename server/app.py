@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import socket
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -18,13 +24,34 @@ from server import webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
+from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
 from server.session import Session
 from server.store import RedisEventStore
 from server.tokens import SeatTokens, load_secret
 
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
 log = structlog.get_logger("duel.server")
+
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+"""What a Redis command raises while Redis cannot be reached."""
+
+
+def redis_client(url: str) -> aioredis.Redis:
+    """A Redis client that retries a command whose connection broke (every write the
+    server makes is a script that is safe to run twice, see server.store and
+    server.directory), and gives up quickly enough to answer ``server/unavailable``."""
+    return aioredis.Redis.from_url(
+        url,
+        health_check_interval=15,
+        socket_timeout=5,
+        socket_connect_timeout=2,
+        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+    )
 
 
 class DuelServer:
@@ -34,15 +61,18 @@ class DuelServer:
         self.config = config
         self.redis_url = redis_url
         self.metrics = Metrics()
-        self.redis = aioredis.Redis.from_url(redis_url, health_check_interval=15)
+        self.process_id = secrets.token_hex(6)
+        self.redis = redis_client(redis_url)
         self.store = RedisEventStore(self.redis)
         self.directory = MatchDirectory(self.redis)
+        self.quick = QuickQueue(self.redis)
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
-        self.service = MatchService(self.store, self.directory, self.metrics, self.tokens.alias_key)
-        self.fanout = FanOut(
-            aioredis.Redis.from_url(redis_url, health_check_interval=15), self.service, config.poll_interval
+        self.service = MatchService(
+            self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id
         )
+        self.fanout = FanOut(redis_client(redis_url), self.service, config.poll_interval, self)
         self.sessions: set[Session] = set()
+        self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self._server: Server | None = None
         self.draining = False
 
@@ -87,11 +117,40 @@ class DuelServer:
         finally:
             self.metrics.inc("duel_connections_open", -1)
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def take_seat(self, match_id: str, seat: int, session: Session) -> Session | None:
+        """``session`` holds the seat on this process now; the session it replaces, if any."""
+        before = self.seats.get((match_id, seat))
+        self.seats[(match_id, seat)] = session
+        return before if before is not session else None
+
+    def leave_seat(self, match_id: str, seat: int, session: Session) -> None:
+        if self.seats.get((match_id, seat)) is session:
+            del self.seats[(match_id, seat)]
+
+    def seat_taken(self, match_id: str, seat: int, conn: str) -> Awaitable[None] | None:
+        """Connection ``conn`` (on any process) took the seat: close ours if it is another."""
+        session = self.seats.get((match_id, seat))
+        if session is None or session.conn_id == conn:
+            return None
+        self.leave_seat(match_id, seat, session)
+        return session.taken_over()
+
+    async def health(self) -> tuple[bool, str]:
+        """Can this process serve? (not draining, and Redis answers within a second)"""
+        if self.draining:
+            return False, "draining"
+        try:
+            async with asyncio.timeout(1.0):
+                await self.redis.ping()
+        except (TimeoutError, *REDIS_DOWN) as exc:
+            return False, f"redis unreachable: {type(exc).__name__}"
+        return True, "ok"
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            status = HTTPStatus.SERVICE_UNAVAILABLE if self.draining else HTTPStatus.OK
-            return _text(status, "draining\n" if self.draining else "ok\n")
+            ok, why = await self.health()
+            return _text(HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
         if path == "/metrics":
             return _text(HTTPStatus.OK, self.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
         if self.draining:

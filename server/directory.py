@@ -1,21 +1,25 @@
-"""Match metadata and the lobby, in Redis.
+"""Match metadata, seats and their connections, in Redis.
 
 Per match (same hash tag as the log): ``match:{id}:meta``, a hash with
 ``status`` (waiting | live | finished), ``created_ms``, ``spectators``
-(1/0), ``spectator_delay`` (entries), ``quick`` (1/0), the decks (msgpack)
-and the seats taken.  The log
-stays the only truth about the duel; the meta hash only says who sits where
-before the duel starts and helps the lobby list matches.
+(1/0), ``spectator_delay`` (entries), ``quick`` (1/0), ``opponent`` (``bot``
+or empty), the decks (msgpack), the players' display names, the request id
+that took each seat (``req0``/``req1``) and the connection holding each seat
+now (``conn0``/``conn1``).  The log stays the only truth about the duel; the
+meta hash says who sits where and helps the lobby list matches.
 
-Global lobby keys: ``lobby:matches`` (ZSET by creation time) and
-``lobby:quick`` (LIST of matches waiting for a quick-match opponent).
+Every write a client's request causes is one script that is safe to run
+twice (a retry after a lost reply, by the server's Redis client or by the
+client with the same request id): taking a seat records the request id that
+took it, so the same request finds its seat again and any other finds the
+seat taken.  See :mod:`server.lobby` for the quick-match queue.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import msgpack
 import redis.asyncio as aioredis
@@ -28,6 +32,54 @@ WAITING = "waiting"
 LIVE = "live"
 FINISHED = "finished"
 
+CREATE_LUA = """
+-- KEYS[1] meta; ARGV[1] request id, ARGV[2..] field/value pairs
+local mine = redis.call('HGET', KEYS[1], 'req0')
+if mine then
+  if mine == ARGV[1] then return 'MINE' end
+  return 'TAKEN'
+end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'TAKEN' end
+local fields = {}
+for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], 'req0', ARGV[1], 'seat0', '1', unpack(fields))
+return 'OK'
+"""
+
+JOIN_LUA = """
+-- KEYS[1] meta; ARGV[1] request id, ARGV[2] deck (msgpack), ARGV[3] display name
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'NOTFOUND' end
+local taken = redis.call('HGET', KEYS[1], 'req1')
+if taken then
+  if taken == ARGV[1] then return 'MINE' end
+  return 'FULL'
+end
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 'FULL' end
+redis.call('HSET', KEYS[1], 'req1', ARGV[1], 'seat1', '1', 'deck1', ARGV[2], 'name1', ARGV[3])
+return 'OK'
+"""
+
+HOLD_LUA = """
+-- KEYS[1] meta; ARGV[1] seat, ARGV[2] connection id, ARGV[3] bell channel
+local before = redis.call('HGET', KEYS[1], 'conn' .. ARGV[1])
+redis.call('HSET', KEYS[1], 'conn' .. ARGV[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'hold:' .. ARGV[1] .. ':' .. ARGV[2])
+return before or ''
+"""
+
+RELEASE_LUA = """
+-- KEYS[1] meta; ARGV[1] seat, ARGV[2] connection id, ARGV[3] bell channel
+if redis.call('HGET', KEYS[1], 'conn' .. ARGV[1]) == ARGV[2] then
+  redis.call('HDEL', KEYS[1], 'conn' .. ARGV[1])
+  redis.call('PUBLISH', ARGV[3], 'presence')
+  return 1
+end
+return 0
+"""
+
+CreateOutcome = Literal["ok", "mine", "taken"]
+JoinOutcome = Literal["ok", "mine", "full", "notfound"]
+
 
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
@@ -39,6 +91,9 @@ class MatchInfo:
     decks: tuple[list[int] | None, list[int] | None]
     clock: ClockSettings | None = None
     spectator_delay: int = 0
+    names: tuple[str, str] = ("", "")
+    opponent: str = ""
+    holders: tuple[str, str] = ("", "")  # connection ids holding the seats ("": nobody)
 
     def public(self, seq: int) -> dict[str, Any]:
         """The lobby row; ``seq`` is the log's length, shown as far as a
@@ -50,6 +105,7 @@ class MatchInfo:
             "spectators": self.spectators,
             "created_ms": self.created_ms,
             "spectator_delay": self.spectator_delay,
+            "players": list(self.names),
         }
 
 
@@ -71,34 +127,54 @@ def _now_ms() -> int:
 class MatchDirectory:
     def __init__(self, client: aioredis.Redis) -> None:
         self._redis = client
+        self._create = client.register_script(CREATE_LUA)
+        self._join = client.register_script(JOIN_LUA)
+        self._hold = client.register_script(HOLD_LUA)
+        self._release = client.register_script(RELEASE_LUA)
 
     async def create(
         self,
         match_id: str,
+        request_id: str,
         deck0: list[int],
         *,
         spectators: bool,
         quick: bool,
+        name: str = "",
         clock: ClockSettings | None = None,
         spectator_delay: int = 0,
-    ) -> None:
-        now = _now_ms()
-        created = await self._redis.hsetnx(keys.meta_key(match_id), "seat0", "1")
-        if not created:
-            raise ValueError(f"match {match_id} exists")
-        await self._redis.hset(
-            keys.meta_key(match_id),
-            mapping={
-                "status": WAITING,
-                "created_ms": now,
-                "spectators": int(spectators),
-                "spectator_delay": spectator_delay,
-                "quick": int(quick),
-                "deck0": pack(deck0),
-                "clock": pack(None if clock is None else clock.to_action()),
-            },
+        opponent: str = "",
+        created_ms: int | None = None,
+    ) -> CreateOutcome:
+        """Create the match with seat 0 taken by ``request_id``: ``ok``; ``mine`` when this
+        request created it before (a retry); ``taken`` when the id belongs to another match."""
+        now = _now_ms() if created_ms is None else created_ms
+        fields: dict[str, Any] = {
+            "status": WAITING,
+            "created_ms": now,
+            "spectators": int(spectators),
+            "spectator_delay": spectator_delay,
+            "quick": int(quick),
+            "deck0": pack(deck0),
+            "name0": name,
+            "opponent": opponent,
+            "clock": pack(None if clock is None else clock.to_action()),
+        }
+        args: list[Any] = [request_id]
+        for k, v in fields.items():
+            args.extend((k, v))
+        reply = _text(await self._create(keys=[keys.meta_key(match_id)], args=args))
+        if reply in ("OK", "MINE"):
+            await self._redis.zadd(keys.LOBBY_MATCHES, {match_id: now}, nx=True)
+        return "ok" if reply == "OK" else "mine" if reply == "MINE" else "taken"
+
+    async def join(self, match_id: str, request_id: str, deck1: list[int], name: str = "") -> JoinOutcome:
+        """Take seat 1 for ``request_id``: ``ok``, ``mine`` (taken by this request before),
+        ``full`` (someone else has it, or the match is not waiting), ``notfound``."""
+        reply = _text(
+            await self._join(keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name])
         )
-        await self._redis.zadd(keys.LOBBY_MATCHES, {match_id: now})
+        return {"OK": "ok", "MINE": "mine", "FULL": "full"}.get(reply, "notfound")  # type: ignore[return-value]
 
     async def get(self, match_id: str) -> MatchInfo | None:
         raw = await self._redis.hgetall(keys.meta_key(match_id))
@@ -119,17 +195,34 @@ class MatchDirectory:
             decks=(deck("deck0"), deck("deck1")),
             clock=_clock(f.get("clock")),
             spectator_delay=int(f.get("spectator_delay", b"0")),
+            names=(_text(f.get("name0", b"")), _text(f.get("name1", b""))),
+            opponent=_text(f.get("opponent", b"")),
+            holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
         )
-
-    async def claim_seat1(self, match_id: str, deck1: list[int]) -> bool:
-        """Take seat 1; False if someone else already has it."""
-        if not await self._redis.hsetnx(keys.meta_key(match_id), "seat1", "1"):
-            return False
-        await self._redis.hset(keys.meta_key(match_id), "deck1", pack(deck1))
-        return True
 
     async def set_status(self, match_id: str, status: str) -> None:
         await self._redis.hset(keys.meta_key(match_id), "status", status)
+
+    async def hold(self, match_id: str, seat: int, conn: str) -> str:
+        """``conn`` now holds ``seat``; tell every process (which closes an older holder).
+        Returns the connection that held it before ("" if none)."""
+        before = await self._hold(
+            keys=[keys.meta_key(match_id)], args=[seat, conn, keys.bell_channel(match_id)]
+        )
+        return _text(before)
+
+    async def release(self, match_id: str, seat: int, conn: str) -> None:
+        """``conn`` lets go of ``seat`` (only if it still holds it)."""
+        await self._release(keys=[keys.meta_key(match_id)], args=[seat, conn, keys.bell_channel(match_id)])
+
+    async def process_alive(self, process_id: str, within_ms: int = 10_000) -> bool:
+        """Has server process ``process_id`` sent a heartbeat lately (server.fanout)?"""
+        score = await self._redis.zscore(keys.PROCESSES, process_id)
+        return score is not None and score >= _now_ms() - within_ms
+
+    async def holders(self, match_id: str) -> tuple[str, str]:
+        raw = await self._redis.hmget(keys.meta_key(match_id), ["conn0", "conn1"])
+        return (_text(raw[0] or b""), _text(raw[1] or b""))
 
     async def recent(self, limit: int = 50) -> list[MatchInfo]:
         ids = await self._redis.zrevrange(keys.LOBBY_MATCHES, 0, limit * 2)
@@ -141,13 +234,3 @@ class MatchDirectory:
             if len(out) >= limit:
                 break
         return out
-
-    async def quick_pop(self) -> str | None:
-        raw = await self._redis.lpop(keys.LOBBY_QUICK)
-        return None if raw is None else _text(raw)
-
-    async def quick_push(self, match_id: str) -> None:
-        await self._redis.rpush(keys.LOBBY_QUICK, match_id)
-
-    async def quick_remove(self, match_id: str) -> None:
-        await self._redis.lrem(keys.LOBBY_QUICK, 0, match_id)

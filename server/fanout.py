@@ -11,12 +11,22 @@ A bell carries the new seq, so a process that already holds the match at
 that seq (it made the append itself) reads nothing.  A bell that rings
 while a sync of its match is running makes that sync run once more, so an
 entry appended during a read is not left for the poll.
+
+The same channel carries seat news: ``hold:<seat>:<connection>`` when a
+connection takes a seat (the process holding an older connection for that
+seat closes it: one live connection per seat) and ``presence`` when one lets
+go; both make the processes holding the match re-read who is connected.
+Each process also keeps a heartbeat in ``duel:processes`` (a sorted set by
+time); a seat held by a process whose heartbeat stopped counts as
+disconnected, so a crash shows as a disconnection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from typing import TYPE_CHECKING
 
 import redis.asyncio as aioredis
 import structlog
@@ -24,13 +34,25 @@ import structlog
 from server import keys
 from server.matches import MatchService
 
+if TYPE_CHECKING:
+    from server.app import DuelServer
+
+HEARTBEAT_S = 3.0
+"""How often a process says it is alive."""
+
+PROCESS_TTL_MS = 10_000
+"""A process silent this long is taken for dead (its seats count as disconnected)."""
+
 log = structlog.get_logger("duel.fanout")
 
 
 class FanOut:
-    def __init__(self, client: aioredis.Redis, service: MatchService, poll_interval: float) -> None:
+    def __init__(
+        self, client: aioredis.Redis, service: MatchService, poll_interval: float, app: DuelServer | None = None
+    ) -> None:
         self._redis = client
         self._service = service
+        self._app = app
         self._poll_interval = poll_interval
         self._tasks: list[asyncio.Task[None]] = []
         self._syncing: dict[str, asyncio.Task[None]] = {}
@@ -42,6 +64,7 @@ class FanOut:
         self._tasks = [
             asyncio.create_task(self._listen(), name="fanout-listen"),
             asyncio.create_task(self._poll(), name="fanout-poll"),
+            asyncio.create_task(self._heartbeat(), name="fanout-heartbeat"),
         ]
 
     async def stop(self) -> None:
@@ -89,7 +112,7 @@ class FanOut:
                     name = channel.decode() if isinstance(channel, bytes) else str(channel)
                     match_id = keys.match_of_bell(name)
                     if match_id is not None:
-                        self._schedule(match_id, _seq(msg.get("data")))
+                        self._ring(match_id, msg.get("data"))
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -99,11 +122,53 @@ class FanOut:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
+    def _ring(self, match_id: str, data: object) -> None:
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        if text.startswith("hold:"):
+            _, seat, conn = text.split(":", 2)
+            if self._app is not None and seat in ("0", "1"):
+                closing = self._app.seat_taken(match_id, int(seat), conn)
+                if closing is not None:
+                    self._spawn(closing)
+            self._spawn(self._service.refresh_presence(match_id))
+        elif text == "presence":
+            self._spawn(self._service.refresh_presence(match_id))
+        else:
+            self._schedule(match_id, _seq(data))
+
+    def _spawn(self, coro: object) -> None:
+        task = asyncio.ensure_future(coro)  # type: ignore[call-overload]
+        task.add_done_callback(_log_failure)
+
+    async def _heartbeat(self) -> None:
+        """Say this process is alive; learn which others are (seat presence)."""
+        process_id = self._service.process_id
+        while True:
+            try:
+                now = int(time.time() * 1000)
+                await self._redis.zadd(keys.PROCESSES, {process_id: now})
+                await self._redis.zremrangebyscore(keys.PROCESSES, 0, now - 6 * PROCESS_TTL_MS)
+                raw = await self._redis.zrangebyscore(keys.PROCESSES, now - PROCESS_TTL_MS, "+inf")
+                alive = {r.decode() if isinstance(r, bytes) else str(r) for r in raw} - {process_id}
+                if alive != self._service.live_processes:
+                    self._service.live_processes = alive
+                    self._service.processes_changed()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("heartbeat_failed")
+            await asyncio.sleep(HEARTBEAT_S)
+
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self._poll_interval)
             for match_id in self._service.live_with_watchers():
                 self._schedule(match_id)
+
+
+def _log_failure(task: asyncio.Future[object]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("bell_task_failed", error=repr(task.exception()))
 
 
 def _seq(data: object) -> int | None:

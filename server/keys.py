@@ -55,8 +55,30 @@ def match_of_bell(channel: str) -> str | None:
     return m.group(1) if m else None
 
 
-LOBBY_MATCHES = "lobby:matches"
+# The lobby: every cross-match key shares the hash tag {lobby}, so that on Redis Cluster they
+# live in one slot and one script may touch them together (the quick-match pairing).
+
+LOBBY_MATCHES = "lobby:{lobby}:matches"
 """ZSET of match ids by creation time (ms)."""
 
-LOBBY_QUICK = "lobby:quick"
-"""LIST of match ids waiting for a quick-match opponent."""
+QUICK_QUEUE = "lobby:{lobby}:quick"
+"""ZSET of match ids waiting for a quick-match opponent, by the time they started waiting."""
+
+QUICK_ALIVE = "lobby:{lobby}:quick:alive"
+"""HASH match id -> ms until which its waiting player counts as connected (refreshed)."""
+
+QUICK_WAITER = "lobby:{lobby}:quick:waiter"
+"""HASH match id -> msgpack of what it takes to create the waiting player's match."""
+
+QUICK_JOINER = "lobby:{lobby}:quick:joiner"
+"""HASH match id -> msgpack of the player paired with it (either server completes the join)."""
+
+
+def quick_request_key(request_id: str) -> str:
+    """STRING (expires): the outcome of a quick-match request, ``wait:<id>`` or ``join:<id>``."""
+    return f"lobby:{{lobby}}:quick:req:{request_id}"
+
+
+PROCESSES = "duel:processes"
+"""ZSET of server process ids by their last heartbeat (ms): seats held by a process whose
+heartbeat stopped count as disconnected."""

@@ -158,6 +158,8 @@ class LiveMatch:
     delayed: Delayed | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
+    holders: tuple[str, str] = ("", "")  # connection ids holding the seats (any process)
+    presence: list[bool] = field(default_factory=lambda: [False, False])
     timer: asyncio.TimerHandle | None = None
 
     def __post_init__(self) -> None:

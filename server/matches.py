@@ -38,7 +38,7 @@ import structlog
 
 from protocol import errors as E
 from protocol.entry import LogEntry
-from protocol.messages import Accepted, Act, Rejected
+from protocol.messages import Accepted, Act, Presence, Rejected
 from server import rules, views
 from server.clocks import ClockSettings, forced_action, timeout_action_id
 from server.directory import FINISHED, LIVE, MatchDirectory
@@ -61,11 +61,14 @@ class MatchService:
         directory: MatchDirectory,
         metrics: Metrics,
         alias_key: Callable[[str], bytes],
+        process_id: str = "",
     ) -> None:
         self.store = store
         self.directory = directory
         self.metrics = metrics
         self.alias_key = alias_key
+        self.process_id = process_id
+        self.live_processes: set[str] = set()  # other server processes known to be alive
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -344,10 +347,51 @@ class MatchService:
             if greet is not None:
                 greet(lm)
             lm.watchers.add(watcher)
+            await self._read_presence(lm)
             if lm.started:
                 await self._catch_up(lm, watcher, last_seq)
             self._arm_clock(lm)
         return lm
+
+    # ------------------------------------------------------------------ presence
+
+    def connected(self, holder: str) -> bool:
+        """Is the connection ``holder`` (``<process>/<session>``) alive?"""
+        if not holder:
+            return False
+        process = holder.split("/", 1)[0]
+        return process == self.process_id or process in self.live_processes
+
+    async def _read_presence(self, lm: LiveMatch) -> None:
+        """Re-read who holds the seats; tell the watchers if connectedness changed."""
+        lm.holders = await self.directory.holders(lm.match_id)
+        for holder in lm.holders:
+            process = holder.split("/", 1)[0]
+            if holder and process != self.process_id and process not in self.live_processes:
+                # a process newer than our last heartbeat round: ask whether it is alive
+                if await self.directory.process_alive(process):
+                    self.live_processes.add(process)
+        self._announce_presence(lm)
+
+    def _announce_presence(self, lm: LiveMatch) -> None:
+        flags = [self.connected(h) for h in lm.holders]
+        if flags == lm.presence:
+            return
+        lm.presence = flags
+        for w in list(lm.watchers):
+            w.send(Presence(lm.match_id, list(flags)))
+
+    async def refresh_presence(self, match_id: str) -> None:
+        """A seat was taken or let go (a doorbell from any process)."""
+        lm = self._live.get(match_id)
+        if lm is not None and lm.watchers:
+            await self._read_presence(lm)
+
+    def processes_changed(self) -> None:
+        """The set of live processes changed: seats held by a dead one are disconnected."""
+        for lm in list(self._live.values()):
+            if lm.watchers:
+                self._announce_presence(lm)
 
     async def resync(self, match_id: str, watcher: Watcher, last_seq: int) -> None:
         """Send a watcher the entries after ``last_seq`` and its current view again."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import secrets
 import signal
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,8 @@ async def create_puzzle_match(server: DuelServer, doc: dict[str, Any]) -> tuple[
     """A started match at the scenario's position; its id and the two seat tokens."""
     rules.scenario_setup(doc)  # refuse a broken scenario before creating anything
     match_id = keys.new_match_id()
-    await server.directory.create(match_id, [], spectators=True, quick=False)
-    if not await server.directory.claim_seat1(match_id, []):  # pragma: no cover - fresh id
+    await server.directory.create(match_id, secrets.token_urlsafe(18), [], spectators=True, quick=False)
+    if await server.directory.join(match_id, secrets.token_urlsafe(18), []) != "ok":  # pragma: no cover
         raise RuntimeError("seat 1 of a fresh match was taken")
     action = {"do": "scenario", "name": str(doc.get("name", "")), "scenario": doc}
     await server.service.genesis(match_id, action, lambda: rules.scenario_setup(doc))

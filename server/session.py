@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -48,16 +50,18 @@ from protocol.messages import (
     Sync,
     Welcome,
 )
-from server import keys
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
-from server.directory import WAITING
 from server.limits import TokenBucket
+from server.lobby import REFRESH_S, Entrant
 from server.matches import LiveMatch, Watcher
 from server.tokens import BadToken
 
 if TYPE_CHECKING:
     from server.app import DuelServer
+
+REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError)
+"""Redis could not be reached (after the client's own retries): ``server/unavailable``."""
 
 log = structlog.get_logger("duel.session")
 
@@ -77,7 +81,9 @@ class Session:
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
         self.violations = 0
         self.dropped = False
+        self.conn_id = f"{app.process_id}/{self.id}"
         self._writer_task: asyncio.Task[None] | None = None
+        self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
 
     # ------------------------------------------------------------ output
 
@@ -120,7 +126,7 @@ class Session:
             pass
         finally:
             self.app.sessions.discard(self)
-            self._unbind()
+            await self._unbind()
             await self._flush_and_stop(writer)
 
     async def _flush_and_stop(self, writer: asyncio.Task[None], timeout: float = 2.0) -> None:
@@ -150,9 +156,30 @@ class Session:
         self.send(Closing(reason, True))
         await self.close(CloseCode.SERVICE_RESTART, reason)
 
-    def _unbind(self) -> None:
+    async def taken_over(self) -> None:
+        """A newer connection with this seat's token took the seat: tell this client why
+        (it must not reconnect on its own, or the two would take the seat back and forth)."""
+        reason = "another connection took this seat over with the same token"
+        log.info("seat_taken_over", session=self.id, match_id=self.match_id)
+        self.send(Closing(reason, False))
+        await self.close(CloseCode.TAKEN_OVER, reason)
+
+    async def _unbind(self) -> None:
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+            if self.match_id is not None:
+                lm = self.app.service.cached(self.match_id)
+                if lm is None or not lm.started:
+                    with contextlib.suppress(*REDIS_ERRORS):
+                        await self.app.quick.leave(self.match_id)  # a ghost is never paired
         if self.match_id is not None and self.watcher is not None:
             self.app.service.detach(self.match_id, self.watcher)
+            seat = self.watcher.seat
+            if seat is not None:
+                self.app.leave_seat(self.match_id, seat, self)
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await self.app.directory.release(self.match_id, seat, self.conn_id)
         self.watcher = None
 
     # ------------------------------------------------------------ input
@@ -225,6 +252,9 @@ class Session:
             self.error(E.DECK_INVALID, str(exc))
         except ConnectionClosed:
             raise
+        except REDIS_ERRORS as exc:
+            log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__)
+            self.error(E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly")
         except Exception:
             log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
             self.error(E.SERVER_INTERNAL, "the server failed; retry the request")
@@ -237,7 +267,7 @@ class Session:
         elif isinstance(msg, CreateMatch):
             await self._create(msg)
         elif isinstance(msg, Join):
-            await self._join(msg.match_id, msg.deck)
+            await self._join(msg)
         elif isinstance(msg, QuickMatch):
             await self._quick(msg)
         elif isinstance(msg, ListMatches):
@@ -264,51 +294,124 @@ class Session:
     ) -> None:
         self.match_id = match_id
         self.watcher = Watcher(seat, self.send)
+        if seat is not None:
+            # one live connection per seat: this one takes it over (here and on every process)
+            replaced = self.app.take_seat(match_id, seat, self)
+            if replaced is not None:
+                await replaced.taken_over()
+            await self.app.directory.hold(match_id, seat, self.conn_id)
         await self.app.service.attach(match_id, self.watcher, last_seq, greet)
 
-    async def _create(self, msg: CreateMatch, *, quick: bool = False) -> str | None:
+    def _request_id(self, given: str | None) -> str:
+        """The client's request id, or one of our own (the server's Redis retries then stay
+        idempotent, though a client retry cannot find the first attempt's seat)."""
+        return given if given is not None else secrets.token_urlsafe(18)
+
+    async def _seat(self, match_id: str, seat: int) -> None:
+        """Tell the client its seat and token, then start sending it the match."""
+        started = await self.app.store.last_seq(match_id) > 0
+        self.send(Seated(match_id, seat, self.app.tokens.issue(match_id, seat), started))
+        await self._bind(match_id, seat, 0)
+
+    async def _start(self, match_id: str) -> None:
+        """Append the duel's first entry once both seats are taken (at most once, whoever calls)."""
+        info = await self.app.directory.get(match_id)
+        if info is None or info.decks[0] is None or info.decks[1] is None:
+            return
+        await self.app.service.start(match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay)
+
+    async def _create(self, msg: CreateMatch) -> str | None:
         if not self._free():
             return None
         deck = deck_or_demo(msg.deck, 0)
-        match_id = keys.new_match_id()
+        request_id = self._request_id(msg.request_id)
+        match_id = self.app.tokens.match_id_for(request_id)
         clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
-        await self.app.directory.create(
-            match_id, deck, spectators=msg.spectators, quick=quick, clock=clock, spectator_delay=msg.spectator_delay
+        outcome = await self.app.directory.create(
+            match_id,
+            request_id,
+            deck,
+            spectators=msg.spectators,
+            quick=False,
+            name=msg.name,
+            clock=clock,
+            spectator_delay=msg.spectator_delay,
         )
-        self.send(Seated(match_id, 0, self.app.tokens.issue(match_id, 0), False))
-        await self._bind(match_id, 0, 0)
-        log.info("match_created", match_id=match_id, session=self.id)
+        if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
+            self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
+            return None
+        await self._seat(match_id, 0)
+        log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine")
         return match_id
 
-    async def _join(self, match_id: str, deck_in: list[int] | None, *, quiet: bool = False) -> bool:
+    async def _join(self, msg: Join) -> None:
         if not self._free():
-            return False
-        info = await self.app.directory.get(match_id)
+            return
+        info = await self.app.directory.get(msg.match_id)
         if info is None:
-            if not quiet:
-                self.error(E.MATCH_NOT_FOUND, f"no match {match_id}")
-            return False
-        deck = deck_or_demo(deck_in, 1)
-        if info.status != WAITING or info.decks[0] is None or not await self.app.directory.claim_seat1(match_id, deck):
-            if not quiet:
-                self.error(E.MATCH_FULL, "both seats are taken")
-            return False
-        self.send(Seated(match_id, 1, self.app.tokens.issue(match_id, 1), True))
-        await self._bind(match_id, 1, 0)
-        await self.app.service.start(match_id, (info.decks[0], deck), info.clock, info.spectator_delay)
-        log.info("match_joined", match_id=match_id, session=self.id)
-        return True
+            self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
+            return
+        deck = deck_or_demo(msg.deck, 1)
+        outcome = await self.app.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
+        if outcome == "notfound":
+            self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
+            return
+        if outcome == "full":
+            self.error(E.MATCH_FULL, "both seats are taken")
+            return
+        await self._start(msg.match_id)
+        await self._seat(msg.match_id, 1)
+        log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
 
     async def _quick(self, msg: QuickMatch) -> None:
         if not self._free():
             return
-        deck_or_demo(msg.deck, 1)  # refuse a bad deck before touching the queue
-        while (waiting := await self.app.directory.quick_pop()) is not None:
-            if await self._join(waiting, msg.deck, quiet=True):
-                return
-        match_id = await self._create(CreateMatch(deck=msg.deck), quick=True)
-        if match_id is not None:
-            await self.app.directory.quick_push(match_id)
+        me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1), msg.name)
+        pairing = await self.app.quick.pair(me, self.app.tokens.match_id_for(me.request_id))
+        if pairing.outcome == "wait":
+            await self._create_quick(pairing.match_id, me)
+            await self._seat(pairing.match_id, 0)
+            lm = self.app.service.cached(pairing.match_id)
+            if lm is None or not lm.started:
+                self._waiting = asyncio.create_task(self._wait_for_opponent(pairing.match_id, me))
+            return
+        waiter = pairing.waiter or await self.app.quick.waiter(pairing.match_id)
+        if waiter is not None:  # its server may not have got to create the match yet
+            await self._create_quick(pairing.match_id, waiter)
+        outcome = await self.app.directory.join(pairing.match_id, me.request_id, me.deck, me.name)
+        if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
+            self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
+            return
+        await self._start(pairing.match_id)
+        await self._seat(pairing.match_id, 1)
+        await self.app.quick.done(pairing.match_id)
+
+    async def _create_quick(self, match_id: str, waiter: Entrant) -> None:
+        await self.app.directory.create(
+            match_id, waiter.request_id, waiter.deck, spectators=True, quick=True, name=waiter.name
+        )
+
+    async def _wait_for_opponent(self, match_id: str, me: Entrant) -> None:
+        """While this player waits in the quick-match queue: keep it marked as connected,
+        and if a paired player's server never took seat 1 (it crashed), take it for them."""
+        while True:
+            await asyncio.sleep(REFRESH_S)
+            try:
+                lm = self.app.service.cached(match_id)
+                if lm is not None and lm.started:
+                    return
+                if await self.app.quick.still_waiting(match_id):
+                    continue
+                joiner = await self.app.quick.joiner(match_id)
+                if joiner is None:
+                    await self.app.quick.requeue(me, match_id)  # our entry lapsed: wait again
+                    continue
+                if await self.app.directory.join(match_id, joiner.request_id, joiner.deck, joiner.name) != "full":
+                    await self._start(match_id)
+                    await self.app.quick.done(match_id)
+                    log.info("quick_pairing_completed", match_id=match_id, session=self.id)
+            except REDIS_ERRORS:
+                log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
     async def _list(self) -> None:
         infos = await self.app.directory.recent()
@@ -352,11 +455,10 @@ class Session:
         started = await self.app.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)
-        deck0, deck1 = info.decks
-        if not started and deck0 is not None and deck1 is not None:
+        if not started:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now
-            await self.app.service.start(claim.match_id, (deck0, deck1), info.clock, info.spectator_delay)
+            await self._start(claim.match_id)
         log.info("reconnected", match_id=claim.match_id, seat=claim.seat, last_seq=msg.last_seq)
 
     async def _act(self, msg: Act) -> None:

@@ -72,6 +72,14 @@ class SeatTokens:
         can compute another viewer's aliases."""
         return hmac.new(self._secret, f"aliases.{match_id}".encode(), hashlib.sha256).digest()
 
+    def match_id_for(self, request_id: str) -> str:
+        """The match a lobby request creates: a function of its request id, so that a
+        retried request finds the match its first attempt created (12 URL-safe characters,
+        never starting with ``-``)."""
+        mac = hmac.new(self._secret, f"match.{request_id}".encode(), hashlib.sha256).digest()
+        text = base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+        return ("m" + text[1:12]) if text.startswith("-") else text[:12]
+
     def verify(self, token: str) -> SeatClaim:
         parts = token.split(".")
         if len(parts) != 4 or parts[0] != VERSION:

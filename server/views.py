@@ -46,7 +46,14 @@ def _facts(at: Point, entry: LogEntry, seat: int | None, seen: rules.PerViewer |
 
 
 def entry_update(
-    match_id: str, at: Point, entry: LogEntry, seat: int | None, *, with_view: bool, seen: rules.PerViewer | None = None
+    match_id: str,
+    at: Point,
+    entry: LogEntry,
+    seat: int | None,
+    *,
+    with_view: bool,
+    seen: rules.PerViewer | None = None,
+    presence: list[bool] | None = None,
 ) -> Update:
     """``entry`` as ``seat`` may see it; with the view at ``at`` if ``with_view``.
     ``seen``: the entry's per-viewer facts (default: what ``at`` remembers)."""
@@ -63,10 +70,11 @@ def entry_update(
         pending=at.vp.pending(_state(at), seat),
         legal=legal_for(at, seat),
         clocks=at.clocks(),
+        presence=presence,
     )
 
 
-def snapshot_update(match_id: str, at: Point, seat: int | None) -> Update:
+def snapshot_update(match_id: str, at: Point, seat: int | None, presence: list[bool] | None = None) -> Update:
     """The view at ``at`` alone (no facts): for clients too far behind."""
     return Update(
         match_id=match_id,
@@ -79,6 +87,7 @@ def snapshot_update(match_id: str, at: Point, seat: int | None) -> Update:
         legal=legal_for(at, seat),
         snapshot=True,
         clocks=at.clocks(),
+        presence=presence,
     )
 
 
@@ -96,7 +105,8 @@ def fan_out(lm: LiveMatch, entries: list[LogEntry]) -> None:
             at = lm.point_for(seat)
             last = len(batch) - 1
             built[seat] = [
-                entry_update(lm.match_id, at, entry, seat, with_view=i == last) for i, entry in enumerate(batch)
+                entry_update(lm.match_id, at, entry, seat, with_view=i == last, presence=lm.presence)
+                for i, entry in enumerate(batch)
             ]
         for update in built[seat]:
             watcher.send(update)
@@ -113,9 +123,11 @@ def catch_up(lm: LiveMatch, watcher: Watcher, missed: list[LogEntry], seen: list
     if missed and missed[-1].seq == at.seq:
         last = len(missed) - 1
         for i, (entry, per) in enumerate(zip(missed, seen, strict=True)):
-            watcher.send(entry_update(lm.match_id, at, entry, watcher.seat, with_view=i == last, seen=per))
+            watcher.send(
+                entry_update(lm.match_id, at, entry, watcher.seat, with_view=i == last, seen=per, presence=lm.presence)
+            )
     else:
-        watcher.send(snapshot_update(lm.match_id, at, watcher.seat))
+        watcher.send(snapshot_update(lm.match_id, at, watcher.seat, lm.presence))
 
 
 __all__ = ["catch_up", "entry_update", "fan_out", "legal_for", "snapshot_update"]

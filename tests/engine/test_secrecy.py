@@ -186,6 +186,8 @@ def test_a_cheating_viewer_cannot_track_or_name_hidden_cards(seed: int, aggressi
             check_frame(vp, state, state, view, cheater, entry_no)
             owed = pending(state)
             shown = vp.pending(state, v)
+            if shown is not None:  # who acts is the deciding seat, whatever kind of decision it is
+                assert view["priority"] == shown["seat"] == owed["seat"]  # type: ignore[index]
             if owed is not None and shown is not None and owed["seat"] != v and state.choice is not None:
                 trig = state.choice.get("card")
                 if owed["kind"] == "trigger" and isinstance(trig, int) and not known(state.cards[trig], v):

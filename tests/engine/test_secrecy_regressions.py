@@ -136,6 +136,7 @@ def test_tualatin_in_the_hand_betrays_itself_to_nobody_before_it_is_activated() 
             if state.choice is not None and state.choice.get("card") == tualatin.id:
                 trigger_pending_seen = True
                 assert shown == {"seat": 0, "kind": "priority", "prompt": "waiting for A"}
+                assert vp.view(state, viewer)["priority"] == 0  # not the turn player's (B's) priority
                 assert vp.pending(state, 0)["kind"] == "trigger"  # type: ignore[index]
         # the owner does see its own trigger
         if any(f["t"] == "triggered" and f["card"] == tualatin.id for f in facts):

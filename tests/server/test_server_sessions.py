@@ -4,6 +4,7 @@ websockets and Redis."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from pathlib import Path
 
@@ -13,8 +14,11 @@ import redis.asyncio as aioredis
 from duel_helpers import choose, play, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol import errors as E
+from protocol.errors import CloseCode
 from protocol.messages import (
     Accepted,
+    Act,
+    Closing,
     CreateMatch,
     Error,
     GetReplay,
@@ -49,13 +53,14 @@ def test_same_action_id_is_applied_once(redis_url: str, tmp_path: Path) -> None:
             # a retry (after a timeout, say) with the same id and the old seq
             again = await a.act(action, action_id="once", expected_seq=first.seq - 1)
             assert isinstance(again, Accepted) and again.duplicate and again.seq == first.seq
-            # ... even from another connection of the same seat
+            # ... even from another connection of the same seat (which takes the seat over)
             a2 = await DuelClient.connect(url_of(server), "A-again")
             await a2.send(Reconnect(token=(await _token(a)), last_seq=first.seq))
             await a2.expect(Seated)
             third = await a2.act(action, action_id="once", expected_seq=0)
             assert isinstance(third, Accepted) and third.duplicate and third.seq == first.seq
             assert await store.length(match_id) == length
+            a = a2
             # an id used before, sent again fresh (current seq) with an action that is
             # legal now: still the original outcome, nothing appended
             used: dict[int, tuple[str, int]] = {0: ("once", first.seq)}
@@ -73,7 +78,7 @@ def test_same_action_id_is_applied_once(redis_url: str, tmp_path: Path) -> None:
             reused = await actor.act(actor.legal[0], action_id=cid)
             assert isinstance(reused, Accepted) and reused.duplicate and reused.seq == seq, reused
             assert await store.length(match_id) == n
-            for c in (a, b, a2):
+            for c in (a, b):
                 await c.close()
             await store.redis.aclose()
 
@@ -201,29 +206,64 @@ def test_decklists_are_validated(redis_url: str, tmp_path: Path) -> None:
 
 
 def test_concurrent_actions_for_one_seat_cannot_fork(redis_url: str, tmp_path: Path) -> None:
-    """Two connections of one seat send different actions at the same seq:
-    exactly one is appended, the other is answered stale."""
+    """Two server processes handle different actions of one seat at the same seq (a seat
+    can have one live connection only, so this is the race a takeover or a client retrying
+    on another process could cause): exactly one is appended, the other is answered stale."""
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
-            a, b, match_id, tokens = await start_match(url_of(s1))
-            twin = await DuelClient.connect(url_of(s2), "A-twin")
-            await twin.send(Reconnect(token=tokens[0], last_seq=0))
-            await twin.expect(Seated)
-            while twin.seq < a.seq or not twin.legal:
-                await twin.expect(Update)
+            a, b, match_id, _tokens = await start_match(url_of(s1))
             assert len(a.legal) >= 2
-            replies = await asyncio.gather(a.act(a.legal[0]), twin.act(twin.legal[1]))
-            kinds = sorted(type(r).__name__ for r in replies)
-            assert kinds == ["Accepted", "Rejected"], replies
-            rejected = next(r for r in replies if isinstance(r, Rejected))
+            sent: list[Accepted | Rejected] = []
+
+            async def submit(srv: DuelServer, action: dict[str, object], cid: str) -> None:
+                await srv.service.submit(match_id, 0, Act(cid, a.seq, action), sent.append)  # type: ignore[arg-type]
+
+            await s2.service.get(match_id)
+            # the aliases are the same on both processes (derived from the shared secret)
+            await asyncio.gather(submit(s1, a.legal[0], "race-1"), submit(s2, a.legal[1], "race-2"))
+            kinds = sorted(type(r).__name__ for r in sent)
+            assert kinds == ["Accepted", "Rejected"], sent
+            rejected = next(r for r in sent if isinstance(r, Rejected))
             assert rejected.code == E.ACTION_STALE
             store = RedisEventStore(aioredis.Redis.from_url(redis_url))
             assert await store.length(match_id) == 2
             await store.redis.aclose()
             actor = await wait_for_turn([a, b])
             assert actor is not None
-            for c in (a, b, twin):
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+def test_a_second_connection_takes_the_seat_over(redis_url: str, tmp_path: Path) -> None:
+    """One live connection per seat: a reconnect with the same token, on the same or another
+    process, takes the seat; the old connection is told why (closing, no reconnect) and
+    closed with 4004; the opponent sees the seat connected throughout."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, _match_id, tokens = await start_match(url_of(s1))
+            for n, srv in enumerate((s1, s2, s1)):
+                new = await DuelClient.connect(url_of(srv), f"A{n}")
+                await new.send(Reconnect(token=tokens[0], last_seq=a.seq))
+                await new.expect(Seated)
+                closing = await a.expect(Closing)
+                assert closing.reconnect is False and "another connection" in closing.reason
+                with contextlib.suppress(EOFError):
+                    while True:
+                        await a.recv(timeout=5)
+                assert a.ws.close_code == CloseCode.TAKEN_OVER
+                a = new
+            # the new holder plays on
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            reply = await actor.act(actor.legal[0])
+            assert isinstance(reply, Accepted)
+            presence = [m for m in b.inbox if isinstance(m, Update) and m.presence is not None][-1].presence
+            assert presence == [True, True]
+            for c in (a, b):
                 await c.close()
 
     run(body())
