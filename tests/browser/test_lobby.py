@@ -4,6 +4,7 @@ a pasted decklist, and creates a match whose join link seats a second page."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -101,14 +102,21 @@ def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browse
     watch.click()
     watcher.locator("[data-testid=turn]").wait_for()
     assert watcher.locator("main.match").get_attribute("data-role") == "spectator"
-    # the host concedes (with a confirmation); everyone sees the result
+    # the names chosen in the lobby are on the board, for the players and the spectator
+    for page in (host, guest, watcher):
+        page.locator(".playerbar[data-seat='0']", has_text="Hostess").wait_for()
+        page.locator(".playerbar[data-seat='1']", has_text="Guest").wait_for()
+    # the guest leaves: the host sees its opponent disconnected
+    host.locator("[data-testid=presence-1]", has_text=re.compile("^connected$")).wait_for()
+    guest.context.close()
+    host.locator("[data-testid=presence-1]", has_text="disconnected").wait_for()
+    # the host concedes (with a confirmation); everyone still there sees the result
     host.locator(".decision [data-key=concede]").click()
     host.locator("dialog.dlg[open] button[data-action=concede]").click()
-    for page, words in ((host, "you lost"), (guest, "you won"), (watcher, "B wins")):
+    for page, words in ((host, "you lost"), (watcher, "B wins")):
         page.locator("[data-testid=prompt]", has_text=words).wait_for()
-    assert "B wins" in guest.locator("[data-testid=prompt]").inner_text()
-    assert "Duel over: B wins" in guest.locator("[data-testid=log]").inner_text()
-    for page in (host, guest, watcher):
+    assert "Duel over: B wins" in watcher.locator("[data-testid=log]").inner_text()
+    for page in (host, watcher):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
 

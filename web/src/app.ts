@@ -76,6 +76,7 @@ interface LobbyState {
 }
 
 const NAME_KEY = "duel.name";
+const BOT_UNSUPPORTED = "This server cannot start a bot opponent (it offers no opponent option): create a match and invite someone instead.";
 const AUTOPASS_KEY = "duel.autopass";
 const SEAT_KEY = (id: string) => `duel.seat.${id}`;
 
@@ -184,6 +185,10 @@ export class App {
     conn.start();
   }
 
+  /** Parts of the protocol this server turned out not to speak (it answered
+   * `message/bad_field` "unknown field ..."): the client then uses the older form. */
+  legacy = { list: false, replay: false, bot: false, lobby: false };
+
   get modern(): boolean {
     return this.conn?.supportsCatalogue ?? false;
   }
@@ -281,9 +286,45 @@ export class App {
     this.render();
   }
 
+  /** An older server refused a field this client sent: remember, and ask again the old way. */
+  private degrade(field: string): boolean {
+    if (field === "status" || field === "before_ms") {
+      this.legacy.list = true;
+      this.listAsked = [];
+      if (this.screen === "lobby") this.refreshLists();
+      return true;
+    }
+    if (["viewpoint", "views", "from_seq", "limit"].includes(field)) {
+      this.legacy.replay = true;
+      if (this.replay !== null) {
+        this.replay.entries = [];
+        this.requestReplay(0);
+      }
+      return true;
+    }
+    if (field === "opponent") {
+      this.legacy.bot = true;
+      this.pendingRequest = null;
+      this.lobby.busy = null;
+      this.lobby.error = BOT_UNSUPPORTED;
+      return true;
+    }
+    if ((field === "name" || field === "request_id") && this.pendingRequest !== null) {
+      this.legacy.lobby = true;
+      const again = { ...this.pendingRequest };
+      delete again["name"];
+      delete again["request_id"];
+      this.request(again);
+      return true;
+    }
+    return false;
+  }
+
   private onError(msg: ServerMessage): void {
     const code = String(msg["code"]);
     const text = `${String(msg["reason"])} (${code})`;
+    const unknown = code === "message/bad_field" ? /^unknown field '([a-z_]+)'/.exec(String(msg["reason"])) : null;
+    if (unknown?.[1] && this.degrade(unknown[1])) return;
     if (code === "server/unavailable" || code === "server/internal") {
       if (this.pendingRequest !== null) this.retryRequest();
       else if (this.match?.inflight) window.setTimeout(() => this.resendInflight(), 1000);
@@ -318,17 +359,16 @@ export class App {
 
   /** Ask for a list; answers come back in the order asked (one connection
    * handles its requests in order), so each answer is matched to its ask. */
-  private askList(status: "live" | "finished" | "all", limit = 20): void {
+  private askList(status: "live" | "finished" | "all"): void {
+    // no `limit`: the server's default page is enough, and an older server that
+    // refuses `status` is then told apart from one that refuses replay paging
     const msg: Record<string, unknown> = { type: "list_matches" };
-    if (this.modern && status !== "all") {
-      msg["status"] = status;
-      msg["limit"] = limit;
-    }
-    if (this.conn?.send(msg)) this.listAsked.push(status);
+    if (!this.legacy.list && status !== "all") msg["status"] = status;
+    if (this.conn?.send(msg)) this.listAsked.push(msg["status"] === undefined ? "all" : status);
   }
 
   private refreshLists(): void {
-    if (this.modern) {
+    if (!this.legacy.list) {
       this.askList("live");
       this.askList("finished");
     } else {
@@ -340,11 +380,11 @@ export class App {
     const asked = this.listAsked.shift() ?? "all";
     if (this.match !== null) {
       const row = rows.find((r) => r.match_id === this.match?.matchId);
-      if (row?.players) this.match.names = row.players.map((n, i) => n ?? SEATS[i] ?? "?");
+      if (row?.players) this.match.names = row.players.map((n, i) => n || (SEATS[i] ?? "?"));
     }
     if (this.replay !== null) {
       const row = rows.find((r) => r.match_id === this.replay?.matchId);
-      if (row?.players) this.replay.names = row.players.map((n, i) => n ?? SEATS[i] ?? "?");
+      if (row?.players) this.replay.names = row.players.map((n, i) => n || (SEATS[i] ?? "?"));
     }
     if (asked === "finished") this.lobby.finished = rows.filter((r) => r.status === "finished");
     else if (asked === "live") this.lobby.live = rows.filter((r) => r.status !== "finished");
@@ -384,9 +424,9 @@ export class App {
     const name = this.saveName();
     const f = this.lobby.form;
     const msg: Record<string, unknown> = { deck };
-    if (this.modern) {
+    if (!this.legacy.lobby) {
       msg["name"] = name || "Duelist";
-      msg["request_id"] = randomId(16);
+      msg["request_id"] = randomId(24);
     }
     if (kind === "create" || kind === "bot") {
       msg["type"] = "create_match";
@@ -396,8 +436,8 @@ export class App {
         msg["increment_ms"] = Number(f["increment"] ?? 0) * 1000;
       }
       if (kind === "bot") {
-        if (!this.modern) {
-          this.lobby.error = "This server cannot start a bot opponent yet (it offers no opponent option).";
+        if (this.legacy.bot) {
+          this.lobby.error = BOT_UNSUPPORTED;
           this.render();
           return;
         }
@@ -431,7 +471,7 @@ export class App {
     if (this.match.names[seat] === SEATS[seat] && this.name) this.match.names[seat] = this.name;
     this.screen = "match";
     if (location.hash !== `#/match/${id}`) history.replaceState(null, "", `#/match/${id}`);
-    if (this.modern) this.askList("live", 50);
+    this.askList("live");
   }
 
   private newMatch(id: string, seat: number | null, token: string | null): MatchState {
@@ -489,6 +529,7 @@ export class App {
     m.seq = u.seq;
     if (u.view !== null) {
       const before = m.view;
+      if (before === null) this.askList("live"); // the players' names are in the lobby's row
       if (before !== null) {
         u.view.players.forEach((p, i) => {
           const was = before.players[i]?.lp;
@@ -694,12 +735,12 @@ export class App {
     const r = this.replay;
     if (r === null) return;
     r.loading = true;
-    if (this.modern) {
+    if (!this.legacy.replay) {
       const viewpoint: number | string = r.viewpoint === "0" || r.viewpoint === "1" ? Number(r.viewpoint) : r.viewpoint;
       const msg: Record<string, unknown> = { type: "get_replay", match_id: r.matchId, viewpoint, views: true, limit: 200 };
       if (fromSeq > 0) msg["from_seq"] = fromSeq;
       this.conn?.send(msg);
-      if (fromSeq === 0) this.askList("finished", 100);
+      if (fromSeq === 0) this.askList("finished");
     } else {
       this.conn?.send({ type: "get_replay", match_id: r.matchId });
     }
@@ -714,7 +755,7 @@ export class App {
     r.entries.sort((a, b) => a.seq - b.seq);
     r.total = typeof msg["total"] === "number" ? msg["total"] : r.entries.length;
     const next = msg["next_seq"];
-    if (typeof next === "number" && this.modern) {
+    if (typeof next === "number" && !this.legacy.replay) {
       this.requestReplay(next);
     } else {
       r.loading = false;
@@ -910,7 +951,7 @@ export class App {
         h("h2", null, "Live matches"),
         rows(L.live, "watch"),
         h("h2", null, "Finished matches"),
-        this.modern ? rows(L.finished, "replay") : h("p", { class: "muted" }, "This server does not list finished matches; open a replay with #/replay/MATCH_ID."),
+        !this.legacy.list ? rows(L.finished, "replay") : h("p", { class: "muted" }, "This server does not list finished matches; open a replay with #/replay/MATCH_ID."),
         h("button", { type: "button", class: "act small", "data-key": "refresh", onclick: () => this.refreshLists() }, "Refresh lists"),
       ),
     );
@@ -1050,8 +1091,8 @@ export class App {
       h("button", { type: "button", class: "act", "data-key": "rp-last", "data-replay-ctl": "last", disabled: n === 0 || r.index >= n - 1, onclick: () => this.stepReplay(n - 1) }, "End ▶|"),
       h("label", { for: "jump", class: "sr-only" }, "Jump to turn"),
       turnSel,
-      this.modern ? h("label", { for: "viewpoint" }, "Viewpoint") : null,
-      this.modern ? vp : null,
+      !this.legacy.replay ? h("label", { for: "viewpoint" }, "Viewpoint") : null,
+      !this.legacy.replay ? vp : null,
       h("span", { class: "pos", "data-testid": "replay-pos" }, n ? `entry ${entry?.seq ?? "?"} of ${r.total ?? n}` : r.loading ? "loading…" : "no entries"),
     );
     let board: HTMLElement;
