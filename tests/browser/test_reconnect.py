@@ -51,3 +51,21 @@ def test_pages_reconnect_after_a_server_restart(browser: Any, own_server: LiveSe
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
     assert match_id
+
+
+def test_a_seat_taken_over_by_another_tab_stops_and_says_so(browser: Any, live_server: LiveServer) -> None:
+    doc = yaml.safe_load(PUZZLE.read_text("utf-8"))
+    _, tokens = live_server.call(create_puzzle_match(live_server.server, doc))
+    first = open_page(browser, f"{live_server.http}/#/seat/{tokens[0]}")
+    wait_decision(first)
+    second = open_page(browser, f"{live_server.http}/#/seat/{tokens[0]}")  # the same seat, elsewhere
+    wait_decision(second)
+    conn = first.locator("[data-testid=conn]")
+    conn.filter(has_text="taken over").wait_for()
+    assert "another tab or device" in conn.inner_text()
+    assert first.evaluate("() => window.duelApp.connState.kind") == "closed"
+    # the new tab plays on; the old one does not come back by itself
+    click_and_wait(second, second.locator(".decision button[data-action=enter_battle_phase]"))
+    assert first.evaluate("() => window.duelApp.conn.opens") == 1
+    for page in (first, second):
+        page.context.close()

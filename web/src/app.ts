@@ -278,7 +278,10 @@ export class App {
         this.onError(msg);
         break;
       case "closing":
-        this.connState = { kind: "waiting", retryAt: Date.now() + 500, attempt: 1, why: String(msg["reason"] ?? "the server is restarting") };
+        // reconnect false: the seat was taken over elsewhere (close 4004 follows; no retry)
+        if (msg["reconnect"] !== false) {
+          this.connState = { kind: "waiting", retryAt: Date.now() + 500, attempt: 1, why: String(msg["reason"] ?? "the server is restarting") };
+        }
         break;
       default:
         break;
