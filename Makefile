@@ -3,8 +3,12 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NPM ?= npm
+WEB_STAMP := web/node_modules/.installed
+WEB_OUT := web/dist/app.js
+WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json engine/data/cards.json
 
-.PHONY: run test check setup bench clean secrecy
+.PHONY: run test check setup web bench clean secrecy
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -12,16 +16,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# the web client: npm packages from the lockfile, then esbuild into web/dist/
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
 
-run: $(STAMP)
+$(WEB_OUT): $(WEB_STAMP) $(WEB_SRC)
+	cd web && node build.mjs
+
+web: $(WEB_OUT)
+
+setup: $(STAMP) web
+
+run: $(STAMP) web
 	$(BIN)/duel serve $(ARGS)
 
-check: $(STAMP)
+check: $(STAMP) $(WEB_STAMP)
 	$(BIN)/ruff check engine protocol server tests bench
 	$(BIN)/mypy engine protocol server
+	cd web && node_modules/.bin/tsc --noEmit
 
-test: $(STAMP) check
+test: $(STAMP) check web
 	$(BIN)/pytest
 
 # the cheater property test at length (issue 8): 300 random effect-heavy duels
@@ -33,4 +48,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.server
 
 clean:
-	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache web/node_modules web/dist artifacts

@@ -20,6 +20,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server import webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
@@ -176,7 +177,9 @@ class DuelServer:
         if self.draining:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if "upgrade" not in request.headers.get("Connection", "").lower():
-            return _text(HTTPStatus.NOT_FOUND, "not found: connect with a websocket, or GET /healthz, /metrics\n")
+            return webapp.static_response(path, request.headers) or _text(
+                HTTPStatus.NOT_FOUND, "not found: connect with a websocket, or GET /, /healthz, /metrics\n"
+            )
         return None
 
     async def stop(self) -> None:

@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 f"(health: http://{config.host}:{server.port}/healthz, metrics: /metrics)",
                 flush=True,
             )
+            print(f"play in the browser: http://{config.host}:{server.port}/", flush=True)
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):

@@ -1,0 +1,87 @@
+"""The browser tests' environment: a duel server in a thread, Chromium's path."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import shutil
+import threading
+from collections.abc import Awaitable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from server.app import DuelServer
+from server.config import ServerConfig
+
+T = TypeVar("T")
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "artifacts" / "screenshots"
+SECRET = b"browser-test-secret-not-for-production"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+]
+HOW_TO_INSTALL = (
+    "skipped outside CI: Chromium not found at {path} (apt-get install chromium; "
+    "CI installs it and with CI=true these tests never skip)"
+)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def chromium_path() -> str:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+class LiveServer:
+    """A DuelServer running on its own event loop in a background thread."""
+
+    def __init__(self, redis_url: str, data_dir: Path) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="duel-server", daemon=True)
+        self.thread.start()
+        self.redis_url = redis_url
+        cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, rate_per_second=2000, rate_burst=4000)
+        self.server: DuelServer = self.call(DuelServer(cfg, redis_url, secret=SECRET).start())
+
+    def restart(self) -> None:
+        """Drain and stop the server (clients are told to reconnect), then start a
+        new one on the same port and Redis: what a deploy does."""
+        port = self.port
+        self.call(self.server.stop())
+        cfg = dataclasses.replace(self.server.config, port=port)
+        self.server = self.call(DuelServer(cfg, self.redis_url, secret=SECRET).start())
+
+    def call(self, coro: Coroutine[Any, Any, T] | Awaitable[T], timeout: float = 60.0) -> T:
+        async def wrap() -> T:
+            return await coro
+
+        return asyncio.run_coroutine_threadsafe(wrap(), self.loop).result(timeout)
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)

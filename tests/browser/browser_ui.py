@@ -1,0 +1,156 @@
+"""Driving the web client like a player: open pages, wait for decisions,
+click cards, targets and buttons.  Every action goes through a click on what
+the page shows; the app's state (``window.duelApp``) is read only to know
+when the page has settled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+
+SETTLED = """() => {
+  const app = window.duelApp;
+  if (!app || app.connState.kind !== 'open') return false;
+  const m = app.match;
+  if (!m || !m.view) return false;
+  if (m.view.winner !== null && m.view.winner !== undefined) return true;
+  const busy = m.inflight !== null || m.seq < m.awaitSeq;
+  return !busy && m.legal.length > 0;
+}"""
+
+
+def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False) -> Page:
+    """A page of the client in a fresh browser context.  Auto-pass (on by default
+    for players) is off unless asked for, so that tests click every pass."""
+    ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    ctx.add_init_script(f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}')")
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open'")
+    return page
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return bool(page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
+
+
+def seq(page: Page) -> int:
+    return int(page.evaluate("() => window.duelApp.match ? window.duelApp.match.seq : 0"))
+
+
+def wait_seq_above(page: Page, n: int) -> None:
+    page.wait_for_function("n => window.duelApp.match && window.duelApp.match.seq > n", arg=n)
+
+
+def wait_decision(page: Page, timeout: float = 20_000) -> None:
+    """Until the page owes a decision (its buttons are live) or the duel is over."""
+    page.wait_for_function(SETTLED, timeout=timeout)
+
+
+def finished(page: Page) -> bool:
+    return bool(page.evaluate("() => { const v = window.duelApp.match && window.duelApp.match.view; return !!v && v.winner !== null && v.winner !== undefined; }"))
+
+
+def owes(page: Page) -> bool:
+    return bool(page.evaluate(f"({SETTLED})") and not finished(page))
+
+
+def prompt(page: Page) -> str:
+    return page.locator("[data-testid=prompt]").inner_text()
+
+
+def click_and_wait(page: Page, locator: Any) -> None:
+    """Click what sends an action and wait until its update has arrived."""
+    before = seq(page)
+    locator.click()
+    wait_seq_above(page, before)
+
+
+def pass_button(page: Page) -> Any:
+    return page.locator(".decision button[data-action=pass]")
+
+
+def my_actionable(page: Page, zone: str | None = None) -> Any:
+    seat = page.evaluate("() => window.duelApp.match.seat")
+    sel = f".card.actionable[data-seat='{seat}']"
+    if zone:
+        sel += f"[data-zone='{zone}']"
+    return page.locator(sel)
+
+
+def card_actions(page: Page, card: Any) -> list[str]:
+    """Open a card's dialog; the data-action of each button in it."""
+    card.click()
+    dlg = page.locator("dialog.dlg[open]")
+    dlg.wait_for()
+    return [b.get_attribute("data-action") or "" for b in dlg.locator(".dlg-acts button").all()]
+
+
+def choose_in_dialog(page: Page, action: str) -> None:
+    before = seq(page)
+    page.locator(f"dialog.dlg[open] .dlg-acts button[data-action={action}]").first.click()
+    wait_seq_above(page, before)
+
+
+def close_dialog(page: Page) -> None:
+    page.locator("dialog.dlg[open] button[data-key=dlg-close]").click()
+
+
+def take_turn_step(page: Page) -> str:
+    """Make one decision the way a keen player would: attack when possible,
+    summon, go to battle, move on; pass otherwise.  Returns what it did."""
+    # attack: click an attacker, then a target (or the direct attack button)
+    attackers = page.locator(".card.actionable[data-zone=monsters]")
+    for i in range(attackers.count()):
+        a = attackers.nth(i)
+        a.click()
+        if page.locator("dialog.dlg[open]").count():
+            acts = [b.get_attribute("data-action") or "" for b in page.locator("dialog.dlg[open] .dlg-acts button").all()]
+            if "attack" not in acts:
+                close_dialog(page)
+                continue
+            page.locator("dialog.dlg[open] .dlg-acts button[data-action=attack]").click()
+        direct = page.locator("[data-action=attack-direct]")
+        targets = page.locator(".card.targetable")
+        if targets.count():
+            click_and_wait(page, targets.first)
+            return "attack"
+        if direct.count():
+            click_and_wait(page, direct)
+            return "attack directly"
+        page.locator("[data-key=act-cancel-select]").click()
+    # summon from the hand
+    hand = my_actionable(page, "hand")
+    for i in range(hand.count()):
+        acts = card_actions(page, hand.nth(i))
+        for want in ("summon", "set"):
+            if want in acts:
+                choose_in_dialog(page, want)
+                return want
+        close_dialog(page)
+    for want in ("enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "pass"):
+        btn = page.locator(f".decision .acts button[data-action={want}]")
+        if btn.count():
+            click_and_wait(page, btn.first)
+            return want
+    # a choice (discard, trigger...): the first button the decision bar offers
+    btn = page.locator(".decision .acts button")
+    if btn.count():
+        click_and_wait(page, btn.first)
+        return "other"
+    raise AssertionError(f"nothing to click; prompt: {prompt(page)}")
+
+
+def shot(page: Page, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path

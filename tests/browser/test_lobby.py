@@ -1,0 +1,136 @@
+"""The lobby in Chromium: it loads from the server with nothing from outside,
+fits a desktop and a phone without horizontal scrolling, names a bad card in
+a pasted decklist, and creates a match whose join link seats a second page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from browser_env import LiveServer
+from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot
+
+
+def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    foreign: list[str] = []
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.on("request", lambda r: None if r.url.startswith((live_server.http, live_server.ws)) else foreign.append(r.url))
+    page.goto(live_server.http + "/")
+    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open'")
+    page.get_by_role("heading", name="Duel in the browser").wait_for()
+    assert page.get_by_label("Your name").is_visible()
+    assert page.locator("[data-testid=conn]").inner_text() == "connected"
+    assert foreign == [], foreign
+    assert no_horizontal_scroll(page)
+    shot(page, screenshots, "lobby-1280x720")
+    ctx.close()
+
+
+def test_lobby_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    page = open_page(browser, live_server.http + "/", PHONE)
+    page.get_by_role("button", name="Quick match").wait_for()
+    assert no_horizontal_scroll(page)
+    shot(page, screenshots, "lobby-390x844")
+    page.context.close()
+
+
+def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveServer) -> None:
+    page = open_page(browser, live_server.http + "/")
+    page.get_by_label("Deck", exact=True).select_option("paste")
+    page.get_by_label("Decklist").fill("3 Honest\nBlue Eyes White Dragn\n37742478\n")
+    page.locator("[data-lobby=create]").click()
+    errors = page.locator("#deck-errors li")
+    errors.first.wait_for()
+    text = " | ".join(errors.all_inner_texts())
+    assert 'line 2: no card named "Blue Eyes White Dragn"' in text
+    assert "Blue-Eyes White Dragon" in text  # the suggestion
+    # the deck was not sent: still in the lobby, no seat taken
+    assert page.evaluate("() => window.duelApp.screen") == "lobby"
+    # a well-formed list that breaks a deck rule is refused before sending too
+    page.get_by_label("Decklist").fill("4 Honest\n" + "Blue-Eyes White Dragon\n" * 2)
+    page.locator("[data-lobby=create]").click()
+    page.locator("#deck-errors li", has_text="at most 3").wait_for()
+    page.context.close()
+
+
+def test_joining_an_unknown_match_says_so(browser: Any, live_server: LiveServer) -> None:
+    page = open_page(browser, live_server.http + "/#/join/NoSuchMatch1")
+    page.locator(".joinbox [data-lobby=join]").click()
+    err = page.locator(".panel .error")
+    err.wait_for()
+    assert "NoSuchMatch1" in err.inner_text() and "match/not_found" in err.inner_text()
+    page.context.close()
+
+
+def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browser: Any, live_server: LiveServer) -> None:
+    host = open_page(browser, live_server.http + "/")
+    host.get_by_label("Your name").fill("Hostess")
+    host.get_by_label("Chess clock").select_option("300")
+    host.get_by_label("Increment").select_option("5")
+    host.locator("[data-lobby=create]").click()
+    invite = host.locator("[data-testid=invite]")
+    invite.wait_for()
+    link = invite.input_value()
+    assert "#/join/" in link
+    match_id = link.rsplit("/", 1)[1]
+    guest = open_page(browser, link)
+    guest.get_by_label("Your name").fill("Guest")
+    guest.locator(".joinbox [data-lobby=join]").click()
+    for page in (host, guest):
+        page.locator("[data-testid=turn]").wait_for()
+        assert page.locator("[data-testid=turn]").inner_text().startswith("Turn 1")
+        # both clocks are shown, 5 minutes at most
+        clocks = page.locator("[data-clock]")
+        assert clocks.count() == 2
+        for text in clocks.all_inner_texts():
+            minutes, seconds = text.removeprefix("Clock ").split(":")
+            assert 0 <= int(minutes) * 60 + int(seconds) <= 300
+    # each sees its own hand face up and the other's as backs
+    for page, me in ((host, 0), (guest, 1)):
+        mine = page.locator(f".row.hand[data-seat='{me}'] .card")
+        theirs = page.locator(f".row.hand[data-seat='{1 - me}'] .card")
+        assert mine.count() >= 5 and theirs.count() >= 5
+        assert all(c.get_attribute("data-code") for c in mine.all())
+        assert all("back" in (c.get_attribute("class") or "") and c.get_attribute("data-code") is None for c in theirs.all())
+    # a third page finds the live match in the lobby's list and watches it
+    watcher = open_page(browser, live_server.http + "/")
+    watcher.locator("[data-key=refresh]").click()
+    watch = watcher.locator(f"[data-watch='{match_id}']")
+    watch.wait_for()
+    watch.click()
+    watcher.locator("[data-testid=turn]").wait_for()
+    assert watcher.locator("main.match").get_attribute("data-role") == "spectator"
+    # the names chosen in the lobby are on the board, for the players and the spectator
+    for page in (host, guest, watcher):
+        page.locator(".playerbar[data-seat='0']", has_text="Hostess").wait_for()
+        page.locator(".playerbar[data-seat='1']", has_text="Guest").wait_for()
+    # the guest leaves: the host sees its opponent disconnected
+    host.locator("[data-testid=presence-1]", has_text=re.compile("^connected$")).wait_for()
+    guest.context.close()
+    host.locator("[data-testid=presence-1]", has_text="disconnected").wait_for()
+    # the host concedes (with a confirmation); everyone still there sees the result
+    host.locator(".decision [data-key=concede]").click()
+    host.locator("dialog.dlg[open] button[data-action=concede]").click()
+    for page, words in ((host, "you lost"), (watcher, "B wins")):
+        page.locator("[data-testid=prompt]", has_text=words).wait_for()
+    assert "Duel over: B wins" in watcher.locator("[data-testid=log]").inner_text()
+    for page in (host, watcher):
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_quick_match_pairs_two_pages(browser: Any, live_server: LiveServer) -> None:
+    first = open_page(browser, live_server.http + "/")
+    first.locator("[data-lobby=quick]").click()
+    first.get_by_role("heading", name="Waiting for an opponent").wait_for()
+    second = open_page(browser, live_server.http + "/")
+    second.locator("[data-lobby=quick]").click()
+    for page in (first, second):
+        page.locator("[data-testid=turn]").wait_for()
+    ids = {p.evaluate("() => window.duelApp.match.matchId") for p in (first, second)}
+    seats = sorted(p.evaluate("() => window.duelApp.match.seat") for p in (first, second))
+    assert len(ids) == 1 and seats == [0, 1]
+    for page in (first, second):
+        page.context.close()

@@ -1,0 +1,123 @@
+"""The replay viewer: a finished match opens from the lobby's list (or its
+link), steps forward and back, plays and pauses, jumps to a turn and
+switches viewpoint, showing the same board and log as a live duel."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from browser_env import LiveServer
+from browser_ui import PHONE, no_horizontal_scroll, open_page, shot
+
+from protocol.messages import CreateMatch, Join, Seated, Update
+from server.client import DuelClient, bot_choice
+
+
+async def bot_duel(url: str) -> str:
+    """Two protocol bots play a whole duel with the demo decks; the match id."""
+    a = await DuelClient.connect(url, "A")
+    b = await DuelClient.connect(url, "B")
+    await a.send(CreateMatch())
+    match_id = (await a.expect(Seated)).match_id
+    await b.send(Join(match_id=match_id))
+    await b.expect(Seated)
+    for c in (a, b):
+        while c.view is None:
+            await c.expect(Update)
+    rnd = random.Random(3)
+    for _ in range(3000):
+        if a.finished and b.finished:
+            break
+        top = max(a.seq, b.seq)
+        actor = next((c for c in (a, b) if c.seq == top and c.owes_decision), None)
+        if actor is None:
+            await asyncio.sleep(0.005)
+            for c in (a, b):
+                c.drain()
+            continue
+        await actor.act(bot_choice(actor.legal, rnd))
+    assert a.finished, "the bot duel did not finish"
+    await a.close()
+    await b.close()
+    return match_id
+
+
+def pos(page: Any) -> int:
+    return int(page.locator("main.replay").get_attribute("data-replay-seq"))
+
+
+def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    match_id = live_server.call(bot_duel(live_server.ws))
+    page = open_page(browser, f"{live_server.http}/#/replay/{match_id}")
+    page.wait_for_function("() => { const r = window.duelApp.replay; return r && !r.loading && r.entries.length > 10; }")
+    total = int(page.evaluate("() => window.duelApp.replay.entries.length"))
+    has_views = bool(page.evaluate("() => !!window.duelApp.replay.entries[0].view"))
+    assert pos(page) == 1
+    assert page.locator("[data-testid=replay-pos]").inner_text() == f"entry 1 of {total}"
+    log = page.locator("[data-testid=log] li")
+    first_lines = log.count()
+    assert first_lines >= 1 and "Duel starts" in log.first.inner_text()
+
+    # step forward three times, then back once
+    fwd = page.locator("[data-replay-ctl=forward]")
+    back = page.locator("[data-replay-ctl=back]")
+    for want in (2, 3, 4):
+        fwd.click()
+        assert pos(page) == want
+    assert log.count() >= first_lines
+    back.click()
+    assert pos(page) == 3
+    current = page.locator("[data-testid=log] li.current")
+    assert all(li.get_attribute("data-seq") == "3" for li in current.all())
+    # the keyboard works too: focus stays on the button after the re-render
+    back.focus()
+    page.keyboard.press("Enter")
+    assert pos(page) == 2
+
+    # jump to turn 3: the entry that starts it is shown, with its heading in the log
+    page.locator("#jump").select_option(label="Turn 3")
+    assert "=== Turn 3" in page.locator("[data-testid=log] li.current").first.inner_text()
+    turn3 = pos(page)
+    assert turn3 > 4
+
+    # play, then pause: it moves on by itself and stops when asked
+    page.locator("[data-replay-ctl=play]").click()
+    page.wait_for_function("s => Number(document.querySelector('main.replay').dataset.replaySeq) > s", arg=turn3 + 1)
+    page.locator("[data-replay-ctl=play]", has_text="Pause").click()
+    stopped = pos(page)
+    assert page.locator("[data-replay-ctl=play]").inner_text().endswith("Play")
+    assert stopped > turn3 + 1
+    page.locator("[data-replay-ctl=last]").click()
+    assert pos(page) == int(page.evaluate("() => window.duelApp.replay.entries.at(-1).seq"))
+    assert "Duel over" in page.locator("[data-testid=log]").inner_text()
+
+    if has_views:
+        # the same board as a live duel; "everything" shows both hands
+        assert page.locator("[data-testid=turn]").count() == 1
+        page.locator("[data-replay-ctl=first]").click()
+        page.locator("[data-replay-ctl=forward]").click()
+        for seat in (0, 1):
+            assert all(c.get_attribute("data-code") for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all())
+        # A's view: B's hand is backs; the position is kept
+        page.locator("#viewpoint").select_option("0")
+        page.wait_for_function("() => { const r = window.duelApp.replay; return r.viewpoint === '0' && !r.loading && r.entries.length > 10; }")
+        assert pos(page) == 2
+        theirs = page.locator(".row.hand[data-seat='1'] .card")
+        assert theirs.count() >= 5 and all(c.get_attribute("data-code") is None for c in theirs.all())
+        page.locator("#viewpoint").select_option("spectator")
+        page.wait_for_function("() => { const r = window.duelApp.replay; return r.viewpoint === 'spectator' && !r.loading && r.entries.length > 10; }")
+        for seat in (0, 1):
+            assert all(c.get_attribute("data-code") is None for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all())
+    else:
+        assert "no board views" in page.locator("main.replay").inner_text()
+    page.locator("#jump").select_option(label="Turn 3")
+    assert no_horizontal_scroll(page)
+    shot(page, screenshots, "replay-1280x720")
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page)
+    shot(page, screenshots, "replay-390x844")
+    assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    page.context.close()

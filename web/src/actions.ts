@@ -1,0 +1,198 @@
+// The legal actions, in plain words, and which card each one belongs to.
+// The client only ever sends an action from `legal`, verbatim.
+
+import type { Catalogue } from "./cards";
+import type { Action, CardView, Id, View } from "./proto";
+
+export const SEATS = ["A", "B"];
+
+export const PHASE_NAMES: Record<string, string> = {
+  draw: "Draw Phase",
+  standby: "Standby Phase",
+  main1: "Main Phase 1",
+  battle: "Battle Phase",
+  main2: "Main Phase 2",
+  end: "End Phase",
+};
+export const STEP_NAMES: Record<string, string> = {
+  start: "Start Step",
+  battle: "Battle Step",
+  damage: "Damage Step",
+  end: "End Step",
+};
+export const TIMING_NAMES: Record<string, string> = {
+  start_of_damage_step: "start of the Damage Step",
+  before_damage_calculation: "before damage calculation",
+  during_damage_calculation: "during damage calculation",
+  after_damage_calculation: "after damage calculation",
+  end_of_damage_step: "end of the Damage Step",
+};
+const ZONE_NAMES: Record<string, string> = {
+  hand: "hand",
+  monsters: "Monster Zone",
+  spells_traps: "Spell & Trap Zone",
+  field: "Field Zone",
+  graveyard: "Graveyard",
+  banished: "banished",
+  deck: "Deck",
+  extra: "Extra Deck",
+};
+
+export function key(id: unknown): string {
+  return String(id);
+}
+
+/** Every card the view shows, by id. */
+export function cardsById(view: View): Map<string, CardView> {
+  const out = new Map<string, CardView>();
+  for (const p of view.players) {
+    const zones: (CardView | null)[][] = [p.hand, p.monsters, p.spells_traps, p.graveyard, p.banished, [p.field]];
+    for (const zone of zones) {
+      for (const c of zone) if (c && c.id !== undefined) out.set(key(c.id), c);
+    }
+  }
+  return out;
+}
+
+export function cardLabel(view: View, cat: Catalogue, id: unknown): string {
+  const c = cardsById(view).get(key(id));
+  if (c === undefined) return "a card";
+  const owner = view.you === null ? `${SEATS[c.controller]}'s ` : c.controller === view.you ? "your " : "the opponent's ";
+  if (c.hidden || c.code === undefined) {
+    const where = ZONE_NAMES[c.zone] ?? c.zone;
+    const slot = c.slot !== undefined ? ` ${c.slot + 1}` : "";
+    return `${owner}face-down card (${where}${slot})`;
+  }
+  const name = c.name ?? cat.name(c.code) ?? "a card";
+  const dup = sameName(view, c);
+  if (dup && c.zone === "monsters" && c.slot !== undefined) return `${owner}${name} (zone ${c.slot + 1})`;
+  if (dup && c.zone !== "hand") return `${owner}${name} (${ZONE_NAMES[c.zone] ?? c.zone})`;
+  return c.controller === view.you || view.you === null ? name : `${owner}${name}`;
+}
+
+function sameName(view: View, c: CardView): boolean {
+  let n = 0;
+  for (const other of cardsById(view).values()) if (other.code === c.code && other.controller === c.controller) n++;
+  return n > 1;
+}
+
+/** The card an action is about (the one to click), if any. */
+export function actionCard(a: Action): string | null {
+  if (a.do === "attack" && a["with"] !== undefined) return key(a["with"]);
+  if (a["card"] !== undefined && a.do !== "choose") return key(a["card"]);
+  return null;
+}
+
+function ids(v: unknown): Id[] {
+  if (Array.isArray(v)) return v as Id[];
+  if (v === undefined || v === null) return [];
+  return [v as Id];
+}
+
+/** One line for a legal action ("Normal Summon", "Attack Blue-Eyes White Dragon"). */
+export function describeAction(view: View, cat: Catalogue, a: Action, withCard = true): string {
+  const name = (id: unknown) => cardLabel(view, cat, id);
+  const card = withCard && a["card"] !== undefined ? ` ${name(a["card"])}` : "";
+  const extras: string[] = [];
+  const tributes = ids(a["tribute"]);
+  if (tributes.length) extras.push(`Tributing ${tributes.map(name).join(" and ")}`);
+  const targets = ids(a["target"]);
+  const costs = ids(a["cost"]);
+  if (costs.length) extras.push(`paying with ${costs.map(name).join(", ")}`);
+  const choose = Array.isArray(a["choose"]) ? (a["choose"] as unknown[]) : [];
+  if (choose.length) extras.push(`choosing ${choose.map((x) => (cardsById(view).has(key(x)) ? name(x) : String(x))).join(", ")}`);
+  const tail = extras.length ? ` (${extras.join("; ")})` : "";
+  switch (a.do) {
+    case "pass":
+      return "Pass";
+    case "summon":
+      return `Normal Summon${card}${tail}`;
+    case "set":
+      return `Set${card}${tail}`;
+    case "flip_summon":
+      return `Flip Summon${card}`;
+    case "change_position":
+      return `Change the battle position of${card || " this card"}`;
+    case "activate": {
+      const effect = a["effect"] !== undefined && a["effect"] !== 1 ? ` (effect ${String(a["effect"])})` : "";
+      const tgt = targets.length ? `, targeting ${targets.map(name).join(" and ")}` : "";
+      return `Activate${card}${effect}${tgt}${tail}`;
+    }
+    case "attack": {
+      const attacker = withCard ? `${name(a["with"])} attacks ` : "Attack ";
+      return a["direct"] ? `${attacker}directly` : `${attacker}${name(a["target"])}`;
+    }
+    case "retarget":
+      return a["direct"] ? "Replay: attack directly" : `Replay: attack ${name(a["target"])} instead`;
+    case "cancel_attack":
+      return "Replay: cancel the attack";
+    case "choose":
+      if (a["option"] !== undefined) return `Choose: ${String(a["option"])}`;
+      return `Choose ${ids(a["cards"]).map(name).join(", ")}`;
+    case "enter_battle_phase":
+      return "Enter the Battle Phase";
+    case "end_battle_phase":
+      return "End the Battle Phase";
+    case "next_phase":
+      return nextPhaseLabel(view);
+    case "end_turn":
+      return "End the turn";
+    case "concede":
+      return "Concede the duel";
+    default:
+      return `${a.do.replaceAll("_", " ")}${card}${tail}`;
+  }
+}
+
+function nextPhaseLabel(view: View): string {
+  const order = ["draw", "standby", "main1", "battle", "main2", "end"];
+  const i = order.indexOf(view.phase);
+  if (view.phase === "main1") return "Go to the End Phase (skip the Battle Phase)";
+  const next = order[i + 1];
+  return next ? `Go to the ${PHASE_NAMES[next] ?? next}` : "Next phase";
+}
+
+/** Where the duel stands, in words ("Battle Phase, Damage Step, during damage calculation"). */
+export function whereWords(view: View): string {
+  let s = PHASE_NAMES[view.phase] ?? view.phase;
+  if (view.phase === "battle" && view.step) s += `, ${STEP_NAMES[view.step] ?? view.step}`;
+  if (view.damage_step) s += `, ${TIMING_NAMES[view.damage_step] ?? view.damage_step}`;
+  return s;
+}
+
+/** The label of the pass button: it names the window being passed. */
+export function passLabel(view: View, cat: Catalogue, promptText: string, kind: string): string {
+  if (kind === "trigger") return "Pass: do not activate the trigger effect";
+  if (kind !== "priority") return "Pass: decline";
+  const top = view.chain[view.chain.length - 1];
+  if (top !== undefined) {
+    const nm = top.code !== undefined ? (cat.name(top.code) ?? "a card") : cardLabel(view, cat, top.card);
+    return `Pass: let chain link ${top.link} (${nm}) resolve`;
+  }
+  const p = promptText.toLowerCase();
+  if (p.includes("attack_declared") || p.includes("attack declaration")) return "Pass: do not respond to the attack declaration";
+  if (p.includes("respond to")) {
+    const m = /respond to ([a-z_ ]+?)( or pass|\?|$)/.exec(p);
+    const what = m?.[1]?.replaceAll("_", " ") ?? "it";
+    return `Pass: do not respond to ${what}`;
+  }
+  if (view.damage_step) return `Pass (${TIMING_NAMES[view.damage_step] ?? view.damage_step})`;
+  return `Pass (${whereWords(view)})`;
+}
+
+/** A plain-words version of the server's prompt (where the duel stands is on the phase bar). */
+export function promptWords(view: View, cat: Catalogue, prompt: string, kind: string): string {
+  if (kind !== "priority") return prompt;
+  const top = view.chain[view.chain.length - 1];
+  if (top !== undefined) {
+    const nm = top.code !== undefined ? (cat.name(top.code) ?? "a card") : "a card";
+    return `respond to chain link ${top.link} (${nm}), or pass`;
+  }
+  const m = /respond to ([a-z_]+)/.exec(prompt);
+  if (m?.[1]) {
+    const ev = m[1] === "attack_declared" ? "the attack declaration" : m[1].replaceAll("_", " ");
+    return `respond to ${ev}, or pass`;
+  }
+  if (/^[a-z0-9_/]+: act or pass$/.test(prompt)) return `act in the ${whereWords(view)}, or pass`;
+  return /^[a-z0-9_]+\/[a-z0-9_/]+: /.test(prompt) ? prompt.split(": ").slice(1).join(": ") : prompt;
+}

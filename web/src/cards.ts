@@ -1,0 +1,148 @@
+// The card catalogue: from the server's `cards` message when it offers one
+// (welcome.cards_version), else the copy of engine/data/cards.json bundled
+// at build time (so names and text are there even on an older server).
+
+import bundled from "../../engine/data/cards.json";
+import type { CardInfo, DeckInfo } from "./proto";
+
+interface RawCard {
+  id: number;
+  name: string;
+  kind: string;
+  property?: string;
+  monster_kinds?: string[];
+  attribute?: string;
+  type?: string;
+  level?: number;
+  atk?: number | string;
+  def?: number | string;
+  text?: string;
+}
+
+function stat(v: number | string | undefined): number {
+  return typeof v === "number" ? v : -1;
+}
+
+export class Catalogue {
+  byCode = new Map<number, CardInfo>();
+  decks: DeckInfo[] = [];
+  version = "bundled";
+
+  constructor() {
+    for (const c of (bundled as { cards: RawCard[] }).cards) {
+      this.byCode.set(c.id, {
+        code: c.id,
+        name: c.name,
+        kind: c.kind,
+        prop: c.property ?? "",
+        monster_kinds: c.monster_kinds ?? [],
+        attribute: c.attribute ?? "",
+        type: c.type ?? "",
+        level: c.level ?? 0,
+        atk: stat(c.atk),
+        def: stat(c.def),
+        text: c.text ?? "",
+      });
+    }
+  }
+
+  load(msg: { version?: unknown; cards?: unknown; decks?: unknown }): void {
+    if (Array.isArray(msg.cards)) {
+      const map = new Map<number, CardInfo>();
+      for (const c of msg.cards as CardInfo[]) map.set(c.code, c);
+      if (map.size > 0) this.byCode = map;
+    }
+    if (Array.isArray(msg.decks)) this.decks = msg.decks as DeckInfo[];
+    if (typeof msg.version === "string") this.version = msg.version;
+  }
+
+  get(code: unknown): CardInfo | undefined {
+    return typeof code === "number" ? this.byCode.get(code) : undefined;
+  }
+
+  name(code: unknown): string | undefined {
+    return this.get(code)?.name;
+  }
+
+  /** A card by passcode or name (case, spaces and punctuation ignored). */
+  lookup(text: string): CardInfo | undefined {
+    const t = text.trim();
+    if (/^\d+$/.test(t)) return this.byCode.get(Number(t));
+    const key = norm(t);
+    for (const c of this.byCode.values()) if (norm(c.name) === key) return c;
+    return undefined;
+  }
+
+  /** The closest names to a misspelt one (for error messages). */
+  suggest(text: string): string[] {
+    const key = norm(text);
+    const scored: [number, string][] = [];
+    for (const c of this.byCode.values()) {
+      const d = distance(key, norm(c.name));
+      if (d <= Math.max(2, Math.floor(key.length / 4)) || (key.length >= 4 && norm(c.name).includes(key))) scored.push([d, c.name]);
+    }
+    scored.sort((a, b) => a[0] - b[0]);
+    return scored.slice(0, 3).map(([, n]) => n);
+  }
+}
+
+function norm(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] ?? 0;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j] ?? 0;
+      prev[j] = Math.min(up + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length] ?? 0;
+}
+
+export interface ParsedDeck {
+  cards: number[];
+  errors: string[];
+}
+
+/** A pasted decklist: one card a line, by passcode or name, optionally
+ * with a count ("3 Honest", "3x Honest", "Honest x3"); `#` starts a comment. */
+export function parseDecklist(text: string, cat: Catalogue): ParsedDeck {
+  const cards: number[] = [];
+  const errors: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.replace(/#.*$/, "").trim();
+    if (line === "" || /^(main|extra|side)( deck)?:?$/i.test(line)) return;
+    let count = 1;
+    let name = line;
+    let m = /^(\d{1,2})\s*[x×]?\s+(.+)$/i.exec(line);
+    if (m && !/^\d{5,}$/.test(line)) {
+      count = Number(m[1]);
+      name = m[2] ?? "";
+    } else if ((m = /^(.+?)\s+[x×](\d{1,2})$/i.exec(line))) {
+      name = m[1] ?? "";
+      count = Number(m[2]);
+    }
+    const card = cat.lookup(name);
+    if (card === undefined) {
+      const hint = /^\d+$/.test(name.trim()) ? "" : cat.suggest(name).map((s) => `"${s}"`).join(" or ");
+      const what = /^\d+$/.test(name.trim()) ? `no card with passcode ${name.trim()}` : `no card named "${name.trim()}"`;
+      errors.push(`line ${i + 1}: ${what}${hint ? ` (did you mean ${hint}?)` : ""}`);
+      return;
+    }
+    for (let k = 0; k < count; k++) cards.push(card.code);
+  });
+  if (errors.length === 0) {
+    if (cards.length < 40 || cards.length > 60) errors.push(`the deck has ${cards.length} cards; it must have 40 to 60`);
+    const counts = new Map<number, number>();
+    for (const c of cards) counts.set(c, (counts.get(c) ?? 0) + 1);
+    for (const [code, n] of counts) {
+      if (n > 3) errors.push(`${n} copies of "${cat.name(code) ?? code}"; at most 3 are allowed`);
+    }
+  }
+  return { cards, errors };
+}

@@ -1,0 +1,299 @@
+// The wire contract of PROTOCOL.md: message shapes and one websocket
+// connection that speaks msgpack and reconnects by itself.
+//
+// Integers: the server sends some integers above 2^31 (created_ms,
+// clocks) and, in unredacted replays only, PRNG states (`rng`, 64-bit)
+// above 2^53. We decode with `useBigInt64: false`: every integer is a JS
+// number; the only ones that lose precision are those `rng` fields, which
+// this client never reads. Everything it does read fits in 2^53.
+
+import { decode, encode } from "@msgpack/msgpack";
+
+export type Id = number | string; // card ids are opaque (per-viewer aliases)
+export type Action = { do: string } & Record<string, unknown>;
+export type Fact = { t: string } & Record<string, unknown>;
+
+export interface CardView {
+  id?: Id;
+  zone: string;
+  controller: number;
+  position?: string;
+  slot?: number;
+  face_up?: boolean;
+  hidden?: boolean;
+  code?: number;
+  name?: string;
+  atk?: number;
+  def?: number;
+  attacks_remaining?: number | null;
+  counters?: Record<string, number>;
+  equipped_to?: Id;
+}
+
+export interface PlayerView {
+  lp: number;
+  hand: CardView[];
+  hand_count: number;
+  deck_count: number;
+  extra_count: number;
+  monsters: (CardView | null)[];
+  spells_traps: (CardView | null)[];
+  field: CardView | null;
+  graveyard: CardView[];
+  banished: CardView[];
+  normal_summoned?: boolean;
+}
+
+export interface ChainLink {
+  link: number;
+  card: Id;
+  code?: number;
+  controller: number;
+  targets?: Id[];
+  negated?: boolean;
+}
+
+export interface View {
+  you: number | null;
+  turn: number;
+  turn_player: number;
+  phase: string;
+  step: string | null;
+  damage_step: string | null;
+  battle_phases?: number;
+  priority?: number;
+  chain: ChainLink[];
+  attack: { attacker: Id; target: Id | null; replay?: boolean; calculated?: boolean } | null;
+  players: PlayerView[];
+  winner: number | "draw" | null;
+  end_reason: string | null;
+}
+
+export interface Pending {
+  seat: number;
+  kind: string;
+  prompt: string;
+}
+
+export interface Update {
+  type: "update";
+  match_id: string;
+  seq: number;
+  actor: number | null;
+  facts: Fact[];
+  state_hash: string;
+  view: View | null;
+  pending: Pending | null;
+  legal: Action[];
+  snapshot?: boolean;
+  clocks?: number[] | null;
+  presence?: boolean[] | null;
+}
+
+export interface CardInfo {
+  code: number;
+  name: string;
+  kind: string; // monster | spell | trap
+  prop: string;
+  monster_kinds: string[];
+  attribute: string;
+  type: string;
+  level: number;
+  atk: number; // -1: ?
+  def: number;
+  text: string;
+}
+
+export interface DeckInfo {
+  name: string;
+  title: string;
+  description: string;
+  cards: number[];
+}
+
+export interface MatchRow {
+  match_id: string;
+  status: string;
+  seq: number;
+  spectators: boolean;
+  created_ms: number;
+  spectator_delay: number;
+  players?: (string | null)[];
+  winner?: number | "draw" | null;
+  end_reason?: string | null;
+}
+
+export interface ReplayEntry {
+  seq: number;
+  actor: number | null;
+  action?: Action;
+  facts: Fact[];
+  state_hash: string;
+  time_ms?: number;
+  view?: View | null;
+}
+
+export type ServerMessage = { type: string } & Record<string, unknown>;
+
+export const PROTOCOL_VERSIONS = [1];
+
+export function encodeMessage(msg: Record<string, unknown>): Uint8Array {
+  return encode(msg);
+}
+
+export function decodeMessage(data: ArrayBuffer): ServerMessage {
+  const msg = decode(new Uint8Array(data), { useBigInt64: false }) as unknown;
+  if (typeof msg !== "object" || msg === null || typeof (msg as { type?: unknown }).type !== "string") {
+    throw new Error("the server sent a frame that is not a message");
+  }
+  return msg as ServerMessage;
+}
+
+export function randomId(n = 12): string {
+  const bytes = new Uint8Array(n);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+}
+
+export function wsUrl(): string {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/`;
+}
+
+export type ConnState =
+  | { kind: "connecting" }
+  | { kind: "open" }
+  | { kind: "waiting"; retryAt: number; attempt: number; why: string }
+  | { kind: "closed"; why: string };
+
+export interface ConnHooks {
+  /** Every server message (after the handshake). */
+  message(msg: ServerMessage): void;
+  /** The connection's state changed. */
+  state(s: ConnState): void;
+  /** Called after every (re)handshake: send what binds this connection again. */
+  resume(welcome: ServerMessage, again: boolean): void;
+}
+
+/** One logical connection to the server: a websocket that says hello, and
+ * reconnects with backoff when it drops (unless told not to). */
+export class Connection {
+  private ws: WebSocket | null = null;
+  private attempt = 0;
+  private timer: number | null = null;
+  private stopped = false;
+  private opened = false;
+  welcome: ServerMessage | null = null;
+  /** How many handshakes this connection has made (1 + reconnects). */
+  opens = 0;
+
+  constructor(private readonly url: string, private readonly hooks: ConnHooks) {}
+
+  start(): void {
+    this.connect();
+  }
+
+  get supportsCatalogue(): boolean {
+    return typeof this.welcome?.["cards_version"] === "string";
+  }
+
+  send(msg: Record<string, unknown>): boolean {
+    if (this.ws === null || this.ws.readyState !== WebSocket.OPEN || this.welcome === null) return false;
+    this.ws.send(encodeMessage(msg));
+    return true;
+  }
+
+  /** Close for good (no reconnect). */
+  stop(why = "closed"): void {
+    this.stopped = true;
+    if (this.timer !== null) window.clearTimeout(this.timer);
+    this.timer = null;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws !== null) ws.close(1000, "bye");
+    this.hooks.state({ kind: "closed", why });
+  }
+
+  /** Drop the socket as if the network failed (tests, "reconnect now"). */
+  drop(): void {
+    this.ws?.close(4000, "client dropped");
+  }
+
+  retryNow(): void {
+    if (this.stopped || this.timer === null) return;
+    window.clearTimeout(this.timer);
+    this.timer = null;
+    this.connect();
+  }
+
+  private connect(): void {
+    this.hooks.state({ kind: "connecting" });
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (e) {
+      this.scheduleRetry(String(e));
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    let welcomed = false;
+    ws.onopen = () => {
+      ws.send(encodeMessage({ type: "hello", versions: PROTOCOL_VERSIONS, client: "duel-web/0.1" }));
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (this.ws !== ws) return;
+      if (!(ev.data instanceof ArrayBuffer)) return;
+      let msg: ServerMessage;
+      try {
+        msg = decodeMessage(ev.data);
+      } catch {
+        return;
+      }
+      if (!welcomed) {
+        if (msg.type === "welcome") {
+          welcomed = true;
+          this.welcome = msg;
+          this.opens += 1;
+          this.attempt = 0;
+          const again = this.opened;
+          this.opened = true;
+          this.hooks.state({ kind: "open" });
+          this.hooks.resume(msg, again);
+          return;
+        }
+      }
+      this.hooks.message(msg);
+    };
+    ws.onclose = (ev: CloseEvent) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      const fatal: Record<number, string> = {
+        4001: "the seat token was refused",
+        4002: "this server speaks another protocol version",
+        4004: "this seat was taken over by a newer connection (another tab or device); this one stopped",
+        1008: "the server closed the connection after too many errors",
+      };
+      const why = fatal[ev.code];
+      if (why !== undefined) {
+        this.stopped = true;
+        this.hooks.state({ kind: "closed", why });
+        return;
+      }
+      this.scheduleRetry(ev.code === 1012 ? "the server is restarting" : `connection lost (${ev.code})`);
+    };
+  }
+
+  private scheduleRetry(why: string): void {
+    this.attempt += 1;
+    // backoff: 0.5 s, 1 s, 2 s, 4 s, ... at most 15 s, with jitter
+    const base = Math.min(15000, 500 * 2 ** Math.min(this.attempt - 1, 5));
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.hooks.state({ kind: "waiting", retryAt: Date.now() + delay, attempt: this.attempt, why });
+    this.timer = window.setTimeout(() => {
+      this.timer = null;
+      if (!this.stopped) this.connect();
+    }, delay);
+  }
+}
