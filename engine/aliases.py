@@ -84,6 +84,7 @@ class AliasBook:
 
     key: bytes
     places: dict[int, Place] = field(default_factory=dict)
+    codes: dict[int, int] = field(default_factory=dict)  # engine id -> passcode (for narration)
     facts: int = 0  # facts seen (the point where an alias is issued)
     entries: int = 0  # log entries seen (ephemeral aliases change with it)
     _alias: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # cid -> alias
@@ -96,6 +97,7 @@ class AliasBook:
         return AliasBook(
             key=self.key,
             places={cid: replace(p) for cid, p in self.places.items()},
+            codes=self.codes,
             facts=self.facts,
             entries=self.entries,
             _alias=tuple(dict(d) for d in self._alias),
@@ -184,6 +186,7 @@ class AliasBook:
 
     def _forget(self) -> None:
         self.places.clear()
+        self.codes = {}
         for d in (*self._alias, *self._card):
             d.clear()
 
@@ -209,17 +212,20 @@ class AliasBook:
         if t == "duel_started":
             self._forget()
             for seat, deck in enumerate(fact["decks"]):
-                for cid, _code in deck:
+                for cid, code in deck:
                     self.put(int(cid), Place("deck", seat, seat, False))
+                    self.codes[int(cid)] = int(code)
             for seat, extra in enumerate(fact.get("extra", [[], []])):
-                for cid, _code in extra:
+                for cid, code in extra:
                     self.put(int(cid), Place("extra", seat, seat, False))
+                    self.codes[int(cid)] = int(code)
         elif t == "setup":
             self._forget()
             for e in fact["cards"]:
                 zone = str(e["zone"])
                 face_up = bool(e.get("face_up", False))
                 self.put(int(e["id"]), Place(zone, int(e["owner"]), int(e["controller"]), face_up))
+                self.codes[int(e["id"])] = int(e["code"])
         elif t == "drew":
             p = self.places[int(fact["card"])]
             self.put(int(fact["card"]), Place("hand", p.owner, p.owner, False))

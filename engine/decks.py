@@ -63,12 +63,12 @@ DEMO_DECKS: tuple[DemoDeck, ...] = (
         "Sword Hunter and Scrap Worm at the end of the Battle Phase.",
         (
             ("D.D. Warrior Lady", 2), ("Command Knight", 2), ("Marauding Captain", 2), ("Celtic Guardian", 3),
-            ("Vorse Raider", 3), ("Gemini Elf", 3), ("Honest", 2), ("Kuriboh", 1), ("Battle Fader", 1),
+            ("Vorse Raider", 3), ("Gemini Elf", 3), ("Honest", 2), ("Kuriboh", 2), ("Battle Fader", 1),
             ("Sword Hunter", 2), ("Scrap Worm", 2),
             ("Book of Moon", 1), ("Mystical Space Typhoon", 2), ("Shrink", 2), ("Enemy Controller", 1),
             ("Pot of Greed", 1),
             ("Sakuretsu Armor", 2), ("Mirror Force", 1), ("Negate Attack", 1), ("Raigeki Break", 2),
-            ("Trap Jammer", 1), ("Waboku", 1), ("Rising Energy", 2),
+            ("Trap Jammer", 1), ("Rising Energy", 2),
         ),
     ),
     DemoDeck(
@@ -91,15 +91,15 @@ DEMO_DECKS: tuple[DemoDeck, ...] = (
         "Counter Machine",
         "Counters that change battles: B.E.S. Big Core's and Des Mosquito's counters taken off by "
         "battle, Alien Grey's A-Counters weakening what battles an Alien, Spacegate's Gate Counters; "
-        "Giant Kozaky and Zombie Mammoth that destroy themselves after damage calculation; Gravity "
-        "Bind and Mirror Force against attackers.",
+        "Giant Kozaky and Zombie Mammoth that destroy themselves after damage calculation, Honest "
+        "for the LIGHT Hoshiningen, Kuriboh and Rising Energy in the Damage Step, Scrap Worm and Sword Hunter at the end of the Battle Phase.",
         (
             ("B.E.S. Big Core", 2), ("Des Mosquito", 3), ("Alien Grey", 3), ("Alien Mother", 2),
-            ("Giant Kozaky", 2), ("Zombie Mammoth", 2), ("Star Boy", 2), ("Hoshiningen", 2),
-            ("Scrap Worm", 2), ("Vorse Raider", 3), ("Summoned Skull", 1),
-            ("Mystical Space Typhoon", 2), ("Shrink", 2), ("Pot of Greed", 1), ("Dark Hole", 1),
+            ("Giant Kozaky", 1), ("Zombie Mammoth", 1), ("Star Boy", 2), ("Hoshiningen", 2), ("Honest", 2),
+            ("Scrap Worm", 3), ("Sword Hunter", 1), ("Vorse Raider", 2),
+            ("Mystical Space Typhoon", 2), ("Shrink", 2), ("Pot of Greed", 1), ("Kuriboh", 2),
             ("Spacegate", 2), ("Mirror Force", 1), ("Sakuretsu Armor", 2), ("Gravity Bind", 1),
-            ("Chthonian Blast", 1), ("Raigeki Break", 2), ("Rising Energy", 1),
+            ("Raigeki Break", 1), ("Rising Energy", 2),
         ),
     ),
 )

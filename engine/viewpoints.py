@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeGuard
 
 from .aliases import AliasBook, Viewer
+from .cards import CARDS
 from .decide import legal_actions
+from .describe import describe
 from .redaction import present
 from .state import State
 from .types import Action, Fact, IllegalAction
@@ -76,6 +78,22 @@ class Viewpoints:
             for i, seen in enumerate(present(self.book, fact)):
                 if seen is not None:
                     out[i].append(seen)
+        return out
+
+    def story(self, v: Viewer, facts: list[Fact]) -> list[str]:
+        """``facts`` (as ``v`` saw them) in plain words; a card named only by an id gets its
+        name when ``v`` knows the card (engine.describe)."""
+
+        def name_of(alias: int) -> str | None:
+            cid = self.book.card_of(v, alias)
+            code = None if cid is None or not self.book.known(v, cid) else self.book.codes.get(cid)
+            return CARDS[code].name if code in CARDS else None
+
+        out = []
+        for fact in facts:
+            line = describe(fact, name_of)
+            if line:
+                out.append(line)
         return out
 
     def view(self, state: State, v: Viewer) -> dict[str, Any]:

@@ -107,9 +107,14 @@ class QuickMatch:
 
 @dataclass(frozen=True, slots=True)
 class ListMatches:
-    """Ask for the live matches (to spectate or join)."""
+    """Ask for matches: ``status`` "live" (waiting and running, to join or spectate) or
+    "finished" (to replay), newest first; ``before_ms`` pages back (the ``created_ms`` of
+    a live row, the ``finished_ms`` of a finished one: rows strictly before it)."""
 
     type: ClassVar[str] = "list_matches"
+    status: str = field(default="live", metadata=_str(8, pattern="live|finished"))
+    before_ms: int | None = field(default=None, metadata=_int(0, 2**53))
+    limit: int = field(default=50, metadata=_int(1, 200))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +166,17 @@ class GetCards:
 
 @dataclass(frozen=True, slots=True)
 class GetReplay:
-    """Ask for the full, unredacted log of a finished match."""
+    """Ask for a finished match's log, a page at a time: the entries from ``from_seq``
+    (at most ``limit``), as ``viewpoint`` saw them ("all": everything, with the server's own
+    card ids; "0"/"1": what that seat saw; "spectator": the public view), each with the
+    viewpoint's view after it when ``views`` is true."""
 
     type: ClassVar[str] = "get_replay"
     match_id: str = field(metadata=MATCH_ID)
+    viewpoint: str = field(default="all", metadata=_str(9, pattern="all|0|1|spectator"))
+    from_seq: int = field(default=1, metadata=_int(1, 2**53))
+    limit: int = field(default=100_000, metadata=_int(1, 100_000))
+    views: bool = False
 
 
 ClientMessage = (
@@ -214,6 +226,7 @@ class Seated:
     seat: int
     token: str
     started: bool
+    players: list[str] = field(default_factory=lambda: ["", ""])
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +239,7 @@ class Spectating:
     match_id: str
     seq: int
     delay: int = 0
+    players: list[str] = field(default_factory=lambda: ["", ""])
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,11 +274,13 @@ class Rejected:
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """Which seats of ``match_id`` have a live connection now (sent when it changes)."""
+    """Which seats of ``match_id`` have a live connection now (sent when it changes), and
+    the players' display names."""
 
     type: ClassVar[str] = "presence"
     match_id: str
     seats: list[bool]
+    players: list[str] = field(default_factory=lambda: ["", ""])
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +295,7 @@ class Update:
     each seat's remaining time in ms after this entry (matches with a clock;
     the seat in ``pending`` is running since the entry was appended).
     ``presence`` says which seats have a live connection (with ``view``).
+    ``story`` is the entry in plain words, as the receiver may know it.
     Card ids are the receiver's own aliases (PROTOCOL.md, "Card ids").
     """
 
@@ -294,15 +311,24 @@ class Update:
     snapshot: bool = False
     clocks: list[int] | None = None
     presence: list[bool] | None = None
+    story: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayLog:
-    """The full log of a finished match (``[{seq, actor, action, facts, state_hash}]``)."""
+    """A page of a finished match's log: ``entries`` ``[{seq, actor, action?, facts,
+    state_hash, time_ms, story, view?}]`` as ``viewpoint`` saw them (``action`` only for
+    "all"); ``total`` entries in all; ``next_seq`` the first entry of the next page (None:
+    this was the last); ``result`` ``{winner, reason}``."""
 
     type: ClassVar[str] = "replay"
     match_id: str
     entries: list[Data]
+    viewpoint: str = "all"
+    total: int = 0
+    next_seq: int | None = None
+    players: list[str] = field(default_factory=lambda: ["", ""])
+    result: Data | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from server.fanout import FanOut
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
+from server.replays import LogCache
 from server.session import Session
 from server.store import RedisEventStore
 from server.tokens import SeatTokens, load_secret
@@ -74,6 +75,7 @@ class DuelServer:
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.bots: set[asyncio.Task[None]] = set()
+        self.replay_logs = LogCache()
         self._server: Server | None = None
         self.draining = False
 

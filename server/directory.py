@@ -77,6 +77,18 @@ end
 return 0
 """
 
+FINISH_LUA = """
+-- KEYS[1] meta, KEYS[2] live index, KEYS[3] finished index; ARGV[1] match id, ARGV[2] now ms,
+-- ARGV[3..] field/value pairs. Once only: the first process to see the end records it.
+if redis.call('HGET', KEYS[1], 'status') == 'finished' then return 0 end
+local fields = {}
+for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_ms', ARGV[2], unpack(fields))
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1
+"""
+
 CreateOutcome = Literal["ok", "mine", "taken"]
 JoinOutcome = Literal["ok", "mine", "full", "notfound"]
 
@@ -94,11 +106,12 @@ class MatchInfo:
     names: tuple[str, str] = ("", "")
     opponent: str = ""
     holders: tuple[str, str] = ("", "")  # connection ids holding the seats ("": nobody)
+    result: dict[str, Any] | None = None  # finished: {winner, reason, length, turns, finished_ms}
 
     def public(self, seq: int) -> dict[str, Any]:
         """The lobby row; ``seq`` is the log's length, shown as far as a
         spectator may see it (a delayed match's seq is shown delayed)."""
-        return {
+        row = {
             "match_id": self.match_id,
             "status": self.status,
             "seq": seq if self.status == FINISHED else max(0, seq - self.spectator_delay),
@@ -107,6 +120,22 @@ class MatchInfo:
             "spectator_delay": self.spectator_delay,
             "players": list(self.names),
         }
+        if self.result is not None:
+            row.update(self.result)
+        return row
+
+
+def _result(f: dict[str, Any]) -> dict[str, Any] | None:
+    if _text(f.get("status", b"")) != FINISHED or "finished_ms" not in f:
+        return None
+    winner = _text(f.get("winner", b""))
+    return {
+        "winner": int(winner) if winner in ("0", "1") else (winner or None),
+        "end_reason": _text(f.get("end_reason", b"")),
+        "length": int(f.get("length", b"0")),
+        "turns": int(f.get("turns", b"0")),
+        "finished_ms": int(f["finished_ms"]),
+    }
 
 
 def _clock(blob: object) -> ClockSettings | None:
@@ -131,6 +160,7 @@ class MatchDirectory:
         self._join = client.register_script(JOIN_LUA)
         self._hold = client.register_script(HOLD_LUA)
         self._release = client.register_script(RELEASE_LUA)
+        self._finish = client.register_script(FINISH_LUA)
 
     async def create(
         self,
@@ -198,10 +228,22 @@ class MatchDirectory:
             names=(_text(f.get("name0", b"")), _text(f.get("name1", b""))),
             opponent=_text(f.get("opponent", b"")),
             holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
+            result=_result(f),
         )
 
     async def set_status(self, match_id: str, status: str) -> None:
         await self._redis.hset(keys.meta_key(match_id), "status", status)
+
+    async def finish(self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int) -> bool:
+        """Record the result and move the match to the history (once; True for the first)."""
+        fields = {"winner": "" if winner is None else str(winner), "end_reason": reason, "length": length, "turns": turns}
+        args: list[Any] = [match_id, _now_ms()]
+        for k, v in fields.items():
+            args.extend((k, v))
+        done = await self._finish(
+            keys=[keys.meta_key(match_id), keys.LOBBY_MATCHES, keys.LOBBY_FINISHED], args=args
+        )
+        return bool(done)
 
     async def hold(self, match_id: str, seat: int, conn: str) -> str:
         """``conn`` now holds ``seat``; tell every process (which closes an older holder).
@@ -220,17 +262,21 @@ class MatchDirectory:
         score = await self._redis.zscore(keys.PROCESSES, process_id)
         return score is not None and score >= _now_ms() - within_ms
 
-    async def holders(self, match_id: str) -> tuple[str, str]:
-        raw = await self._redis.hmget(keys.meta_key(match_id), ["conn0", "conn1"])
-        return (_text(raw[0] or b""), _text(raw[1] or b""))
+    async def holders(self, match_id: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        """(the connections holding the seats, the players' names)."""
+        raw = await self._redis.hmget(keys.meta_key(match_id), ["conn0", "conn1", "name0", "name1"])
+        t = [_text(x or b"") for x in raw]
+        return (t[0], t[1]), (t[2], t[3])
 
-    async def recent(self, limit: int = 50) -> list[MatchInfo]:
-        ids = await self._redis.zrevrange(keys.LOBBY_MATCHES, 0, limit * 2)
+    async def listing(self, status: str, limit: int = 50, before_ms: int | None = None) -> list[MatchInfo]:
+        """Matches newest first: "live" (waiting or running, by creation time) or "finished"
+        (the history, by finish time); ``before_ms`` pages back."""
+        index = keys.LOBBY_FINISHED if status == FINISHED else keys.LOBBY_MATCHES
+        top: str | int = "+inf" if before_ms is None else f"({before_ms}"
+        ids = await self._redis.zrevrangebyscore(index, top, "-inf", start=0, num=limit)
         out: list[MatchInfo] = []
         for raw_id in ids:
             info = await self.get(_text(raw_id))
-            if info is not None and info.status != FINISHED:
+            if info is not None and (info.status == FINISHED) == (status == FINISHED):
                 out.append(info)
-            if len(out) >= limit:
-                break
         return out

@@ -59,7 +59,10 @@ def match_of_bell(channel: str) -> str | None:
 # live in one slot and one script may touch them together (the quick-match pairing).
 
 LOBBY_MATCHES = "lobby:{lobby}:matches"
-"""ZSET of match ids by creation time (ms)."""
+"""ZSET of waiting and live match ids by creation time (ms)."""
+
+LOBBY_FINISHED = "lobby:{lobby}:finished"
+"""ZSET of finished match ids by the time they finished (ms): the match history."""
 
 QUICK_QUEUE = "lobby:{lobby}:quick"
 """ZSET of match ids waiting for a quick-match opponent, by the time they started waiting."""

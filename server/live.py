@@ -159,6 +159,7 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     holders: tuple[str, str] = ("", "")  # connection ids holding the seats (any process)
+    names: tuple[str, str] = ("", "")  # the players' display names
     presence: list[bool] = field(default_factory=lambda: [False, False])
     timer: asyncio.TimerHandle | None = None
 

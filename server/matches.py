@@ -41,7 +41,7 @@ from protocol.entry import LogEntry
 from protocol.messages import Accepted, Act, Presence, Rejected
 from server import rules, views
 from server.clocks import ClockSettings, forced_action, timeout_action_id
-from server.directory import FINISHED, LIVE, MatchDirectory
+from server.directory import LIVE, MatchDirectory
 from server.live import SPECTATOR_DELAY_KEY, LiveMatch, Send, Watcher, now_ms
 from server.metrics import Metrics
 from server.store import RedisEventStore, action_key, fingerprint
@@ -125,7 +125,14 @@ class MatchService:
         views.fan_out(lm, entries)
         self._arm_clock(lm)
         if lm.finished:
-            await self.directory.set_status(lm.match_id, FINISHED)
+            state = lm.state
+            await self.directory.finish(
+                lm.match_id,
+                winner=rules.winner(state),
+                reason=str(getattr(state, "end_reason", "") or ""),
+                length=lm.seq,
+                turns=int(getattr(state, "turn", 0)),
+            )
 
     # ------------------------------------------------------------------ start
 
@@ -374,22 +381,23 @@ class MatchService:
 
     async def _read_presence(self, lm: LiveMatch) -> None:
         """Re-read who holds the seats; tell the watchers if connectedness changed."""
-        lm.holders = await self.directory.holders(lm.match_id)
+        names_before = lm.names
+        lm.holders, lm.names = await self.directory.holders(lm.match_id)
         for holder in lm.holders:
             process = holder.split("/", 1)[0]
             if holder and process != self.process_id and process not in self.live_processes:
                 # a process newer than our last heartbeat round: ask whether it is alive
                 if await self.directory.process_alive(process):
                     self.live_processes.add(process)
-        self._announce_presence(lm)
+        self._announce_presence(lm, force=lm.names != names_before)
 
-    def _announce_presence(self, lm: LiveMatch) -> None:
+    def _announce_presence(self, lm: LiveMatch, force: bool = False) -> None:
         flags = [self.connected(h) for h in lm.holders]
-        if flags == lm.presence:
+        if flags == lm.presence and not force:
             return
         lm.presence = flags
         for w in list(lm.watchers):
-            w.send(Presence(lm.match_id, list(flags)))
+            w.send(Presence(lm.match_id, list(flags), list(lm.names)))
 
     async def refresh_presence(self, match_id: str) -> None:
         """A seat was taken or let go (a doorbell from any process)."""

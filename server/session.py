@@ -51,9 +51,11 @@ from protocol.messages import (
     Sync,
     Welcome,
 )
+from server import replays
 from server.catalog import catalogue
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
+from server.directory import FINISHED
 from server.limits import TokenBucket
 from server.lobby import REFRESH_S, Entrant
 from server.matches import LiveMatch, Watcher
@@ -274,7 +276,7 @@ class Session:
         elif isinstance(msg, QuickMatch):
             await self._quick(msg)
         elif isinstance(msg, ListMatches):
-            await self._list()
+            await self._list(msg)
         elif isinstance(msg, Spectate):
             await self._spectate(msg)
         elif isinstance(msg, Reconnect):
@@ -315,7 +317,9 @@ class Session:
     async def _seat(self, match_id: str, seat: int) -> None:
         """Tell the client its seat and token, then start sending it the match."""
         started = await self.app.store.last_seq(match_id) > 0
-        self.send(Seated(match_id, seat, self.app.tokens.issue(match_id, seat), started))
+        info = await self.app.directory.get(match_id)
+        names = list(info.names) if info is not None else ["", ""]
+        self.send(Seated(match_id, seat, self.app.tokens.issue(match_id, seat), started, names))
         await self._bind(match_id, seat, 0)
 
     async def _start(self, match_id: str) -> None:
@@ -421,11 +425,11 @@ class Session:
             except REDIS_ERRORS:
                 log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
-    async def _list(self) -> None:
-        infos = await self.app.directory.recent()
+    async def _list(self, msg: ListMatches) -> None:
+        infos = await self.app.directory.listing(msg.status, msg.limit, msg.before_ms)
         rows = []
         for info in infos:
-            seq = await self.app.store.last_seq(info.match_id)
+            seq = info.result["length"] if info.result is not None else await self.app.store.last_seq(info.match_id)
             rows.append(info.public(seq))
         self.send(MatchList(rows))
 
@@ -443,7 +447,7 @@ class Session:
 
         def greet(lm: LiveMatch) -> None:
             # the seq a spectator may see: behind the live one on a delayed match
-            self.send(Spectating(msg.match_id, lm.point_for(None).seq, delay))
+            self.send(Spectating(msg.match_id, lm.point_for(None).seq, delay, list(info.names)))
 
         await self._bind(msg.match_id, None, msg.last_seq, greet)
 
@@ -461,7 +465,7 @@ class Session:
             self.error(E.MATCH_NOT_FOUND, f"no match {claim.match_id}")
             return
         started = await self.app.store.last_seq(claim.match_id) > 0
-        self.send(Seated(claim.match_id, claim.seat, msg.token, started))
+        self.send(Seated(claim.match_id, claim.seat, msg.token, started, list(info.names)))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)
         if not started:
             # both seats were taken but the genesis append never happened (a crash
@@ -494,12 +498,28 @@ class Session:
         if not info.spectators and not seated_here:
             self.error(E.SESSION_UNAUTHORIZED, "this match's replay is for its players only")
             return
-        lm = await self.app.service.load(msg.match_id)
-        if not lm.finished:
-            self.error(E.MATCH_NOT_FINISHED, "the full replay opens when the match ends")
-            return
-        entries = await self.app.store.read(msg.match_id)
-        self.send(ReplayLog(msg.match_id, [e.public() for e in entries]))
+        log_entries = self.app.replay_logs.get(msg.match_id)
+        if log_entries is None:
+            if info.status != FINISHED:
+                lm = await self.app.service.load(msg.match_id)
+                if not lm.finished:
+                    self.error(E.MATCH_NOT_FINISHED, "the full replay opens when the match ends")
+                    return
+            log_entries = await self.app.store.read(msg.match_id)
+            self.app.replay_logs.put(msg.match_id, log_entries)
+        key = self.app.tokens.alias_key(msg.match_id)
+        got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views)
+        self.send(
+            ReplayLog(
+                msg.match_id,
+                got.entries,
+                viewpoint=msg.viewpoint,
+                total=got.total,
+                next_seq=got.next_seq,
+                players=list(info.names),
+                result=got.result,
+            )
+        )
 
 
 __all__ = ["Session"]

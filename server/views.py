@@ -58,8 +58,9 @@ def entry_update(
     """``entry`` as ``seat`` may see it; with the view at ``at`` if ``with_view``.
     ``seen``: the entry's per-viewer facts (default: what ``at`` remembers)."""
     facts = _facts(at, entry, seat, seen)
+    story = at.vp.story(seat, facts)
     if not with_view:
-        return Update(match_id, entry.seq, entry.seat, facts, entry.state_hash)
+        return Update(match_id, entry.seq, entry.seat, facts, entry.state_hash, story=story)
     return Update(
         match_id=match_id,
         seq=entry.seq,
@@ -71,6 +72,7 @@ def entry_update(
         legal=legal_for(at, seat),
         clocks=at.clocks(),
         presence=presence,
+        story=story,
     )
 
 

@@ -296,7 +296,13 @@ def test_health_and_unavailable_while_redis_is_down_then_play_resumes(tmp_path: 
                         break
                     await asyncio.sleep(0.1)
                 assert await http_get(server.port, "/healthz") == (200, "ok\n")
-                reply = await actor.act(action, action_id="during-outage", expected_seq=seq)
+                for attempt in range(10):  # what a client does with server/unavailable: retry, backing off
+                    try:
+                        reply = await actor.act(action, action_id="during-outage", expected_seq=seq)
+                        break
+                    except ClientError as exc:
+                        assert exc.error.code == "server/unavailable", exc
+                        await asyncio.sleep(0.1 * 2**attempt)
                 assert reply.seq == seq + 1, reply
                 other = b if actor is a else a
                 while other.seq < reply.seq:  # the other seat hears of it: fan-out works again

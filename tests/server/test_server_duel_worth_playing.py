@@ -1,0 +1,190 @@
+"""Issue 9 over real websockets: the card catalogue, bots that play each demo deck to a
+result through the public protocol (showing chains, Damage Step activations and End Step
+effects), the server's own bot opponent, the match history and replays by viewpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from duel_helpers import SECRET, run, running_server, start_match, url_of
+
+from engine import CARDS, Viewpoints
+from engine.decks import DECKS_BY_NAME, DEFAULT_DECKS
+from protocol.messages import (
+    Cards,
+    CreateMatch,
+    GetCards,
+    GetReplay,
+    ListMatches,
+    MatchList,
+    ReplayLog,
+    Seated,
+    Update,
+)
+from server import rules
+from server.bot import greedy
+from server.bot_player import BotPlayer
+from server.client import DuelClient
+from server.tokens import SeatTokens
+
+PUBLIC_DECKS = [d for d in DECKS_BY_NAME.values() if d.public]
+
+
+def test_the_catalogue_round_trips_and_matches_the_card_data(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            c = await DuelClient.connect(url_of(server), "cat")
+            welcome = next(m for m in c.inbox if type(m).__name__ == "Welcome")
+            await c.send(GetCards())
+            cards = await c.expect(Cards)
+            assert cards.version == welcome.cards_version and len(cards.version) == 16  # type: ignore[attr-defined]
+            by_code = {int(x["code"]): x for x in cards.cards}
+            assert set(by_code) == set(CARDS)
+            honest = by_code[CARDS_BY_NAME_HONEST]
+            assert honest["text"] == CARDS[CARDS_BY_NAME_HONEST].text and honest["atk"] == 1100
+            assert {d["name"] for d in cards.decks} == {d.name for d in PUBLIC_DECKS}
+            for d in cards.decks:
+                assert len(d["cards"]) == 40 and all(by_code[x]["supported"] for x in d["cards"])
+            await c.close()
+
+    run(body())
+
+
+CARDS_BY_NAME_HONEST = next(code for code, c in CARDS.items() if c.name == "Honest")
+
+
+def features(facts: list[dict[str, Any]], state: dict[str, Any]) -> set[str]:
+    """What an entry showed (followed through the facts: phase, step and timing)."""
+    found = set()
+    for f in facts:
+        if f["t"] == "phase":
+            state["phase"], state["step"] = f["phase"], f.get("step")
+        elif f["t"] == "damage_step":
+            state["step"] = "damage"
+        elif f["t"] == "attack_ended" and state.get("phase") == "battle":
+            state["step"] = "battle"
+        elif f["t"] == "activated":
+            if int(f.get("link", 1)) >= 2:
+                found.add("chain")
+            if state.get("step") == "damage":
+                found.add("damage_step")
+            if state.get("phase") == "battle" and state.get("step") == "end":
+                found.add("end_step")
+    return found
+
+
+async def bot_duel(url: str, deck: list[int], seed: int) -> tuple[set[str], Any]:
+    rnd = random.Random(seed)
+    a = await DuelClient.connect(url, "A")
+    await a.send(CreateMatch(deck=deck, name="Bot A"))
+    seated = await a.expect(Seated)
+    b = BotPlayer(url, greedy, seed=seed + 1, name="Bot B", deck=deck)
+    other = asyncio.create_task(b.join(seated.match_id))
+    while a.view is None:
+        await a.expect(Update, timeout=20)
+    while not a.finished:
+        if a.legal:
+            await a.act(greedy(a.view, a.legal, rnd))
+        else:
+            a.changed.clear()
+            await asyncio.wait_for(a.changed.wait(), 30)
+    result = await asyncio.wait_for(other, 30)
+    seen: set[str] = set()
+    tracked: dict[str, Any] = {}
+    for msg in a.inbox:
+        if isinstance(msg, Update):
+            seen |= features(msg.facts, tracked)
+    await a.close()
+    assert result.winner == a.view["winner"]
+    return seen, a.view
+
+
+def test_bots_play_each_demo_deck_to_a_result_showing_the_battle_phase(redis_url: str, tmp_path: Path) -> None:
+    """For each demo deck, bot-vs-bot duels over websockets (one seat a plain client with the
+    greedy policy, the other `duel bot`'s player) reach a result; across at most 8 duels per
+    deck, at least one chain, one Damage Step activation and one End Step effect occur."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            for deck in PUBLIC_DECKS:
+                shown: set[str] = set()
+                for seed in range(8):
+                    seen, view = await bot_duel(url_of(server), deck.codes(), seed)
+                    assert view["winner"] is not None
+                    shown |= seen
+                    if shown >= {"chain", "damage_step", "end_step"}:
+                        break
+                assert shown >= {"chain", "damage_step", "end_step"}, (deck.name, shown)
+
+    run(body())
+
+
+def test_a_player_can_ask_the_server_for_a_bot_opponent(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, bot_think=0.0) as server:
+            rnd = random.Random(5)
+            me = await DuelClient.connect(url_of(server), "me")
+            await me.send(CreateMatch(opponent="bot", name="Me"))
+            seated = await me.expect(Seated)
+            while me.view is None:
+                await me.expect(Update, timeout=20)
+            while not me.finished:
+                if me.legal:
+                    await me.act(greedy(me.view, me.legal, rnd))  # type: ignore[arg-type]
+                else:
+                    me.changed.clear()
+                    await asyncio.wait_for(me.changed.wait(), 20)
+            assert me.view is not None and me.view["winner"] is not None
+            # the finished match is in the history, with both names, and replays by viewpoint
+            await me.send(ListMatches(status="finished"))
+            listing = await me.expect(MatchList)
+            row = next(r for r in listing.matches if r["match_id"] == seated.match_id)
+            assert row["players"] == ["Me", "Bot"] and row["winner"] == me.view["winner"]
+            assert row["length"] == me.seq
+            await me.close()
+
+    run(body())
+
+
+def test_replays_page_by_viewpoint_with_views_and_stories(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            await a.act({"do": "concede"})
+            while not b.finished:
+                await b.expect(Update)
+            frames_a = [m for m in a.inbox if isinstance(m, Update)]
+            viewer = await DuelClient.connect(url_of(server), "V")
+            await viewer.send(GetReplay(match_id=match_id, viewpoint="0", from_seq=1, limit=1, views=True))
+            first = await viewer.expect(ReplayLog)
+            assert first.total == a.seq and first.next_seq == 2 and len(first.entries) == 1
+            await viewer.send(GetReplay(match_id=match_id, viewpoint="0", from_seq=2, views=True))
+            rest = await viewer.expect(ReplayLog)
+            assert rest.next_seq is None and first.result == {"winner": 1, "reason": "concede"}
+            # seat 0's replay is exactly what seat 0 was sent (its aliases, facts, views)
+            entries = first.entries + rest.entries
+            live = {u.seq: u for u in frames_a}
+            for e in entries:
+                assert e["facts"] == live[e["seq"]].facts and e["story"] == live[e["seq"]].story
+            assert entries[-1]["view"] == frames_a[-1].view
+            await viewer.send(GetReplay(match_id=match_id))
+            everything = await viewer.expect(ReplayLog)
+            assert everything.entries[0]["action"]["do"] == "start"
+            state = None
+            for e in everything.entries:
+                state = rules.fold(e["facts"], state)
+                assert rules.state_hash(state) == e["state_hash"]
+            vp = Viewpoints(SeatTokens(SECRET).alias_key(match_id))
+            assert vp is not None
+            for c in (a, b, viewer):
+                await c.close()
+
+    run(body())
+
+
+def test_default_decks_are_the_demo_decks_that_show_the_rules() -> None:
+    assert rules.default_deck(0) == DECKS_BY_NAME[DEFAULT_DECKS[0]].codes()
+    assert rules.default_deck(1) == DECKS_BY_NAME[DEFAULT_DECKS[1]].codes()
