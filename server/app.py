@@ -86,9 +86,25 @@ class DuelServer:
             return int(sock.getsockname()[1])
         raise RuntimeError("not listening")  # pragma: no cover
 
+    async def _retention(self) -> None:
+        """Delete finished matches by the configured rule, now and then (never a live one)."""
+        from server.archive import prune
+
+        while True:
+            try:
+                deleted = await prune(self.redis, keep=self.config.keep_matches, max_age_days=self.config.keep_days)
+                if deleted:
+                    log.info("retention_deleted", matches=len(deleted))
+                    self.metrics.inc("duel_matches_deleted_total", len(deleted))
+            except REDIS_DOWN:
+                log.warning("retention_redis_unavailable")
+            await asyncio.sleep(self.config.retention_every)
+
     async def start(self) -> DuelServer:
         await self.redis.ping()
         self.fanout.start()
+        if self.config.keep_matches is not None or self.config.keep_days is not None:
+            self.bots.add(asyncio.create_task(self._retention(), name="retention"))
         await asyncio.wait_for(self.fanout.ready.wait(), timeout=10)
         cfg = self.config
         self._server = await serve(

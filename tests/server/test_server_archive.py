@@ -1,0 +1,256 @@
+"""Replays people can keep (issue 13): replay files, export -> import -> verify, tampering,
+replays under changed rules, snapshots, retention. Real Redis where a store is involved."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+import redis.asyncio as aioredis
+from duel_helpers import SECRET, choose, run, running_server, start_match, url_of, wait_for_turn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from logs import engine_log
+
+import engine
+from engine import Viewpoints
+from engine.state import to_plain
+from protocol.codec import pack
+from protocol.messages import Accepted
+from server import archive, keys, replay_file, rules, snapshots
+from server.replay import verify_log
+from server.store import RedisEventStore
+from tests.engine.test_pool_duels import random_deck
+
+KEY = b"archive-test-secret-0123456789"
+
+
+async def played_match(url: str, seed: int) -> str:
+    """A finished match played over websockets by two bots (conceded at a random point)."""
+    rnd = random.Random(seed)
+    a, b, match_id, _ = await start_match(url)
+    for _ in range(rnd.randint(10, 120)):
+        actor = await wait_for_turn([a, b])
+        if actor is None:
+            break
+        reply = await actor.act(choose(actor.legal, rnd))
+        assert isinstance(reply, Accepted), reply
+    if not a.finished:
+        await a.act({"do": "concede"})
+    for c in (a, b):
+        await c.close()
+    return match_id
+
+
+def test_export_import_verify_round_trips_on_random_duels(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        async with running_server(redis_url, tmp_path) as server:
+            for seed in range(4):
+                match_id = await played_match(url_of(server), seed)
+                replay = await archive.export_match(client, match_id, SECRET)
+                path = tmp_path / f"{match_id}.duelreplay"
+                size = replay_file.write(path, replay)
+                assert 0 < size < 200 * len(replay.entries)  # compact: a few hundred bytes an entry at most
+                back = replay_file.read(path, SECRET)
+                assert back.header["signature"] and back.header["rules_version"] == replay_file.rules_version()
+                new_id = f"imp{seed}{match_id[:8]}"
+                assert await archive.import_match(client, back, new_id) == new_id
+                stored = await RedisEventStore(client).read(new_id)
+                assert [(e.seq, e.facts, e.state_hash) for e in stored] == [
+                    (e.seq, e.facts, e.state_hash) for e in replay.entries
+                ]
+                divergence, _state = verify_log(stored)
+                assert divergence is None
+                rows = await archive.history(client, limit=200)
+                row = next(r for r in rows if r.match_id == new_id)
+                assert row.length == len(replay.entries) and row.winner == replay.header["result"]["winner"]
+                with pytest.raises(archive.ArchiveError, match="already exists"):
+                    await archive.import_match(client, back, new_id)
+        await client.aclose()
+
+    run(body())
+
+
+def _rewrite(data: bytes, change: Any) -> bytes:
+    raw = msgpack.unpackb(zlib.decompress(data[8:]), raw=False, strict_map_key=False)
+    change(raw)
+    return replay_file.MAGIC + zlib.compress(pack(raw))
+
+
+def test_a_damaged_or_tampered_replay_file_is_refused() -> None:
+    log = engine_log(11, max_actions=200)
+    data = replay_file.dumps(replay_file.build("golden11", log, key=KEY))
+    assert replay_file.loads(data, KEY).entries == log
+    with pytest.raises(replay_file.ReplayFileError, match="not a duel replay"):
+        replay_file.loads(b"hello" + data)
+    with pytest.raises(replay_file.ReplayFileError, match="damaged"):
+        replay_file.loads(data[:-20])
+
+    def edit_fact(raw: dict[str, Any]) -> None:
+        lp = next(f for e in raw["entries"] for f in e["facts"] if f["t"] == "lp")
+        lp["lp"] += 1000  # a little more Life Points for someone
+
+    with pytest.raises(replay_file.ReplayFileError, match="hash chain"):
+        replay_file.loads(_rewrite(data, edit_fact), KEY)
+
+    def edit_and_rechain(raw: dict[str, Any]) -> None:
+        edit_fact(raw)
+        raw["header"]["chain"] = replay_file.chain(raw["entries"])
+
+    with pytest.raises(replay_file.ReplayFileError, match="signature"):
+        replay_file.loads(_rewrite(data, edit_and_rechain), KEY)
+
+    def edit_rechain_unsign(raw: dict[str, Any]) -> None:
+        edit_and_rechain(raw)
+        del raw["header"]["signature"]
+
+    with pytest.raises(replay_file.ReplayFileError, match="state hash"):
+        replay_file.loads(_rewrite(data, edit_rechain_unsign), KEY)
+
+
+def test_a_replay_made_under_other_rules_plays_back_and_verify_names_the_first_divergence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Record a duel, then change a rule (battle damage is doubled): the file still loads and
+    plays back exactly (its facts are the truth), and verify names the first entry where
+    today's rules decide differently, in plain words."""
+    log = engine_log(23, max_actions=400)
+    data = replay_file.dumps(replay_file.build("m23", log))
+    first_damage = next(e.seq for e in log if any(f["t"] == "lp" and f.get("reason") == "battle" for f in e.facts))
+
+    import engine.ops as ops
+
+    original = ops.damage
+
+    def doubled(ctx: Any, seat: int, amount: int, reason: str = "effect") -> None:
+        original(ctx, seat, amount * 2 if reason == "battle" else amount, reason)
+
+    monkeypatch.setattr(ops, "damage", doubled)
+    for module in list(__import__("sys").modules.values()):
+        if getattr(module, "__name__", "").startswith("engine.") and getattr(module, "damage", None) is original:
+            monkeypatch.setattr(module, "damage", doubled)
+    monkeypatch.setattr(replay_file, "rules_version", lambda: "changed-rules")
+    replay = replay_file.loads(data)  # other rules: the facts still fold
+    state = None
+    for e in replay.entries:
+        state = rules.fold(e.facts, state)
+    assert rules.winner(state) == rules.winner(engine.fold([f for e in log for f in e.facts]))
+    divergence, _ = verify_log(replay.entries, hashes=False)
+    assert divergence is not None and divergence.seq == first_damage and divergence.kind == "facts"
+    text = "\n".join(divergence.lines())
+    assert "battle damage" in text and "what the log says happened" in text and "today's rules" in text
+
+
+def test_golden_replay_files_load_and_play_back() -> None:
+    """Replay files made by this engine: every future version must load and play them back."""
+    files = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.duelreplay"))
+    assert len(files) >= 3
+    for path in files:
+        replay = replay_file.read(path)
+        state = None
+        for e in replay.entries:
+            state = rules.fold(e.facts, state)
+        result = replay.header["result"]
+        assert rules.winner(state) == result["winner"] and result["finished"], path.name
+        if replay.header["rules_version"] == replay_file.rules_version():
+            assert verify_log(replay.entries)[0] is None
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), every=st.integers(1, 120))
+def test_snapshot_plus_tail_equals_a_fold_from_the_start(seed: int, every: int) -> None:
+    """Snapshots at a random period of a random pool duel: loading any of them and folding the
+    rest gives the very state, views and per-viewer facts of a fold from the start."""
+    rnd = random.Random(seed)
+    decks = (random_deck(rnd)[0], random_deck(rnd)[0])
+    log = engine_log(seed, decks=decks, max_actions=300, policy_random=0.5)
+    key = b"snapshot-key"
+    full = Viewpoints(key)
+    state = None
+    for i, e in enumerate(log, start=1):
+        full.apply(e.facts)
+        state = rules.fold(e.facts, state)
+        if i % every or i == len(log):
+            continue
+        blob = snapshots.dumps(snapshots.Snapshot(i, e.state_hash, e.ts_ms, state, full.book, None))
+        snap = snapshots.loads(blob, key)
+        assert rules.state_hash(snap.state) == e.state_hash
+        vp, s = Viewpoints(key, snap.book), snap.state
+        ref_vp, ref_s = Viewpoints(key), None
+        for j, t in enumerate(log, start=1):
+            ref_seen = ref_vp.apply(t.facts)
+            ref_s = rules.fold(t.facts, ref_s)
+            if j > i:
+                assert vp.apply(t.facts) == ref_seen
+                s = rules.fold(t.facts, s)
+        assert to_plain(s) == to_plain(ref_s)
+        for v in (0, 1, None):
+            assert vp.view(s, v) == ref_vp.view(ref_s, v)
+        break
+
+
+def test_a_server_loads_a_match_from_its_snapshot_and_ignores_a_bad_one(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshots, "EVERY", 5)
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        rnd = random.Random(3)
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            for _ in range(23):
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                await actor.act(choose(actor.legal, rnd))
+            live = server.service.cached(match_id)
+            assert live is not None
+            seq, want = live.seq, rules.state_hash(live.state)
+            views = [live.vp.view(live.state, v) for v in (0, 1, None)]
+            snaps = await client.hkeys(keys.snapshots_key(match_id))
+            assert sorted(int(k) for k in snaps) == [5, 10, 15, 20]
+            for c in (a, b):
+                await c.close()
+        for corrupt in (False, True):
+            if corrupt:
+                await client.hset(keys.snapshots_key(match_id), "20", b"not a snapshot")
+            async with running_server(redis_url, tmp_path) as fresh:
+                lm = await fresh.service.load(match_id)
+                assert lm.seq == seq and rules.state_hash(lm.state) == want
+                assert [lm.vp.view(lm.state, v) for v in (0, 1, None)] == views
+                metrics = fresh.metrics.render()
+                if corrupt:
+                    assert "duel_snapshots_ignored_total 1" in metrics
+                else:
+                    assert "duel_snapshots_loaded_total 1" in metrics
+        await client.aclose()
+
+    run(body())
+
+
+def test_retention_deletes_only_finished_matches(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        await client.delete(keys.LOBBY_FINISHED)
+        async with running_server(redis_url, tmp_path) as server:
+            finished = [await played_match(url_of(server), seed) for seed in (1, 2, 3)]
+            a, b, live, _ = await start_match(url_of(server))
+            # a live match wrongly listed in the history is still never deleted
+            await client.zadd(keys.LOBBY_FINISHED, {live: 0})
+            deleted = await archive.prune(client, keep=1)
+            assert sorted(deleted) == sorted(finished[:2])
+            for m in finished[:2]:
+                assert not await client.exists(*keys.match_keys(m))
+            assert await client.exists(keys.log_key(finished[2]))
+            assert await client.exists(keys.log_key(live)) and await client.exists(keys.meta_key(live))
+            for c in (a, b):
+                await c.close()
+        await client.aclose()
+
+    run(body())
+
