@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,11 +45,16 @@ def register(sub: Any) -> None:
 
 
 def _secret(args: argparse.Namespace) -> bytes | None:
-    from server.tokens import load_secret
+    """The key this deployment signs replay files with (from DUEL_SECRET or the data dir's
+    secret file); None if there is none here (files are then written unsigned and their
+    signatures not checked)."""
+    from server.tokens import SeatTokens, load_secret
 
+    if not os.environ.get("DUEL_SECRET") and not (args.data_dir / "secret").exists():
+        return None
     try:
-        return load_secret(args.data_dir)
-    except (OSError, RuntimeError):
+        return SeatTokens(load_secret(args.data_dir)).replay_key()
+    except (OSError, RuntimeError, ValueError):
         return None
 
 

@@ -254,3 +254,70 @@ def test_retention_deletes_only_finished_matches(redis_url: str, tmp_path: Path)
 
     run(body())
 
+
+
+async def http_get_bytes(port: int, path: str) -> tuple[int, bytes]:
+    import asyncio
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    raw = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_replay_files_download_over_http_and_upload_over_the_protocol(redis_url: str, tmp_path: Path) -> None:
+    """A finished match's replay file downloads from GET /replays/<id>.duelreplay; sent back in
+    parts over the websocket it pages like the stored match; a damaged one is refused."""
+    import base64
+
+    from protocol.messages import (
+        CreateMatch,
+        Error,
+        GetReplay,
+        ReplayLoaded,
+        ReplayLog,
+        Seated,
+        UploadReplay,
+    )
+    from server.client import DuelClient
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            match_id = await played_match(url_of(server), 7)
+            status, data = await http_get_bytes(server.port, f"/replays/{match_id}.duelreplay")
+            assert status == 200
+            replay = replay_file.loads(data, server.tokens.replay_key())
+            assert replay.match_id == match_id and replay.header["signature"]
+            assert (await http_get_bytes(server.port, "/replays/nosuchmatch.duelreplay"))[0] == 404
+            c = await DuelClient.connect(url_of(server), "viewer")
+            text = base64.b64encode(data).decode()
+            parts = [text[i : i + 4000] for i in range(0, len(text), 4000)]
+            for i, part in enumerate(parts):
+                await c.send(UploadReplay("f1", i, len(parts), part))
+            loaded = await c.expect(ReplayLoaded)
+            assert (loaded.match_id, loaded.total, loaded.signed, loaded.same_rules) == (
+                match_id, len(replay.entries), True, True)
+            await c.send(GetReplay(match_id="ignored", upload_id="f1", viewpoint="1", views=True))
+            from_file = await c.expect(ReplayLog)
+            await c.send(GetReplay(match_id=match_id, viewpoint="1", views=True))
+            stored = await c.expect(ReplayLog)
+            assert [e["story"] for e in from_file.entries] == [e["story"] for e in stored.entries]
+            assert from_file.entries[-1]["view"]["winner"] == stored.entries[-1]["view"]["winner"]
+            damaged = base64.b64encode(data[:-30]).decode()
+            pieces = [damaged[i : i + 4000] for i in range(0, len(damaged), 4000)]
+            for i, part in enumerate(pieces):
+                await c.send(UploadReplay("f2", i, len(pieces), part))
+            err = await c.expect(Error)
+            assert err.code == "replay/invalid" and "damaged" in err.reason
+            # a match that is not finished has no public replay file
+            p = await DuelClient.connect(url_of(server), "private")
+            await p.send(CreateMatch(spectators=False))
+            seated = await p.expect(Seated)
+            assert (await http_get_bytes(server.port, f"/replays/{seated.match_id}.duelreplay"))[0] == 404
+            for cl in (c, p):
+                await cl.close()
+
+    run(body())
