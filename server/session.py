@@ -569,7 +569,8 @@ class Session:
             log_entries = await self.app.store.read(msg.match_id)
             self.app.replay_logs.put(msg.match_id, log_entries)
         key = self.app.tokens.alias_key(msg.match_id)
-        got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views)
+        checkpoints = self.app.replay_logs.checkpoints(msg.match_id)
+        got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views, checkpoints)
         self.send(
             ReplayLog(
                 msg.match_id,

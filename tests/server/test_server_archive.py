@@ -321,3 +321,18 @@ def test_replay_files_download_over_http_and_upload_over_the_protocol(redis_url:
                 await cl.close()
 
     run(body())
+
+
+def test_a_page_folded_from_a_checkpoint_equals_one_folded_from_the_start() -> None:
+    from server import replays
+
+    log = engine_log(5, max_actions=600)
+    assert len(log) > 250
+    key = b"checkpoint-key"
+    checkpoints: dict[int, bytes] = {}
+    replays.page(log, key, "0", 1, len(log), False, checkpoints)  # fills the checkpoints
+    assert sorted(checkpoints) == list(range(100, len(log) + 1, 100))
+    for viewpoint in ("all", "0", "1", "spectator"):
+        fast = replays.page(log, key, viewpoint, 250, 5, True, checkpoints)
+        slow = replays.page(log, key, viewpoint, 250, 5, True)
+        assert fast == slow and [e["seq"] for e in fast.entries] == [250, 251, 252, 253, 254]
