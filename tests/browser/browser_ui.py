@@ -19,7 +19,7 @@ SETTLED = """() => {
   const m = app.match;
   if (!m || !m.view) return false;
   if (m.view.winner !== null && m.view.winner !== undefined) return true;
-  const busy = m.inflight !== null || m.seq < m.awaitSeq;
+  const busy = m.inflight !== null || m.seq < m.awaitSeq || m.autoPassing;
   return !busy && m.legal.length > 0;
 }"""
 
@@ -108,6 +108,22 @@ def close_dialog(page: Page) -> None:
 def take_turn_step(page: Page) -> str:
     """Make one decision the way a keen player would: attack when possible,
     summon, go to battle, move on; pass otherwise.  Returns what it did."""
+    # a decision away from the board (a trigger, cards or an option to choose): its dialog
+    if page.locator(".decision [data-action=open-choice]").count():
+        if not page.locator("dialog.dlg[open][data-kind=choice]").count():
+            page.locator(".decision [data-action=open-choice]").click()
+        dlg = page.locator("dialog.dlg[open][data-kind=choice]")
+        confirm = dlg.locator("[data-action=choose-confirm]")
+        if confirm.count():  # several cards to pick: toggle them until the choice is complete
+            cards = dlg.locator(".choice-card")
+            for i in range(cards.count()):
+                if not confirm.is_disabled():
+                    break
+                cards.nth(i).click()
+            click_and_wait(page, confirm)
+        else:
+            click_and_wait(page, dlg.locator(".choice-list button:not([disabled])").first)
+        return "choice"
     # attack: click an attacker, then a target (or the direct attack button)
     attackers = page.locator(".card.actionable[data-zone=monsters]")
     for i in range(attackers.count()):
@@ -154,3 +170,9 @@ def shot(page: Page, folder: Path, name: str) -> Path:
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+def log_lines(page: Page) -> list[tuple[int, str]]:
+    """The battle log as the page shows it: each line's entry and its exact text."""
+    rows = page.locator("[data-testid=log] li").evaluate_all("els => els.map(e => [Number(e.dataset.seq), e.textContent])")
+    return [(int(seq), str(text)) for seq, text in rows]

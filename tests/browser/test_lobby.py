@@ -10,22 +10,59 @@ from typing import Any
 
 from browser_env import LiveServer
 from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot
+from msgpack import unpackb
+
+from server.catalog import catalogue
 
 
 def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
     foreign: list[str] = []
+    frames: list[bytes] = []
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     page.on("request", lambda r: None if r.url.startswith((live_server.http, live_server.ws)) else foreign.append(r.url))
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())))
     page.goto(live_server.http + "/")
     page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open'")
     page.get_by_role("heading", name="Duel in the browser").wait_for()
     assert page.get_by_label("Your name").is_visible()
     assert page.locator("[data-testid=conn]").inner_text() == "connected"
+    # the demo decks come from the server's catalogue: offered by title, with their descriptions
+    cards = catalogue()
+    assert cards.decks, "the server has no demo decks"
+    decks = page.locator("[data-testid=decks]")
+    for deck in cards.decks:
+        option = decks.locator(".deck-option", has_text=deck["title"])
+        option.wait_for()
+        assert deck["description"] in option.inner_text()
     assert foreign == [], foreign
     assert no_horizontal_scroll(page)
     shot(page, screenshots, "lobby-1280x720")
+    # the catalogue is kept by version: a reload does not ask for it again
+    asked = [unpackb(f) for f in frames]
+    assert [m["type"] for m in asked].count("get_cards") == 1
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('duel.cards')).version") == cards.version
+    frames.clear()
+    page.reload()
+    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open' && window.duelApp.cat.loaded")
+    decks.locator(".deck-option", has_text=cards.decks[0]["title"]).wait_for()
+    assert "get_cards" not in [unpackb(f)["type"] for f in frames]
     ctx.close()
+
+
+def test_a_demo_deck_chosen_by_title_is_the_deck_played(browser: Any, live_server: LiveServer) -> None:
+    deck = catalogue().decks[-1]
+    page = open_page(browser, live_server.http + "/")
+    page.get_by_label(deck["title"]).check()
+    page.locator("[data-lobby=bot]").click()
+    page.locator("[data-testid=turn]").wait_for()
+    # every card A can see of its own (the opening hand) is from that deck
+    codes = [int(c) for c in page.locator(".row.hand[data-seat='0'] .card").evaluate_all("els => els.map(e => e.dataset.code)")]
+    assert codes and set(codes) <= set(deck["cards"])
+    page.locator(".decision [data-key=concede]").click()
+    page.locator("dialog.dlg[open] button[data-action=concede]").click()
+    page.locator("[data-testid=prompt]", has_text="you lost").wait_for()
+    page.context.close()
 
 
 def test_lobby_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
@@ -38,8 +75,9 @@ def test_lobby_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: 
 
 def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveServer) -> None:
     page = open_page(browser, live_server.http + "/")
-    page.get_by_label("Deck", exact=True).select_option("paste")
-    page.get_by_label("Decklist").fill("3 Honest\nBlue Eyes White Dragn\n37742478\n")
+    page.wait_for_function("() => window.duelApp.cat.loaded")
+    page.get_by_label("Paste a decklist…").check()
+    page.get_by_label("Decklist", exact=True).fill("3 Honest\nBlue Eyes White Dragn\n37742478\n")
     page.locator("[data-lobby=create]").click()
     errors = page.locator("#deck-errors li")
     errors.first.wait_for()
@@ -49,7 +87,7 @@ def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveS
     # the deck was not sent: still in the lobby, no seat taken
     assert page.evaluate("() => window.duelApp.screen") == "lobby"
     # a well-formed list that breaks a deck rule is refused before sending too
-    page.get_by_label("Decklist").fill("4 Honest\n" + "Blue-Eyes White Dragon\n" * 2)
+    page.get_by_label("Decklist", exact=True).fill("4 Honest\n" + "Blue-Eyes White Dragon\n" * 2)
     page.locator("[data-lobby=create]").click()
     page.locator("#deck-errors li", has_text="at most 3").wait_for()
     page.context.close()
@@ -113,7 +151,7 @@ def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browse
     # the host concedes (with a confirmation); everyone still there sees the result
     host.locator(".decision [data-key=concede]").click()
     host.locator("dialog.dlg[open] button[data-action=concede]").click()
-    for page, words in ((host, "you lost"), (watcher, "B wins")):
+    for page, words in ((host, "you lost"), (watcher, "B (Guest) wins")):
         page.locator("[data-testid=prompt]", has_text=words).wait_for()
     assert "Duel over: B wins" in watcher.locator("[data-testid=log]").inner_text()
     for page in (host, watcher):
