@@ -27,6 +27,7 @@ from browser_ui import (
     pass_button,
     prompt,
     shot,
+    wait_app,
     wait_decision,
 )
 from playwright.sync_api import Page
@@ -132,7 +133,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     assert outline != "none"  # the focus is visible
     before = int(a.evaluate("() => window.duelApp.match.seq"))
     a.keyboard.press("Enter")
-    a.wait_for_function("n => window.duelApp.match.seq > n", arg=before)
+    wait_app(a, "n => window.duelApp.match.seq > n", before)
     assert "attacks" in a.locator("[data-testid=attack]").inner_text()
 
     # B owes the response to the attack declaration ... and reloads its page first
@@ -140,7 +141,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     assert "attack declaration" in pass_button(b).inner_text()
     seq_before = int(b.evaluate("() => window.duelApp.match.seq"))
     b.reload()
-    b.wait_for_function("() => window.duelApp && window.duelApp.match && window.duelApp.match.view")
+    wait_app(b, "() => window.duelApp && window.duelApp.match && window.duelApp.match.view")
     wait_decision(b)
     assert int(b.evaluate("() => window.duelApp.match.seq")) == seq_before
     assert b.evaluate("() => window.duelApp.match.seat") == 1
@@ -199,7 +200,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     # rebuilt after its reload from the catch-up)
     last = int(a.evaluate("() => window.duelApp.match.seq"))
     told = live_server.call(stories_until(py_spectator, last))
-    spectator.wait_for_function("s => window.duelApp.match.seq === s", arg=last)
+    wait_app(spectator, "s => window.duelApp.match.seq === s", last)
     assert log_lines(spectator) == told
     assert log_lines(spectator) == live_server.call(replay_stories(live_server.ws, match_id, "spectator"))
     for page, seat in ((a, "0"), (b, "1")):

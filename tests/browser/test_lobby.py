@@ -8,11 +8,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browser_env import LiveServer
-from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot
+from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot, wait_app
 from msgpack import unpackb
 
+from protocol.messages import Accepted, CreateMatch, Join, ListMatches, MatchList, Seated, Update
 from server.catalog import catalogue
+from server.client import DuelClient
 
 
 def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
@@ -23,7 +26,7 @@ def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveSer
     page.on("request", lambda r: None if r.url.startswith((live_server.http, live_server.ws)) else foreign.append(r.url))
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())))
     page.goto(live_server.http + "/")
-    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open'")
+    wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open'")
     page.get_by_role("heading", name="Duel in the browser").wait_for()
     assert page.get_by_label("Your name").is_visible()
     assert page.locator("[data-testid=conn]").inner_text() == "connected"
@@ -44,7 +47,7 @@ def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveSer
     assert page.evaluate("() => JSON.parse(localStorage.getItem('duel.cards')).version") == cards.version
     frames.clear()
     page.reload()
-    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open' && window.duelApp.cat.loaded")
+    wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open' && window.duelApp.cat.loaded")
     decks.locator(".deck-option", has_text=cards.decks[0]["title"]).wait_for()
     assert "get_cards" not in [unpackb(f)["type"] for f in frames]
     ctx.close()
@@ -75,7 +78,7 @@ def test_lobby_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: 
 
 def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveServer) -> None:
     page = open_page(browser, live_server.http + "/")
-    page.wait_for_function("() => window.duelApp.cat.loaded")
+    wait_app(page, "() => window.duelApp.cat.loaded")
     page.get_by_label("Paste a decklist…").check()
     page.get_by_label("Decklist", exact=True).fill("3 Honest\nBlue Eyes White Dragn\n37742478\n")
     page.locator("[data-lobby=create]").click()
@@ -172,3 +175,51 @@ def test_quick_match_pairs_two_pages(browser: Any, live_server: LiveServer) -> N
     assert len(ids) == 1 and seats == [0, 1]
     for page in (first, second):
         page.context.close()
+
+
+async def conceded_matches(url: str, n: int, tag: str) -> list[str]:
+    """``n`` matches between "<tag> A<i>" and "<tag> B<i>", each conceded by A at once;
+    their ids, in the order they finished."""
+    ids: list[str] = []
+    for i in range(n):
+        a = await DuelClient.connect(url, "A")
+        b = await DuelClient.connect(url, "B")
+        await a.send(CreateMatch(name=f"{tag} A{i}"))
+        match_id = (await a.expect(Seated)).match_id
+        await b.send(Join(match_id=match_id, name=f"{tag} B{i}"))
+        await b.expect(Seated)
+        while a.view is None:
+            await a.expect(Update)
+        assert isinstance(await a.act({"do": "concede"}), Accepted)
+        ids.append(match_id)
+        await a.close()
+        await b.close()
+    # until the history lists the last of them
+    lister = await DuelClient.connect(url, "lister")
+    for _ in range(200):
+        await lister.send(ListMatches(status="finished", limit=5))
+        if ids[-1] in [r["match_id"] for r in (await lister.expect(MatchList)).matches]:
+            break
+    else:
+        pytest.fail("the finished matches never reached the history")
+    await lister.close()
+    return ids
+
+
+def test_finished_matches_are_listed_newest_first_a_page_at_a_time(browser: Any, live_server: LiveServer) -> None:
+    ids = live_server.call(conceded_matches(live_server.ws, 21, "Pager"))
+    newest_first = list(reversed(ids))
+    page = open_page(browser, live_server.http + "/")
+    rows = page.locator("[data-list=replay] li")
+    rows.first.wait_for()
+    shown = rows.evaluate_all("els => els.map(e => e.dataset.match)")
+    assert shown == newest_first[:20]  # one page
+    first = rows.first.text_content() or ""
+    assert first.startswith("Pager A20 vs Pager B20 · Pager B20 won (a player conceded) · 1 turn, 2 entries · "), first
+    assert rows.first.locator("[data-replay]").get_attribute("href") == f"#/replay/{ids[-1]}"
+    # the next page: older matches, after the first page's
+    page.locator("[data-more=finished]").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-list=replay] li').length > 20")
+    shown = rows.evaluate_all("els => els.map(e => e.dataset.match)")
+    assert shown[:21] == newest_first and len(shown) == len(set(shown))
+    page.context.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_env import LiveServer, replay_stories
-from browser_ui import PHONE, log_lines, no_horizontal_scroll, open_page, shot
+from browser_ui import PHONE, log_lines, no_horizontal_scroll, open_page, shot, wait_app
 
 from protocol.messages import CreateMatch, Join, Seated, Update
 from server.client import DuelClient, bot_choice
@@ -52,7 +52,7 @@ def pos(page: Any) -> int:
 def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
     match_id = live_server.call(bot_duel(live_server.ws))
     page = open_page(browser, f"{live_server.http}/#/replay/{match_id}")
-    page.wait_for_function("() => { const r = window.duelApp.replay; return r && !r.loading && r.entries.length > 10; }")
+    wait_app(page, "() => { const r = window.duelApp.replay; return r && !r.loading && r.entries.length > 10; }")
     total = int(page.evaluate("() => window.duelApp.replay.entries.length"))
     has_views = bool(page.evaluate("() => !!window.duelApp.replay.entries[0].view"))
     assert pos(page) == 1
@@ -106,7 +106,7 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
             assert all(c.get_attribute("data-code") for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all())
         # A's view: B's hand is backs; the position is kept
         page.locator("#viewpoint").select_option("0")
-        page.wait_for_function("() => { const r = window.duelApp.replay; return r.viewpoint === '0' && !r.loading && r.entries.length > 10; }")
+        wait_app(page, "() => { const r = window.duelApp.replay; return r.viewpoint === '0' && !r.loading && r.entries.length > 10; }")
         assert pos(page) == 2
         theirs = page.locator(".row.hand[data-seat='1'] .card")
         assert theirs.count() >= 5 and all(c.get_attribute("data-code") is None for c in theirs.all())
@@ -114,7 +114,7 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
         told_a = live_server.call(replay_stories(live_server.ws, match_id, "0"))
         assert log_lines(page) == [(s, line) for s, line in told_a if s <= 2]
         page.locator("#viewpoint").select_option("spectator")
-        page.wait_for_function("() => { const r = window.duelApp.replay; return r.viewpoint === 'spectator' && !r.loading && r.entries.length > 10; }")
+        wait_app(page, "() => { const r = window.duelApp.replay; return r.viewpoint === 'spectator' && !r.loading && r.entries.length > 10; }")
         for seat in (0, 1):
             assert all(c.get_attribute("data-code") is None for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all())
     else:

@@ -48,9 +48,14 @@ export function key(id: unknown): string {
   return String(id);
 }
 
-/** Every card the view shows, by id. */
+const byIdCache = new WeakMap<View, Map<string, CardView>>();
+
+/** Every card the view shows, by id (made once per view: views are never changed). */
 export function cardsById(view: View): Map<string, CardView> {
+  const cached = byIdCache.get(view);
+  if (cached !== undefined) return cached;
   const out = new Map<string, CardView>();
+  byIdCache.set(view, out);
   for (const p of view.players) {
     const zones: (CardView | null)[][] = [p.hand, p.monsters, p.spells_traps, p.graveyard, p.banished, [p.field]];
     for (const zone of zones) {

@@ -8,7 +8,7 @@
 import { cardDetail } from "./board";
 import { Catalogue } from "./cards";
 import { Dialogs } from "./dialogs";
-import { h, replaceChildren } from "./dom";
+import { h, replaceChildren, swap } from "./dom";
 import { autoPassDefault, Game, type MatchState } from "./game";
 import { loadName, Lobby } from "./lobby";
 import type { CardView, ConnState, MatchRow, ReplayPage, ServerMessage } from "./proto";
@@ -31,13 +31,14 @@ export class App {
   name = loadName();
   hovered: CardView | null = null;
   autoPass = autoPassDefault();
+  renderPending = false;
 
   constructor(root: HTMLElement) {
     this.root = root;
     this.lobby = new Lobby(this);
     this.session = new Session(this.cat, {
       message: (msg) => this.onMessage(msg),
-      state: () => this.render(),
+      state: () => this.renderSoon(),
       resume: () => this.onResume(),
     });
     this.dialogs = new Dialogs({
@@ -144,7 +145,7 @@ export class App {
     else if (this.screen === "replay") this.viewer?.resume();
     else this.lobby.refresh();
     this.session.askAgain(); // a seat request whose answer was lost: the same request_id again
-    this.render();
+    this.renderSoon();
   }
 
   private onMessage(msg: ServerMessage): void {
@@ -168,7 +169,7 @@ export class App {
       default:
         this.game?.onMessage(msg);
     }
-    this.render();
+    this.renderSoon();
   }
 
   /** A seat was taken (created, joined, paired, or given back for a retried request). */
@@ -217,12 +218,25 @@ export class App {
     if (panel) replaceChildren(panel, cardDetail(card, this.cat));
   }
 
+  /** Render at the next frame: what the server says (a burst of messages makes one render). */
+  renderSoon(): void {
+    if (this.renderPending) return;
+    this.renderPending = true;
+    requestAnimationFrame(() => {
+      if (this.renderPending) this.render();
+    });
+  }
+
+  /** Render now: after what the player did (so the page answers the click at once). */
   render(): void {
+    this.renderPending = false;
     const body = this.screen === "lobby" ? this.lobby.render() : this.screen === "match" ? (this.game?.render() ?? h("main")) : (this.viewer?.render() ?? h("main"));
-    replaceChildren(this.root, this.renderHeader(), body);
+    const header = this.renderHeader();
+    const [oldHeader, oldBody] = [this.root.children[0], this.root.children[1]];
+    if (oldHeader !== undefined && oldBody === body) swap(oldHeader, header); // the screen's element is kept: only what changed is new
+    else replaceChildren(this.root, header, body);
     document.title = this.screen === "replay" ? "Replay · Duel" : this.screen === "match" ? (this.game?.title() ?? "Duel") : "Duel";
-    const log = this.root.querySelector<HTMLElement>(".log ol");
-    if (log) log.scrollTop = log.scrollHeight;
+    (this.screen === "match" ? this.game?.side : this.screen === "replay" ? this.viewer?.side : undefined)?.afterRender();
   }
 
   private renderHeader(): HTMLElement {

@@ -132,6 +132,7 @@ export function cardBox(
     "data-seat": where.seat,
     "data-slot": where.slot,
     "data-card-id": id,
+    "data-actions": actions.length ? [...new Set(actions.map((a) => a.do))].join(" ") : null,
     "data-code": c.hidden ? null : (c.code ?? null),
     "data-name": c.hidden ? null : name,
     "aria-label": label + (target ? ": choose as the attack target" : actions.length ? `: ${actions.length} action${actions.length > 1 ? "s" : ""}` : ""),

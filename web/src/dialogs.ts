@@ -120,7 +120,7 @@ export class Dialogs {
       el.addEventListener("focus", () => show(c));
       return el;
     };
-    const aboutName = about === undefined ? null : cardLabel(view, cat, about);
+    const aboutName = about === undefined || aboutCard === undefined ? null : cardLabel(view, cat, about);
     let title: string;
     let body: HTMLElement[];
     if (pend.kind === "cards" || pend.kind === "discard") {

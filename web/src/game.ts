@@ -6,8 +6,8 @@
 import { key, SEATS } from "./actions";
 import type { App } from "./app";
 import { CHOICE_KINDS, formatClock, renderBoard, type BoardHooks, type BoardModel, type Seatinfo } from "./board";
-import { h } from "./dom";
-import { renderSide, storyLines, type LogLine } from "./log";
+import { h, Kept } from "./dom";
+import { SidePanel, storyLines, type LogLine } from "./log";
 import type { Action, Pending, ServerMessage, Update, View } from "./proto";
 
 const AUTOPASS_KEY = "duel.autopass";
@@ -38,6 +38,13 @@ export interface MatchState {
   error: string | null;
 }
 
+/** How long a pass made for the player waits, so the board can be seen (ms;
+ * localStorage "duel.autopass_ms" overrides it: the tests make it 0). */
+function autoPassDelay(): number {
+  const ms = Number(localStorage.getItem("duel.autopass_ms") ?? 250);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 250;
+}
+
 export function autoPassDefault(): boolean {
   return localStorage.getItem(AUTOPASS_KEY) !== "off";
 }
@@ -46,6 +53,8 @@ export class Game {
   readonly m: MatchState;
   private autoPassTimer: number | null = null;
   private choiceShownFor = -1;
+  readonly side = new SidePanel();
+  private readonly kept = new Kept();
 
   constructor(
     private readonly app: App,
@@ -235,7 +244,7 @@ export class Game {
       this.autoPassTimer = null;
       m.autoPassing = false;
       if (m.seq === seq && m.inflight === null && m.legal.includes(only) && this.app.autoPass) this.sendAction(only);
-    }, 250);
+    }, autoPassDelay());
   }
 
   sendAction(a: Action): void {
@@ -346,8 +355,7 @@ export class Game {
       autoPass: this.app.autoPass,
     };
     const finished = view.winner !== null && view.winner !== undefined;
-    return h(
-      "main",
+    return this.kept.render(
       { class: "match", "data-seq": m.seq, "data-role": m.seat === null ? "spectator" : `seat-${m.seat}` },
       h(
         "div",
@@ -364,7 +372,7 @@ export class Game {
             )
           : null,
       ),
-      renderSide(this.app.cat, this.app.hovered, m.log, m.seq),
+      this.side.update(this.app.cat, this.app.hovered, m.log, m.seq),
     );
   }
 

@@ -275,7 +275,7 @@ function finishedRow(r: MatchRow): HTMLElement {
     { "data-match": r.match_id },
     h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
     h("span", { class: "result" }, ` · ${result}`),
-    h("span", { class: "muted" }, `${why ? ` (${why})` : ""} · ${r.turns ?? "?"} turns, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
+    h("span", { class: "muted" }, `${why ? ` (${why})` : ""} · ${r.turns === 1 ? "1 turn" : `${r.turns ?? "?"} turns`}, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
     h("a", { class: "act small", href: `#/replay/${r.match_id}`, "data-replay": r.match_id }, "Replay"),
   );
 }

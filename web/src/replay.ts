@@ -7,8 +7,8 @@
 import { SEATS } from "./actions";
 import type { App } from "./app";
 import { renderBoard, type BoardHooks, type BoardModel } from "./board";
-import { h } from "./dom";
-import { renderSide, storyLines, type LogLine } from "./log";
+import { h, Kept } from "./dom";
+import { SidePanel, storyLines, type LogLine } from "./log";
 import type { ReplayEntry, ReplayPage } from "./proto";
 
 export type Viewpoint = "all" | "0" | "1" | "spectator";
@@ -34,6 +34,10 @@ export interface ReplayState {
 export class ReplayViewer {
   readonly r: ReplayState;
   private playTimer: number | null = null;
+  readonly side = new SidePanel();
+  private readonly kept = new Kept();
+  private log: LogLine[] = []; // every story line of the entries fetched
+  private logUpTo: number[] = []; // logUpTo[i]: how many lines entries 0..i tell
 
   constructor(
     private readonly app: App,
@@ -63,6 +67,7 @@ export class ReplayViewer {
     const have = new Set(r.entries.map((e) => e.seq));
     for (const e of page.entries) if (!have.has(e.seq)) r.entries.push(e);
     r.entries.sort((a, b) => a.seq - b.seq);
+    this.relog();
     r.total = page.total;
     r.nextSeq = page.next_seq;
     page.players.forEach((p, i) => {
@@ -94,9 +99,19 @@ export class ReplayViewer {
     r.keepSeq = r.entries[r.index]?.seq ?? 1;
     r.viewpoint = v;
     r.entries = [];
+    this.relog();
     r.nextSeq = 1;
     this.ask(1);
     this.app.render();
+  }
+
+  private relog(): void {
+    this.log = [];
+    this.logUpTo = [];
+    for (const e of this.r.entries) {
+      this.log.push(...storyLines(e.seq, e.story));
+      this.logUpTo.push(this.log.length);
+    }
   }
 
   step(to: number): void {
@@ -160,11 +175,10 @@ export class ReplayViewer {
     const entry = r.entries[r.index];
     const view = entry?.view ?? null;
     const turns: { turn: number; index: number }[] = [];
-    const log: LogLine[] = [];
     r.entries.forEach((e, i) => {
       for (const f of e.facts) if (f.t === "turn") turns.push({ turn: Number(f["turn"]), index: i });
-      log.push(...storyLines(e.seq, e.story));
     });
+
     const vp = h(
       "select",
       { id: "viewpoint", "data-key": "viewpoint", onchange: (e: Event) => this.setViewpoint((e.target as HTMLSelectElement).value as Viewpoint) },
@@ -234,8 +248,7 @@ export class ReplayViewer {
       board = h("p", { class: "muted" }, r.loading ? "Loading the replay…" : n > 0 ? "No board for this entry." : "");
     }
     const result = r.result ? (r.result.winner === "draw" ? "a draw" : `${this.who(r.result.winner)} won`) : null;
-    return h(
-      "main",
+    return this.kept.render(
       { class: "match replay", "data-replay-index": r.index, "data-replay-seq": entry?.seq ?? 0 },
       h(
         "div",
@@ -245,7 +258,7 @@ export class ReplayViewer {
         controls,
         board,
       ),
-      renderSide(this.app.cat, this.app.hovered, log, entry?.seq ?? 0, entry?.seq ?? 0),
+      this.side.update(this.app.cat, this.app.hovered, this.log.slice(0, this.logUpTo[r.index] ?? 0), entry?.seq ?? 0),
     );
   }
 }
