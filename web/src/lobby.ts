@@ -149,7 +149,7 @@ export class Lobby {
         { class: `deck-option${f["deck"] === value ? " chosen" : ""}` },
         h("input", { type: "radio", name: "deck", value, "data-key": `deck-${value}`, checked: f["deck"] === value, onchange: bind("deck") }),
         h("span", { class: "deck-title" }, title),
-        description ? h("span", { class: "deck-desc" }, description) : null,
+        description ? h("span", { class: "deck-desc", title: description }, description) : null,
       );
     const decks = h(
       "fieldset",
@@ -258,10 +258,18 @@ function liveRow(r: MatchRow): HTMLElement {
   return h(
     "li",
     { "data-match": r.match_id },
-    h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
-    h("span", { class: "muted" }, ` ${r.status} · ${r.seq} entries · since ${new Date(r.created_ms).toLocaleTimeString()}`),
-    r.status === "waiting" ? h("a", { class: "act small", href: `#/join/${r.match_id}`, "data-join": r.match_id }, "Join") : null,
-    r.spectators ? h("a", { class: "act small", href: `#/watch/${r.match_id}`, "data-watch": r.match_id }, `Watch${r.spectator_delay ? ` (${r.spectator_delay} behind)` : ""}`) : null,
+    h(
+      "div",
+      { class: "what" },
+      h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
+      h("span", { class: "muted details" }, ` ${r.status} · ${r.seq} entries · since ${new Date(r.created_ms).toLocaleTimeString()}`),
+    ),
+    h(
+      "div",
+      { class: "row-acts" },
+      r.status === "waiting" ? h("a", { class: "act small", href: `#/join/${r.match_id}`, "data-join": r.match_id }, "Join") : null,
+      r.spectators ? h("a", { class: "act small", href: `#/watch/${r.match_id}`, "data-watch": r.match_id }, `Watch${r.spectator_delay ? ` (${r.spectator_delay} behind)` : ""}`) : null,
+    ),
   );
 }
 
@@ -273,9 +281,13 @@ function finishedRow(r: MatchRow): HTMLElement {
   return h(
     "li",
     { "data-match": r.match_id },
-    h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
-    h("span", { class: "result" }, ` · ${result}`),
-    h("span", { class: "muted" }, `${why ? ` (${why})` : ""} · ${r.turns === 1 ? "1 turn" : `${r.turns ?? "?"} turns`}, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
-    h("a", { class: "act small", href: `#/replay/${r.match_id}`, "data-replay": r.match_id }, "Replay"),
+    h(
+      "div",
+      { class: "what" },
+      h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
+      h("span", { class: "result" }, ` · ${result}`),
+      h("span", { class: "muted details" }, `${why ? ` (${why})` : ""} · ${r.turns === 1 ? "1 turn" : `${r.turns ?? "?"} turns`}, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
+    ),
+    h("div", { class: "row-acts" }, h("a", { class: "act small", href: `#/replay/${r.match_id}`, "data-replay": r.match_id }, "Replay")),
   );
 }
