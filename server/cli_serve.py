@@ -24,6 +24,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--ping-timeout", type=float, default=20.0, help="seconds a pong may take before the client is dropped"
     )
+    p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
+    p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -43,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         socket_send_buffer=args.socket_send_buffer,
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
+        keep_matches=args.keep_matches,
+        keep_days=args.keep_days,
     )
     with redis_target(args, announce=True) as url:
 
