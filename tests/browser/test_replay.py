@@ -125,6 +125,11 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
         page.locator("[data-replay-ctl=forward]").click()
     assert page.locator(".card[data-code]").count() > 0
     assert no_horizontal_scroll(page)
+    # the match's replay file, from the link (a plain GET on the same port)
+    href = page.locator("[data-testid=replay-file]").get_attribute("href")
+    assert href == f"/replays/{match_id}.duelreplay"
+    status, body = page.evaluate("async h => { const r = await fetch(h); return [r.status, (await r.arrayBuffer()).byteLength]; }", href)
+    assert status == 200 and body > 1000
     shot(page, screenshots, "replay-1280x720")
     page.set_viewport_size(PHONE)
     assert no_horizontal_scroll(page)

@@ -209,6 +209,7 @@ export class ReplayViewer {
       h("label", { for: "jump", class: "sr-only" }, "Jump to turn"),
       turnSel,
       h("span", { class: "vp" }, h("label", { for: "viewpoint" }, "Viewpoint"), vp),
+      h("a", { class: "act small", href: `/replays/${encodeURIComponent(r.matchId)}.duelreplay`, download: `${r.matchId}.duelreplay`, "data-testid": "replay-file" }, "Download the replay file"),
       h(
         "span",
         { class: "pos", "data-testid": "replay-pos" },
