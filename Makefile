@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 NPM ?= npm
 WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
-WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json engine/data/cards.json
+WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
 .PHONY: run test check setup web bench clean secrecy
 
