@@ -437,7 +437,7 @@ class Session:
                 log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
     async def _list(self, msg: ListMatches) -> None:
-        infos = await self.app.directory.listing(msg.status, msg.limit, msg.before_ms)
+        infos = await self.app.directory.listing(msg.status, msg.limit, msg.before_ms, msg.before_id)
         rows = []
         for info in infos:
             seq = info.result["length"] if info.result is not None else await self.app.store.last_seq(info.match_id)
