@@ -268,6 +268,7 @@ class Session:
             raise
         except REDIS_ERRORS as exc:
             log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__)
+            self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
             self.error(E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly")
         except Exception:
             log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
