@@ -139,11 +139,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 lat[label] = {"real": [], "bare": []}
                 for _ in range(a.rounds):
                     for t in (real, bare_t):
-                        secs = a.seconds / 2 if not think else a.seconds
-                        cfg = LoadConfig(t.url, duels=1 if not think else 1, concurrency=1, think_s=think,
-                                         seconds=secs)
-                        if not think:
-                            cfg.duels = 10**6
+                        # back to back: one duel after another as fast as they go; with think time:
+                        # one duel held (a human pace of 50 ms)
+                        cfg = LoadConfig(t.url, duels=1 if think else 10**6, concurrency=1, think_s=think,
+                                         seconds=a.seconds if think else a.seconds / 2)
                         lat[label][t.name].append(measure(t, cfg))
             results["one_duel"] = lat
             held: dict[int, dict[str, Any]] = {}
