@@ -10,17 +10,14 @@ import socket
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-import redis.asyncio as aioredis
 import structlog
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import keys, webapp
+from server import keys, redisconn, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
@@ -41,28 +38,6 @@ REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a Redis command raises while Redis cannot be reached."""
 
 
-def redis_client(url: str, max_connections: int = 64) -> aioredis.Redis:
-    """A Redis client that retries a command whose connection broke (every write the
-    server makes is a script that is safe to run twice, see server.store and
-    server.directory), and gives up quickly enough to answer ``server/unavailable``.
-
-    Its pool is sized explicitly and *blocks* when every connection is busy: a burst waits a
-    moment for a free connection instead of failing (redis-py's default pool raises
-    ``MaxConnectionsError``, which once turned the server's own housekeeping into failed
-    requests)."""
-    pool = aioredis.BlockingConnectionPool.from_url(
-        url,
-        max_connections=max_connections,
-        timeout=10,
-        health_check_interval=15,
-        socket_timeout=5,
-        socket_connect_timeout=2,
-        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
-        retry_on_error=[RedisConnectionError, RedisTimeoutError],
-    )
-    return aioredis.Redis(connection_pool=pool)
-
-
 class DuelServer:
     """Start with :meth:`start`, stop with :meth:`stop` (drains first)."""
 
@@ -71,7 +46,7 @@ class DuelServer:
         self.redis_url = redis_url
         self.metrics = Metrics()
         self.process_id = secrets.token_hex(6)
-        self.redis = redis_client(redis_url, config.redis_connections)
+        self.redis = redisconn.connect(redis_url, config.redis_connections)
         self.store = RedisEventStore(self.redis)
         self.directory = MatchDirectory(self.redis)
         self.quick = QuickQueue(self.redis)
@@ -79,7 +54,7 @@ class DuelServer:
         self.service = MatchService(
             self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id
         )
-        self.fanout = FanOut(redis_client(redis_url, 8), self.service, config.poll_interval, self)
+        self.fanout = FanOut(redisconn.connect(redis_url, 8), self.service, config.poll_interval, self)
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.bots: set[asyncio.Task[None]] = set()
@@ -129,7 +104,7 @@ class DuelServer:
             close_timeout=cfg.close_timeout,
             server_header=None,
         )
-        log.info("listening", host=cfg.host, port=self.port, redis=_safe_url(self.redis_url))
+        log.info("listening", host=cfg.host, port=self.port, redis=redisconn.masked(self.redis_url))
         return self
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -270,11 +245,3 @@ class DuelServer:
 def _text(status: HTTPStatus, body: str, content_type: str = "text/plain; charset=utf-8") -> Response:
     headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body.encode())))])
     return Response(status.value, status.phrase, headers, body.encode())
-
-
-def _safe_url(url: str) -> str:
-    """The URL without a password, for logs."""
-    if "@" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url

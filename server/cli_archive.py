@@ -59,9 +59,9 @@ def _secret(args: argparse.Namespace) -> bytes | None:
 
 
 def _client(url: str) -> Any:
-    import redis.asyncio as aioredis
+    from server import redisconn
 
-    return aioredis.Redis.from_url(url)
+    return redisconn.connect(url, 4)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import contextlib
 import signal
 from typing import Any
@@ -26,6 +27,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
     p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
+    p.add_argument(
+        "--redis-cluster",
+        metavar="HOST:PORT,...",
+        help="a Redis Cluster's seed nodes (password from $REDIS_PASSWORD); same as --redis-url redis+cluster://...",
+    )
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -48,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         keep_matches=args.keep_matches,
         keep_days=args.keep_days,
     )
+    if args.redis_cluster:
+        from server.redisconn import cluster_url
+
+        args.redis_url = cluster_url(args.redis_cluster, os.environ.get("REDIS_PASSWORD"))
     with redis_target(args, announce=True) as url:
 
         async def serve() -> None:
