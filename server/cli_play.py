@@ -95,10 +95,10 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         Spectate,
     )
     from server.client import DuelClient
-    from server.terminal import render
     from server.terminal.cards import Catalogue
-    from server.terminal.conn import connect, fetch_catalogue, new_request_id, take_seat
-    from server.terminal.play import Game, LineReader, url_flag
+    from server.terminal.conn import connect, fetch_catalogue, new_request_id, take_seat, url_flag
+    from server.terminal.lists import match_list_lines
+    from server.terminal.play import Game, LineReader
 
     out = print
     if args.clock is not None and not (args.create or args.vs_bot):
@@ -109,7 +109,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         for status in ("live", "finished"):
             await client.send(ListMatches(status=status, limit=20))
             rows = await client.expect(MatchList, timeout=20)
-            for line in render.match_list_lines(rows.matches, status):
+            for line in match_list_lines(rows.matches, status):
                 out(line)
         await client.close()
         return 0

@@ -16,7 +16,13 @@ from server.catalog import catalogue
 from server.client import bot_choice
 from server.puzzle import goal_report
 from server.terminal.cards import Catalogue
-from server.terminal.render import Labeler, card_text_lines, render_board, waiting_line
+from server.terminal.render import (
+    Labeler,
+    card_text_lines,
+    pending_about,
+    render_board,
+    waiting_line,
+)
 from tests.engine.helpers import position
 
 CAT = Catalogue.of(catalogue())
@@ -55,6 +61,16 @@ def test_two_actions_never_read_alike() -> None:
     assert "Normal Summon Celtic Guardian [hand card 1]" in lines
     assert "Normal Summon Celtic Guardian [hand card 2]" in lines
     assert "Normal Summon Vorse Raider" in lines
+
+
+def test_the_card_a_decision_is_about_is_named() -> None:
+    s, lb = position({"turn": 3, "turn_player": "A", "phase": "main1",
+                      "A": {"monsters": [{"card": "Honest", "as": "h"}]},
+                      "B": {"monsters": [{"card": "Vorse Raider", "as": "v"}]}})
+    v = view(s, 0)
+    pending = {"seat": 0, "kind": "cards", "prompt": "...", "card": lb["h"], "source": lb["v"]}
+    assert pending_about(v, CAT, 0, pending) == "card: Honest, asked by: the opponent's Vorse Raider"
+    assert pending_about(v, CAT, 0, {"seat": 0, "kind": "priority", "prompt": "..."}) is None
 
 
 def test_the_waiting_line_says_whom_and_what_for() -> None:

@@ -203,8 +203,13 @@ class Seat:
 
     def resume_hint(self) -> str:
         if self.seat is None:
-            return f"watch again with: duel play --spectate {self.match_id} --url {self.url}"
-        return f"resume with: {self.command} --reconnect {self.token} --url {self.url}"
+            return f"watch again with: duel play --spectate {self.match_id}{url_flag(self.url)}"
+        return f"resume with: {self.command} --reconnect {self.token}{url_flag(self.url)}"
+
+
+def url_flag(url: str) -> str:
+    """`` --url URL`` for a command to print, unless it is the default."""
+    return "" if url.rstrip("/") == DEFAULT_URL else f" --url {url}"
 
 
 async def _send_quietly(client: DuelClient, msg: ClientMessage) -> None:

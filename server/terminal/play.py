@@ -24,7 +24,7 @@ from protocol.messages import Closing, Error, Presence, Rejected, Update
 from server.client import ClientError
 from server.terminal import render
 from server.terminal.cards import Catalogue
-from server.terminal.conn import DEFAULT_URL, Seat
+from server.terminal.conn import Seat
 
 Out = Callable[[str], None]
 CATCH_UP_LINES = 15
@@ -38,6 +38,7 @@ class LineReader:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._loop = loop
         self._pending: asyncio.Task[str | None] | None = None
+        self.closed = False  # the end of input was seen and is not to be waited for again
         threading.Thread(target=self._read, name="stdin", daemon=True).start()
 
     def _read(self) -> None:
@@ -189,12 +190,18 @@ class Game:
                         self.show_menu()
                 elif c.pending is not None:
                     self.show_waiting()
-            task = self.reader.next_task()
             changed = asyncio.ensure_future(c.changed.wait())
-            await asyncio.wait({task, changed}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+            waits: set[asyncio.Future[Any]] = {changed}
+            task = None if self.reader.closed else self.reader.next_task()
+            if task is not None:
+                waits.add(task)
+            await asyncio.wait(waits, timeout=5, return_when=asyncio.FIRST_COMPLETED)
             changed.cancel()
-            if task.done():
+            if task is not None and task.done():
                 line = self.reader.taken()
+                if line is None and self.me is None:
+                    self.reader.closed = True  # a spectator watches on without a keyboard
+                    continue
                 if line is None:
                     self.out("(end of input: leaving the match)")
                     return await self.leave()
@@ -370,7 +377,3 @@ class Game:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.close(), 5)
         return "left"
-
-
-def url_flag(url: str) -> str:
-    return "" if url.rstrip("/") == DEFAULT_URL else f" --url {url}"

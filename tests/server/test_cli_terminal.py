@@ -20,6 +20,7 @@ from proc_helpers import ServeProcess
 from term_helpers import REPO, Terminal, run_to_end
 
 from engine import CARDS
+from engine.decks import DECKS_BY_NAME
 from protocol.messages import CreateMatch, Join, Seated, Update
 from server.client import DuelClient
 
@@ -125,20 +126,53 @@ def test_every_failure_is_one_line_and_a_non_zero_exit(server: ServeProcess, red
             t.close()
 
 
-def test_a_lost_connection_is_one_line_with_the_command_to_resume(redis_url: str, tmp_path: Path) -> None:
-    with ServeProcess(tmp_path / "serve", "--redis-url", redis_url, "--bot-think", "0") as srv, \
-            Terminal("play", "--vs-bot", "--url", srv.url, "--give-up-after", "1.5") as t:
-        t.expect(PROMPT)
-        token = re.search(r"duel play --reconnect (\S+)", t.output())
-        assert token is not None
-        srv.stop(signal.SIGKILL)
-        t.expect("connection lost")
-        rc = t.wait(30)
-        after = t.output()[t.mark:]
-        assert rc == 1 and "Traceback" not in t.output()
-        errors = [line for line in after.splitlines() if line.startswith("error:")]
-        assert len(errors) == 1 and f"--reconnect {token.group(1)}" in errors[0], after
-        assert after.strip().splitlines()[-1] == errors[0]
+def test_a_restarted_server_is_rejoined_and_a_lost_one_is_one_line(redis_url: str, tmp_path: Path) -> None:
+    """The server restarts (drains, comes back on the same port): the client takes its seat back
+    by itself and plays on. The server dies for good: one line with the command to resume."""
+    port = str(free_port())
+    args = ("--redis-url", redis_url, "--port", port)
+    with ServeProcess(tmp_path / "serve", *args) as srv, \
+            Terminal("play", "--create", "--url", srv.url, "--give-up-after", "4") as t:
+        m = t.expect(r"they type: duel play --join (\S+)")
+        bot = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "--join", m.group(1), "--url", srv.url,
+                                "--give-up-after", "20"], cwd=REPO, stdout=(tmp_path / "bot.out").open("w"),
+                               stderr=subprocess.STDOUT)
+        try:
+            t.expect(PROMPT)
+            token = re.search(r"duel play --reconnect (\S+)", t.output())
+            assert token is not None
+            before = entry_of(t)
+            srv.stop(signal.SIGTERM)
+            t.expect("the server is going away")
+            t.expect("connection lost; reconnecting")
+            srv = ServeProcess(tmp_path / "serve2", *args).start()
+            t.expect("-- reconnected")
+            t.expect(PROMPT)
+            assert entry_of(t) == before
+            for _ in range(3):  # the bot is back too: the duel goes on
+                t.send(str(pick(last_menu(t))))
+                t.expect(PROMPT)
+            assert entry_of(t) > before + 3 and "refused" not in t.output()
+            assert "-- reconnected" in (tmp_path / "bot.out").read_text()
+            srv.stop(signal.SIGKILL)
+            t.expect("connection lost")
+            rc = t.wait(30)
+            after = t.output()[t.mark:]
+            assert rc == 1 and "Traceback" not in t.output()
+            errors = [line for line in after.splitlines() if line.startswith("error:")]
+            assert len(errors) == 1 and f"--reconnect {token.group(1)}" in errors[0], after
+            assert after.strip().splitlines()[-1] == errors[0]
+        finally:
+            bot.kill()
+            bot.wait()
+
+
+def test_the_help_documents_the_url_and_its_default() -> None:
+    rc, out = run_to_end("play", "--help")
+    assert rc == 0 and "--url URL" in out and "default: ws://127.0.0.1:8765" in " ".join(out.split())
+    assert "--auto-pass" in out and "--vs-bot" in out and "--spectate" in out and "--list" in out
+    rc, out = run_to_end("bot", "--help")
+    assert rc == 0 and "--policy {greedy,random}" in out and "--think SECONDS" in out and "--deck NAME" in out
 
 
 def test_serve_on_a_busy_port_is_one_line(redis_url: str, tmp_path: Path) -> None:
@@ -156,12 +190,15 @@ def test_serve_on_a_busy_port_is_one_line(redis_url: str, tmp_path: Path) -> Non
 def test_a_duel_against_the_servers_bot_typed_in_the_terminal(server: ServeProcess) -> None:
     """`duel play --vs-bot`: the story, the board with stats and both Graveyards, the plain-words
     question, a menu without duplicates, help, card text, the waiting line, and the end."""
-    with Terminal("play", "--vs-bot", "--auto-pass", "--name", "Tester", "--url", server.url) as t:
+    with Terminal("play", "--vs-bot", "--auto-pass", "--name", "Tester", "--clock", "5", "--url", server.url) as t:
         t.expect(PROMPT)
         out = t.output()
         match_id = re.search(r"match (\S+): you are A", out)
         assert match_id is not None and "the server's bot takes seat B" in out
         assert "Duel starts" in out and "hand (5):" in out and re.search(r"Lv\d, ATK \d+ / DEF \d+", out)
+        assert re.search(r'A "Tester" \(you\): LP 8000 · hand 5 · deck 35 · clock [45]:\d\d', out)
+        t.send("t")
+        t.expect(r'clocks: A "Tester" [45]:\d\d \(running\) · B "Bot" 5:00')
         t.send("h")
         t.expect(r"\? N\s+the text of the card")
         t.send("? Honest")
@@ -191,10 +228,20 @@ def test_a_duel_against_the_servers_bot_typed_in_the_terminal(server: ServeProce
         out = t.output()
         assert asked_card, out[-6000:]
         assert re.search(r'waiting for B "Bot": ', out)
+        assert 'B "Bot" (opponent, connected)' in out
         assert out.count("graveyard (") >= 2 and out.count("banished (") >= 2
         assert re.search(r"RESULT: you (win|lose) \(", out)
         assert f"duel replay {match_id.group(1)}" in out
         assert "refused" not in out
+        t.send("y")  # the rematch: a new duel against the bot
+        again = t.expect(r"match (\S+): you are A")
+        assert again.group(1) != match_id.group(1)
+        t.expect(PROMPT)
+        t.send("c")
+        t.expect("type yes to confirm")
+        t.send("yes")
+        t.expect(r"RESULT: you lose \(a player conceded\)")
+        t.expect(END)
         t.send("n")
         assert t.wait(20) == 0
         assert "Traceback" not in t.output()
@@ -269,11 +316,14 @@ def test_watch_a_match_and_list_the_live_and_finished_ones(server: ServeProcess)
 
 
 def test_duel_bot_against_duel_bot_reaches_a_result(server: ServeProcess) -> None:
+    """Two `duel bot --quick` processes pair, play to a result and agree on it; one prints the
+    story (one line per event) with the demo deck it was given, the other only the result."""
+    deck = next(d for d in DECKS_BY_NAME.values() if d.public)
     env_args = ["--url", server.url, "--quick"]
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "server.cli", "bot", *env_args, "--seed", str(i), "--name", f"Bot{i}",
-             "--policy", "greedy", *(["--quiet"] if i else [])],
+             "--policy", ("greedy", "random")[i], "--think", "0", *(["--quiet"] if i else ["--deck", deck.name])],
             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for i in range(2)
@@ -286,6 +336,9 @@ def test_duel_bot_against_duel_bot_reaches_a_result(server: ServeProcess) -> Non
     results = [re.search(r"^result: (.*)$", out, re.M) for out in outs]
     assert all(results), outs
     assert "Duel starts" in outs[0] and "=== Duel over" in outs[0]  # one line per event
+    seat = "AB"[int("as B;" in outs[0])]
+    drawn = set(re.findall(rf'^  {seat} draws "(.*)"$', outs[0], re.M))
+    assert drawn and drawn <= {CARDS[code].name for code in deck.codes()}
     assert outs[1].strip().splitlines() == [results[1].group(0)]  # type: ignore[union-attr]  # --quiet
     ids = {re.search(r"in match (\S+) ", out).group(1) for out in outs}  # type: ignore[union-attr]
     assert len(ids) == 1
@@ -374,3 +427,62 @@ def test_a_puzzle_prints_the_commands_to_play_it_and_whether_its_goal_was_met(re
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
+
+
+# ------------------------------------------------------------------ a lost answer
+
+
+def test_a_seat_request_whose_answer_is_lost_is_retried_with_its_request_id(redis_url: str, tmp_path: Path) -> None:
+    """A proxy passes `create_match` to the server, drops the answer and the connection: the
+    client asks again with the same request id and gets the match the first request made."""
+    from duel_helpers import running_server
+
+    from server.terminal.conn import new_request_id, take_seat
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            connections: list[int] = []
+
+            async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                first = not connections
+                connections.append(1)
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", server.port)
+                hold = asyncio.Event()
+
+                async def upstream() -> None:
+                    chunks = 0
+                    while data := await reader.read(65536):
+                        chunks += 1
+                        if first and chunks == 3:  # the upgrade request, hello, then create_match
+                            hold.set()  # from now on nothing reaches the client
+                        up_writer.write(data)
+                        await up_writer.drain()
+                        if hold.is_set():
+                            await asyncio.sleep(0.5)  # the server creates the match and answers...
+                            break
+                    writer.close()
+                    up_writer.close()
+
+                async def downstream() -> None:
+                    while data := await up_reader.read(65536):
+                        if not hold.is_set():
+                            writer.write(data)
+                            await writer.drain()
+                    writer.close()
+
+                await asyncio.gather(upstream(), downstream(), return_exceptions=True)
+
+            relay = await asyncio.start_server(proxy, "127.0.0.1", 0)
+            port = relay.sockets[0].getsockname()[1]
+            name = f"R{new_request_id()[:8]}"
+            request = CreateMatch(name=name, request_id=new_request_id())
+            seat = await take_seat(f"ws://127.0.0.1:{port}", "t", request)
+            assert len(connections) == 2
+            assert seat.match_id == server.tokens.match_id_for(request.request_id or "")
+            assert server.tokens.verify(seat.token).seat == 0
+            rows = await server.directory.listing("live", 200, None)
+            assert [r.match_id for r in rows if r.names[0] == name] == [seat.match_id]  # one match, not two
+            await seat.client.close()
+            relay.close()
+
+    asyncio.run(body())
