@@ -46,6 +46,7 @@ secrecy: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.server
+	$(BIN)/python -m bench.replays
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache web/node_modules web/dist artifacts

@@ -180,7 +180,7 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
         target = "directly" if fact.get("target") is None else _card(fact, name_of, "target_code", "target")
         return f"  replay: the attack is redirected {'at ' if fact.get('target') is not None else ''}{target}"
     if t == "attack_ended" and fact.get("reason") not in ("damage_step_over", "battle_phase_ended"):
-        reasons = {"cancelled": "the attack is cancelled", "negated": "the attack is negated", "attacker_gone": "the attack stops: the attacker can no longer attack"}
+        reasons = {"cancelled": "the attack is cancelled", "negated": "the attack is negated", "attacker_gone": "the attack stops: the attacker can no longer attack", "attacker_cannot_attack": "the attack stops: the attacker can no longer attack"}
         reason = str(fact.get("reason"))
         return f"  {reasons.get(reason, 'the attack ends (' + reason + ')')}"
     if t == "battle_stopped":

@@ -56,6 +56,9 @@ MATCH_NOT_FINISHED: Final = "match/not_finished"
 # deck/*
 DECK_INVALID: Final = "deck/invalid"
 
+# replay/*
+REPLAY_INVALID: Final = "replay/invalid"
+
 # rate/*
 RATE_LIMITED: Final = "rate/limited"
 
@@ -88,6 +91,7 @@ ALL_CODES: Final = frozenset(
         MATCH_FINISHED,
         MATCH_NOT_FINISHED,
         DECK_INVALID,
+        REPLAY_INVALID,
         RATE_LIMITED,
         SERVER_UNAVAILABLE,
         SERVER_INTERNAL,

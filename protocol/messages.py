@@ -177,6 +177,22 @@ class GetReplay:
     from_seq: int = field(default=1, metadata=_int(1, 2**53))
     limit: int = field(default=100_000, metadata=_int(1, 100_000))
     views: bool = False
+    upload_id: str | None = field(default=None, metadata=_str(32, pattern=r"[A-Za-z0-9_-]+"))
+
+
+@dataclass(frozen=True, slots=True)
+class UploadReplay:
+    """One part of a replay file the client sends to watch it (docs/replay-format.md): the
+    file's bytes in base64, cut into ``total`` parts sent in order (``index`` 0, 1, ...).
+    When the last part arrives the server checks the file and answers ``replay_loaded``;
+    then ``get_replay`` with this ``upload_id`` (and any ``match_id``) pages through it.
+    The file stays with this connection only."""
+
+    type: ClassVar[str] = "upload_replay"
+    upload_id: str = field(metadata=_str(32, pattern=r"[A-Za-z0-9_-]+"))
+    index: int = field(metadata=_int(0, 1023))
+    total: int = field(metadata=_int(1, 1024))
+    part: str = field(metadata=_str(4000, min_len=0, pattern=r"[A-Za-z0-9+/=]*"))
 
 
 ClientMessage = (
@@ -191,11 +207,12 @@ ClientMessage = (
     | Sync
     | GetReplay
     | GetCards
+    | UploadReplay
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
     cls.type: cls
-    for cls in (Hello, CreateMatch, Join, QuickMatch, ListMatches, Spectate, Reconnect, Act, Sync, GetReplay, GetCards)
+    for cls in (Hello, CreateMatch, Join, QuickMatch, ListMatches, Spectate, Reconnect, Act, Sync, GetReplay, GetCards, UploadReplay)
 }
 
 
@@ -342,6 +359,22 @@ class Error:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayLoaded:
+    """An uploaded replay file was read and checked: ``get_replay`` with ``upload_id`` now
+    pages through it. ``signed``: its signature was checked with this server's key."""
+
+    type: ClassVar[str] = "replay_loaded"
+    upload_id: str
+    match_id: str
+    total: int
+    players: list[str]
+    result: Data | None = None
+    rules_version: str = ""
+    same_rules: bool = True
+    signed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Cards:
     """The card catalogue: ``cards`` (code, name, kind, prop, monster_kinds, attribute, type,
     level, atk, def, text) and the demo ``decks`` (name, title, description, cards).
@@ -373,6 +406,7 @@ ServerMessage = (
     | Update
     | Presence
     | ReplayLog
+    | ReplayLoaded
     | Cards
     | Error
     | Closing
@@ -390,6 +424,7 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         Update,
         Presence,
         ReplayLog,
+        ReplayLoaded,
         Cards,
         Error,
         Closing,

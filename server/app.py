@@ -20,7 +20,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import webapp
+from server import keys, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
@@ -86,9 +86,25 @@ class DuelServer:
             return int(sock.getsockname()[1])
         raise RuntimeError("not listening")  # pragma: no cover
 
+    async def _retention(self) -> None:
+        """Delete finished matches by the configured rule, now and then (never a live one)."""
+        from server.archive import prune
+
+        while True:
+            try:
+                deleted = await prune(self.redis, keep=self.config.keep_matches, max_age_days=self.config.keep_days)
+                if deleted:
+                    log.info("retention_deleted", matches=len(deleted))
+                    self.metrics.inc("duel_matches_deleted_total", len(deleted))
+            except REDIS_DOWN:
+                log.warning("retention_redis_unavailable")
+            await asyncio.sleep(self.config.retention_every)
+
     async def start(self) -> DuelServer:
         await self.redis.ping()
         self.fanout.start()
+        if self.config.keep_matches is not None or self.config.keep_days is not None:
+            self.bots.add(asyncio.create_task(self._retention(), name="retention"))
         await asyncio.wait_for(self.fanout.ready.wait(), timeout=10)
         cfg = self.config
         self._server = await serve(
@@ -178,11 +194,38 @@ class DuelServer:
             return _text(HTTPStatus.OK, self.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
         if self.draining:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
+        if path.startswith("/replays/") and path.endswith(".duelreplay"):
+            return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return webapp.static_response(path, request.headers) or _text(
                 HTTPStatus.NOT_FOUND, "not found: connect with a websocket, or GET /, /healthz, /metrics\n"
             )
         return None
+
+    async def _replay_download(self, match_id: str) -> Response:
+        """``GET /replays/<match id>.duelreplay``: a finished match's replay file (signed), for
+        matches that allow spectators (a players-only match's replay stays with its players)."""
+        from server import archive, replay_file
+        from server.directory import FINISHED
+
+        if not keys.MATCH_ID_RE.fullmatch(match_id):
+            return _text(HTTPStatus.NOT_FOUND, "no such match\n")
+        try:
+            info = await self.directory.get(match_id)
+            if info is None or info.status != FINISHED or not info.spectators:
+                return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
+            data = replay_file.dumps(await archive.export_match(self.redis, match_id, self.tokens.replay_key()))
+        except REDIS_DOWN:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        headers = Headers(
+            [
+                ("Content-Type", "application/octet-stream"),
+                ("Content-Length", str(len(data))),
+                ("Content-Disposition", f'attachment; filename="{match_id}.duelreplay"'),
+                ("Cache-Control", "no-cache"),
+            ]
+        )
+        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
 
     async def stop(self) -> None:
         """Drain: refuse new connections, let in-flight actions finish, tell

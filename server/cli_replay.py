@@ -112,5 +112,6 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"OK: {len(entries)} entries of match {args.match_id} re-run with identical facts and state hashes")
         print(f"State hash: {final}")
         return 0
-    print(f"DIVERGED at entry {divergence.seq} ({divergence.kind}): {divergence.detail}")
+    for line in divergence.lines():
+        print(line)
     return 1

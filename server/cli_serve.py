@@ -31,6 +31,8 @@ def register(sub: Any) -> None:
         "--bot-think", type=float, default=0.6, metavar="SECONDS",
         help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
     )
+    p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
+    p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -55,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         bot_think=max(0.0, args.bot_think),
+        keep_matches=args.keep_matches,
+        keep_days=args.keep_days,
     )
     with redis_target(args, announce=True) as url:
 

@@ -27,3 +27,6 @@ class ServerConfig:
     poll_interval: float = 1.0  # how often live matches re-check the log (missed doorbells)
     drain_timeout: float = 10.0
     bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)
+    keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)
+    keep_days: float | None = None  # retention: delete finished matches older than this (None: never)
+    retention_every: float = 3600.0  # seconds between retention passes

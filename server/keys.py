@@ -46,6 +46,16 @@ def bell_channel(match_id: str) -> str:
     return f"match:{{{check_match_id(match_id)}}}:bell"
 
 
+def snapshots_key(match_id: str) -> str:
+    """HASH: ``<seq>`` -> a snapshot of the folded state after that entry (server.snapshots)."""
+    return f"match:{{{check_match_id(match_id)}}}:snap"
+
+
+def match_keys(match_id: str) -> list[str]:
+    """Every key that holds a match's data (all in the match's hash slot)."""
+    return [log_key(match_id), actions_key(match_id), meta_key(match_id), snapshots_key(match_id)]
+
+
 BELL_PATTERN = "match:{*}:bell"
 _BELL_RE = re.compile(r"match:\{([A-Za-z0-9_-]{1,64})\}:bell")
 

@@ -185,6 +185,19 @@ class LiveMatch:
     def owing_seat(self) -> int | None:
         return owing_seat_of(self.state)
 
+    def restore(
+        self,
+        state: rules.State,
+        seq: int,
+        state_hash: str,
+        last_ts_ms: int,
+        clock: Clock | None,
+        book: object,
+    ) -> None:
+        """Start from a snapshot (server.snapshots) instead of entry 1."""
+        self.state, self.seq, self.state_hash, self.last_ts_ms, self.clock = state, seq, state_hash, last_ts_ms, clock
+        self.vp = rules.Viewpoints(self.alias_key, book)  # type: ignore[arg-type]
+
     def clocks(self) -> list[int] | None:
         return None if self.clock is None else list(self.clock.remaining)
 

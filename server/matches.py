@@ -39,10 +39,10 @@ import structlog
 from protocol import errors as E
 from protocol.entry import LogEntry
 from protocol.messages import Accepted, Act, Presence, Rejected
-from server import rules, views
+from server import rules, snapshots, views
 from server.clocks import ClockSettings, forced_action, timeout_action_id
 from server.directory import LIVE, MatchDirectory
-from server.live import SPECTATOR_DELAY_KEY, LiveMatch, Send, Watcher, now_ms
+from server.live import SPECTATOR_DELAY_KEY, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.metrics import Metrics
 from server.store import RedisEventStore, action_key, fingerprint
 
@@ -87,13 +87,46 @@ class MatchService:
         if cached is not None:
             return cached
         lm = LiveMatch(match_id, self.alias_key(match_id))
-        for entry in await self.store.read(match_id):
+        after = await self._from_snapshot(lm)
+        for entry in await self.store.read(match_id, after=after):
             lm.advance(entry)
         if lm.delayed is not None:
             lm.delayed.take_released()  # nobody watched them being released
         if lm.state is not None and rules.state_hash(lm.state) != lm.state_hash:
             log.error("state_hash_mismatch_on_load", match_id=match_id, seq=lm.seq)
         return lm
+
+    async def _from_snapshot(self, lm: LiveMatch) -> int:
+        """Start ``lm`` from the match's newest snapshot if it can be trusted; the seq it
+        starts after (0: fold from the start)."""
+        found = await self.store.newest_snapshot(lm.match_id)
+        if found is None:
+            return 0
+        seq, blob = found
+        try:
+            snap = snapshots.loads(blob, lm.alias_key)
+            logged = await self.store.entry(lm.match_id, seq)
+            genesis = await self.store.entry(lm.match_id, 1)
+            if logged is None or genesis is None or snap.seq != seq:
+                raise snapshots.SnapshotError("its entry is not in the log")
+            if spectator_delay_of(genesis.action):
+                return 0  # a delayed match keeps a second, trailing position: fold it all
+            if logged.state_hash != snap.state_hash or rules.state_hash(snap.state) != logged.state_hash:
+                raise snapshots.SnapshotError("its state does not hash to what the log recorded")
+        except snapshots.SnapshotError as exc:
+            log.warning("snapshot_ignored", match_id=lm.match_id, seq=seq, reason=str(exc))
+            self.metrics.inc("duel_snapshots_ignored_total")
+            return 0
+        lm.restore(snap.state, snap.seq, snap.state_hash, snap.last_ts_ms, snap.clock, snap.book)
+        self.metrics.inc("duel_snapshots_loaded_total")
+        return snap.seq
+
+    async def _snapshot(self, lm: LiveMatch) -> None:
+        """Keep the position beside the log (every snapshots.EVERY entries)."""
+        if lm.state is None or lm.delayed is not None:
+            return
+        snap = snapshots.Snapshot(lm.seq, lm.state_hash, lm.last_ts_ms, lm.state, lm.vp.book, lm.clock)
+        await self.store.put_snapshot(lm.match_id, lm.seq, snapshots.dumps(snap))
 
     def cached(self, match_id: str) -> LiveMatch | None:
         return self._live.get(match_id)
@@ -191,6 +224,8 @@ class MatchService:
             reply(answer)
             if entry is not None:
                 await self._after(lm, [entry])
+                if entry.seq % snapshots.EVERY == 0:
+                    await self._snapshot(lm)
         latency = time.perf_counter() - t0
         self.metrics.observe_action_latency(latency)
         outcome = "accepted" if isinstance(answer, Accepted) else answer.code

@@ -22,14 +22,24 @@ def seat_name(seat: int | None) -> str:
     return "server" if seat is None else SEAT_NAMES[seat]
 
 
-def _action_text(entry: LogEntry) -> str:
+def _action_text(entry: LogEntry, state: rules.State | None = None) -> str:
+    """The action in words (with the names of the cards it names, given the state before it)."""
     action = dict(entry.action)
     if entry.seq == 1 and action.get("do") == "start":
         return "the duel starts (decks shuffled, opening hands drawn)"
     if entry.seq == 1 and action.get("do") == "scenario":
         return f"the duel starts from the position of scenario {action.get('name', '')!r}"
     do = action.pop("do", "?")
-    rest = " ".join(f"{k}={v}" for k, v in action.items())
+    cards = getattr(state, "cards", {}) or {}
+
+    def named(v: object) -> str:
+        if isinstance(v, int) and not isinstance(v, bool) and v in cards:
+            return f'"{cards[v].data.name}"'
+        if isinstance(v, list):
+            return "[" + ", ".join(named(x) for x in v) + "]"
+        return str(v)
+
+    rest = " ".join(f"{k}={named(v)}" for k, v in action.items())
     return f"{do} {rest}".strip()
 
 
@@ -93,13 +103,40 @@ def summary_lines(match_id: str, entries: list[LogEntry], state: rules.State) ->
 
 @dataclass(frozen=True, slots=True)
 class Divergence:
+    """Where today's rules part from a log: entry ``seq``, and how (``kind``: "facts",
+    "state_hash", "illegal", "error"), with the action and, in plain words, what the log
+    says happened (``then``) and what today's rules make of it (``now``)."""
+
     seq: int
-    kind: str  # "facts" | "state_hash" | "illegal" | "error"
+    kind: str
     detail: str
+    action: str = ""
+    then: tuple[str, ...] = ()
+    now: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        out = [f"DIVERGED at entry {self.seq} ({self.kind}): {self.detail}"]
+        if self.action:
+            out.append(f"  the action: {self.action}")
+        if self.then:
+            out.append("  what the log says happened:")
+            out.extend(f"    {line.strip()}" for line in self.then)
+        if self.now or self.kind == "facts":
+            out.append("  what today's rules make of it:")
+            out.extend(f"    {line.strip()}" for line in self.now or ("(nothing)",))
+        return out
 
 
-def verify_log(entries: list[LogEntry]) -> tuple[Divergence | None, rules.State | None]:
-    """Re-run the rules over the logged actions; the first divergence, if any."""
+def _story(facts: list[rules.Fact], state: rules.State | None) -> tuple[str, ...]:
+    cards = getattr(state, "cards", {}) or {}
+    names = {cid: c.data.name for cid, c in cards.items()}
+    return tuple(line for f in facts if (line := rules.describe(f, names.get)))
+
+
+def verify_log(entries: list[LogEntry], *, hashes: bool = True) -> tuple[Divergence | None, rules.State | None]:
+    """Re-run the rules over the logged actions; the first divergence, if any. ``hashes``:
+    also compare state hashes (False for a log made by other rules code, whose states may be
+    represented differently: then the facts alone are compared)."""
     state: rules.State | None = None
     for entry in entries:
         try:
@@ -114,15 +151,20 @@ def verify_log(entries: list[LogEntry]) -> tuple[Divergence | None, rules.State 
                     raise ValueError("an entry after genesis has no acting seat")
                 facts = rules.decide(state, entry.seat, entry.action)
         except rules.IllegalAction as exc:
-            return Divergence(entry.seq, "illegal", f"today's rules refuse the action: {exc.code}: {exc.reason}"), state
+            then = _story(entry.facts, state)
+            reason = f"today's rules refuse the action: {exc.code}: {exc.reason}"
+            return Divergence(entry.seq, "illegal", reason, _action_text(entry, state), then), state
         except Exception as exc:  # a crash of the rules is a divergence too
-            return Divergence(entry.seq, "error", f"{type(exc).__name__}: {exc}"), state
+            return Divergence(entry.seq, "error", f"{type(exc).__name__}: {exc}", _action_text(entry, state)), state
         if facts != entry.facts:
-            return Divergence(entry.seq, "facts", _first_difference(entry.facts, facts)), state
+            then, now = _story(entry.facts, state), _story(facts, state)
+            detail = _first_difference(entry.facts, facts)
+            return Divergence(entry.seq, "facts", detail, _action_text(entry, state), then, now), state
         state = rules.fold(entry.facts, state)
         computed = rules.state_hash(state)
-        if computed != entry.state_hash:
-            return Divergence(entry.seq, "state_hash", f"logged {entry.state_hash}, computed {computed}"), state
+        if hashes and computed != entry.state_hash:
+            detail = f"logged {entry.state_hash}, computed {computed}"
+            return Divergence(entry.seq, "state_hash", detail, _action_text(entry, state)), state
     return None, state
 
 

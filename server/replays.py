@@ -7,8 +7,9 @@ the duel ran (its facts, card aliases and view: ``engine.Viewpoints`` with the
 match's alias key), so a viewer can watch the duel through one player's eyes.
 
 The log of a finished match never changes, so the entries read from Redis are
-kept in a small cache; each page is folded from the start of the log (a few
-milliseconds for a long duel).
+kept in a small cache, with checkpoints of the folded position every
+``CHECKPOINT_EVERY`` entries (compact snapshots, server.snapshots): a page, or
+the view at any seq, is folded from the nearest checkpoint before it.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from typing import Any
 
 import engine
 from protocol.entry import LogEntry
-from server import rules
+from server import rules, snapshots
 
 VIEWPOINTS: dict[str, int | None] = {"0": 0, "1": 1, "spectator": None}
 CACHE_MATCHES = 16
+CHECKPOINT_EVERY = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,62 +35,111 @@ class Page:
     result: dict[str, Any] | None
 
 
-def page(log: list[LogEntry], alias_key: bytes, viewpoint: str, from_seq: int, limit: int, views: bool) -> Page:
-    """Entries ``from_seq`` .. ``from_seq + limit - 1`` as ``viewpoint`` saw them."""
+def page(
+    log: list[LogEntry],
+    alias_key: bytes,
+    viewpoint: str,
+    from_seq: int,
+    limit: int,
+    views: bool,
+    checkpoints: dict[int, bytes] | None = None,
+) -> Page:
+    """Entries ``from_seq`` .. ``from_seq + limit - 1`` as ``viewpoint`` saw them.
+    ``checkpoints`` (seq -> snapshot blob) lets the fold start near ``from_seq``; it is
+    filled in as the log is folded."""
     vp = rules.viewpoints(alias_key)
     state: rules.State | None = None
+    start = 0
+    if checkpoints:
+        usable = [k for k in checkpoints if k < from_seq]
+        if usable:
+            start = max(usable)
+            snap = snapshots.loads(checkpoints[start], alias_key)
+            state, vp = snap.state, rules.Viewpoints(alias_key, snap.book)
     last = from_seq + limit - 1
     out: list[dict[str, Any]] = []
     viewer = VIEWPOINTS.get(viewpoint)
-    for entry in log:
+    for entry in log[start:]:
         seen = vp.apply(entry.facts)
         state = rules.fold(entry.facts, state)
+        if checkpoints is not None and entry.seq % CHECKPOINT_EVERY == 0 and entry.seq not in checkpoints:
+            checkpoints[entry.seq] = snapshots.dumps(
+                snapshots.Snapshot(entry.seq, entry.state_hash, entry.ts_ms, state, vp.book, None)
+            )
         if entry.seq < from_seq:
             continue
         if entry.seq > last:
             break
-        row: dict[str, Any] = {
-            "seq": entry.seq,
-            "actor": entry.seat,
-            "state_hash": entry.state_hash,
-            "time_ms": entry.time_ms,
-        }
-        if viewpoint == "all":
-            names = {cid: c.data.name for cid, c in state.cards.items()}
-            row["action"] = entry.action
-            row["facts"] = entry.facts
-            row["story"] = [line for f in entry.facts if (line := engine.describe(f, names.get))]
-            if views:
-                row["view"] = engine.view(state, None, omniscient=True)
-        else:
-            facts = seen[2 if viewer is None else viewer]
-            row["facts"] = facts
-            row["story"] = vp.story(viewer, facts)
-            if views:
-                row["view"] = vp.view(state, viewer)
-        out.append(row)
+        out.append(_row(entry, state, vp, seen, viewpoint, viewer, views))
     total = log[-1].seq if log else 0
     result = None
-    if state is not None and rules.finished(state):
-        result = {"winner": rules.winner(state), "reason": str(state.end_reason or "")}
+    final = state if last >= total else None
+    if final is not None and rules.finished(final):
+        result = {"winner": rules.winner(final), "reason": str(final.end_reason or "")}
+    elif log:
+        result = _result_of(log)
     return Page(out, total, last + 1 if last < total else None, result)
 
 
+def _row(
+    entry: LogEntry,
+    state: rules.State,
+    vp: rules.Viewpoints,
+    seen: rules.PerViewer,
+    viewpoint: str,
+    viewer: int | None,
+    views: bool,
+) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "seq": entry.seq,
+        "actor": entry.seat,
+        "state_hash": entry.state_hash,
+        "time_ms": entry.time_ms,
+    }
+    if viewpoint == "all":
+        names = {cid: c.data.name for cid, c in state.cards.items()}
+        row["action"] = entry.action
+        row["facts"] = entry.facts
+        row["story"] = [line for f in entry.facts if (line := engine.describe(f, names.get))]
+        if views:
+            row["view"] = engine.view(state, None, omniscient=True)
+    else:
+        facts = seen[2 if viewer is None else viewer]
+        row["facts"] = facts
+        row["story"] = vp.story(viewer, facts)
+        if views:
+            row["view"] = vp.view(state, viewer)
+    return row
+
+
+def _result_of(log: list[LogEntry]) -> dict[str, Any] | None:
+    """The result, from the last entry's facts (without folding up to it)."""
+    for fact in reversed(log[-1].facts):
+        if fact.get("t") == "duel_ended":
+            return {"winner": fact.get("winner"), "reason": str(fact.get("reason", ""))}
+    return None
+
+
 class LogCache:
-    """The logs of recently replayed finished matches (they never change)."""
+    """The logs of recently replayed finished matches (they never change), with their
+    checkpoints."""
 
     def __init__(self, size: int = CACHE_MATCHES) -> None:
         self._size = size
-        self._logs: OrderedDict[str, list[LogEntry]] = OrderedDict()
+        self._logs: OrderedDict[str, tuple[list[LogEntry], dict[int, bytes]]] = OrderedDict()
 
     def get(self, match_id: str) -> list[LogEntry] | None:
-        log = self._logs.get(match_id)
-        if log is not None:
+        got = self._logs.get(match_id)
+        if got is not None:
             self._logs.move_to_end(match_id)
-        return log
+        return None if got is None else got[0]
+
+    def checkpoints(self, match_id: str) -> dict[int, bytes] | None:
+        got = self._logs.get(match_id)
+        return None if got is None else got[1]
 
     def put(self, match_id: str, log: list[LogEntry]) -> None:
-        self._logs[match_id] = log
+        self._logs[match_id] = (log, {})
         self._logs.move_to_end(match_id)
         while len(self._logs) > self._size:
             self._logs.popitem(last=False)

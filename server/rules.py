@@ -75,8 +75,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return v
 
 
-def describe(fact: Fact) -> str | None:
-    text: str | None = engine.describe(fact)
+def describe(fact: Fact, name_of: Any = None) -> str | None:
+    """The fact in plain words; ``name_of(card id)`` names cards the fact names by id only."""
+    text: str | None = engine.describe(fact, name_of)
     return text
 
 

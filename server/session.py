@@ -14,7 +14,10 @@ client's messages.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
+import hashlib
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -43,15 +46,17 @@ from protocol.messages import (
     MatchList,
     QuickMatch,
     Reconnect,
+    ReplayLoaded,
     ReplayLog,
     Seated,
     ServerMessage,
     Spectate,
     Spectating,
     Sync,
+    UploadReplay,
     Welcome,
 )
-from server import replays
+from server import replay_file, replays
 from server.catalog import catalogue
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
@@ -70,6 +75,8 @@ REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError)
 log = structlog.get_logger("duel.session")
 
 SERVER_NAME = "duel-server/0.1"
+MAX_UPLOADS = 2
+"""Replay files a connection may upload and keep (server memory: about 4 MiB each at most)."""
 
 
 class Session:
@@ -88,6 +95,8 @@ class Session:
         self.conn_id = f"{app.process_id}/{self.id}"
         self._writer_task: asyncio.Task[None] | None = None
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
+        self._parts: dict[str, list[str]] = {}  # replay files being uploaded, by upload id
+        self.uploads: dict[str, replay_file.Replay] = {}  # replay files uploaded on this connection
 
     # ------------------------------------------------------------ output
 
@@ -285,6 +294,8 @@ class Session:
             await self._replay(msg)
         elif isinstance(msg, GetCards):
             self.send(catalogue())
+        elif isinstance(msg, UploadReplay):
+            self._upload(msg)
         else:  # Hello
             self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
 
@@ -489,7 +500,57 @@ class Session:
             return
         await self.app.service.resync(self.match_id, self.watcher, msg.last_seq)
 
+    def _upload(self, msg: UploadReplay) -> None:
+        """Collect the parts of a replay file; read and check it when the last one arrives."""
+        parts = self._parts.get(msg.upload_id)
+        if msg.index == 0:
+            if len(self.uploads) + len(self._parts) >= MAX_UPLOADS and msg.upload_id not in self.uploads:
+                self.error(E.REPLAY_INVALID, f"at most {MAX_UPLOADS} replay files per connection")
+                return
+            parts = self._parts[msg.upload_id] = []
+        if parts is None or len(parts) != msg.index:
+            self._parts.pop(msg.upload_id, None)
+            self.error(E.REPLAY_INVALID, f"part {msg.index} of upload {msg.upload_id!r} is out of order; start again")
+            return
+        parts.append(msg.part)
+        if len(parts) < msg.total:
+            return
+        del self._parts[msg.upload_id]
+        try:
+            data = base64.b64decode("".join(parts), validate=True)
+            replay = replay_file.loads(data, self.app.tokens.replay_key())
+        except (binascii.Error, ValueError) as exc:
+            self.error(E.REPLAY_INVALID, f"the upload is not valid base64 ({exc})")
+            return
+        except replay_file.ReplayFileError as exc:
+            self.error(E.REPLAY_INVALID, str(exc))
+            return
+        self.uploads[msg.upload_id] = replay
+        header = replay.header
+        self.send(
+            ReplayLoaded(
+                msg.upload_id,
+                replay.match_id,
+                len(replay.entries),
+                list(header.get("players", ["", ""])),
+                dict(header.get("result", {})),
+                str(header.get("rules_version", "")),
+                header.get("rules_version") == replay_file.rules_version(),
+                "signature" in header,
+            )
+        )
+
     async def _replay(self, msg: GetReplay) -> None:
+        if msg.upload_id is not None:
+            replay = self.uploads.get(msg.upload_id)
+            if replay is None:
+                self.error(E.MATCH_NOT_FOUND, f"no replay file uploaded as {msg.upload_id!r} on this connection")
+                return
+            key = hashlib.sha256(b"upload." + replay.header["chain"].encode()).digest()
+            got = replays.page(replay.entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views)
+            players = list(replay.header.get("players", ["", ""]))
+            self.send(ReplayLog(replay.match_id, got.entries, msg.viewpoint, got.total, got.next_seq, players, got.result))
+            return
         info = await self.app.directory.get(msg.match_id)
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
@@ -508,7 +569,8 @@ class Session:
             log_entries = await self.app.store.read(msg.match_id)
             self.app.replay_logs.put(msg.match_id, log_entries)
         key = self.app.tokens.alias_key(msg.match_id)
-        got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views)
+        checkpoints = self.app.replay_logs.checkpoints(msg.match_id)
+        got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views, checkpoints)
         self.send(
             ReplayLog(
                 msg.match_id,

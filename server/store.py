@@ -161,6 +161,22 @@ class RedisEventStore:
         seq, _, fp = (raw.decode() if isinstance(raw, bytes) else str(raw)).partition(":")
         return int(seq), fp
 
+    async def entry(self, match_id: str, seq: int) -> LogEntry | None:
+        rows = await self._redis.xrange(keys.log_key(match_id), min=f"{seq}-0", max=f"{seq}-0", count=1)
+        return LogEntry.from_fields(rows[0][1]) if rows else None
+
+    async def put_snapshot(self, match_id: str, seq: int, blob: bytes) -> None:
+        await self._redis.hset(keys.snapshots_key(match_id), str(seq), blob)
+
+    async def newest_snapshot(self, match_id: str) -> tuple[int, bytes] | None:
+        """The snapshot of the highest seq, if any (server.snapshots)."""
+        seqs = [int(k) for k in await self._redis.hkeys(keys.snapshots_key(match_id))]
+        if not seqs:
+            return None
+        seq = max(seqs)
+        blob = await self._redis.hget(keys.snapshots_key(match_id), str(seq))
+        return (seq, blob) if isinstance(blob, bytes) else None
+
     async def length(self, match_id: str) -> int:
         n: int = await self._redis.xlen(keys.log_key(match_id))
         return n

@@ -72,6 +72,10 @@ class SeatTokens:
         can compute another viewer's aliases."""
         return hmac.new(self._secret, f"aliases.{match_id}".encode(), hashlib.sha256).digest()
 
+    def replay_key(self) -> bytes:
+        """The key this deployment signs replay files with (server.replay_file)."""
+        return hmac.new(self._secret, b"replay-files", hashlib.sha256).digest()
+
     def match_id_for(self, request_id: str) -> str:
         """The match a lobby request creates: a function of its request id, so that a
         retried request finds the match its first attempt created (12 URL-safe characters,

@@ -1,0 +1,163 @@
+"""Snapshots: a match's folded position every ``EVERY`` entries, kept beside its log.
+
+Loading a long match then folds only the entries after the newest snapshot
+(issue 13). A snapshot holds what a server keeps for the live position: the
+engine state, the per-viewer alias book (engine.aliases), the clocks and the
+time of the entry. It is a cache of the log, never the truth:
+
+* it is written after its entry is in the log, into ``match:{ID}:snap`` (same
+  hash tag as the log), field ``<seq>``;
+* it is trusted only if its checksum holds and the state it holds hashes to
+  the state hash the *log* recorded for that entry; otherwise it is ignored
+  (the match is folded from the start) and the problem is logged;
+* a match with a spectator delay is folded from the start (its trailing
+  position would need a second snapshot; such matches are rare and short).
+
+The encoding is generic over the engine's dataclasses (their fields and type
+hints), so a field added to the state needs no change here; a snapshot made by
+another rules version simply fails the hash check and is not used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import types
+import typing
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Union
+
+import msgpack
+
+from engine.aliases import AliasBook
+from engine.state import State
+from protocol.codec import pack
+from server.clocks import Clock
+
+EVERY = 100
+"""A snapshot is written after every EVERY-th entry."""
+
+VERSION = 1
+
+
+class SnapshotError(Exception):
+    """The snapshot cannot be used; the message says why."""
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def encode(obj: Any) -> Any:
+    """Plain msgpack data for a dataclass tree (a dataclass is the list of its field values)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return [encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)]
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, dict):
+        return {k: encode(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [encode(v) for v in obj]
+    return obj
+
+
+def decode(tp: Any, data: Any) -> Any:
+    """The inverse of :func:`encode`, guided by the type ``tp``."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Any or tp is object:
+        return data
+    if origin in (Union, types.UnionType):
+        if data is None:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) == 1:
+            return decode(inner[0], data)
+        return data  # int | str and friends: plain values
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        fields = [f for f in dataclasses.fields(tp)]
+        hints = _hints(tp)
+        values = {f.name: decode(hints[f.name], v) for f, v in zip(fields, data, strict=True)}
+        init = {k: v for k, v in values.items() if next(f for f in fields if f.name == k).init}
+        obj = tp(**init)
+        for k, v in values.items():
+            if k not in init:
+                object.__setattr__(obj, k, v)
+        return obj
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(data)
+    if origin is list:
+        return [decode(args[0], v) for v in data] if args else list(data)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(decode(args[0], v) for v in data)
+        return tuple(decode(a, v) for a, v in zip(args, data, strict=True)) if args else tuple(data)
+    if origin is dict:
+        kt, vt = args if args else (Any, Any)
+        return {decode(kt, k): decode(vt, v) for k, v in data.items()}
+    if tp in (int, str, bool, float, bytes):
+        return data
+    return data
+
+
+@dataclass(slots=True)
+class Snapshot:
+    seq: int
+    state_hash: str
+    last_ts_ms: int
+    state: State
+    book: AliasBook
+    clock: Clock | None
+
+
+def dumps(snap: Snapshot) -> bytes:
+    body = pack(
+        {
+            "seq": snap.seq,
+            "hash": snap.state_hash,
+            "ts": snap.last_ts_ms,
+            "state": encode(snap.state),
+            "book": encode(_keyless(snap.book)),
+            "clock": None if snap.clock is None else encode(snap.clock),
+        }
+    )
+    return pack({"v": VERSION, "sum": hashlib.sha256(body).hexdigest(), "body": body})
+
+
+def _keyless(book: AliasBook) -> AliasBook:
+    """The book without its key: the alias key is derived from the server secret and is not
+    stored; the loading server puts its own back."""
+    out = book.copy()
+    out.key = b""
+    return out
+
+
+def loads(blob: bytes, alias_key: bytes = b"") -> Snapshot:
+    try:
+        outer: Any = msgpack.unpackb(blob, raw=False, strict_map_key=False)
+        body = outer["body"]
+        if outer.get("v") != VERSION:
+            raise SnapshotError(f"snapshot version {outer.get('v')}, this server reads {VERSION}")
+        if hashlib.sha256(body).hexdigest() != outer["sum"]:
+            raise SnapshotError("checksum does not hold")
+        raw: Any = msgpack.unpackb(body, raw=False, strict_map_key=False)
+        return Snapshot(
+            seq=int(raw["seq"]),
+            state_hash=str(raw["hash"]),
+            last_ts_ms=int(raw["ts"]),
+            state=decode(State, raw["state"]),
+            book=_with_key(decode(AliasBook, raw["book"]), alias_key),
+            clock=None if raw["clock"] is None else decode(Clock, raw["clock"]),
+        )
+    except SnapshotError:
+        raise
+    except Exception as exc:  # anything unreadable is simply not a usable snapshot
+        raise SnapshotError(f"unreadable ({type(exc).__name__}: {exc})") from None
+
+
+def _with_key(book: AliasBook, key: bytes) -> AliasBook:
+    book.key = key
+    return book
