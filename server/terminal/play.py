@@ -92,6 +92,7 @@ class Game:
         self.presence: list[bool] | None = None
         self.seen = [False, False]  # has the seat had a live connection yet
         self.ending_turn: int | None = None  # the turn the user chose to end
+        self.answered_seq = -1  # the last entry the client answered for the user
         self.clocks: list[int] | None = None
         self.clocks_at = time.monotonic()
         self.menu_seq = -1
@@ -221,6 +222,9 @@ class Game:
         engine gives the turn player priority in each phase it goes through)."""
         c = self.client
         legal = [a for a in c.legal if a.get("do") != "concede"]
+        if self.answered_seq == c.seq:
+            return False  # answered for this entry already and it was not taken: ask the user
+        self.answered_seq = c.seq
         if self.ending_turn is not None:
             if self.ending_turn == (c.view or {}).get("turn") and {"do": "end_turn"} in legal:
                 await asyncio.sleep(0.02)

@@ -1,5 +1,5 @@
 """Lines of text from what the server sent: the board, the numbered menu of legal actions, card
-text, the "waiting for ..." line, clocks and match lists. Pure functions of their arguments: they
+text, the "waiting for ..." line and clocks. Pure functions of their arguments: they
 work on a receiver's view (PROTOCOL.md, "Card ids") and never name a card the view hides.
 """
 

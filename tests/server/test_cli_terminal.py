@@ -134,6 +134,7 @@ def test_a_restarted_server_is_rejoined_and_a_lost_one_is_one_line(redis_url: st
     with ServeProcess(tmp_path / "serve", *args) as srv, \
             Terminal("play", "--create", "--url", srv.url, "--give-up-after", "4") as t:
         m = t.expect(r"they type: duel play --join (\S+)")
+        restarted: ServeProcess | None = None
         bot = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "--join", m.group(1), "--url", srv.url,
                                 "--give-up-after", "20"], cwd=REPO, stdout=(tmp_path / "bot.out").open("w"),
                                stderr=subprocess.STDOUT)
@@ -145,7 +146,7 @@ def test_a_restarted_server_is_rejoined_and_a_lost_one_is_one_line(redis_url: st
             srv.stop(signal.SIGTERM)
             t.expect("the server is going away")
             t.expect("connection lost; reconnecting")
-            srv = ServeProcess(tmp_path / "serve2", *args).start()
+            srv = restarted = ServeProcess(tmp_path / "serve2", *args).start()
             t.expect("-- reconnected")
             t.expect(PROMPT)
             assert entry_of(t) == before
@@ -165,6 +166,8 @@ def test_a_restarted_server_is_rejoined_and_a_lost_one_is_one_line(redis_url: st
         finally:
             bot.kill()
             bot.wait()
+            if restarted is not None:
+                restarted.__exit__()
 
 
 def test_the_help_documents_the_url_and_its_default() -> None:
@@ -329,10 +332,15 @@ def test_duel_bot_against_duel_bot_reaches_a_result(server: ServeProcess) -> Non
         for i in range(2)
     ]
     outs = []
-    for p in procs:
-        out, err = p.communicate(timeout=120)
-        assert p.returncode == 0 and not err.strip(), (out[-2000:], err)
-        outs.append(out)
+    try:
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            assert p.returncode == 0 and not err.strip(), (out[-2000:], err)
+            outs.append(out)
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
     results = [re.search(r"^result: (.*)$", out, re.M) for out in outs]
     assert all(results), outs
     assert "Duel starts" in outs[0] and "=== Duel over" in outs[0]  # one line per event
@@ -417,7 +425,10 @@ def test_a_puzzle_prints_the_commands_to_play_it_and_whether_its_goal_was_met(re
             a.expect(END)
             a.send("n")
             assert a.wait(20) == 0
-        out, err = bot.communicate(timeout=30)
+        try:
+            out, err = bot.communicate(timeout=30)
+        finally:
+            bot.kill()
         assert bot.returncode == 0 and "result: you win" in out, (out, err)
         verdict = ""
         while "goal" not in verdict:
