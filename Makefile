@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 NPM ?= npm
 WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
-WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json engine/data/cards.json
+WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
 .PHONY: run test check setup web bench clean secrecy
 
@@ -39,9 +39,11 @@ check: $(STAMP) $(WEB_STAMP)
 test: $(STAMP) check web
 	$(BIN)/pytest
 
-# the cheater property test at length (issue 8): 300 random effect-heavy duels
+# the secrecy tests at length (issue 8): the cheater over 300 random effect-heavy duels, and
+# 300 duels over websockets checked frame by frame
 secrecy: $(STAMP)
 	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
+	DUEL_HIDDEN_INFO_DUELS=300 $(BIN)/pytest tests/server/test_server_hidden_info.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

@@ -148,7 +148,7 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
         what = "'s effect" if fact.get("trigger") else ""
         return f"  {SEAT[fact['seat']]} activates {card}{what}{effect} (chain link {fact.get('link')})"
     if t == "triggered":
-        return f"  {card}'s effect is triggered"
+        return f"  the effect of {card} is triggered"
     if t == "passed":
         if fact.get("intent") == "battle":
             return f"  {SEAT[fact['seat']]} moves to the Battle Phase"

@@ -141,6 +141,16 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
         for key in ("card", "source"):  # the trigger's card; the card whose effect asks
             if s.choice is not None and isinstance(s.choice.get(key), int):
                 out[key] = book.ref_any(seat, int(s.choice[key]))
+        if s.choice is not None and s.choice.get("kind") == "cards":
+            # the candidates, named where the deciding seat knows them (its own Deck, say)
+            cards = []
+            for cid in s.choice.get("cards", []):
+                entry: dict[str, Any] = {"id": book.ref_any(seat, int(cid))}
+                if book.known(seat, int(cid)) or (s.cards[int(cid)].zone == "deck" and s.cards[int(cid)].owner == seat):
+                    entry["code"] = s.cards[int(cid)].code
+                    entry["name"] = s.cards[int(cid)].data.name
+                cards.append(entry)
+            out["cards"] = cards
         return out
     kind = str(p["kind"])
     if kind == "trigger" and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):

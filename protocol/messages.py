@@ -108,13 +108,16 @@ class QuickMatch:
 @dataclass(frozen=True, slots=True)
 class ListMatches:
     """Ask for matches: ``status`` "live" (waiting and running, to join or spectate) or
-    "finished" (to replay), newest first; ``before_ms`` pages back (the ``created_ms`` of
-    a live row, the ``finished_ms`` of a finished one: rows strictly before it)."""
+    "finished" (to replay), newest first; ``before_ms`` and ``before_id`` page back (the
+    ``created_ms`` of the last live row, or the ``finished_ms`` of the last finished row, and
+    its ``match_id``: rows strictly after it in that order, so rows of the same millisecond
+    are neither skipped nor repeated)."""
 
     type: ClassVar[str] = "list_matches"
     status: str = field(default="live", metadata=_str(8, pattern="live|finished"))
     before_ms: int | None = field(default=None, metadata=_int(0, 2**53))
     limit: int = field(default=50, metadata=_int(1, 200))
+    before_id: str | None = field(default=None, metadata=MATCH_ID)
 
 
 @dataclass(frozen=True, slots=True)

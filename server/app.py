@@ -41,18 +41,26 @@ REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a Redis command raises while Redis cannot be reached."""
 
 
-def redis_client(url: str) -> aioredis.Redis:
+def redis_client(url: str, max_connections: int = 64) -> aioredis.Redis:
     """A Redis client that retries a command whose connection broke (every write the
     server makes is a script that is safe to run twice, see server.store and
-    server.directory), and gives up quickly enough to answer ``server/unavailable``."""
-    return aioredis.Redis.from_url(
+    server.directory), and gives up quickly enough to answer ``server/unavailable``.
+
+    Its pool is sized explicitly and *blocks* when every connection is busy: a burst waits a
+    moment for a free connection instead of failing (redis-py's default pool raises
+    ``MaxConnectionsError``, which once turned the server's own housekeeping into failed
+    requests)."""
+    pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        max_connections=max_connections,
+        timeout=10,
         health_check_interval=15,
         socket_timeout=5,
         socket_connect_timeout=2,
         retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
+    return aioredis.Redis(connection_pool=pool)
 
 
 class DuelServer:
@@ -63,7 +71,7 @@ class DuelServer:
         self.redis_url = redis_url
         self.metrics = Metrics()
         self.process_id = secrets.token_hex(6)
-        self.redis = redis_client(redis_url)
+        self.redis = redis_client(redis_url, config.redis_connections)
         self.store = RedisEventStore(self.redis)
         self.directory = MatchDirectory(self.redis)
         self.quick = QuickQueue(self.redis)
@@ -71,7 +79,7 @@ class DuelServer:
         self.service = MatchService(
             self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id
         )
-        self.fanout = FanOut(redis_client(redis_url), self.service, config.poll_interval, self)
+        self.fanout = FanOut(redis_client(redis_url, 8), self.service, config.poll_interval, self)
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.bots: set[asyncio.Task[None]] = set()

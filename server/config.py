@@ -24,7 +24,8 @@ class ServerConfig:
     ping_interval: float | None = 20.0  # seconds between keepalive pings (None: no pings)
     ping_timeout: float | None = 20.0  # a pong must come within this, or the connection is dropped
     close_timeout: float = 2.0  # how long a closing handshake may take before the socket is cut
-    poll_interval: float = 1.0  # how often live matches re-check the log (missed doorbells)
+    poll_interval: float = 30.0  # seconds between safety sweeps for missed doorbells (server.fanout)
+    redis_connections: int = 64  # the Redis connection pool (it blocks, never fails, when all are busy)
     drain_timeout: float = 10.0
     bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)
     keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)

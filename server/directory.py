@@ -268,15 +268,29 @@ class MatchDirectory:
         t = [_text(x or b"") for x in raw]
         return (t[0], t[1]), (t[2], t[3])
 
-    async def listing(self, status: str, limit: int = 50, before_ms: int | None = None) -> list[MatchInfo]:
+    async def listing(
+        self, status: str, limit: int = 50, before_ms: int | None = None, before_id: str | None = None
+    ) -> list[MatchInfo]:
         """Matches newest first: "live" (waiting or running, by creation time) or "finished"
-        (the history, by finish time); ``before_ms`` pages back."""
+        (the history, by finish time); ``before_ms`` / ``before_id`` page back from a row
+        (ties in time are ordered by id, descending, as Redis orders equal scores)."""
         index = keys.LOBBY_FINISHED if status == FINISHED else keys.LOBBY_MATCHES
-        top: str | int = "+inf" if before_ms is None else f"({before_ms}"
-        ids = await self._redis.zrevrangebyscore(index, top, "-inf", start=0, num=limit)
+        top: str | int = "+inf" if before_ms is None else before_ms if before_id is not None else f"({before_ms}"
         out: list[MatchInfo] = []
-        for raw_id in ids:
-            info = await self.get(_text(raw_id))
-            if info is not None and (info.status == FINISHED) == (status == FINISHED):
-                out.append(info)
+        offset = 0
+        while len(out) < limit:
+            rows = await self._redis.zrevrangebyscore(index, top, "-inf", start=offset, num=limit + 1, withscores=True)
+            if not rows:
+                break
+            offset += len(rows)
+            for row in rows:
+                raw_id, score = row[0], float(row[1])
+                match_id = _text(raw_id)
+                if before_ms is not None and before_id is not None and int(score) == before_ms and match_id >= before_id:
+                    continue  # the same millisecond, at or before the cursor's row
+                info = await self.get(match_id)
+                if info is not None and (info.status == FINISHED) == (status == FINISHED):
+                    out.append(info)
+                if len(out) >= limit:
+                    break
         return out

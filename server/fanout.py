@@ -3,9 +3,17 @@
 Every append publishes its seq on the match's doorbell channel (inside the
 append script, so a bell rings exactly when an entry was appended).  Each
 process listens on the bell pattern and, for a match it holds with watchers,
-reads the entries it has not seen from the stream and sends them out.  Pub/sub
-is at most once, so a slow poll repairs missed bells; the seq numbers make
-both paths idempotent.
+reads the entries it has not seen from the stream and sends them out.
+
+Pub/sub delivers in order for as long as the subscription's connection lives,
+so bells are missed only while it is down: when the listener subscribes again
+it catches up every match it holds (a few at a time). A slow safety sweep
+(``poll_interval``, 30 s by default) checks the held matches' last seq in
+pipelined batches and syncs only those that are behind, a few at a time, each
+sweep starting at a random offset: no request waits behind the server's own
+housekeeping, and idle matches cost one pipelined command per sweep, not a
+lock and a read each second.  A client can always ask itself (``sync``).  The
+seq numbers make every path idempotent.
 
 A bell carries the new seq, so a process that already holds the match at
 that seq (it made the append itself) reads nothing.  A bell that rings
@@ -25,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from typing import TYPE_CHECKING
 
@@ -36,6 +45,12 @@ from server.matches import MatchService
 
 if TYPE_CHECKING:
     from server.app import DuelServer
+
+SYNC_CONCURRENCY = 16
+"""At most this many catch-up syncs run at once (resubscribe, sweep)."""
+
+SWEEP_BATCH = 200
+"""Matches checked per pipelined round trip in a sweep."""
 
 HEARTBEAT_S = 3.0
 """How often a process says it is alive."""
@@ -58,6 +73,7 @@ class FanOut:
         self._syncing: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._stopped = False
+        self._gate = asyncio.Semaphore(SYNC_CONCURRENCY)
         self.ready = asyncio.Event()
 
     def start(self) -> None:
@@ -103,6 +119,9 @@ class FanOut:
             pubsub = self._redis.pubsub()
             try:
                 await pubsub.psubscribe(keys.BELL_PATTERN)
+                if self.ready.is_set():
+                    # subscribed again after a failure: bells may have been missed meanwhile
+                    self._spawn(self._catch_up_all())
                 self.ready.set()
                 while True:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -159,16 +178,58 @@ class FanOut:
                 log.warning("heartbeat_failed")
             await asyncio.sleep(HEARTBEAT_S)
 
+    async def _catch_up_all(self) -> None:
+        """Sync every held match, a few at a time (after the listener was down)."""
+        matches = self._service.live_with_watchers()
+        log.info("fanout_catch_up", matches=len(matches))
+        await asyncio.gather(*(self._gated_sync(m) for m in matches), return_exceptions=True)
+
+    async def _gated_sync(self, match_id: str) -> None:
+        async with self._gate:
+            await self._service.sync(match_id)
+
     async def _poll(self) -> None:
+        """The safety sweep: every ``poll_interval``, the held matches whose log has moved
+        past what this process holds (one pipelined round trip per batch) are synced."""
         while True:
-            await asyncio.sleep(self._poll_interval)
-            for match_id in self._service.live_with_watchers():
-                self._schedule(match_id)
+            await asyncio.sleep(self._poll_interval * (0.75 + 0.5 * random.random()))
+            try:
+                behind = await self._behind(self._service.live_with_watchers())
+                if behind:
+                    log.info("fanout_sweep_found", matches=len(behind))
+                    await asyncio.gather(*(self._gated_sync(m) for m in behind), return_exceptions=True)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("fanout_sweep_failed")
+
+    async def _behind(self, matches: list[str]) -> list[str]:
+        out: list[str] = []
+        if not matches:
+            return out
+        start = random.randrange(len(matches))
+        ordered = matches[start:] + matches[:start]
+        for i in range(0, len(ordered), SWEEP_BATCH):
+            batch = ordered[i : i + SWEEP_BATCH]
+            pipe = self._redis.pipeline(transaction=False)
+            for match_id in batch:
+                pipe.xrevrange(keys.log_key(match_id), max="+", min="-", count=1)
+            tops = await pipe.execute()
+            for match_id, rows in zip(batch, tops, strict=True):
+                lm = self._service.cached(match_id)
+                if lm is not None and rows and _id_seq(rows[0][0]) > lm.seq:
+                    out.append(match_id)
+        return out
 
 
 def _log_failure(task: asyncio.Future[object]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("bell_task_failed", error=repr(task.exception()))
+
+
+def _id_seq(entry_id: object) -> int:
+    text = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+    return int(text.split("-", 1)[0])
 
 
 def _seq(data: object) -> int | None:

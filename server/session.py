@@ -268,6 +268,7 @@ class Session:
             raise
         except REDIS_ERRORS as exc:
             log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__)
+            self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
             self.error(E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly")
         except Exception:
             log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
@@ -437,7 +438,7 @@ class Session:
                 log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
     async def _list(self, msg: ListMatches) -> None:
-        infos = await self.app.directory.listing(msg.status, msg.limit, msg.before_ms)
+        infos = await self.app.directory.listing(msg.status, msg.limit, msg.before_ms, msg.before_id)
         rows = []
         for info in infos:
             seq = info.result["length"] if info.result is not None else await self.app.store.last_seq(info.match_id)

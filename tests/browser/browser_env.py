@@ -52,7 +52,8 @@ class LiveServer:
         self.thread = threading.Thread(target=self.loop.run_forever, name="duel-server", daemon=True)
         self.thread.start()
         self.redis_url = redis_url
-        cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, rate_per_second=2000, rate_burst=4000)
+        # the server's bot opponent decides at once (bot_think=0): the tests wait on the page, not on it
+        cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, rate_per_second=2000, rate_burst=4000, bot_think=0.0)
         self.server: DuelServer = self.call(DuelServer(cfg, redis_url, secret=SECRET).start())
 
     def restart(self) -> None:
@@ -85,3 +86,23 @@ class LiveServer:
         self.call(self.server.stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+
+
+async def replay_stories(url: str, match_id: str, viewpoint: str) -> list[tuple[int, str]]:
+    """The story lines of a finished match as ``viewpoint`` was told them
+    (``get_replay``), each with its entry's seq."""
+    from protocol.messages import GetReplay, ReplayLog
+    from server.client import DuelClient
+
+    c = await DuelClient.connect(url, "story-reader")
+    try:
+        out: list[tuple[int, str]] = []
+        from_seq: int | None = 1
+        while from_seq is not None:
+            await c.send(GetReplay(match_id=match_id, viewpoint=viewpoint, from_seq=from_seq, limit=500))
+            page = await c.expect(ReplayLog)
+            out += [(int(e["seq"]), line) for e in page.entries for line in e["story"]]
+            from_seq = page.next_seq
+        return out
+    finally:
+        await c.close()

@@ -15,28 +15,37 @@ PHONE = {"width": 390, "height": 844}
 
 SETTLED = """() => {
   const app = window.duelApp;
-  if (!app || app.connState.kind !== 'open') return false;
+  if (!app || app.connState.kind !== 'open' || app.renderPending) return false;
   const m = app.match;
   if (!m || !m.view) return false;
   if (m.view.winner !== null && m.view.winner !== undefined) return true;
-  const busy = m.inflight !== null || m.seq < m.awaitSeq;
+  const busy = m.inflight !== null || m.seq < m.awaitSeq || m.autoPassing;
   return !busy && m.legal.length > 0;
 }"""
 
 
 def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False) -> Page:
     """A page of the client in a fresh browser context.  Auto-pass (on by default
-    for players) is off unless asked for, so that tests click every pass."""
+    for players) is off unless asked for, so that tests click every pass; when on,
+    it passes at once (a player gets a moment to see the board first)."""
     ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-    ctx.add_init_script(f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}')")
+    ctx.add_init_script(f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); localStorage.setItem('duel.autopass_ms', '0')")
     page = ctx.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(url)
-    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open'")
+    wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open'")
     return page
+
+
+def wait_app(page: Page, condition: str, arg: Any = None, timeout: float = 20_000) -> None:
+    """Until ``condition`` (a JS function of ``arg``) holds of the app's state and the
+    page shows it (the app renders what the server says at the next frame)."""
+    page.wait_for_function(
+        f"arg => ({condition})(arg) && !window.duelApp.renderPending", arg=arg, timeout=timeout
+    )
 
 
 def no_horizontal_scroll(page: Page) -> bool:
@@ -48,7 +57,7 @@ def seq(page: Page) -> int:
 
 
 def wait_seq_above(page: Page, n: int) -> None:
-    page.wait_for_function("n => window.duelApp.match && window.duelApp.match.seq > n", arg=n)
+    wait_app(page, "n => window.duelApp.match && window.duelApp.match.seq > n", n)
 
 
 def wait_decision(page: Page, timeout: float = 20_000) -> None:
@@ -108,16 +117,28 @@ def close_dialog(page: Page) -> None:
 def take_turn_step(page: Page) -> str:
     """Make one decision the way a keen player would: attack when possible,
     summon, go to battle, move on; pass otherwise.  Returns what it did."""
-    # attack: click an attacker, then a target (or the direct attack button)
-    attackers = page.locator(".card.actionable[data-zone=monsters]")
+    # a decision away from the board (a trigger, cards or an option to choose): its dialog
+    if page.locator(".decision [data-action=open-choice]").count():
+        if not page.locator("dialog.dlg[open][data-kind=choice]").count():
+            page.locator(".decision [data-action=open-choice]").click()
+        dlg = page.locator("dialog.dlg[open][data-kind=choice]")
+        confirm = dlg.locator("[data-action=choose-confirm]")
+        if confirm.count():  # several cards to pick: toggle them until the choice is complete
+            cards = dlg.locator(".choice-card")
+            for i in range(cards.count()):
+                if not confirm.is_disabled():
+                    break
+                cards.nth(i).click()
+            click_and_wait(page, confirm)
+        else:
+            click_and_wait(page, dlg.locator(".choice-list button:not([disabled])").first)
+        return "choice"
+    # attack: click an attacker (a card whose actions include attacking), then a target
+    attackers = page.locator(".card.actionable[data-zone=monsters][data-actions~=attack]")
     for i in range(attackers.count()):
         a = attackers.nth(i)
         a.click()
         if page.locator("dialog.dlg[open]").count():
-            acts = [b.get_attribute("data-action") or "" for b in page.locator("dialog.dlg[open] .dlg-acts button").all()]
-            if "attack" not in acts:
-                close_dialog(page)
-                continue
             page.locator("dialog.dlg[open] .dlg-acts button[data-action=attack]").click()
         direct = page.locator("[data-action=attack-direct]")
         targets = page.locator(".card.targetable")
@@ -129,14 +150,12 @@ def take_turn_step(page: Page) -> str:
             return "attack directly"
         page.locator("[data-key=act-cancel-select]").click()
     # summon from the hand
-    hand = my_actionable(page, "hand")
-    for i in range(hand.count()):
-        acts = card_actions(page, hand.nth(i))
-        for want in ("summon", "set"):
-            if want in acts:
-                choose_in_dialog(page, want)
-                return want
-        close_dialog(page)
+    for want in ("summon", "set"):
+        hand = my_actionable(page, "hand").and_(page.locator(f"[data-actions~={want}]"))
+        if hand.count():
+            assert want in card_actions(page, hand.first)
+            choose_in_dialog(page, want)
+            return want
     for want in ("enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "pass"):
         btn = page.locator(f".decision .acts button[data-action={want}]")
         if btn.count():
@@ -154,3 +173,9 @@ def shot(page: Page, folder: Path, name: str) -> Path:
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+def log_lines(page: Page) -> list[tuple[int, str]]:
+    """The battle log as the page shows it: each line's entry and its exact text."""
+    rows = page.locator("[data-testid=log] li").evaluate_all("els => els.map(e => [Number(e.dataset.seq), e.textContent])")
+    return [(int(seq), str(text)) for seq, text in rows]

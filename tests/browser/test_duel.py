@@ -10,29 +10,51 @@ B's face-down Trap)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import yaml
-from browser_env import LiveServer
+from browser_env import LiveServer, replay_stories
 from browser_ui import (
     PHONE,
     click_and_wait,
     finished,
+    log_lines,
     no_horizontal_scroll,
     open_page,
     owes,
     pass_button,
     prompt,
     shot,
+    wait_app,
     wait_decision,
 )
 from playwright.sync_api import Page
 
+from protocol.messages import Spectate, Spectating, Update
+from server.client import DuelClient
 from server.puzzle import create_puzzle_match
 
 PUZZLE = Path(__file__).parent / "puzzles" / "honest_duel.yaml"
 HIDDEN_FROM_A = ("Celtic Guardian", "Trap Jammer")  # B's hand card and B's face-down Trap
+
+
+async def python_spectator(url: str, match_id: str) -> DuelClient:
+    """A spectator of the same match through the project's Python client."""
+    c = await DuelClient.connect(url, "py-spectator")
+    await c.send(Spectate(match_id=match_id))
+    await c.expect(Spectating)
+    return c
+
+
+async def stories_until(c: DuelClient, seq: int) -> list[tuple[int, str]]:
+    """The story lines ``c`` was sent, once it has received entry ``seq``."""
+    while c.seq < seq:
+        c.changed.clear()
+        await asyncio.wait_for(c.changed.wait(), 20)
+    await c.close()
+    return [(m.seq, line) for m in c.inbox if isinstance(m, Update) for line in m.story]
 
 
 def hidden_cards_shown(page: Page, names: tuple[str, ...]) -> list[str]:
@@ -72,6 +94,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     a = open_page(browser, f"{live_server.http}/#/seat/{tokens[0]}")
     b = open_page(browser, f"{live_server.http}/#/seat/{tokens[1]}", PHONE)  # B plays on a phone
     spectator = open_page(browser, f"{live_server.http}/#/watch/{match_id}")
+    py_spectator = live_server.call(python_spectator(live_server.ws, match_id))
     pages = {"A": a, "B": b}
     watchers = [a, spectator]
     for p in (a, b, spectator):
@@ -110,7 +133,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     assert outline != "none"  # the focus is visible
     before = int(a.evaluate("() => window.duelApp.match.seq"))
     a.keyboard.press("Enter")
-    a.wait_for_function("n => window.duelApp.match.seq > n", arg=before)
+    wait_app(a, "n => window.duelApp.match.seq > n", before)
     assert "attacks" in a.locator("[data-testid=attack]").inner_text()
 
     # B owes the response to the attack declaration ... and reloads its page first
@@ -118,7 +141,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     assert "attack declaration" in pass_button(b).inner_text()
     seq_before = int(b.evaluate("() => window.duelApp.match.seq"))
     b.reload()
-    b.wait_for_function("() => window.duelApp && window.duelApp.match && window.duelApp.match.view")
+    wait_app(b, "() => window.duelApp && window.duelApp.match && window.duelApp.match.view")
     wait_decision(b)
     assert int(b.evaluate("() => window.duelApp.match.seq")) == seq_before
     assert b.evaluate("() => window.duelApp.match.seat") == 1
@@ -150,7 +173,7 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     wait_decision(a)
     assert a.evaluate("() => window.duelApp.conn.opens") == 2  # one reconnect
     assert a.evaluate("() => window.duelApp.match.seq") == b.evaluate("() => window.duelApp.match.seq")
-    assert 'B activates "Honest" (chain link 2)' in a.locator("[data-testid=log]").inner_text()
+    assert 'B activates "Honest" (effect 2) (chain link 2)' in a.locator("[data-testid=log]").inner_text()
     chain = a.locator("[data-testid=chain] li")
     assert chain.count() == 2
     assert "chain link 2" in pass_button(a).inner_text()
@@ -172,6 +195,16 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     assert '"Honest"' in log and "Duel over: A wins" in log
     assert hidden_cards_shown(spectator, HIDDEN_FROM_A) == []
     assert hidden_cards_shown(a, HIDDEN_FROM_A) == []
+    # each log is exactly the story the server told that page: the spectator's what a Python
+    # spectator was sent; each seat's what the match's replay says that seat was sent (B's
+    # rebuilt after its reload from the catch-up)
+    last = int(a.evaluate("() => window.duelApp.match.seq"))
+    told = live_server.call(stories_until(py_spectator, last))
+    wait_app(spectator, "s => window.duelApp.match.seq === s", last)
+    assert log_lines(spectator) == told
+    assert log_lines(spectator) == live_server.call(replay_stories(live_server.ws, match_id, "spectator"))
+    for page, seat in ((a, "0"), (b, "1")):
+        assert log_lines(page) == live_server.call(replay_stories(live_server.ws, match_id, seat))
     # the Graveyards open as lists: each Honest went to its owner's (the duel ended at
     # damage calculation, before Blue-Eyes could be destroyed)
     for seat in (0, 1):

@@ -8,24 +8,64 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browser_env import LiveServer
-from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot
+from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot, wait_app
+from msgpack import unpackb
+
+from protocol.messages import Accepted, CreateMatch, Join, ListMatches, MatchList, Seated, Update
+from server.catalog import catalogue
+from server.client import DuelClient
 
 
 def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
     foreign: list[str] = []
+    frames: list[bytes] = []
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     page.on("request", lambda r: None if r.url.startswith((live_server.http, live_server.ws)) else foreign.append(r.url))
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())))
     page.goto(live_server.http + "/")
-    page.wait_for_function("() => window.duelApp && window.duelApp.connState.kind === 'open'")
+    wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open'")
     page.get_by_role("heading", name="Duel in the browser").wait_for()
     assert page.get_by_label("Your name").is_visible()
     assert page.locator("[data-testid=conn]").inner_text() == "connected"
+    # the demo decks come from the server's catalogue: offered by title, with their descriptions
+    cards = catalogue()
+    assert cards.decks, "the server has no demo decks"
+    decks = page.locator("[data-testid=decks]")
+    for deck in cards.decks:
+        option = decks.locator(".deck-option", has_text=deck["title"])
+        option.wait_for()
+        assert deck["description"] in option.inner_text()
     assert foreign == [], foreign
     assert no_horizontal_scroll(page)
     shot(page, screenshots, "lobby-1280x720")
+    # the catalogue is kept by version: a reload does not ask for it again
+    asked = [unpackb(f) for f in frames]
+    assert [m["type"] for m in asked].count("get_cards") == 1
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('duel.cards')).version") == cards.version
+    frames.clear()
+    page.reload()
+    wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open' && window.duelApp.cat.loaded")
+    decks.locator(".deck-option", has_text=cards.decks[0]["title"]).wait_for()
+    assert "get_cards" not in [unpackb(f)["type"] for f in frames]
     ctx.close()
+
+
+def test_a_demo_deck_chosen_by_title_is_the_deck_played(browser: Any, live_server: LiveServer) -> None:
+    deck = catalogue().decks[-1]
+    page = open_page(browser, live_server.http + "/")
+    page.get_by_label(deck["title"]).check()
+    page.locator("[data-lobby=bot]").click()
+    page.locator("[data-testid=turn]").wait_for()
+    # every card A can see of its own (the opening hand) is from that deck
+    codes = [int(c) for c in page.locator(".row.hand[data-seat='0'] .card").evaluate_all("els => els.map(e => e.dataset.code)")]
+    assert codes and set(codes) <= set(deck["cards"])
+    page.locator(".decision [data-key=concede]").click()
+    page.locator("dialog.dlg[open] button[data-action=concede]").click()
+    page.locator("[data-testid=prompt]", has_text="you lost").wait_for()
+    page.context.close()
 
 
 def test_lobby_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
@@ -38,8 +78,9 @@ def test_lobby_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: 
 
 def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveServer) -> None:
     page = open_page(browser, live_server.http + "/")
-    page.get_by_label("Deck", exact=True).select_option("paste")
-    page.get_by_label("Decklist").fill("3 Honest\nBlue Eyes White Dragn\n37742478\n")
+    wait_app(page, "() => window.duelApp.cat.loaded")
+    page.get_by_label("Paste a decklist…").check()
+    page.get_by_label("Decklist", exact=True).fill("3 Honest\nBlue Eyes White Dragn\n37742478\n")
     page.locator("[data-lobby=create]").click()
     errors = page.locator("#deck-errors li")
     errors.first.wait_for()
@@ -49,7 +90,7 @@ def test_a_pasted_decklist_error_names_the_card(browser: Any, live_server: LiveS
     # the deck was not sent: still in the lobby, no seat taken
     assert page.evaluate("() => window.duelApp.screen") == "lobby"
     # a well-formed list that breaks a deck rule is refused before sending too
-    page.get_by_label("Decklist").fill("4 Honest\n" + "Blue-Eyes White Dragon\n" * 2)
+    page.get_by_label("Decklist", exact=True).fill("4 Honest\n" + "Blue-Eyes White Dragon\n" * 2)
     page.locator("[data-lobby=create]").click()
     page.locator("#deck-errors li", has_text="at most 3").wait_for()
     page.context.close()
@@ -113,7 +154,7 @@ def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browse
     # the host concedes (with a confirmation); everyone still there sees the result
     host.locator(".decision [data-key=concede]").click()
     host.locator("dialog.dlg[open] button[data-action=concede]").click()
-    for page, words in ((host, "you lost"), (watcher, "B wins")):
+    for page, words in ((host, "you lost"), (watcher, "B (Guest) wins")):
         page.locator("[data-testid=prompt]", has_text=words).wait_for()
     assert "Duel over: B wins" in watcher.locator("[data-testid=log]").inner_text()
     for page in (host, watcher):
@@ -134,3 +175,51 @@ def test_quick_match_pairs_two_pages(browser: Any, live_server: LiveServer) -> N
     assert len(ids) == 1 and seats == [0, 1]
     for page in (first, second):
         page.context.close()
+
+
+async def conceded_matches(url: str, n: int, tag: str) -> list[str]:
+    """``n`` matches between "<tag> A<i>" and "<tag> B<i>", each conceded by A at once;
+    their ids, in the order they finished."""
+    ids: list[str] = []
+    for i in range(n):
+        a = await DuelClient.connect(url, "A")
+        b = await DuelClient.connect(url, "B")
+        await a.send(CreateMatch(name=f"{tag} A{i}"))
+        match_id = (await a.expect(Seated)).match_id
+        await b.send(Join(match_id=match_id, name=f"{tag} B{i}"))
+        await b.expect(Seated)
+        while a.view is None:
+            await a.expect(Update)
+        assert isinstance(await a.act({"do": "concede"}), Accepted)
+        ids.append(match_id)
+        await a.close()
+        await b.close()
+    # until the history lists the last of them
+    lister = await DuelClient.connect(url, "lister")
+    for _ in range(200):
+        await lister.send(ListMatches(status="finished", limit=5))
+        if ids[-1] in [r["match_id"] for r in (await lister.expect(MatchList)).matches]:
+            break
+    else:
+        pytest.fail("the finished matches never reached the history")
+    await lister.close()
+    return ids
+
+
+def test_finished_matches_are_listed_newest_first_a_page_at_a_time(browser: Any, live_server: LiveServer) -> None:
+    ids = live_server.call(conceded_matches(live_server.ws, 21, "Pager"))
+    newest_first = list(reversed(ids))
+    page = open_page(browser, live_server.http + "/")
+    rows = page.locator("[data-list=replay] li")
+    rows.first.wait_for()
+    shown = rows.evaluate_all("els => els.map(e => e.dataset.match)")
+    assert shown == newest_first[:20]  # one page
+    first = rows.first.text_content() or ""
+    assert first.startswith("Pager A20 vs Pager B20 · Pager B20 won (a player conceded) · 1 turn, 2 entries · "), first
+    assert rows.first.locator("[data-replay]").get_attribute("href") == f"#/replay/{ids[-1]}"
+    # the next page: older matches, after the first page's
+    page.locator("[data-more=finished]").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-list=replay] li').length > 20")
+    shown = rows.evaluate_all("els => els.map(e => e.dataset.match)")
+    assert shown[:21] == newest_first and len(shown) == len(set(shown))
+    page.context.close()

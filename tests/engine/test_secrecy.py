@@ -117,6 +117,8 @@ def collect_ids(frame: Any) -> list[int]:
 def check_frame(vp: Viewpoints, state_before: State, state_after: State, frame: Any, cheater: Cheater, entry: int) -> None:
     """Ids resolve to cards the viewer may name; codes only on cards it knows."""
     v = cheater.v
+    shown_pending = frame.get("pending") if isinstance(frame, dict) else None
+    candidates = (shown_pending or {}).get("cards", []) if isinstance(shown_pending, dict) else []
     for d in walk(frame):
         assert not (FORBIDDEN_KEYS & set(d)), f"viewer {v} got a forbidden key: {d}"
         for key, code_key in (("id", "code"), ("card", "code"), ("attacker", "code"), ("target", "target_code")):
@@ -129,8 +131,10 @@ def check_frame(vp: Viewpoints, state_before: State, state_after: State, frame: 
             assert cid is not None, f"viewer {v}: id {alias} in {d} names no card"
             before, after = state_before.cards.get(cid), state_after.cards[cid]
             assert d[code_key] == after.code, f"viewer {v}: wrong code for {cid}: {d}"
-            # a card on the chain was revealed by its activation; an excavated card is shown to both
-            if "link" not in d and d.get("t") != "note":
+            # a card on the chain was revealed by its activation; an excavated card is shown to both;
+            # a seat choosing from its own Deck sees what it chooses from
+            own_deck_choice = d in candidates and after.zone == "deck" and after.owner == v
+            if "link" not in d and d.get("t") != "note" and not own_deck_choice:
                 assert known(after, v) or (before is not None and known(before, v)), f"viewer {v} learns hidden {cid}: {d}"
             cheater.belief[alias] = after.code
     for alias in collect_ids(frame):

@@ -336,3 +336,30 @@ def test_a_page_folded_from_a_checkpoint_equals_one_folded_from_the_start() -> N
         fast = replays.page(log, key, viewpoint, 205, 5, True, checkpoints)
         slow = replays.page(log, key, viewpoint, 205, 5, True)
         assert fast == slow and [e["seq"] for e in fast.entries] == [205, 206, 207, 208, 209]
+
+
+def test_history_pages_neither_skip_nor_repeat_matches_of_the_same_millisecond(redis_url: str) -> None:
+    from server.directory import MatchDirectory
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        await client.delete(keys.LOBBY_FINISHED)
+        directory = MatchDirectory(client)
+        ids = [f"tie{i:02d}" for i in range(7)]
+        for m in ids:
+            await client.delete(*keys.match_keys(m))
+            await directory.create(m, f"request-for-{m}-0000", [], spectators=True, quick=False)
+            await directory.finish(m, winner=0, reason="lp", length=3, turns=1)
+            await client.zadd(keys.LOBBY_FINISHED, {m: 1_000})  # all in the same millisecond
+        seen: list[str] = []
+        before_ms, before_id = None, None
+        while True:
+            page = await directory.listing("finished", 3, before_ms, before_id)
+            if not page:
+                break
+            seen.extend(i.match_id for i in page)
+            before_ms, before_id = 1_000, page[-1].match_id
+        assert seen == sorted(ids, reverse=True)
+        await client.aclose()
+
+    run(body())

@@ -27,6 +27,12 @@ export const TIMING_NAMES: Record<string, string> = {
   after_damage_calculation: "after damage calculation",
   end_of_damage_step: "end of the Damage Step",
 };
+export const END_REASONS: Record<string, string> = {
+  lp: "Life Points reached 0",
+  deck_out: "a player had to draw from an empty Deck",
+  concede: "a player conceded",
+  timeout: "a player ran out of time",
+};
 const ZONE_NAMES: Record<string, string> = {
   hand: "hand",
   monsters: "Monster Zone",
@@ -42,9 +48,14 @@ export function key(id: unknown): string {
   return String(id);
 }
 
-/** Every card the view shows, by id. */
+const byIdCache = new WeakMap<View, Map<string, CardView>>();
+
+/** Every card the view shows, by id (made once per view: views are never changed). */
 export function cardsById(view: View): Map<string, CardView> {
+  const cached = byIdCache.get(view);
+  if (cached !== undefined) return cached;
   const out = new Map<string, CardView>();
+  byIdCache.set(view, out);
   for (const p of view.players) {
     const zones: (CardView | null)[][] = [p.hand, p.monsters, p.spells_traps, p.graveyard, p.banished, [p.field]];
     for (const zone of zones) {
@@ -162,37 +173,24 @@ export function whereWords(view: View): string {
 
 /** The label of the pass button: it names the window being passed. */
 export function passLabel(view: View, cat: Catalogue, promptText: string, kind: string): string {
-  if (kind === "trigger") return "Pass: do not activate the trigger effect";
+  if (kind === "trigger") return "Do not activate the effect";
+  if (kind === "ahead") return "Pass: activate nothing now";
   if (kind !== "priority") return "Pass: decline";
   const top = view.chain[view.chain.length - 1];
   if (top !== undefined) {
     const nm = top.code !== undefined ? (cat.name(top.code) ?? "a card") : cardLabel(view, cat, top.card);
     return `Pass: let chain link ${top.link} (${nm}) resolve`;
   }
-  const p = promptText.toLowerCase();
-  if (p.includes("attack_declared") || p.includes("attack declaration")) return "Pass: do not respond to the attack declaration";
-  if (p.includes("respond to")) {
-    const m = /respond to ([a-z_ ]+?)( or pass|\?|$)/.exec(p);
-    const what = m?.[1]?.replaceAll("_", " ") ?? "it";
-    return `Pass: do not respond to ${what}`;
-  }
+  const m = /respond to (.+?)(, or pass|$)/.exec(promptText);
+  if (m?.[1]) return `Pass: do not respond to ${m[1]}`;
   if (view.damage_step) return `Pass (${TIMING_NAMES[view.damage_step] ?? view.damage_step})`;
   return `Pass (${whereWords(view)})`;
 }
 
-/** A plain-words version of the server's prompt (where the duel stands is on the phase bar). */
-export function promptWords(view: View, cat: Catalogue, prompt: string, kind: string): string {
-  if (kind !== "priority") return prompt;
-  const top = view.chain[view.chain.length - 1];
-  if (top !== undefined) {
-    const nm = top.code !== undefined ? (cat.name(top.code) ?? "a card") : "a card";
-    return `respond to chain link ${top.link} (${nm}), or pass`;
-  }
-  const m = /respond to ([a-z_]+)/.exec(prompt);
-  if (m?.[1]) {
-    const ev = m[1] === "attack_declared" ? "the attack declaration" : m[1].replaceAll("_", " ");
-    return `respond to ${ev}, or pass`;
-  }
-  if (/^[a-z0-9_/]+: act or pass$/.test(prompt)) return `act in the ${whereWords(view)}, or pass`;
-  return /^[a-z0-9_]+\/[a-z0-9_/]+: /.test(prompt) ? prompt.split(": ").slice(1).join(": ") : prompt;
+/** Where a card is, as the viewer may say it ("your hand", "B's Monster Zone 2"). */
+export function cardWhere(view: View, c: CardView): string {
+  const owner = view.you === null ? `${SEATS[c.controller] ?? "?"}'s` : c.controller === view.you ? "your" : "the opponent's";
+  const zone = ZONE_NAMES[c.zone] ?? c.zone;
+  const slot = c.slot !== undefined && (c.zone === "monsters" || c.zone === "spells_traps") ? ` ${c.slot + 1}` : "";
+  return c.zone === "banished" ? `${owner} banished cards` : `${owner} ${zone}${slot}`;
 }

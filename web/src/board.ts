@@ -8,9 +8,9 @@ import {
   cardsById,
   describeAction,
   key,
+  END_REASONS,
   passLabel,
   PHASE_NAMES,
-  promptWords,
   SEATS,
   STEP_NAMES,
   TIMING_NAMES,
@@ -51,6 +51,17 @@ export interface BoardHooks {
   hover(card: CardView | null): void;
   concede(): void;
   autoPass(on: boolean): void;
+  openChoice(): void;
+}
+
+/** Decisions made in the choice dialog rather than on the board. */
+export const CHOICE_KINDS = new Set(["trigger", "cards", "discard", "options"]);
+
+function choiceButtonLabel(kind: string): string {
+  if (kind === "trigger") return "Decide about the triggered effect…";
+  if (kind === "options") return "Choose an option…";
+  if (kind === "discard") return "Choose the cards to discard…";
+  return "Choose the card(s)…";
 }
 
 export function statLine(c: CardView, cat: Catalogue): string {
@@ -121,6 +132,7 @@ export function cardBox(
     "data-seat": where.seat,
     "data-slot": where.slot,
     "data-card-id": id,
+    "data-actions": actions.length ? [...new Set(actions.map((a) => a.do))].join(" ") : null,
     "data-code": c.hidden ? null : (c.code ?? null),
     "data-name": c.hidden ? null : name,
     "aria-label": label + (target ? ": choose as the attack target" : actions.length ? `: ${actions.length} action${actions.length > 1 ? "s" : ""}` : ""),
@@ -203,12 +215,13 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
   const p = view.players[seat];
   const info = m.seats[seat];
   if (p === undefined || info === undefined) return h("div");
-  const who = m.me === null ? SEATS[seat] : seat === m.me ? "You" : "Opponent";
+  const role = m.me === null ? null : seat === m.me ? "You" : "Opponent";
+  const letter = SEATS[seat] ?? "?";
   const delta = info.lpDelta;
   return h(
     "div",
     { class: `playerbar${view.turn_player === seat ? " their-turn" : ""}`, "data-seat": seat },
-    h("span", { class: "who" }, h("strong", null, `${SEATS[seat]}: ${info.name || "?"}`), ` (${who})`),
+    h("span", { class: "who" }, h("strong", null, info.name && info.name !== letter ? `${letter}: ${info.name}` : letter), role ? ` (${role})` : null),
     h(
       "span",
       { class: "lp", "data-testid": `lp-${seat}`, "aria-label": `${SEATS[seat]} Life Points ${p.lp}` },
@@ -295,20 +308,31 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
   const pend = m.pending;
   const kids: HTMLElement[] = [];
   let prompt: string;
+  const who = (seat: number) => {
+    const name = m.seats[seat]?.name ?? "";
+    const letter = SEATS[seat] ?? "?";
+    return name && name !== letter ? `${letter} (${name})` : letter;
+  };
+  const mine = m.interactive && m.me !== null && pend !== null && pend.seat === m.me;
   if (view.winner !== null && view.winner !== undefined) {
     const w = view.winner;
+    const why = END_REASONS[view.end_reason ?? ""] ?? (view.end_reason ?? "").replaceAll("_", " ");
     prompt =
       w === "draw"
-        ? `The duel is a draw (${view.end_reason ?? ""})`
-        : `${SEATS[w]} wins${m.me === w ? " — you won!" : m.me !== null ? " — you lost" : ""} (${(view.end_reason ?? "").replaceAll("_", " ")})`;
+        ? `The duel is a draw (${why})`
+        : `${who(w)} wins${m.me === w ? " — you won!" : m.me !== null ? " — you lost" : ""} (${why})`;
   } else if (pend === null) {
     prompt = "Waiting for the duel to start";
-  } else if (m.interactive && m.me !== null && pend.seat === m.me && m.legal.length > 0) {
-    prompt = `Your decision: ${promptWords(view, cat, pend.prompt, pend.kind)}`;
+  } else if (mine) {
+    prompt = `Your decision: ${pend.prompt}`;
+  } else if (/^waiting for /i.test(pend.prompt)) {
+    prompt = `Waiting for ${who(pend.seat)}${m.me === null ? "" : ", your opponent,"} to decide`;
   } else {
-    prompt = m.me !== null && pend.seat === m.me ? `Your decision: ${promptWords(view, cat, pend.prompt, pend.kind)}` : `Waiting for ${SEATS[pend.seat]}${m.me === null ? "" : " (your opponent)"} to decide`;
+    prompt = `${who(pend.seat)} decides: ${pend.prompt}`; // a replay showing everything
   }
-  if (m.interactive && !m.busy) {
+  if (mine && !m.busy && pend !== null && CHOICE_KINDS.has(pend.kind) && m.legal.length > 0) {
+    kids.push(h("button", { type: "button", class: "act primary", "data-key": "open-choice", "data-action": "open-choice", onclick: () => hooks.openChoice() }, choiceButtonLabel(pend.kind)));
+  } else if (m.interactive && !m.busy) {
     if (m.selecting !== null) {
       const direct = m.legal.find((a) => a.do === "attack" && key(a["with"]) === m.selecting?.attacker && a["direct"]);
       const name = cardLabel(view, cat, m.selecting.attacker);

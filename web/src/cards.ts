@@ -1,59 +1,59 @@
-// The card catalogue: from the server's `cards` message when it offers one
-// (welcome.cards_version), else the copy of engine/data/cards.json bundled
-// at build time (so names and text are there even on an older server).
+// The card catalogue: the server's `cards` message (get_cards), cached in
+// localStorage under the server's `welcome.cards_version`, so a page asks for
+// it only when the server's cards changed. No copy is bundled: the client is
+// served by the server it talks to, which always has the catalogue; until it
+// arrives, the board names cards from the view (which carries `name`) and
+// the decklist box waits.
 
-import bundled from "../../engine/data/cards.json";
 import type { CardInfo, DeckInfo } from "./proto";
 
-interface RawCard {
-  id: number;
-  name: string;
-  kind: string;
-  property?: string;
-  monster_kinds?: string[];
-  attribute?: string;
-  type?: string;
-  level?: number;
-  atk?: number | string;
-  def?: number | string;
-  text?: string;
-}
+const CACHE_KEY = "duel.cards";
 
-function stat(v: number | string | undefined): number {
-  return typeof v === "number" ? v : -1;
+interface Cached {
+  version: string;
+  cards: CardInfo[];
+  decks: DeckInfo[];
 }
 
 export class Catalogue {
   byCode = new Map<number, CardInfo>();
   decks: DeckInfo[] = [];
-  version = "bundled";
+  version: string | null = null;
 
-  constructor() {
-    for (const c of (bundled as { cards: RawCard[] }).cards) {
-      this.byCode.set(c.id, {
-        code: c.id,
-        name: c.name,
-        kind: c.kind,
-        prop: c.property ?? "",
-        monster_kinds: c.monster_kinds ?? [],
-        attribute: c.attribute ?? "",
-        type: c.type ?? "",
-        level: c.level ?? 0,
-        atk: stat(c.atk),
-        def: stat(c.def),
-        text: c.text ?? "",
-      });
+  get loaded(): boolean {
+    return this.version !== null;
+  }
+
+  /** Use the copy kept in localStorage if it is of `version`; false: ask the server. */
+  fromCache(version: string): boolean {
+    if (this.version === version) return true;
+    let cached: Cached | null = null;
+    try {
+      cached = JSON.parse(localStorage.getItem(CACHE_KEY) ?? "null") as Cached | null;
+    } catch {
+      cached = null;
+    }
+    if (cached === null || cached.version !== version || !Array.isArray(cached.cards)) return false;
+    this.use(cached);
+    return true;
+  }
+
+  /** The server's `cards` message: use it and keep it for next time. */
+  load(msg: { version?: unknown; cards?: unknown; decks?: unknown }): void {
+    if (typeof msg.version !== "string" || !Array.isArray(msg.cards)) return;
+    const got: Cached = { version: msg.version, cards: msg.cards as CardInfo[], decks: Array.isArray(msg.decks) ? (msg.decks as DeckInfo[]) : [] };
+    this.use(got);
+    try {
+      localStorage.setItem(CACHE_KEY, JSON.stringify(got));
+    } catch {
+      // storage full or disabled: the page asks again next time
     }
   }
 
-  load(msg: { version?: unknown; cards?: unknown; decks?: unknown }): void {
-    if (Array.isArray(msg.cards)) {
-      const map = new Map<number, CardInfo>();
-      for (const c of msg.cards as CardInfo[]) map.set(c.code, c);
-      if (map.size > 0) this.byCode = map;
-    }
-    if (Array.isArray(msg.decks)) this.decks = msg.decks as DeckInfo[];
-    if (typeof msg.version === "string") this.version = msg.version;
+  private use(c: Cached): void {
+    this.byCode = new Map(c.cards.map((card) => [card.code, card]));
+    this.decks = c.decks;
+    this.version = c.version;
   }
 
   get(code: unknown): CardInfo | undefined {

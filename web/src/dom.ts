@@ -39,23 +39,53 @@ export function append(el: Node, children: Child[]): void {
   }
 }
 
+/** The ``data-key`` of the focused element if it is inside ``el``. */
+function focusedKey(el: Element): string | undefined {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && el.contains(active) ? active.dataset["key"] : undefined;
+}
+
+function refocus(el: Element, key: string | undefined): void {
+  if (key === undefined) return;
+  el.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+}
+
 /** Replace the children of ``el``, keeping keyboard focus on the element
  * with the same ``data-key`` if there was one. */
 export function replaceChildren(el: HTMLElement, ...children: Child[]): void {
-  const active = document.activeElement;
-  const key = active instanceof HTMLElement && el.contains(active) ? active.dataset["key"] : undefined;
-  const scrolls = new Map<string, number>();
-  el.querySelectorAll<HTMLElement>("[data-keep-scroll]").forEach((s) => {
-    scrolls.set(s.dataset["keepScroll"] ?? "", s.scrollTop);
-  });
+  const key = focusedKey(el);
   el.replaceChildren();
   append(el, children);
-  if (key !== undefined) {
-    const again = el.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
-    again?.focus({ preventScroll: true });
+  refocus(el, key);
+}
+
+/** Put ``fresh`` in the place of ``old`` (keeping the focus the same way). */
+export function swap(old: Element, fresh: HTMLElement): void {
+  if (old === fresh) return;
+  const key = focusedKey(old);
+  const parent = old.parentElement;
+  old.replaceWith(fresh);
+  if (parent !== null) refocus(parent, key);
+}
+
+/** A screen's element kept from one render to the next: its first child (what
+ * changes) is swapped for a new one, the others (a long log) stay in place, so
+ * the browser does not lay them out again for every update. */
+export class Kept {
+  el: HTMLElement | null = null;
+
+  render(attrs: Record<string, string | number>, changing: HTMLElement, ...kept: HTMLElement[]): HTMLElement {
+    if (this.el === null) {
+      this.el = h("main", attrs, changing, ...kept);
+      return this.el;
+    }
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") this.el.className = String(v);
+      else this.el.setAttribute(k, String(v));
+    }
+    const first = this.el.firstElementChild;
+    if (first === null) this.el.append(changing);
+    else swap(first, changing);
+    return this.el;
   }
-  el.querySelectorAll<HTMLElement>("[data-keep-scroll]").forEach((s) => {
-    const top = scrolls.get(s.dataset["keepScroll"] ?? "");
-    if (top !== undefined) s.scrollTop = top;
-  });
 }

@@ -55,6 +55,7 @@ export interface ChainLink {
 
 export interface View {
   you: number | null;
+  pending?: Pending | null;
   turn: number;
   turn_player: number;
   phase: string;
@@ -69,10 +70,17 @@ export interface View {
   end_reason: string | null;
 }
 
+/** Who must decide now. The deciding seat gets the prompt in plain words and,
+ * for a trigger decision or a resolution-time choice, the card it is about
+ * (`card`: the trigger's card; `source`: the card whose effect asks); others
+ * get "waiting for A". Kinds: priority, trigger, replay, discard, ahead,
+ * cards, options. */
 export interface Pending {
   seat: number;
   kind: string;
   prompt: string;
+  card?: Id;
+  source?: Id;
 }
 
 export interface Update {
@@ -88,6 +96,7 @@ export interface Update {
   snapshot?: boolean;
   clocks?: number[] | null;
   presence?: boolean[] | null;
+  story?: string[];
 }
 
 export interface CardInfo {
@@ -102,6 +111,7 @@ export interface CardInfo {
   atk: number; // -1: ?
   def: number;
   text: string;
+  supported?: boolean;
 }
 
 export interface DeckInfo {
@@ -118,9 +128,12 @@ export interface MatchRow {
   spectators: boolean;
   created_ms: number;
   spectator_delay: number;
-  players?: (string | null)[];
+  players?: string[];
   winner?: number | "draw" | null;
   end_reason?: string | null;
+  length?: number;
+  turns?: number;
+  finished_ms?: number;
 }
 
 export interface ReplayEntry {
@@ -130,7 +143,19 @@ export interface ReplayEntry {
   facts: Fact[];
   state_hash: string;
   time_ms?: number;
+  story?: string[];
   view?: View | null;
+}
+
+export interface ReplayPage {
+  type: "replay";
+  match_id: string;
+  entries: ReplayEntry[];
+  viewpoint: string;
+  total: number;
+  next_seq: number | null;
+  players: string[];
+  result: { winner: number | "draw"; reason: string } | null;
 }
 
 export type ServerMessage = { type: string } & Record<string, unknown>;
@@ -149,10 +174,13 @@ export function decodeMessage(data: ArrayBuffer): ServerMessage {
   return msg as ServerMessage;
 }
 
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** `n` random characters of [A-Za-z0-9_-] (6 random bits each: 22 make 132 bits). */
 export function randomId(n = 12): string {
   const bytes = new Uint8Array(n);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+  return Array.from(bytes, (b) => ID_ALPHABET[b & 63]).join("");
 }
 
 export function wsUrl(): string {
@@ -191,10 +219,6 @@ export class Connection {
 
   start(): void {
     this.connect();
-  }
-
-  get supportsCatalogue(): boolean {
-    return typeof this.welcome?.["cards_version"] === "string";
   }
 
   send(msg: Record<string, unknown>): boolean {

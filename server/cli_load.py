@@ -1,0 +1,85 @@
+"""``duel load``: many bot duels against a running server, with live progress.
+
+    duel load --duels 200                         # 200 duels, 50 at a time, as fast as the server answers
+    duel load --duels 2000 --think 2 --seconds 60 # hold 2,000 duels at a human pace for a minute
+    duel load ... --server-pid PID                # also show the server's memory
+
+It prints a progress line (duels running / finished, actions per second, p50 / p99 of
+"action -> both clients", errors, server RSS), then a summary table and one JSON line for
+scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("load", help="run many bot duels against a server and measure it")
+    p.add_argument("--url", default="ws://127.0.0.1:8765", help="the server (default: ws://127.0.0.1:8765)")
+    p.add_argument("--duels", type=int, default=100, help="duels in all (full speed) or held at once (--think)")
+    p.add_argument("--concurrency", type=int, default=50, help="duels at once, at full speed (default 50)")
+    p.add_argument("--think", type=float, default=0.0, help="seconds per decision per seat (0: full speed)")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long (needed with --think)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--server-pid", type=int, default=None, help="show this process's resident memory")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.load import LoadConfig, Stats, rss_kib, summary
+    from server.load import run as run_load
+
+    if args.think > 0 and args.seconds is None:
+        print("duel load: --think needs --seconds (how long to hold the duels)", file=sys.stderr)
+        return 2
+    cfg = LoadConfig(args.url, duels=args.duels, concurrency=args.concurrency, think_s=args.think,
+                     seconds=args.seconds, seed=args.seed)
+    t0 = time.perf_counter()
+
+    def tick(stats: Stats) -> None:
+        if args.quiet:
+            return
+        rss = rss_kib(args.server_pid) if args.server_pid else None
+        line = (
+            f"\rduels {stats.running:5} running {stats.finished:6} done {stats.failed:4} failed | "
+            f"{stats.rate():8.0f} actions/s | p50 {stats.percentile(.5) * 1000:6.1f} ms "
+            f"p99 {stats.percentile(.99) * 1000:6.1f} ms | errors {sum(stats.errors.values()):4}"
+            + (f" | server {rss / 1024:6.1f} MiB" if rss else "")
+            + f" | {time.perf_counter() - t0:5.0f} s"
+        )
+        print(line, end="", file=sys.stderr, flush=True)
+
+    try:
+        stats = asyncio.run(run_load(cfg, tick))
+    except OSError as exc:
+        print(f"\nduel load: cannot reach {args.url}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    out = summary(stats, time.perf_counter() - t0)
+    if args.server_pid:
+        rss = rss_kib(args.server_pid)
+        out["server_rss_kib"] = rss
+        if rss and stats.running + stats.finished:
+            out["server_rss_kib_per_duel"] = round(rss / max(1, args.duels), 1)
+    print(file=sys.stderr)
+    rows = [
+        ("duels started / finished / failed", f"{out['duels_started']} / {out['duels_finished']} / {out['duels_failed']}"),
+        ("accepted actions", f"{out['actions']} ({out['actions_per_s']}/s)"),
+        ("action -> both clients, p50 / p99", f"{out['p50_ms']} ms / {out['p99_ms']} ms"),
+        ("errors", ", ".join(f"{k}: {v}" for k, v in out["errors"].items()) or "none"),
+    ]
+    if args.server_pid:
+        rows.append(("server RSS", f"{out.get('server_rss_kib')} KiB"))
+    width = max(len(r[0]) for r in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+    print(json.dumps(out, sort_keys=True))
+    return 0 if out["duels_failed"] == 0 else 1

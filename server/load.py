@@ -1,0 +1,266 @@
+"""Load generation: many bot duels against a running server (``duel load``, ``bench/``).
+
+Each duel is two lean websocket clients (msgpack in and out, no schema checks: the point is
+to load the server, not the generator) that create and join a match and play it with the
+project's bot policy (:func:`server.client.bot_choice`), either as fast as the server
+answers or at a human pace (each seat takes ``think_s`` seconds, +-50 %, per decision).
+
+Measured for every accepted action: the time from sending it to the moment *both* seats
+have the update of its entry ("action -> both clients"). Errors are counted by code; a duel
+whose server drops it counts as failed. The same code drives the real server and the bare
+pipeline of bench/pipeline.py, so their figures compare.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from server.client import bot_choice
+
+MAX_LATENCIES = 200_000
+
+
+@dataclass
+class LoadConfig:
+    url: str
+    duels: int = 10  # duels in all (full speed) or held at once (human pace)
+    concurrency: int = 10  # duels running at once (full speed)
+    think_s: float = 0.0  # 0: full speed; else seconds per decision per seat
+    seconds: float | None = None  # stop after this long (human pace: how long to hold the duels)
+    max_actions: int = 3000  # a duel longer than this is conceded
+    seed: int = 1
+    deck: list[int] | None = None
+
+
+@dataclass
+class Stats:
+    started: int = 0
+    finished: int = 0
+    failed: int = 0
+    running: int = 0
+    actions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    latencies: deque[float] = field(default_factory=lambda: deque(maxlen=MAX_LATENCIES))
+    t0: float = field(default_factory=time.perf_counter)
+    window: deque[tuple[float, int]] = field(default_factory=deque)
+
+    def rate(self) -> float:
+        """Accepted actions per second over the last few seconds."""
+        now = time.perf_counter()
+        self.window.append((now, self.actions))
+        while len(self.window) > 2 and now - self.window[0][0] > 5:
+            self.window.popleft()
+        (t_a, n_a), (t_b, n_b) = self.window[0], self.window[-1]
+        return (n_b - n_a) / (t_b - t_a) if t_b > t_a else 0.0
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Seat:
+    """One lean client: the latest view it was sent, and when each seq reached it."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seq = 0
+        self.legal: list[dict[str, Any]] = []
+        self.finished = False
+        self.token = ""
+        self.seen: dict[int, float] = {}
+        self.changed = asyncio.Event()
+        self.replies: dict[str, dict[str, Any]] = {}
+        self.errors: list[str] = []
+        self.reader: asyncio.Task[None] | None = None
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(msgpack.packb(msg))
+
+    async def read(self) -> None:
+        try:
+            async for data in self.ws:
+                msg = msgpack.unpackb(data, raw=False, strict_map_key=False)
+                kind = msg.get("type")
+                if kind == "update":
+                    self.seq = max(self.seq, int(msg["seq"]))
+                    self.seen.setdefault(int(msg["seq"]), time.perf_counter())
+                    if msg.get("view") is not None:
+                        self.legal = msg.get("legal") or []
+                        view = msg["view"]
+                        self.finished = msg.get("pending") is None and view.get("winner") is not None
+                elif kind in ("accepted", "rejected"):
+                    self.replies[str(msg["client_action_id"])] = msg
+                elif kind == "seated":
+                    self.token = str(msg["token"])
+                    self.replies["seated"] = msg
+                elif kind == "error":
+                    self.errors.append(str(msg.get("code")))
+                self.changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.changed.set()
+
+    async def wait(self, pred: Callable[[], bool], timeout: float = 30.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not pred():
+            if self.reader is not None and self.reader.done():
+                raise ConnectionError("the server closed the connection")
+            self.changed.clear()
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError("no answer in time")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+
+
+    async def until_reply(self, cid: str) -> None:
+        await self.wait(lambda: cid in self.replies)
+
+    async def until_seq(self, seq: int) -> None:
+        await self.wait(lambda: self.seq >= seq)
+
+
+async def _seat(url: str, hello_name: str) -> Seat:
+    ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=30, ping_interval=None)
+    seat = Seat(ws)
+    seat.reader = asyncio.create_task(seat.read())
+    await seat.send({"type": "hello", "versions": [1], "client": hello_name})
+    return seat
+
+
+async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) -> None:
+    rnd = random.Random(cfg.seed * 1_000_003 + n)
+    a = await _seat(cfg.url, "load")
+    b = await _seat(cfg.url, "load")
+    stats.started += 1
+    stats.running += 1
+    try:
+        await a.send({"type": "create_match", "deck": cfg.deck, "request_id": secrets.token_urlsafe(18)})
+        await a.wait(lambda: "seated" in a.replies)
+        match_id = a.replies["seated"]["match_id"]
+        await b.send({"type": "join", "match_id": match_id, "deck": cfg.deck, "request_id": secrets.token_urlsafe(18)})
+        await b.wait(lambda: "seated" in b.replies and b.seq >= 1)
+        await a.wait(lambda: a.seq >= 1)
+        prefix = secrets.token_hex(3)
+        for i in range(cfg.max_actions):
+            if (a.finished and b.finished) or stop.is_set():
+                break
+            actor = a if a.legal and a.seq >= b.seq else b if b.legal and b.seq >= a.seq else None
+            if actor is None:
+                await asyncio.wait([asyncio.ensure_future(s.changed.wait()) for s in (a, b)], timeout=5,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                a.changed.clear()
+                b.changed.clear()
+                continue
+            if cfg.think_s:
+                await asyncio.sleep(cfg.think_s * (0.5 + rnd.random()))
+            action = bot_choice(actor.legal, rnd) if i < cfg.max_actions - 1 else {"do": "concede"}
+            cid = f"{prefix}-{i}"
+            seq = actor.seq
+            actor.legal = []
+            t0 = time.perf_counter()
+            await actor.send({"type": "action", "client_action_id": cid, "expected_seq": seq, "action": action})
+            await actor.until_reply(cid)
+            reply = actor.replies.pop(cid)
+            if reply["type"] == "rejected":
+                stats.errors[str(reply["code"])] += 1
+                continue
+            done = int(reply["seq"])
+            await a.until_seq(done)
+            await b.until_seq(done)
+            stats.actions += 1
+            stats.latencies.append(max(a.seen[done], b.seen[done]) - t0)
+        stats.finished += 1
+    except (ConnectionError, ConnectionClosed, TimeoutError, OSError) as exc:
+        stats.failed += 1
+        stats.errors[type(exc).__name__] += 1
+    finally:
+        for s in (a, b):
+            for code in s.errors:
+                stats.errors[code] += 1
+            with contextlib.suppress(Exception):
+                await s.ws.close()
+        stats.running -= 1
+
+
+async def run(cfg: LoadConfig, on_tick: Callable[[Stats], None] | None = None, tick_s: float = 0.5) -> Stats:
+    """Full speed: keep ``concurrency`` duels going until ``duels`` have been played (or
+    ``seconds`` pass). Human pace (``think_s``): hold ``duels`` duels at once for ``seconds``
+    (a duel that ends is replaced by a new one), starting them over ``ramp_s``."""
+    stats = Stats()
+    stop = asyncio.Event()
+    human = cfg.think_s > 0
+    at_once = cfg.duels if human else min(cfg.concurrency, cfg.duels)
+    next_duel = 0
+
+    async def worker() -> None:
+        nonlocal next_duel
+        while not stop.is_set() and (human or next_duel < cfg.duels):
+            n = next_duel
+            next_duel += 1
+            await play_duel(cfg, stats, n, stop)
+
+    async def ticker() -> None:
+        while True:
+            await asyncio.sleep(tick_s)
+            if on_tick is not None:
+                on_tick(stats)
+
+    tick = asyncio.create_task(ticker())
+    ramp_s = min(10.0, at_once / 200) if human else 0.0  # players arrive over a few seconds
+    workers = []
+    for _ in range(at_once):
+        workers.append(asyncio.create_task(worker()))
+        if ramp_s:
+            await asyncio.sleep(ramp_s / at_once)
+    if cfg.seconds is not None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*workers)), cfg.seconds)
+        stop.set()
+    await asyncio.gather(*workers, return_exceptions=True)
+    tick.cancel()
+    if on_tick is not None:
+        on_tick(stats)
+    return stats
+
+
+def rss_kib(pid: int) -> int | None:
+    """Resident memory of a process (Linux), or None."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def summary(stats: Stats, seconds: float) -> dict[str, Any]:
+    return {
+        "duels_started": stats.started,
+        "duels_finished": stats.finished,
+        "duels_failed": stats.failed,
+        "actions": stats.actions,
+        "actions_per_s": round(stats.actions / seconds, 1) if seconds > 0 else 0.0,
+        "p50_ms": round(stats.percentile(0.50) * 1000, 2),
+        "p99_ms": round(stats.percentile(0.99) * 1000, 2),
+        "errors": dict(stats.errors),
+        "seconds": round(seconds, 2),
+    }

@@ -1,0 +1,293 @@
+// The lobby: a name, a deck (one of the server's demo decks, offered by
+// title with its description, or a pasted decklist), a clock; play against
+// the server's bot, create a match to share, quick match, join by id or
+// link; the live matches (to join or watch) and the finished ones (to
+// replay), a page at a time.
+
+import { END_REASONS, SEATS } from "./actions";
+import type { App } from "./app";
+import { parseDecklist } from "./cards";
+import { h } from "./dom";
+import type { MatchRow } from "./proto";
+
+const NAME_KEY = "duel.name";
+const PAGE = 20;
+
+type Status = "live" | "finished";
+
+interface ListState {
+  rows: MatchRow[];
+  more: boolean; // the last page was full: there may be older rows
+  loading: boolean;
+}
+
+export type SeatRequest = "create" | "bot" | "quick" | "join";
+
+export function loadName(): string {
+  return localStorage.getItem(NAME_KEY) ?? "";
+}
+
+export class Lobby {
+  lists: Record<Status, ListState> = {
+    live: { rows: [], more: false, loading: false },
+    finished: { rows: [], more: false, loading: false },
+  };
+  error: string | null = null;
+  deckErrors: string[] = [];
+  joinId: string | null = null;
+  busy: string | null = null;
+  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", join_id: "" };
+  /** The lists asked for, in order: one connection answers its requests in order. */
+  private asked: { status: Status; older: boolean }[] = [];
+
+  constructor(private readonly app: App) {}
+
+  /** A new connection: answers to asks on the old one never come. */
+  reset(): void {
+    this.asked = [];
+  }
+
+  ask(status: Status, older = false): void {
+    const list = this.lists[status];
+    const msg: Record<string, unknown> = { type: "list_matches", status, limit: PAGE };
+    const last = list.rows[list.rows.length - 1];
+    if (older && last !== undefined) msg["before_ms"] = status === "finished" ? (last.finished_ms ?? last.created_ms) : last.created_ms;
+    if (this.app.session.send(msg)) {
+      this.asked.push({ status, older: older && last !== undefined });
+      list.loading = true;
+    }
+  }
+
+  refresh(): void {
+    this.ask("live");
+    this.ask("finished");
+  }
+
+  onMatchList(rows: MatchRow[]): void {
+    const asked = this.asked.shift();
+    if (asked === undefined) return;
+    const list = this.lists[asked.status];
+    list.loading = false;
+    list.more = rows.length >= PAGE;
+    if (asked.older) {
+      const have = new Set(list.rows.map((r) => r.match_id));
+      list.rows.push(...rows.filter((r) => !have.has(r.match_id)));
+    } else {
+      list.rows = rows;
+    }
+  }
+
+  /** The deck to send: passcodes, null for the server's choice, false when the pasted list has errors. */
+  private deck(): number[] | null | false {
+    const choice = this.form["deck"] ?? "server";
+    this.deckErrors = [];
+    if (choice === "paste") {
+      if (!this.app.cat.loaded) {
+        this.deckErrors = ["the card list is still loading from the server; try again in a moment"];
+        return false;
+      }
+      const parsed = parseDecklist(this.form["decklist"] ?? "", this.app.cat);
+      this.deckErrors = parsed.errors;
+      return parsed.errors.length ? false : parsed.cards;
+    }
+    if (choice.startsWith("demo:")) return this.app.cat.decks.find((d) => d.name === choice.slice(5))?.cards ?? null;
+    return null;
+  }
+
+  private saveName(): string {
+    const name = this.app.name.trim().slice(0, 32);
+    this.app.name = name;
+    localStorage.setItem(NAME_KEY, name);
+    return name;
+  }
+
+  start(kind: SeatRequest): void {
+    const deck = this.deck();
+    if (deck === false) {
+      this.app.render();
+      return;
+    }
+    const f = this.form;
+    const msg: Record<string, unknown> = { deck, name: this.saveName() || "Duelist" };
+    if (kind === "create" || kind === "bot") {
+      msg["type"] = "create_match";
+      const clock = Number(f["clock"] ?? 0);
+      if (clock > 0) {
+        msg["clock_ms"] = clock * 1000;
+        msg["increment_ms"] = Number(f["increment"] ?? 0) * 1000;
+      }
+      if (kind === "bot") msg["opponent"] = "bot";
+    } else if (kind === "quick") {
+      msg["type"] = "quick_match";
+    } else {
+      msg["type"] = "join";
+      msg["match_id"] = (this.joinId ?? f["join_id"] ?? "").trim();
+    }
+    this.error = null;
+    this.busy = busyText(kind);
+    this.app.session.ask(msg);
+    this.app.render();
+  }
+
+  render(): HTMLElement {
+    const app = this.app;
+    const f = this.form;
+    const bind = (field: string) => (e: Event) => {
+      const el = e.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+      if (field === "name") app.name = el.value;
+      else f[field] = el.value;
+      if (field === "deck") app.render();
+    };
+    const select = (id: string, options: [string, string][]) => {
+      const el = h("select", { id, name: id, "data-key": id, onchange: bind(id) }, options.map(([v, label]) => h("option", { value: v }, label)));
+      el.value = f[id] ?? options[0]?.[0] ?? "";
+      return el;
+    };
+    const deckOption = (value: string, title: string, description: string | null) =>
+      h(
+        "label",
+        { class: `deck-option${f["deck"] === value ? " chosen" : ""}` },
+        h("input", { type: "radio", name: "deck", value, "data-key": `deck-${value}`, checked: f["deck"] === value, onchange: bind("deck") }),
+        h("span", { class: "deck-title" }, title),
+        description ? h("span", { class: "deck-desc", title: description }, description) : null,
+      );
+    const decks = h(
+      "fieldset",
+      { class: "decks", "data-testid": "decks" },
+      h("legend", null, "Deck"),
+      deckOption("server", "The server's choice", "A demo deck picked by the server."),
+      app.cat.decks.map((d) => deckOption(`demo:${d.name}`, d.title || d.name, d.description || null)),
+      !app.cat.loaded ? h("p", { class: "muted" }, "Loading the demo decks…") : null,
+      deckOption("paste", "Paste a decklist…", null),
+    );
+    const btn = (kind: SeatRequest, label: string, primary = false) =>
+      h("button", { type: "button", class: `act${primary ? " primary" : ""}`, "data-key": `lobby-${kind}-${label}`, "data-lobby": kind, disabled: this.busy !== null, onclick: () => this.start(kind) }, label);
+    const form = h(
+      "form",
+      { class: "lobby-form", "aria-label": "start a duel", onsubmit: (e: Event) => { e.preventDefault(); this.start(this.joinId !== null ? "join" : "bot"); } },
+      h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), h("input", { id: "name", name: "name", maxlength: 32, autocomplete: "nickname", value: app.name, "data-key": "name", placeholder: "Duelist", oninput: bind("name") })),
+      decks,
+      f["deck"] === "paste"
+        ? h(
+            "div",
+            { class: "paste" },
+            h("label", { for: "decklist" }, "Decklist"),
+            h("textarea", {
+              name: "decklist",
+              id: "decklist",
+              rows: 8,
+              "data-key": "decklist",
+              value: f["decklist"] ?? "",
+              oninput: bind("decklist"),
+              placeholder: "One card a line: a passcode or a name, optionally with a count\n3 Honest\n37742478\nBlue-Eyes White Dragon x2",
+              "aria-describedby": "deck-errors",
+            }),
+          )
+        : null,
+      this.deckErrors.length ? h("ul", { class: "errors", id: "deck-errors", role: "alert" }, this.deckErrors.map((e) => h("li", null, e))) : h("div", { id: "deck-errors" }),
+      h(
+        "div",
+        { class: "field row2" },
+        h("span", null, h("label", { for: "clock" }, "Chess clock"), select("clock", [["0", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["600", "10 minutes"], ["1800", "30 minutes"]])),
+        h("span", null, h("label", { for: "increment" }, "Increment"), select("increment", [["0", "none"], ["2", "+2 s"], ["5", "+5 s"], ["10", "+10 s"]])),
+      ),
+      this.joinId !== null ? h("div", { class: "joinbox" }, h("p", null, `You were invited to match ${this.joinId}.`), btn("join", "Join this match", true)) : null,
+      h("div", { class: "buttons" }, btn("bot", "Play against the bot", this.joinId === null), btn("create", "Create a match (invite a friend)"), btn("quick", "Quick match")),
+      h(
+        "details",
+        { class: "joinbyid", open: (f["join_id"] ?? "") !== "" },
+        h("summary", null, "Join by match id"),
+        h("label", { for: "join_id" }, "Match id"),
+        h("input", { id: "join_id", name: "join_id", "data-key": "join-id", value: f["join_id"] ?? "", oninput: bind("join_id") }),
+        btn("join", "Join"),
+      ),
+      h(
+        "details",
+        { class: "joinbyid" },
+        h("summary", null, "Resume a seat with its token"),
+        h("label", { for: "seat_token" }, "Seat token (from a puzzle or `duel play`)"),
+        h("input", { id: "seat_token", name: "seat_token", "data-key": "seat-token", value: f["seat_token"] ?? "", oninput: bind("seat_token") }),
+        h("button", { type: "button", class: "act", "data-key": "resume", onclick: () => app.go(`#/seat/${encodeURIComponent((f["seat_token"] ?? "").trim())}`) }, "Take the seat"),
+      ),
+    );
+    return h(
+      "main",
+      { class: "lobby" },
+      h("section", { class: "panel" }, h("h1", null, "Duel in the browser"), this.busy ? h("p", { class: "busy", role: "status" }, this.busy) : null, this.error ? h("p", { class: "error", role: "alert" }, this.error) : null, form),
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", null, "Live matches"),
+        this.renderList("live"),
+        h("h2", null, "Finished matches"),
+        this.renderList("finished"),
+        h("button", { type: "button", class: "act small", "data-key": "refresh", onclick: () => this.refresh() }, "Refresh the lists"),
+      ),
+    );
+  }
+
+  private renderList(status: Status): HTMLElement {
+    const list = this.lists[status];
+    const kind = status === "live" ? "watch" : "replay";
+    const more = list.more
+      ? h("button", { type: "button", class: "act small more", "data-key": `more-${status}`, "data-more": status, disabled: list.loading, onclick: () => this.ask(status, true) }, status === "live" ? "Older matches…" : "Earlier finished matches…")
+      : null;
+    if (list.rows.length === 0) {
+      return h("p", { class: "muted" }, list.loading ? "Loading…" : status === "live" ? "No live matches right now." : "No finished matches yet.");
+    }
+    return h(
+      "div",
+      null,
+      h("ul", { class: "matches", "data-list": kind }, list.rows.map((r) => (status === "live" ? liveRow(r) : finishedRow(r)))),
+      more,
+    );
+  }
+}
+
+function busyText(kind: SeatRequest): string {
+  return kind === "bot" ? "Starting a duel against the bot…" : kind === "quick" ? "Looking for an opponent…" : kind === "join" ? "Joining…" : "Creating the match…";
+}
+
+function who(r: MatchRow, seat: number): string {
+  const n = r.players?.[seat] ?? "";
+  if (n) return n;
+  return r.status === "waiting" && seat === 1 ? "(open seat)" : (SEATS[seat] ?? "?");
+}
+
+function liveRow(r: MatchRow): HTMLElement {
+  return h(
+    "li",
+    { "data-match": r.match_id },
+    h(
+      "div",
+      { class: "what" },
+      h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
+      h("span", { class: "muted details" }, ` ${r.status} · ${r.seq} entries · since ${new Date(r.created_ms).toLocaleTimeString()}`),
+    ),
+    h(
+      "div",
+      { class: "row-acts" },
+      r.status === "waiting" ? h("a", { class: "act small", href: `#/join/${r.match_id}`, "data-join": r.match_id }, "Join") : null,
+      r.spectators ? h("a", { class: "act small", href: `#/watch/${r.match_id}`, "data-watch": r.match_id }, `Watch${r.spectator_delay ? ` (${r.spectator_delay} behind)` : ""}`) : null,
+    ),
+  );
+}
+
+function finishedRow(r: MatchRow): HTMLElement {
+  const w = r.winner;
+  const result = w === "draw" ? "draw" : w === 0 || w === 1 ? `${who(r, w)} won` : "unfinished";
+  const why = END_REASONS[r.end_reason ?? ""] ?? r.end_reason ?? "";
+  const when = r.finished_ms ? new Date(r.finished_ms).toLocaleString() : "";
+  return h(
+    "li",
+    { "data-match": r.match_id },
+    h(
+      "div",
+      { class: "what" },
+      h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
+      h("span", { class: "result" }, ` · ${result}`),
+      h("span", { class: "muted details" }, `${why ? ` (${why})` : ""} · ${r.turns === 1 ? "1 turn" : `${r.turns ?? "?"} turns`}, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
+    ),
+    h("div", { class: "row-acts" }, h("a", { class: "act small", href: `#/replay/${r.match_id}`, "data-replay": r.match_id }, "Replay")),
+  );
+}
