@@ -73,6 +73,18 @@ def test_the_card_a_decision_is_about_is_named() -> None:
     assert pending_about(v, CAT, 0, {"seat": 0, "kind": "priority", "prompt": "..."}) is None
 
 
+def test_candidates_from_the_deck_are_named_from_the_pending_selection() -> None:
+    s, _ = position({"turn": 3, "turn_player": "A", "phase": "main1", "A": {}, "B": {}})
+    v = view(s, 0)
+    elf = next(code for code, c in CARDS.items() if c.name == "Gemini Elf")
+    pending = {"seat": 0, "kind": "cards", "prompt": "...",
+               "cards": [{"id": 901, "code": elf, "name": "Gemini Elf"}, {"id": 902, "code": elf, "name": "Gemini Elf"}]}
+    legal = [{"do": "choose", "cards": [901]}, {"do": "choose", "cards": [902]}, {"do": "choose", "cards": []}]
+    assert Labeler(v, CAT, 0, pending).labels(legal) == [
+        "Choose Gemini Elf (copy 1)", "Choose Gemini Elf (copy 2)", "Choose none (decline)"]
+    assert card_text_lines(v, CAT, [901], pending)[0].startswith("Gemini Elf (Normal Monster")
+
+
 def test_the_waiting_line_says_whom_and_what_for() -> None:
     s, _ = position({"turn": 3, "turn_player": "B", "phase": "main1", "A": {}, "B": {}})
     v = view(s, 0)

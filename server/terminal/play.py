@@ -362,7 +362,7 @@ class Game:
             if not ids:
                 self.out(f"action {n} names no card")
                 return
-            for line in render.card_text_lines(c.view, self.cat, ids):
+            for line in render.card_text_lines(c.view, self.cat, ids, c.pending):
                 self.out(line)
             return
         found = self.cat.find(what)

@@ -67,6 +67,17 @@ def cards_by_id(view: View) -> dict[int, dict[str, Any]]:
     return out
 
 
+def known_cards(view: View, pending: dict[str, Any] | None) -> dict[int, dict[str, Any]]:
+    """The view's cards, plus the candidates of a pending selection that are nowhere in the view
+    (cards of the deciding player's own Deck: ``pending.cards``, named where the seat knows them)."""
+    out = cards_by_id(view)
+    for entry in (pending or {}).get("cards") or []:
+        cid = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(cid, int) and cid not in out:
+            out[cid] = {**entry, "zone": "choice"}
+    return out
+
+
 def card_name(view: View, cid: Any, cat: Catalogue | None = None) -> str:
     """A card's name as the viewer knows it ("face-down card" when hidden)."""
     c = cards_by_id(view).get(cid) if isinstance(cid, int) else None
@@ -241,7 +252,7 @@ class Labeler:
         self.cat = cat
         self.me = me
         self.pending = pending or {}
-        self.cards = cards_by_id(view)
+        self.cards = known_cards(view, pending)
 
     def where(self, cid: Any) -> str:
         c = self.cards.get(cid) if isinstance(cid, int) else None
@@ -250,6 +261,8 @@ class Labeler:
         zone = str(c.get("zone"))
         if zone == "chain":
             return "on the chain"
+        if zone == "choice":
+            return ""
         owner = "" if self.me is None or c.get("controller") == self.me else "opponent's "
         if self.me is None and isinstance(c.get("controller"), int):
             owner = f"{SEATS[int(c['controller'])]}'s "
@@ -406,9 +419,9 @@ def pending_about(view: View, cat: Catalogue | None, me: int | None, pending: di
     return ", ".join(parts) or None
 
 
-def card_text_lines(view: View, cat: Catalogue, ids: list[int]) -> list[str]:
+def card_text_lines(view: View, cat: Catalogue, ids: list[int], pending: dict[str, Any] | None = None) -> list[str]:
     """The text of the cards an action names, as far as the viewer may know them."""
-    cards = cards_by_id(view)
+    cards = known_cards(view, pending)
     out: list[str] = []
     for cid in ids:
         c = cards.get(cid)
