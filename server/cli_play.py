@@ -183,8 +183,12 @@ async def _close(seat: Seat) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.bot:
+    if args.bot:  # the old spelling of `duel bot`
         from server.cli_bot import run_policy
+
+        if not (args.join or args.quick or args.reconnect):
+            print("error: --bot goes with --join, --quick or --reconnect (better: duel bot ...)", file=sys.stderr)
+            return 2
 
         return run_policy(args, policy="greedy", think=0.0, quiet=False)
     holder = Holder()
