@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import contextlib
 import errno
+import os
 import signal
 import socket
 import sys
