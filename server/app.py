@@ -58,6 +58,7 @@ class DuelServer:
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.bots: set[asyncio.Task[None]] = set()
+        self.bot_matches: set[str] = set()  # matches whose bot this process runs
         self.replay_logs = LogCache()
         self._server: Server | None = None
         self.draining = False
@@ -119,21 +120,32 @@ class DuelServer:
         finally:
             self.metrics.inc("duel_connections_open", -1)
 
-    def start_bot(self, match_id: str) -> None:
-        """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process."""
+    def start_bot(self, match_id: str, *, resume: bool = False) -> None:
+        """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process.
+        ``resume``: the match exists and its bot is not connected (a server restarted): the
+        bot takes its seat back with the seat's token."""
         from server.bot_player import BotPlayer
 
+        if match_id in self.bot_matches:
+            return
         host = self.config.host if self.config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
         bot = BotPlayer(f"ws://{host}:{self.port}", think_s=self.config.bot_think, name="Bot")
+        self.bot_matches.add(match_id)
 
         async def run() -> None:
             try:
-                result = await bot.join(match_id)
+                if resume:
+                    result = await bot.resume(self.tokens.issue(match_id, 1))
+                else:
+                    result = await bot.join(match_id)
                 log.info("bot_finished", match_id=match_id, winner=result.winner, actions=result.actions)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("bot_failed", match_id=match_id)
+
+            finally:
+                self.bot_matches.discard(match_id)
 
         task = asyncio.create_task(run(), name=f"bot-{match_id}")
         self.bots.add(task)

@@ -479,6 +479,9 @@ class Session:
         started = await self.app.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started, list(info.names)))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)
+        lm = self.app.service.cached(claim.match_id)
+        if info.opponent == "bot" and claim.seat == 0 and lm is not None and not lm.finished and not lm.presence[1]:
+            self.app.start_bot(claim.match_id, resume=True)  # its server went away: seat it again
         if not started:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now
