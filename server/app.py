@@ -54,7 +54,9 @@ class DuelServer:
         self.service = MatchService(
             self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id
         )
-        self.fanout = FanOut(redisconn.connect(redis_url, 8), self.service, config.poll_interval, self)
+        self.fanout = FanOut(
+            redisconn.connect(redis_url, 8), self.service, config.poll_interval, self, redisconn.subscribers(redis_url)
+        )
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.bots: set[asyncio.Task[None]] = set()

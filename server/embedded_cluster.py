@@ -23,10 +23,33 @@ from server.redisconn import cluster_url
 SLOTS = 16384
 
 
-def _free_port() -> int:
+def _bindable(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _free_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too; a cluster port must be at
+    most 55535."""
+    import random
+
+    for _ in range(200):
+        port = random.randrange(20000, 45000)
+        if _bindable(port) and _bindable(port + 10000):
+            return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+def _info(raw: object) -> dict[str, str]:
+    """CLUSTER INFO as a dict, whether redis-py parsed it or not."""
+    if isinstance(raw, dict):
+        return {str(k): str(v.decode() if isinstance(v, bytes) else v) for k, v in raw.items()}
+    text = raw.decode() if isinstance(raw, bytes) else str(raw)
+    return dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
 
 
 class EmbeddedCluster:
@@ -84,15 +107,15 @@ class EmbeddedCluster:
         for i, port in enumerate(self.ports):
             lo = i * per
             hi = SLOTS if i == self.primaries - 1 else (i + 1) * per
-            self._client(port).execute_command("CLUSTER ADDSLOTS", *range(lo, hi))
+            self._client(port).execute_command("CLUSTER ADDSLOTS", *range(lo, hi))  # type: ignore[no-untyped-call]
         first = self._client(self.ports[0])
         for port in self.ports[1:]:
-            first.execute_command("CLUSTER MEET", "127.0.0.1", port)
+            first.execute_command("CLUSTER MEET", "127.0.0.1", port)  # type: ignore[no-untyped-call]
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            states = [self._client(p).execute_command("CLUSTER INFO") for p in self.ports]
-            texts = [s.decode() if isinstance(s, bytes) else str(s) for s in states]
-            if all("cluster_state:ok" in t and f"cluster_known_nodes:{self.primaries}" in t for t in texts):
+            infos = [_info(self._client(p).execute_command("CLUSTER INFO")) for p in self.ports]  # type: ignore[no-untyped-call]
+            if all(i.get("cluster_state") == "ok" and i.get("cluster_known_nodes") == str(self.primaries)
+                   for i in infos):
                 return self
             time.sleep(0.1)
         self.stop()

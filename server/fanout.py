@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import redis.asyncio as aioredis
@@ -63,9 +64,17 @@ log = structlog.get_logger("duel.fanout")
 
 class FanOut:
     def __init__(
-        self, client: aioredis.Redis, service: MatchService, poll_interval: float, app: DuelServer | None = None
+        self,
+        client: aioredis.Redis,
+        service: MatchService,
+        poll_interval: float,
+        app: DuelServer | None = None,
+        subscribers: Callable[[], aioredis.Redis] | None = None,
     ) -> None:
         self._redis = client
+        # where to subscribe: the same Redis, or (Redis Cluster) one node after another: a
+        # classic PUBLISH reaches every node's subscribers
+        self._subscribers = subscribers or (lambda: client)
         self._service = service
         self._app = app
         self._poll_interval = poll_interval
@@ -116,7 +125,7 @@ class FanOut:
 
     async def _listen(self) -> None:
         while True:
-            pubsub = self._redis.pubsub()
+            pubsub = self._subscribers().pubsub()
             try:
                 await pubsub.psubscribe(keys.BELL_PATTERN)
                 if self.ready.is_set():

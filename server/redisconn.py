@@ -16,6 +16,8 @@ failing with ``MaxConnectionsError``.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -69,6 +71,24 @@ def connect(url: str, max_connections: int = 64) -> Client:
         url, max_connections=max_connections, timeout=10, health_check_interval=15, **_retry()
     )
     return aioredis.Redis(connection_pool=pool)
+
+
+def subscribers(url: str) -> Callable[[], Any]:
+    """Where the fan-out subscribes to the doorbells: the same Redis; on a cluster, one seed
+    node after another (each call: the next), since a classic PUBLISH on any node reaches the
+    subscribers of every node, and a failed node's subscriber must move on."""
+    if not is_cluster(url):
+        client = connect(url, 4)
+        return lambda: client
+    parts = urlsplit("redis://" + url[len(CLUSTER_SCHEME) :])
+    nodes = [hp.rpartition(":") for hp in parts.netloc.rsplit("@", 1)[-1].split(",")]
+    turn = itertools.cycle(nodes)
+
+    def next_node() -> Any:
+        host, _, port = next(turn)
+        return aioredis.Redis(host=host or "127.0.0.1", port=int(port), password=parts.password, **_retry())
+
+    return next_node
 
 
 def masked(url: str) -> str:
