@@ -21,6 +21,7 @@ from server import keys, redisconn, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
+from server.limits import AddressLimits
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
@@ -59,6 +60,7 @@ class DuelServer:
         )
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
+        self.addresses = AddressLimits(config.address_rate, config.max_connections_per_address)
         self.bots: set[asyncio.Task[None]] = set()
         self.bot_matches: set[str] = set()  # matches whose bot this process runs
         self.replay_logs = LogCache()
@@ -117,10 +119,13 @@ class DuelServer:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
         self.metrics.inc("duel_connections_total")
         self.metrics.inc("duel_connections_open")
+        session = Session(ws, self)
+        self.addresses.enter(session.address)
         try:
-            await Session(ws, self).run()
+            await session.run()
         finally:
             self.metrics.inc("duel_connections_open", -1)
+            self.addresses.leave(session.address)
 
     def start_bot(self, match_id: str, *, resume: bool = False) -> None:
         """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process.
@@ -193,6 +198,12 @@ class DuelServer:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
+        if "upgrade" in request.headers.get("Connection", "").lower():
+            peer = connection.remote_address
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            if self.addresses.full(address):
+                self.metrics.inc("duel_connections_refused_total", reason="per_address")
+                return _text(HTTPStatus.TOO_MANY_REQUESTS, "too many connections from this address\n")
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return webapp.static_response(path, request.headers) or _text(
                 HTTPStatus.NOT_FOUND, "not found: connect with a websocket, or GET /, /healthz, /metrics\n"

@@ -19,6 +19,8 @@ class ServerConfig:
     socket_send_buffer: int | None = None  # SO_SNDBUF per connection (None: the kernel's default)
     rate_per_second: int = 50  # client frames per second (token bucket)
     rate_burst: int = 100
+    address_rate: int = 500  # frames per second from all the connections of one address
+    max_connections_per_address: int = 256  # more are refused (HTTP 429) before the upgrade
     max_violations: int = 20  # rate/protocol violations before close 1008
     hello_timeout: float = 10.0
     ping_interval: float | None = 20.0  # seconds between keepalive pings (None: no pings)

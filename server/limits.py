@@ -1,4 +1,10 @@
-"""Per-connection limits: a token-bucket rate limit."""
+"""Limits: a token-bucket rate limit, per connection and per client address.
+
+A connection may send ``rate_per_second`` frames per second (bursts of ``rate_burst``);
+all the connections from one address together ``address_rate`` (bursts of twice that),
+and one address may hold at most ``max_connections_per_address`` connections: opening
+many connections does not multiply what one client may do.
+"""
 
 from __future__ import annotations
 
@@ -22,3 +28,34 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
+
+
+class AddressLimits:
+    """Shared budgets per client address (IP): a frame bucket and a connection count."""
+
+    def __init__(self, rate: float, max_connections: int) -> None:
+        self.rate = rate
+        self.max_connections = max_connections
+        self._buckets: dict[str, TokenBucket] = {}
+        self._open: dict[str, int] = {}
+
+    def full(self, address: str) -> bool:
+        """Does ``address`` already hold the most connections allowed?"""
+        return self._open.get(address, 0) >= self.max_connections
+
+    def enter(self, address: str) -> None:
+        self._open[address] = self._open.get(address, 0) + 1
+
+    def leave(self, address: str) -> None:
+        n = self._open.get(address, 0) - 1
+        if n <= 0:
+            self._open.pop(address, None)
+            self._buckets.pop(address, None)
+        else:
+            self._open[address] = n
+
+    def take(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = TokenBucket(self.rate, 2 * self.rate)
+        return bucket.take()

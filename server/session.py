@@ -90,6 +90,8 @@ class Session:
         self.match_id: str | None = None
         self.watcher: Watcher | None = None
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
+        peer = ws.remote_address
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.violations = 0
         self.dropped = False
         self.conn_id = f"{app.process_id}/{self.id}"
@@ -237,7 +239,7 @@ class Session:
     def _decode(self, frame: str | bytes) -> ClientMessage | None:
         """Decode a frame or answer with an error frame (and count a violation)."""
         self.app.metrics.inc("duel_frames_in_total")
-        if not self.bucket.take():
+        if not self.bucket.take() or not self.app.addresses.take(self.address):
             self._violation(E.RATE_LIMITED, f"at most {self.cfg.rate_per_second} frames per second")
             return None
         if isinstance(frame, str):

@@ -474,3 +474,36 @@ def test_the_seat_that_does_not_owe_a_decision_can_concede(redis_url: str, tmp_p
                 await c.close()
 
     run(body())
+
+
+def test_per_address_limits_bound_what_many_connections_may_do(redis_url: str, tmp_path: Path) -> None:
+    """Opening more connections does not multiply a client's budget: one address holds at most
+    ``max_connections_per_address`` connections (more are refused with HTTP 429 before the
+    upgrade), and its connections share ``address_rate`` frames per second."""
+    from websockets.exceptions import InvalidStatus
+
+    async def body() -> None:
+        async with running_server(
+            redis_url, tmp_path, max_connections_per_address=3, address_rate=5, rate_per_second=1000, rate_burst=1000
+        ) as server:
+            held = [await DuelClient.connect(url_of(server), f"c{i}") for i in range(3)]
+            with pytest.raises(InvalidStatus) as refused:
+                await DuelClient.connect(url_of(server), "one-too-many")
+            assert refused.value.response.status_code == 429
+            for c in held:  # 3 connections x 10 frames, far over the address's 5/s (burst 10)
+                for _ in range(10):
+                    await c.send(ListMatches())
+            limited = 0
+            for c in held:
+                with contextlib.suppress(TimeoutError, EOFError):
+                    while True:
+                        msg = await c.recv(timeout=1)
+                        if isinstance(msg, Error) and msg.code == E.RATE_LIMITED:
+                            limited += 1
+            assert limited >= 15
+            await held[0].close()
+            again = await DuelClient.connect(url_of(server), "room-again")  # a slot freed up
+            for c in [*held[1:], again]:
+                await c.close()
+
+    run(body())
