@@ -21,7 +21,7 @@ from server import keys, redisconn, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
-from server.limits import AddressLimits
+from server.limits import AddressLimits, client_address
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
@@ -191,7 +191,13 @@ class DuelServer:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             ok, why = await self.health()
-            return _text(HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
+            body = why + "\n"
+            if ok and "detail=1" in request.path:
+                from server import doctor
+
+                found = await doctor.check(self.redis)
+                body += "".join(f.line() + "\n" for f in found) + f"verdict: {doctor.worst(found)}\n"
+            return _text(HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, body)
         if path == "/metrics":
             return _text(HTTPStatus.OK, self.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")
         if self.draining:
@@ -199,8 +205,9 @@ class DuelServer:
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
         if "upgrade" in request.headers.get("Connection", "").lower():
-            peer = connection.remote_address
-            address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            address = client_address(
+                connection.remote_address, request.headers.get("X-Forwarded-For"), self.config.trusted_proxies
+            )
             if self.addresses.full(address):
                 self.metrics.inc("duel_connections_refused_total", reason="per_address")
                 return _text(HTTPStatus.TOO_MANY_REQUESTS, "too many connections from this address\n")

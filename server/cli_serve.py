@@ -32,6 +32,13 @@ def register(sub: Any) -> None:
         "--bot-think", type=float, default=0.6, metavar="SECONDS",
         help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
     )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS_OR_NETWORK",
+        help="a proxy (e.g. 172.28.0.0/16) whose X-Forwarded-For names the client, for per-address limits",
+    )
     p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
     p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
     p.add_argument(
@@ -64,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         ping_timeout=args.ping_timeout,
         bot_think=max(0.0, args.bot_think),
         keep_matches=args.keep_matches,
+        trusted_proxies=tuple(args.trusted_proxy),
         keep_days=args.keep_days,
     )
     if args.redis_cluster:

@@ -21,6 +21,7 @@ class ServerConfig:
     rate_burst: int = 100
     address_rate: int = 500  # frames per second from all the connections of one address
     max_connections_per_address: int = 256  # more are refused (HTTP 429) before the upgrade
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client
     max_violations: int = 20  # rate/protocol violations before close 1008
     hello_timeout: float = 10.0
     ping_interval: float | None = 20.0  # seconds between keepalive pings (None: no pings)

@@ -59,3 +59,21 @@ class AddressLimits:
         if bucket is None:
             bucket = self._buckets[address] = TokenBucket(self.rate, 2 * self.rate)
         return bucket.take()
+
+
+def client_address(peer: object, forwarded_for: str | None, trusted: tuple[str, ...]) -> str:
+    """The client's address: the peer's, or, when the peer is a trusted proxy (an address or
+    network in ``trusted``), the last hop it added to ``X-Forwarded-For``."""
+    import ipaddress
+
+    address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    if not trusted or not forwarded_for:
+        return address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if any(ip in ipaddress.ip_network(net, strict=False) for net in trusted):
+        last = forwarded_for.split(",")[-1].strip()
+        return last or address
+    return address

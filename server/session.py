@@ -61,7 +61,7 @@ from server.catalog import catalogue
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.directory import FINISHED
-from server.limits import TokenBucket
+from server.limits import TokenBucket, client_address
 from server.lobby import REFRESH_S, Entrant
 from server.matches import LiveMatch, Watcher
 from server.tokens import BadToken
@@ -90,8 +90,9 @@ class Session:
         self.match_id: str | None = None
         self.watcher: Watcher | None = None
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
-        peer = ws.remote_address
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        headers = ws.request.headers if ws.request is not None else None
+        forwarded = headers.get("X-Forwarded-For") if headers is not None else None
+        self.address = client_address(ws.remote_address, forwarded, self.cfg.trusted_proxies)
         self.violations = 0
         self.dropped = False
         self.conn_id = f"{app.process_id}/{self.id}"
