@@ -49,3 +49,24 @@ def test_the_live_checks_read_the_test_redis_and_health_shows_them(redis_url: st
             assert raw.startswith("HTTP/1.1 200") and "persistence:" in raw and "verdict:" in raw
 
     run(body())
+
+
+def test_the_grafana_dashboard_queries_metrics_the_server_exposes() -> None:
+    """Every metric the sample dashboard (deploy/grafana-dashboard.json) plots is one a server
+    exposes (a renamed metric would leave an empty panel)."""
+    import json
+    import re
+
+    from server.metrics import Metrics
+
+    dashboard = json.loads((Path(__file__).resolve().parents[2] / "deploy" / "grafana-dashboard.json").read_text())
+    metrics = Metrics()
+    for name in ("duel_actions_total", "duel_errors_total", "duel_redis_errors_total", "duel_appends_total",
+                 "duel_slow_clients_dropped_total", "duel_connections_refused_total", "duel_snapshots_loaded_total",
+                 "duel_snapshots_ignored_total"):
+        metrics.inc(name, **({"outcome": "accepted"} if name == "duel_actions_total" else {}))
+    metrics.set("duel_matches_live", 1)
+    exposed = set(re.findall(r"^([a-z_]+)", metrics.render(), re.M))
+    queried = {m for p in dashboard["panels"] for t in p["targets"]
+               for m in re.findall(r"\b((?:duel|process)_[a-z_]+)", t["expr"])}
+    assert queried and queried <= exposed, queried - exposed
