@@ -46,7 +46,7 @@ def register(sub: Any) -> None:
     m.set_defaults(func=run_matches)
 
 
-def _secret(args: argparse.Namespace) -> bytes | None:
+def replay_key(args: argparse.Namespace) -> bytes | None:
     """The key this deployment signs replay files with (from DUEL_SECRET or the data dir's
     secret file); None if there is none here (files are then written unsigned and their
     signatures not checked)."""
@@ -69,7 +69,7 @@ def _client(url: str) -> Any:
 def run_export(args: argparse.Namespace) -> int:
     from server import archive, replay_file
 
-    key = None if args.unsigned else _secret(args)
+    key = None if args.unsigned else replay_key(args)
 
     async def go(url: str) -> replay_file.Replay:
         client = _client(url)
@@ -97,7 +97,7 @@ def run_import(args: argparse.Namespace) -> int:
     from server import archive, replay_file
 
     try:
-        replay = replay_file.read(args.file, _secret(args))
+        replay = replay_file.read(args.file, replay_key(args))
     except replay_file.ReplayFileError as exc:
         print(f"duel import: {args.file}: {exc}", file=sys.stderr)
         return 1

@@ -1,10 +1,16 @@
-"""``duel replay MATCH_ID`` and ``duel verify MATCH_ID``."""
+"""``duel replay MATCH_ID|FILE`` and ``duel verify MATCH_ID|FILE``.
+
+The argument is a match id (read from the server's Redis) or a replay file
+(``duel export``, or the viewer's download: ``*.duelreplay``), read without any
+Redis at all.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
 from protocol.entry import LogEntry
@@ -15,7 +21,7 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "replay", help="print a match from its log, turn by turn, and its final state"
     )
-    p.add_argument("match_id")
+    p.add_argument("match_id", metavar="MATCH_ID|FILE", help="a match id, or a replay file (.duelreplay)")
     p.add_argument("--actions", action="store_true", help="also print every entry's seq and action")
     p.add_argument(
         "--as",
@@ -31,7 +37,7 @@ def register(sub: Any) -> None:
     v: argparse.ArgumentParser = sub.add_parser(
         "verify", help="re-run today's rules over a match's logged actions; report the first divergence"
     )
-    v.add_argument("match_id")
+    v.add_argument("match_id", metavar="MATCH_ID|FILE", help="a match id, or a replay file (.duelreplay)")
     add_redis_options(v)
     v.set_defaults(func=run_verify)
 
@@ -51,9 +57,35 @@ def read_log(url: str, match_id: str) -> list[LogEntry]:
     return asyncio.run(read())
 
 
+def replay_path(args: argparse.Namespace) -> Path | None:
+    """The replay file the argument names (an existing file, or any ``*.duelreplay``), else None."""
+    path = Path(args.match_id)
+    return path if path.suffix == ".duelreplay" or path.is_file() else None
+
+
+def load_file(args: argparse.Namespace, path: Path) -> tuple[list[LogEntry], dict[str, Any]] | None:
+    """A replay file's entries and header (checked: hash chain, signature when this data dir
+    has the key, facts folding), or None after one line saying what is wrong with it."""
+    from server import replay_file
+    from server.cli_archive import replay_key
+
+    try:
+        replay = replay_file.read(path, replay_key(args))
+    except replay_file.ReplayFileError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return None
+    args.match_id = replay.match_id
+    return replay.entries, replay.header
+
+
 def load(args: argparse.Namespace) -> list[LogEntry] | None:
     """The match's log, or None after printing one line saying why there is none."""
     from redis.exceptions import RedisError
+
+    path = replay_path(args)
+    if path is not None:
+        got = load_file(args, path)
+        return None if got is None else got[0]
 
     try:
         with redis_target(args, existing=True) as url:
@@ -99,17 +131,42 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay_key(args: argparse.Namespace) -> bytes | None:
+    from server.cli_archive import replay_key as key
+
+    return key(args)
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    from server import rules
+    from server import replay_file, rules
     from server.replay import verify_log
 
-    entries = load(args)
-    if entries is None:
-        return 1
-    divergence, state = verify_log(entries)
+    path = replay_path(args)
+    same_rules = True
+    if path is None:
+        entries = load(args)
+        if entries is None:
+            return 1
+    else:
+        got = load_file(args, path)
+        if got is None:
+            return 1
+        entries, header = got
+        same_rules = header.get("rules_version") == replay_file.rules_version()
+        signed = "signed by this deployment" if "signature" in header and replay_key(args) else (
+            "signed (by a deployment whose key is not here: signature not checked)" if "signature" in header else "unsigned"
+        )
+        print(f"{path}: match {args.match_id}, {len(entries)} entries, hash chain intact, {signed}")
+        if not same_rules:
+            print(
+                f"recorded by rules {header.get('rules_version')}, these are {replay_file.rules_version()}: "
+                "comparing facts only (state hashes may differ between rule versions)"
+            )
+    divergence, state = verify_log(entries, hashes=same_rules)
     if divergence is None:
         final = rules.state_hash(state) if state is not None else ""
-        print(f"OK: {len(entries)} entries of match {args.match_id} re-run with identical facts and state hashes")
+        what = "facts and state hashes" if same_rules else "facts"
+        print(f"OK: {len(entries)} entries of match {args.match_id} re-run with identical {what}")
         print(f"State hash: {final}")
         return 0
     for line in divergence.lines():
