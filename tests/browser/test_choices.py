@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 from browser_env import REPO, LiveServer
-from browser_ui import click_and_wait, log_lines, open_page, wait_decision
+from browser_ui import click_and_wait, log_lines, open_page, pass_button, wait_decision
 from playwright.sync_api import Page
 
 from server.puzzle import create_puzzle_match
@@ -67,12 +67,18 @@ def test_the_turn_player_orders_its_own_triggers_then_the_opponent_decides_its_o
     dlg = choice_dialog(a)
     assert dlg.locator("h2").inner_text() == "Hydrogeddon's effect"
     click_and_wait(a, dlg.locator(".choice-list button[data-action=activate]"))
+    # A stops passing by itself, so that the chain of three waits for A's answer (with
+    # auto-pass on, both pages would pass at once and the chain would resolve under us)
+    a.locator(".decision [data-key=autopass]").uncheck()
     # then B's own trigger, from its Graveyard
     dlg = choice_dialog(b)
     assert "Apprentice Magician" in dlg.locator("h2").inner_text()
     click_and_wait(b, dlg.locator(".choice-list button[data-action=activate]"))
-    chain = [re.sub(r"\s+", " ", t) for t in b.locator("[data-testid=chain] li").all_inner_texts()]
-    assert [t.split(" (")[0] for t in chain] == ["3. Apprentice Magician", "2. Hydrogeddon", "1. Domino Effect"]
+    wait_decision(a)  # A owes the answer to chain link 3: passing is all it can do
+    for page in (a, b):
+        chain = [re.sub(r"\s+", " ", t) for t in page.locator("[data-testid=chain] li").all_inner_texts()]
+        assert [t.split(" (")[0] for t in chain] == ["3. Apprentice Magician", "2. Hydrogeddon", "1. Domino Effect"]
+    click_and_wait(a, pass_button(a))
     text = "\n".join(line for _, line in log_lines(b))
     for line in ('A activates "Domino Effect"', 'A activates "Hydrogeddon"', 'B activates "Apprentice Magician"\'s effect'):
         assert line in text, line
