@@ -117,6 +117,39 @@ def test_cards_chosen_as_an_effect_resolves(browser: Any, live_server: LiveServe
         page.context.close()
 
 
+def test_a_card_chosen_from_ones_own_deck_is_named_and_its_text_shown(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    a, b = seat_pages(browser, live_server, SCENARIOS / "cards" / "apprentice_magician.yaml")
+    attack(a, "Vorse Raider", "Apprentice Magician")
+    # the end of the Damage Step: B's Apprentice Magician (destroyed by battle) may summon from B's Deck
+    dlg = choice_dialog(b)
+    click_and_wait(b, dlg.locator(".choice-list button[data-action=activate]"))
+    # as it resolves, B picks a Level 2 or lower Spellcaster from its own Deck: the server names
+    # the candidates for B (pending.cards), so the dialog does too, with their texts
+    dlg = choice_dialog(b)
+    assert dlg.locator("h2").inner_text() == "Apprentice Magician"
+    cards = dlg.locator(".choice-card")
+    assert sorted(cards.all_inner_texts()) == ["Apprentice Magician — your Deck", "Miracle Flipper — your Deck"]
+    assert "cannot see" not in dlg.inner_text()
+    boxes = set()
+    for name, words in (("Miracle Flipper", "Level 2"), ("Apprentice Magician", "Spell Counter")):
+        cards.filter(has_text=name).hover()
+        detail = dlg.locator(".dlg-detail")
+        detail.locator("h3", has_text=name).wait_for()
+        assert words in detail.inner_text()
+        # whatever card it shows, the dialog keeps its place and size (no jumping under the pointer)
+        boxes.add(tuple(round(v) for v in dlg.evaluate("d => { const r = d.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }")))
+    assert len(boxes) == 1, boxes
+    b.screenshot(path=str(screenshots / "dialog-choose-from-deck-1280x720.png"))
+    click_and_wait(b, cards.filter(has_text="Miracle Flipper"))
+    # B set it face-down: B sees which card it is, A a face-down card
+    b.locator(".card[data-zone=monsters][data-seat='1'][data-name='Miracle Flipper']").wait_for()
+    a.locator(".card[data-zone=monsters][data-seat='1']").wait_for()
+    assert a.locator(".card[data-zone=monsters][data-seat='1'][data-name='Miracle Flipper']").count() == 0
+    for page in (a, b):
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
 def test_an_option_chosen_as_an_effect_resolves(browser: Any, live_server: LiveServer) -> None:
     a, b = seat_pages(browser, live_server, PUZZLES / "miracle_flipper.yaml")
     attack(a, "Dark Magician", "Miracle Flipper")

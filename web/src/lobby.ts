@@ -51,7 +51,11 @@ export class Lobby {
     const list = this.lists[status];
     const msg: Record<string, unknown> = { type: "list_matches", status, limit: PAGE };
     const last = list.rows[list.rows.length - 1];
-    if (older && last !== undefined) msg["before_ms"] = status === "finished" ? (last.finished_ms ?? last.created_ms) : last.created_ms;
+    if (older && last !== undefined) {
+      // a tie-safe cursor: the last row's time and its id (rows of one millisecond are neither skipped nor repeated)
+      msg["before_ms"] = status === "finished" ? (last.finished_ms ?? last.created_ms) : last.created_ms;
+      msg["before_id"] = last.match_id;
+    }
     if (this.app.session.send(msg)) {
       this.asked.push({ status, older: older && last !== undefined });
       list.loading = true;

@@ -72,7 +72,8 @@ export interface View {
 
 /** Who must decide now. The deciding seat gets the prompt in plain words and,
  * for a trigger decision or a resolution-time choice, the card it is about
- * (`card`: the trigger's card; `source`: the card whose effect asks); others
+ * (`card`: the trigger's card; `source`: the card whose effect asks; `cards`:
+ * the candidates of a `cards` choice); others
  * get "waiting for A". Kinds: priority, trigger, replay, discard, ahead,
  * cards, options. */
 export interface Pending {
@@ -81,6 +82,15 @@ export interface Pending {
   prompt: string;
   card?: Id;
   source?: Id;
+  /** kind "cards", for the deciding seat: the candidates, named where it knows them
+   * (its own Deck when it searches it, face-up cards). */
+  cards?: PendingCard[];
+}
+
+export interface PendingCard {
+  id: Id;
+  code?: number;
+  name?: string;
 }
 
 export interface Update {
