@@ -10,17 +10,14 @@ import socket
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-import redis.asyncio as aioredis
 import structlog
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import keys, webapp
+from server import keys, redisconn, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
@@ -41,28 +38,6 @@ REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a Redis command raises while Redis cannot be reached."""
 
 
-def redis_client(url: str, max_connections: int = 64) -> aioredis.Redis:
-    """A Redis client that retries a command whose connection broke (every write the
-    server makes is a script that is safe to run twice, see server.store and
-    server.directory), and gives up quickly enough to answer ``server/unavailable``.
-
-    Its pool is sized explicitly and *blocks* when every connection is busy: a burst waits a
-    moment for a free connection instead of failing (redis-py's default pool raises
-    ``MaxConnectionsError``, which once turned the server's own housekeeping into failed
-    requests)."""
-    pool = aioredis.BlockingConnectionPool.from_url(
-        url,
-        max_connections=max_connections,
-        timeout=10,
-        health_check_interval=15,
-        socket_timeout=5,
-        socket_connect_timeout=2,
-        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
-        retry_on_error=[RedisConnectionError, RedisTimeoutError],
-    )
-    return aioredis.Redis(connection_pool=pool)
-
-
 class DuelServer:
     """Start with :meth:`start`, stop with :meth:`stop` (drains first)."""
 
@@ -71,7 +46,7 @@ class DuelServer:
         self.redis_url = redis_url
         self.metrics = Metrics()
         self.process_id = secrets.token_hex(6)
-        self.redis = redis_client(redis_url, config.redis_connections)
+        self.redis = redisconn.connect(redis_url, config.redis_connections)
         self.store = RedisEventStore(self.redis)
         self.directory = MatchDirectory(self.redis)
         self.quick = QuickQueue(self.redis)
@@ -79,10 +54,11 @@ class DuelServer:
         self.service = MatchService(
             self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id
         )
-        self.fanout = FanOut(redis_client(redis_url, 8), self.service, config.poll_interval, self)
+        self.fanout = FanOut(redisconn.connect(redis_url, 8), self.service, config.poll_interval, self)
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.bots: set[asyncio.Task[None]] = set()
+        self.bot_matches: set[str] = set()  # matches whose bot this process runs
         self.replay_logs = LogCache()
         self._server: Server | None = None
         self.draining = False
@@ -129,7 +105,7 @@ class DuelServer:
             close_timeout=cfg.close_timeout,
             server_header=None,
         )
-        log.info("listening", host=cfg.host, port=self.port, redis=_safe_url(self.redis_url))
+        log.info("listening", host=cfg.host, port=self.port, redis=redisconn.masked(self.redis_url))
         return self
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -144,21 +120,32 @@ class DuelServer:
         finally:
             self.metrics.inc("duel_connections_open", -1)
 
-    def start_bot(self, match_id: str) -> None:
-        """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process."""
+    def start_bot(self, match_id: str, *, resume: bool = False) -> None:
+        """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process.
+        ``resume``: the match exists and its bot is not connected (a server restarted): the
+        bot takes its seat back with the seat's token."""
         from server.bot_player import BotPlayer
 
+        if match_id in self.bot_matches:
+            return
         host = self.config.host if self.config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
         bot = BotPlayer(f"ws://{host}:{self.port}", think_s=self.config.bot_think, name="Bot")
+        self.bot_matches.add(match_id)
 
         async def run() -> None:
             try:
-                result = await bot.join(match_id)
+                if resume:
+                    result = await bot.resume(self.tokens.issue(match_id, 1))
+                else:
+                    result = await bot.join(match_id)
                 log.info("bot_finished", match_id=match_id, winner=result.winner, actions=result.actions)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("bot_failed", match_id=match_id)
+
+            finally:
+                self.bot_matches.discard(match_id)
 
         task = asyncio.create_task(run(), name=f"bot-{match_id}")
         self.bots.add(task)
@@ -270,11 +257,3 @@ class DuelServer:
 def _text(status: HTTPStatus, body: str, content_type: str = "text/plain; charset=utf-8") -> Response:
     headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body.encode())))])
     return Response(status.value, status.phrase, headers, body.encode())
-
-
-def _safe_url(url: str) -> str:
-    """The URL without a password, for logs."""
-    if "@" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://***@{rest.split('@', 1)[1]}"
-    return url

@@ -28,7 +28,21 @@ def card_entry(c: engine.CardData, playable: bool) -> dict[str, Any]:
         "def": c.def_,
         "text": c.text,
         "supported": playable,
+        "effects": effect_labels(c.code),
     }
+
+
+def effect_labels(code: int) -> list[str]:
+    """A short label per activatable or trigger effect of the card, in effect order (effect 1
+    first): what a client shows for ``activate`` with ``effect: N``."""
+    from engine.effects.base import SCRIPTS
+
+    script = SCRIPTS.get(code)
+    if script is None:
+        return []
+    kinds = {"spell": "activate", "trap": "activate", "quick": "quick effect", "ignition": "effect",
+             "trigger": "trigger effect", "flip": "flip effect"}
+    return [e.label or kinds.get(e.kind, e.kind) for e in script.effects]
 
 
 @cache

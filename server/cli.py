@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -46,7 +47,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:  # pragma: no cover - argparse already required a command
         parser.print_help()
         return 2
-    return int(func(args) or 0)
+    try:
+        status = int(func(args) or 0)
+        sys.stdout.flush()  # here, where a closed pipe can still be handled
+        return status
+    except BrokenPipeError:
+        # the reader went away (`duel replay ... | head`): stop quietly, as `cat` would
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the shell's status for a command stopped by a closed pipe
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from server.cliutil import add_redis_options, redis_target
+from redis.exceptions import RedisError
+
+from server.cliutil import NoRedisData, add_redis_options, redis_target, where_it_looked
 
 
 def register(sub: Any) -> None:
@@ -59,9 +61,9 @@ def _secret(args: argparse.Namespace) -> bytes | None:
 
 
 def _client(url: str) -> Any:
-    import redis.asyncio as aioredis
+    from server import redisconn
 
-    return aioredis.Redis.from_url(url)
+    return redisconn.connect(url, 4)
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -76,12 +78,15 @@ def run_export(args: argparse.Namespace) -> int:
         finally:
             await client.aclose()
 
-    with redis_target(args) as url:
-        try:
+    try:
+        with redis_target(args, existing=True) as url:
             replay = asyncio.run(go(url))
-        except archive.ArchiveError as exc:
-            print(f"duel export: {exc}", file=sys.stderr)
-            return 1
+    except (archive.ArchiveError, NoRedisData) as exc:
+        print(f"duel export: {exc}", file=sys.stderr)
+        return 1
+    except (RedisError, OSError) as exc:
+        print(f"duel export: cannot read {where_it_looked(args)}: {exc}", file=sys.stderr)
+        return 1
     size = replay_file.write(args.file, replay)
     signed = "signed" if "signature" in replay.header else "unsigned"
     print(f"wrote {args.file}: match {args.match_id}, {len(replay.entries)} entries, {size} bytes ({signed})")
@@ -104,12 +109,15 @@ def run_import(args: argparse.Namespace) -> int:
         finally:
             await client.aclose()
 
-    with redis_target(args) as url:
-        try:
+    try:
+        with redis_target(args) as url:
             match_id = asyncio.run(go(url))
-        except archive.ArchiveError as exc:
-            print(f"duel import: {exc}", file=sys.stderr)
-            return 1
+    except archive.ArchiveError as exc:
+        print(f"duel import: {exc}", file=sys.stderr)
+        return 1
+    except (RedisError, OSError) as exc:
+        print(f"duel import: cannot write to {where_it_looked(args)}: {exc}", file=sys.stderr)
+        return 1
     print(f"imported {args.file} as finished match {match_id} ({len(replay.entries)} entries)")
     return 0
 
@@ -140,8 +148,15 @@ def run_matches(args: argparse.Namespace) -> int:
         finally:
             await client.aclose()
 
-    with redis_target(args) as url:
-        rows, deleted = asyncio.run(go(url))
+    try:
+        with redis_target(args, existing=True) as url:
+            rows, deleted = asyncio.run(go(url))
+    except NoRedisData as exc:
+        print(f"duel matches: {exc}", file=sys.stderr)
+        return 1
+    except (RedisError, OSError) as exc:
+        print(f"duel matches: cannot read {where_it_looked(args)}: {exc}", file=sys.stderr)
+        return 1
     if deleted:
         print(f"deleted {len(deleted)} finished match(es): {' '.join(deleted)}")
     if not rows:

@@ -18,6 +18,9 @@ import sys
 import time
 from typing import Any
 
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidHandshake, InvalidURI
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("load", help="run many bot duels against a server and measure it")
@@ -30,6 +33,12 @@ def register(sub: Any) -> None:
     p.add_argument("--server-pid", type=int, default=None, help="show this process's resident memory")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=run)
+
+
+async def _probe(url: str) -> None:
+    """One connection before the load: a wrong URL is one clear line, not N failed duels."""
+    async with connect(url, open_timeout=10):
+        pass
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,10 +66,13 @@ def run(args: argparse.Namespace) -> int:
         print(line, end="", file=sys.stderr, flush=True)
 
     try:
-        stats = asyncio.run(run_load(cfg, tick))
-    except OSError as exc:
-        print(f"\nduel load: cannot reach {args.url}: {exc.strerror or exc}", file=sys.stderr)
+        asyncio.run(_probe(args.url))
+    except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as exc:
+        print(f"duel load: cannot reach a duel server at {args.url}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
         return 1
+    try:
+        stats = asyncio.run(run_load(cfg, tick))
     except KeyboardInterrupt:
         return 130
     out = summary(stats, time.perf_counter() - t0)

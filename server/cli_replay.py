@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from protocol.entry import LogEntry
-from server.cliutil import add_redis_options, redis_target
+from server.cliutil import NoRedisData, add_redis_options, redis_target, where_it_looked
 
 
 def register(sub: Any) -> None:
@@ -51,13 +51,34 @@ def read_log(url: str, match_id: str) -> list[LogEntry]:
     return asyncio.run(read())
 
 
+def load(args: argparse.Namespace) -> list[LogEntry] | None:
+    """The match's log, or None after printing one line saying why there is none."""
+    from redis.exceptions import RedisError
+
+    try:
+        with redis_target(args, existing=True) as url:
+            entries = read_log(url, args.match_id)
+    except NoRedisData as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    except (RedisError, OSError) as exc:
+        print(f"error: cannot read {where_it_looked(args)}: {exc}", file=sys.stderr)
+        return None
+    if not entries:
+        print(
+            f"error: no match {args.match_id} in {where_it_looked(args)} "
+            "(is it the server's Redis? `duel play --list` shows the server's matches)",
+            file=sys.stderr,
+        )
+        return None
+    return entries
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from server.replay import fold_log, replay_lines, summary_lines
 
-    with redis_target(args) as url:
-        entries = read_log(url, args.match_id)
-    if not entries:
-        print(f"no match {args.match_id} (empty log)", file=sys.stderr)
+    entries = load(args)
+    if entries is None:
         return 1
     viewers: dict[str, int | str | None] = {"all": "all", "A": 0, "B": 1, "spectator": None}
     viewer = viewers[args.viewer]
@@ -68,7 +89,7 @@ def run_replay(args: argparse.Namespace) -> int:
     state = fold_log(entries)
     if args.upto is not None:
         from engine import view as engine_view
-        from server.cli_play import render_board
+        from server.terminal.render import render_board
 
         seat = viewer if isinstance(viewer, int) else None
         print()
@@ -82,10 +103,8 @@ def run_verify(args: argparse.Namespace) -> int:
     from server import rules
     from server.replay import verify_log
 
-    with redis_target(args) as url:
-        entries = read_log(url, args.match_id)
-    if not entries:
-        print(f"no match {args.match_id} (empty log)", file=sys.stderr)
+    entries = load(args)
+    if entries is None:
         return 1
     divergence, state = verify_log(entries)
     if divergence is None:

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
+import os
 import signal
+import socket
+import sys
 from typing import Any
 
 from server.cliutil import add_redis_options, redis_target
@@ -24,8 +28,17 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--ping-timeout", type=float, default=20.0, help="seconds a pong may take before the client is dropped"
     )
+    p.add_argument(
+        "--bot-think", type=float, default=0.6, metavar="SECONDS",
+        help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
+    )
     p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
     p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
+    p.add_argument(
+        "--redis-cluster",
+        metavar="HOST:PORT,...",
+        help="a Redis Cluster's seed nodes (password from $REDIS_PASSWORD); same as --redis-url redis+cluster://...",
+    )
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -35,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
     from server.config import ServerConfig
     from server.logs import configure
 
+    problem = port_problem(args.host, args.port)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr, flush=True)
+        return 1
     configure(args.log_level)
     config = ServerConfig(
         host=args.host,
@@ -45,14 +62,24 @@ def run(args: argparse.Namespace) -> int:
         socket_send_buffer=args.socket_send_buffer,
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
+        bot_think=max(0.0, args.bot_think),
         keep_matches=args.keep_matches,
         keep_days=args.keep_days,
     )
+    if args.redis_cluster:
+        from server.redisconn import cluster_url
+
+        args.redis_url = cluster_url(args.redis_cluster, os.environ.get("REDIS_PASSWORD"))
     with redis_target(args, announce=True) as url:
 
         async def serve() -> None:
             server = DuelServer(config, url)
-            await server.start()
+            try:
+                await server.start()
+            except OSError as exc:
+                with contextlib.suppress(Exception):
+                    await server.stop()
+                raise ListenError(listen_error(config.host, config.port, exc)) from None
             print(
                 f"duel server listening on ws://{config.host}:{server.port} "
                 f"(health: http://{config.host}:{server.port}/healthz, metrics: /metrics)",
@@ -68,6 +95,47 @@ def run(args: argparse.Namespace) -> int:
             print("draining...", flush=True)
             await server.stop()
 
-        asyncio.run(serve())
+        try:
+            asyncio.run(serve())
+        except ListenError as exc:
+            print(f"error: {exc}", file=sys.stderr, flush=True)
+            return 1
     print("stopped", flush=True)
     return 0
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (checked before anything starts), if
+    it could not; the server's own bind still reports a port taken in between."""
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}; check --host"
+    for family, kind, proto, _, addr in infos:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+            try:
+                probe.bind(addr)
+            except OSError as exc:
+                return listen_error(host, port, exc)
+    return None
+
+
+class ListenError(Exception):
+    """The server could not start listening (the message is one line for the user)."""
+
+
+def listen_error(host: str, port: int, exc: OSError) -> str:
+    """One line for a server that could not start listening."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"cannot listen on {host}:{port}: the port is already in use (another `duel serve` or "
+            "`make run`?); stop it, or choose another port with --port"
+        )
+    if exc.errno == errno.EACCES:
+        return f"cannot listen on {host}:{port}: permission denied (ports below 1024 need privileges); use --port"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"cannot listen on {host}:{port}: this machine has no such address; check --host"
+    return f"cannot start the server on {host}:{port}: {exc.strerror or exc}"

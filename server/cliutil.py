@@ -26,12 +26,34 @@ def add_redis_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class NoRedisData(Exception):
+    """There is no server data where a reading command looked (the message says where)."""
+
+
+def where_it_looked(args: argparse.Namespace) -> str:
+    """The Redis a command reads, in words (for messages)."""
+    if args.redis_url:
+        return f"the Redis at {args.redis_url}"
+    return f"the embedded Redis of {Path(args.data_dir).resolve()}"
+
+
 @contextmanager
-def redis_target(args: argparse.Namespace, *, announce: bool = False) -> Iterator[str]:
-    """The Redis URL to use; starts (and later stops) the embedded one if needed."""
+def redis_target(args: argparse.Namespace, *, announce: bool = False, existing: bool = False) -> Iterator[str]:
+    """The Redis URL to use; starts (and later stops) the embedded one if needed.
+
+    ``existing``: for commands that read what a server wrote (``replay``, ``verify``): the
+    embedded Redis must already have data in ``--data-dir`` (else :class:`NoRedisData`, and
+    nothing is created there)."""
     if args.redis_url:
         yield str(args.redis_url)
         return
+    data_dir = Path(args.data_dir).resolve()
+    if existing and not any((data_dir / name).exists() for name in ("appendonly.aof", "redis.sock", "dump.rdb")):
+        raise NoRedisData(
+            f"no duel server data in {data_dir} (the embedded Redis that `make run` / `duel serve` keeps in "
+            "./var of the folder it runs in): run this in the server's folder, or pass --data-dir DIR, "
+            "or --redis-url URL (or set REDIS_URL) for the server's Redis"
+        )
     embedded = EmbeddedRedis(args.data_dir)
     embedded.start()
     if announce:

@@ -78,14 +78,12 @@ return 0
 """
 
 FINISH_LUA = """
--- KEYS[1] meta, KEYS[2] live index, KEYS[3] finished index; ARGV[1] match id, ARGV[2] now ms,
--- ARGV[3..] field/value pairs. Once only: the first process to see the end records it.
+-- KEYS[1] meta; ARGV[1] now ms, ARGV[2..] field/value pairs. Once only: the first process
+-- to see the end records it (1), the others find it recorded (0).
 if redis.call('HGET', KEYS[1], 'status') == 'finished' then return 0 end
 local fields = {}
-for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_ms', ARGV[2], unpack(fields))
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_ms', ARGV[1], unpack(fields))
 return 1
 """
 
@@ -235,15 +233,19 @@ class MatchDirectory:
         await self._redis.hset(keys.meta_key(match_id), "status", status)
 
     async def finish(self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int) -> bool:
-        """Record the result and move the match to the history (once; True for the first)."""
+        """Record the result (once; True for the first) and move the match from the live
+        index to the history. Two steps, because the meta is in the match's hash slot and
+        the indexes in the lobby's (Redis Cluster); moving it is idempotent, so every process
+        that sees the end does it."""
         fields = {"winner": "" if winner is None else str(winner), "end_reason": reason, "length": length, "turns": turns}
-        args: list[Any] = [match_id, _now_ms()]
+        args: list[Any] = [_now_ms()]
         for k, v in fields.items():
             args.extend((k, v))
-        done = await self._finish(
-            keys=[keys.meta_key(match_id), keys.LOBBY_MATCHES, keys.LOBBY_FINISHED], args=args
-        )
-        return bool(done)
+        first = bool(await self._finish(keys=[keys.meta_key(match_id)], args=args))
+        finished_ms = int(await self._redis.hget(keys.meta_key(match_id), "finished_ms") or _now_ms())
+        await self._redis.zadd(keys.LOBBY_FINISHED, {match_id: finished_ms})
+        await self._redis.zrem(keys.LOBBY_MATCHES, match_id)
+        return first
 
     async def hold(self, match_id: str, seat: int, conn: str) -> str:
         """``conn`` now holds ``seat``; tell every process (which closes an older holder).

@@ -147,8 +147,14 @@ async def _seat(url: str, hello_name: str) -> Seat:
 
 async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) -> None:
     rnd = random.Random(cfg.seed * 1_000_003 + n)
-    a = await _seat(cfg.url, "load")
-    b = await _seat(cfg.url, "load")
+    try:
+        a = await _seat(cfg.url, "load")
+        b = await _seat(cfg.url, "load")
+    except (OSError, ConnectionClosed, TimeoutError) as exc:
+        stats.failed += 1
+        stats.errors[f"connect:{type(exc).__name__}"] += 1
+        await asyncio.sleep(0.1)
+        return
     stats.started += 1
     stats.running += 1
     try:

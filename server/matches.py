@@ -328,7 +328,9 @@ class MatchService:
             client_action_id=action_id,
             ts_ms=ts,
         )
+        t0 = time.perf_counter()
         result = await self.store.append(lm.match_id, entry, action_key(seat, action_id), print_)
+        self.metrics.observe("duel_append_latency_seconds", time.perf_counter() - t0)
         self.metrics.inc("duel_appends_total", result=result.status)
         if result.status == "ok":
             lm.advance(entry, new_state)

@@ -1,16 +1,33 @@
-"""A few Prometheus metrics, rendered in the text exposition format (0.0.4).
+"""The server's metrics, exposed at ``/metrics`` through ``prometheus_client``.
 
-Kept dependency-free: counters and gauges keyed by label tuples, and one
-latency histogram with fixed buckets.
+Each server has its own registry (tests run several servers in one process). Besides the
+duel metrics (connections, frames, actions by outcome, appends by result, errors by code,
+action and append latency, Redis errors by kind, snapshots, matches held), it carries the
+process metrics (resident memory, CPU seconds, open files: ``process_*``), Python's GC
+counts, and the time the cyclic garbage collector stopped the world
+(``duel_gc_pause_seconds``: a histogram, per generation), which is what sets the tail of
+the action latency under load.
+
+Call sites use four verbs: ``inc``, ``set``, ``observe``, and ``get`` (for tests).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import gc
+import time
+from typing import Any
 
-BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import HistogramMetricFamily
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
 
-_HELP = {
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)
+
+_HELP: dict[str, tuple[str, str]] = {
     "duel_connections_total": ("counter", "WebSocket connections accepted"),
     "duel_connections_open": ("gauge", "WebSocket connections open now"),
     "duel_frames_in_total": ("counter", "frames received from clients"),
@@ -18,58 +35,102 @@ _HELP = {
     "duel_errors_total": ("counter", "error and rejected frames sent, by code"),
     "duel_actions_total": ("counter", "actions handled, by outcome"),
     "duel_appends_total": ("counter", "log appends, by result"),
+    "duel_redis_errors_total": ("counter", "Redis commands that failed after the client's retries, by kind"),
     "duel_matches_live": ("gauge", "matches held in this process's memory"),
     "duel_slow_clients_dropped_total": ("counter", "clients dropped for a full outgoing queue"),
+    "duel_snapshots_loaded_total": ("counter", "matches loaded from a snapshot"),
+    "duel_snapshots_ignored_total": ("counter", "snapshots ignored (unreadable, or not agreeing with the log)"),
+    "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
+}
+_HISTOGRAMS = {
+    "duel_action_latency_seconds": "time from an action frame to its reply",
+    "duel_append_latency_seconds": "time of one log append (the Redis round trip)",
 }
 
 
-def _labels(labels: tuple[tuple[str, str], ...]) -> str:
-    if not labels:
-        return ""
-    inner = ",".join(f'{k}="{v}"' for k, v in labels)
-    return "{" + inner + "}"
+class _GCPauses(Collector):
+    """Stop-the-world time of each garbage collection, per generation (process-wide)."""
+
+    def __init__(self) -> None:
+        self.counts = [[0] * (len(GC_BUCKETS) + 1) for _ in range(3)]
+        self.sums = [0.0, 0.0, 0.0]
+        self._start = 0.0
+        self.worst = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+            return
+        took = time.perf_counter() - self._start
+        gen = int(info.get("generation", 0))
+        self.sums[gen] += took
+        self.worst = max(self.worst, took)
+        for i, bound in enumerate(GC_BUCKETS):
+            if took <= bound:
+                self.counts[gen][i] += 1
+                break
+        else:
+            self.counts[gen][-1] += 1
+
+    def collect(self) -> Any:
+        family = HistogramMetricFamily(
+            "duel_gc_pause_seconds", "time the cyclic garbage collector stopped the process", labels=["generation"]
+        )
+        for gen in range(3):
+            cumulative, buckets = 0, []
+            for bound, n in zip((*GC_BUCKETS, float("inf")), self.counts[gen], strict=True):
+                cumulative += n
+                buckets.append(("+Inf" if bound == float("inf") else str(bound), cumulative))
+            family.add_metric([str(gen)], buckets, self.sums[gen])
+        yield family
+
+
+GC_PAUSES = _GCPauses()
 
 
 class Metrics:
     def __init__(self) -> None:
-        self._values: dict[str, dict[tuple[tuple[str, str], ...], float]] = defaultdict(dict)
-        self._hist_counts = [0] * len(BUCKETS)
-        self._hist_sum = 0.0
-        self._hist_n = 0
+        self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        self.registry.register(GC_PAUSES)
+        self._metrics: dict[str, Any] = {}
+        self._histograms = {
+            name: Histogram(name, text, buckets=LATENCY_BUCKETS, registry=self.registry)
+            for name, text in _HISTOGRAMS.items()
+        }
+        for name, (kind, text) in _HELP.items():
+            if kind == "gauge" and name not in self._metrics:
+                self._metrics[name] = Gauge(name, text, registry=self.registry)
+
+    def _metric(self, name: str, labels: dict[str, str], gauge: bool) -> Any:
+        metric = self._metrics.get(name)
+        if metric is None:
+            kind, text = _HELP.get(name, ("gauge" if gauge else "counter", name))
+            cls = Gauge if kind == "gauge" else Counter
+            metric = self._metrics[name] = cls(name, text, labelnames=sorted(labels), registry=self.registry)
+        return metric.labels(**labels) if labels else metric
 
     def inc(self, name: str, amount: float = 1.0, **labels: str) -> None:
-        key = tuple(sorted(labels.items()))
-        series = self._values[name]
-        series[key] = series.get(key, 0.0) + amount
+        self._metric(name, labels, gauge=amount < 0).inc(amount)
 
     def set(self, name: str, value: float, **labels: str) -> None:
-        self._values[name][tuple(sorted(labels.items()))] = value
+        self._metric(name, labels, gauge=True).set(value)
 
     def get(self, name: str, **labels: str) -> float:
-        return self._values[name].get(tuple(sorted(labels.items())), 0.0)
+        metric = self._metrics.get(name)
+        if metric is None:
+            return 0.0
+        target = metric.labels(**labels) if labels else metric
+        return float(target._value.get())
+
+    def observe(self, name: str, seconds: float) -> None:
+        self._histograms[name].observe(seconds)
 
     def observe_action_latency(self, seconds: float) -> None:
-        self._hist_n += 1
-        self._hist_sum += seconds
-        for i, bound in enumerate(BUCKETS):
-            if seconds <= bound:
-                self._hist_counts[i] += 1
+        self.observe("duel_action_latency_seconds", seconds)
 
     def render(self) -> str:
-        lines: list[str] = []
-        for name in sorted(set(_HELP) | set(self._values)):
-            kind, text = _HELP.get(name, ("untyped", name))
-            lines.append(f"# HELP {name} {text}")
-            lines.append(f"# TYPE {name} {kind}")
-            series = self._values.get(name) or {(): 0.0}
-            for labels, value in sorted(series.items()):
-                lines.append(f"{name}{_labels(labels)} {value:g}")
-        name = "duel_action_latency_seconds"
-        lines.append(f"# HELP {name} time from an action frame to its reply")
-        lines.append(f"# TYPE {name} histogram")
-        for bound, count in zip(BUCKETS, self._hist_counts, strict=True):
-            lines.append(f'{name}_bucket{{le="{bound}"}} {count}')
-        lines.append(f'{name}_bucket{{le="+Inf"}} {self._hist_n}')
-        lines.append(f"{name}_sum {self._hist_sum:g}")
-        lines.append(f"{name}_count {self._hist_n}")
-        return "\n".join(lines) + "\n"
+        return generate_latest(self.registry).decode()

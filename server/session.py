@@ -268,6 +268,7 @@ class Session:
             raise
         except REDIS_ERRORS as exc:
             log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__)
+            self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
             self.error(E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly")
         except Exception:
             log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
@@ -478,6 +479,9 @@ class Session:
         started = await self.app.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started, list(info.names)))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)
+        lm = self.app.service.cached(claim.match_id)
+        if info.opponent == "bot" and claim.seat == 0 and lm is not None and not lm.finished and not lm.presence[1]:
+            self.app.start_bot(claim.match_id, resume=True)  # its server went away: seat it again
         if not started:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now

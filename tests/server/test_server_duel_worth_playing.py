@@ -188,3 +188,39 @@ def test_replays_page_by_viewpoint_with_views_and_stories(redis_url: str, tmp_pa
 def test_default_decks_are_the_demo_decks_that_show_the_rules() -> None:
     assert rules.default_deck(0) == DECKS_BY_NAME[DEFAULT_DECKS[0]].codes()
     assert rules.default_deck(1) == DECKS_BY_NAME[DEFAULT_DECKS[1]].codes()
+
+
+def test_the_servers_bot_is_seated_again_when_its_server_went_away(redis_url: str, tmp_path: Path) -> None:
+    """A player against the server's bot reconnects to another server process (the first one
+    stopped): that server seats the bot again, and the duel is played to the end."""
+    from protocol.messages import Reconnect
+
+    async def body() -> None:
+        rnd = random.Random(9)
+        async with running_server(redis_url, tmp_path, bot_think=0.0) as first:
+            me = await DuelClient.connect(url_of(first), "me")
+            await me.send(CreateMatch(opponent="bot"))
+            seated = await me.expect(Seated)
+            while me.view is None:
+                await me.expect(Update, timeout=20)
+            for _ in range(6):
+                while not me.legal:
+                    me.changed.clear()
+                    await asyncio.wait_for(me.changed.wait(), 20)
+                await me.act(greedy(me.view, me.legal, rnd))  # type: ignore[arg-type]
+            seq = me.seq
+            await me.close()
+        async with running_server(redis_url, tmp_path, bot_think=0.0) as second:
+            me = await DuelClient.connect(url_of(second), "me-again")
+            await me.send(Reconnect(token=seated.token, last_seq=seq))
+            await me.expect(Seated)
+            while not me.finished:
+                if me.legal:
+                    await me.act(greedy(me.view, me.legal, rnd))  # type: ignore[arg-type]
+                else:
+                    me.changed.clear()
+                    await asyncio.wait_for(me.changed.wait(), 20)
+            assert me.seq > seq + 5 and me.view is not None and me.view["winner"] is not None
+            await me.close()
+
+    run(body())

@@ -311,6 +311,9 @@ def test_healthz_metrics_and_plain_http(redis_url: str, tmp_path: Path) -> None:
             assert await asyncio.to_thread(get, "/healthz") == (200, "ok\n")
             status, text = await asyncio.to_thread(get, "/metrics")
             assert status == 200 and "# TYPE duel_action_latency_seconds histogram" in text
+            for family in ("process_resident_memory_bytes", "process_cpu_seconds_total", "duel_gc_pause_seconds_bucket",
+                           "duel_append_latency_seconds_bucket", "python_gc_collections_total"):
+                assert family in text, family
             assert (await asyncio.to_thread(get, "/nothing"))[0] == 404
 
     run(body())

@@ -1,0 +1,194 @@
+"""Server throughput and latency against the physical limit (issue 14), same run, same load code.
+
+    .venv/bin/python -m bench.throughput            # the figures of docs/performance.md (a few minutes)
+    .venv/bin/python -m bench.throughput --tiny     # every measurement once, at a tiny size (make test)
+
+Each measurement runs the real server (``duel serve`` as a child process, greedy-free bot
+duels of the demo decks) and the bare pipeline (bench/pipeline.py: websockets + msgpack + one
+Redis stream append + two sends, no rules) against the same embedded Redis
+(``appendfsync always``), both driven by ``server/load.py``; rounds alternate so that noise
+hits both. Figures are printed as real / bare with the range over rounds:
+
+- saturation: accepted actions/s with ``--duels`` duels at once at full speed;
+- one duel back to back, and with 50 ms think time: p50 / p99 of "action -> both clients";
+- a human pace (each seat acts every 2 s): p99 with N duels held at once, for N in ``--hold``;
+- server RSS per active duel (the human-pace run: RSS with N duels minus RSS idle, over N);
+- Redis round trips per accepted action (INFO commandstats over the saturation run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from server.child import REPO, ServeProcess, cpu_seconds
+from server.embedded_redis import EmbeddedRedis
+from server.load import LoadConfig, rss_kib, run
+
+SECRET = "bench-secret-0123456789abcdef"
+
+
+@dataclass
+class Target:
+    name: str
+    url: str
+    pid: int
+
+
+class Bare:
+    """bench/pipeline.py as a child process."""
+
+    def __init__(self, redis_url: str, port: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bench.pipeline", "--port", str(port), "--redis-url", redis_url],
+            cwd=REPO, stdout=subprocess.PIPE, text=True,
+        )
+        assert self.proc.stdout is not None
+        self.proc.stdout.readline()
+        self.url = f"ws://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def commands_total(url: str) -> int:
+    r = redis.Redis(unix_socket_path=url.removeprefix("unix://"))
+    try:
+        stats = r.info("commandstats")
+        return sum(int(v["calls"]) for k, v in stats.items() if not k.startswith("cmdstat_info"))
+    finally:
+        r.close()
+
+
+def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    cpu0 = cpu_seconds(target.pid)
+    stats = asyncio.run(run(cfg))
+    wall = time.perf_counter() - t0
+    return {
+        "actions": stats.actions,
+        "actions_per_s": stats.actions / wall if wall else 0.0,
+        "p50_ms": stats.percentile(0.5) * 1000,
+        "p99_ms": stats.percentile(0.99) * 1000,
+        "failed": stats.failed,
+        "errors": dict(stats.errors),
+        "cpu_ms_per_action": (cpu_seconds(target.pid) - cpu0) * 1000 / max(1, stats.actions),
+    }
+
+
+def fmt_range(real: list[float], bare: list[float], higher_is_better: bool) -> str:
+    ratios = [r / b for r, b in zip(real, bare, strict=True) if b]
+    med = statistics.median(ratios) if ratios else float("nan")
+    word = "x" if higher_is_better else "x the bare pipeline's"
+    return f"{med:5.2f}{word} (range {min(ratios):.2f}-{max(ratios):.2f})" if ratios else "n/a"
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tiny", action="store_true", help="each measurement once at a tiny size")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--duels", type=int, default=200, help="duels at once at full speed")
+    p.add_argument("--seconds", type=float, default=20.0, help="per saturation round")
+    p.add_argument("--hold", default="100,500,1000,2000", help="duels held at a human pace")
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    a = p.parse_args(argv)
+    if a.tiny:
+        a.rounds, a.duels, a.seconds, a.hold = 1, 4, 2.0, "4"
+    holds = [int(x) for x in a.hold.split(",")]
+    results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(__import__("os").sched_getaffinity(0))}
+    with tempfile.TemporaryDirectory() as d:
+        rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
+        real_proc = ServeProcess(Path(d) / "real", "--redis-url", rds.url, "--log-level", "warning",
+                                 "--rate-limit", "100000", secret=SECRET).start()
+        bare = Bare(rds.url, free_port())
+        real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
+        bare_t = Target("bare", bare.url, bare.proc.pid)
+        try:
+            sat: dict[str, list[dict[str, Any]]] = {"real": [], "bare": []}
+            cmds: dict[str, list[float]] = {"real": [], "bare": []}
+            for _ in range(a.rounds):
+                for t in (real, bare_t):
+                    before = commands_total(rds.url)
+                    m = measure(t, LoadConfig(t.url, duels=10**6, concurrency=a.duels, seconds=a.seconds))
+                    sat[t.name].append(m)
+                    cmds[t.name].append((commands_total(rds.url) - before) / max(1, m["actions"]))
+            results["saturation"] = sat
+            results["redis_commands_per_action"] = cmds
+            lat: dict[str, dict[str, list[dict[str, Any]]]] = {}
+            for label, think in (("back_to_back", 0.0), ("think_50ms", 0.05)):
+                lat[label] = {"real": [], "bare": []}
+                for _ in range(a.rounds):
+                    for t in (real, bare_t):
+                        # back to back: one duel after another as fast as they go; with think time:
+                        # one duel held (a human pace of 50 ms)
+                        cfg = LoadConfig(t.url, duels=1 if think else 10**6, concurrency=1, think_s=think,
+                                         seconds=a.seconds if think else a.seconds / 2)
+                        lat[label][t.name].append(measure(t, cfg))
+            results["one_duel"] = lat
+            held: dict[int, dict[str, Any]] = {}
+            for n in holds:
+                held[n] = {}
+                for t in (real, bare_t):
+                    idle = rss_kib(t.pid) or 0
+                    m = measure(t, LoadConfig(t.url, duels=n, think_s=2.0, seconds=max(a.seconds, 10.0 if not a.tiny else 3.0)))
+                    m["rss_kib"] = rss_kib(t.pid) or 0
+                    m["rss_kib_per_duel"] = (m["rss_kib"] - idle) / n
+                    held[n][t.name] = m
+            results["human_pace"] = held
+        finally:
+            bare.stop()
+            real_proc.stop()
+            rds.stop()
+    report(results)
+    if a.json is not None:
+        a.json.write_text(json.dumps(results, indent=1, default=str))
+    return results
+
+
+def report(r: dict[str, Any]) -> None:
+    sat = r["saturation"]
+    real = [m["actions_per_s"] for m in sat["real"]]
+    bare = [m["actions_per_s"] for m in sat["bare"]]
+    print(f"saturation: real {statistics.median(real):8.0f} actions/s, bare {statistics.median(bare):8.0f} -> "
+          f"{fmt_range(real, bare, True)}")
+    cpu = [m["cpu_ms_per_action"] for m in sat["real"]]
+    cpu_b = [m["cpu_ms_per_action"] for m in sat["bare"]]
+    print(f"server CPU per action: real {statistics.median(cpu):.3f} ms, bare {statistics.median(cpu_b):.3f} ms -> "
+          f"{fmt_range(cpu, cpu_b, False)}")
+    for label, d in r["one_duel"].items():
+        for q in ("p50_ms", "p99_ms"):
+            rv = [m[q] for m in d["real"]]
+            bv = [m[q] for m in d["bare"]]
+            print(f"one duel {label:13} {q[:3]}: real {statistics.median(rv):7.2f} ms, bare {statistics.median(bv):7.2f} ms -> "
+                  f"{fmt_range(rv, bv, False)}")
+    for n, d in r["human_pace"].items():
+        print(f"{n:5} duels at a human pace: p99 real {d['real']['p99_ms']:7.1f} ms, bare {d['bare']['p99_ms']:7.1f} ms; "
+              f"failed {d['real']['failed']}/{d['bare']['failed']}; RSS per duel real {d['real']['rss_kib_per_duel']:.1f} KiB, "
+              f"bare {d['bare']['rss_kib_per_duel']:.1f} KiB")
+    c = r["redis_commands_per_action"]
+    print(f"Redis commands per accepted action (saturation): real {statistics.median(c['real']):.2f}, "
+          f"bare {statistics.median(c['bare']):.2f}")
+
+
+if __name__ == "__main__":
+    main()
