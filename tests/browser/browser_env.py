@@ -47,13 +47,14 @@ def chromium_path() -> str:
 class LiveServer:
     """A DuelServer running on its own event loop in a background thread."""
 
-    def __init__(self, redis_url: str, data_dir: Path) -> None:
+    def __init__(self, redis_url: str, data_dir: Path, **config: Any) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="duel-server", daemon=True)
         self.thread.start()
         self.redis_url = redis_url
         # the server's bot opponent decides at once (bot_think=0): the tests wait on the page, not on it
-        cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, rate_per_second=2000, rate_burst=4000, bot_think=0.0)
+        settings: dict[str, Any] = {"poll_interval": 0.5, "rate_per_second": 2000, "rate_burst": 4000, "bot_think": 0.0, **config}
+        cfg = ServerConfig(port=0, data_dir=data_dir, **settings)
         self.server: DuelServer = self.call(DuelServer(cfg, redis_url, secret=SECRET).start())
 
     def restart(self) -> None:
@@ -106,3 +107,44 @@ async def replay_stories(url: str, match_id: str, viewpoint: str) -> list[tuple[
         return out
     finally:
         await c.close()
+
+
+async def bot_duel(url: str, seed: int = 3) -> str:
+    """Two protocol bots play a whole duel with the demo decks; the match id."""
+    import random
+
+    from protocol.messages import CreateMatch, Join, Seated, Update
+    from server.client import DuelClient, bot_choice
+
+    a = await DuelClient.connect(url, "A")
+    b = await DuelClient.connect(url, "B")
+    await a.send(CreateMatch())
+    match_id = (await a.expect(Seated)).match_id
+    await b.send(Join(match_id=match_id))
+    await b.expect(Seated)
+    for c in (a, b):
+        while c.view is None:
+            await c.expect(Update)
+    rnd = random.Random(seed)
+    for _ in range(20000):
+        for c in (a, b):
+            c.changed.clear()
+        if a.finished and b.finished:
+            break
+        top = max(a.seq, b.seq)
+        actor = next((c for c in (a, b) if c.seq == top and c.owes_decision), None)
+        if actor is None:
+            # until either client hears something new (each keeps the latest state)
+            waits = [asyncio.ensure_future(c.changed.wait()) for c in (a, b)]
+            done, pending = await asyncio.wait(waits, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+            for w in pending:
+                w.cancel()
+            assert done, "neither bot heard anything for 30 s"
+            for c in (a, b):
+                c.drain()
+            continue
+        await actor.act(bot_choice(actor.legal, rnd))
+    assert a.finished, "the bot duel did not finish"
+    await a.close()
+    await b.close()
+    return match_id

@@ -15,6 +15,7 @@ from browser_ui import (
     prompt,
     shot,
     take_turn_step,
+    wait_app,
     wait_decision,
 )
 
@@ -26,11 +27,14 @@ def test_a_page_plays_against_the_servers_bot_to_the_end(browser: Any, live_serv
     page.get_by_label("Your name").fill("Solo")
     page.locator("[data-lobby=bot]").click()
     page.locator("[data-testid=turn]").wait_for()
-    # the server seated its bot in seat 1, under its own name
+    # the server seated its bot in seat 1, under its own name: the duel may start before the
+    # name arrives (the bot's join appends the first entry, then takes its seat, and the
+    # name comes in the `presence` that follows: PROTOCOL section 4)
     assert page.evaluate("() => window.duelApp.match.seat") == 0
     page.locator(".playerbar[data-seat='0']", has_text="Solo").wait_for()
+    wait_app(page, "() => window.duelApp.match.names[1] !== ''")
     bot_name = page.evaluate("() => window.duelApp.match.names[1]")
-    assert bot_name, "the bot's seat has no name"
+    page.locator(".playerbar[data-seat='1']", has_text=bot_name).wait_for()
     done: dict[str, int] = {}
     for _ in range(1500):
         wait_decision(page, timeout=30_000)

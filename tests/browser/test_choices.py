@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 from browser_env import REPO, LiveServer
-from browser_ui import click_and_wait, log_lines, open_page, wait_decision
+from browser_ui import click_and_wait, log_lines, open_page, pass_button, wait_decision
 from playwright.sync_api import Page
 
 from server.puzzle import create_puzzle_match
@@ -67,12 +67,18 @@ def test_the_turn_player_orders_its_own_triggers_then_the_opponent_decides_its_o
     dlg = choice_dialog(a)
     assert dlg.locator("h2").inner_text() == "Hydrogeddon's effect"
     click_and_wait(a, dlg.locator(".choice-list button[data-action=activate]"))
+    # A stops passing by itself, so that the chain of three waits for A's answer (with
+    # auto-pass on, both pages would pass at once and the chain would resolve under us)
+    a.locator(".decision [data-key=autopass]").uncheck()
     # then B's own trigger, from its Graveyard
     dlg = choice_dialog(b)
     assert "Apprentice Magician" in dlg.locator("h2").inner_text()
     click_and_wait(b, dlg.locator(".choice-list button[data-action=activate]"))
-    chain = [re.sub(r"\s+", " ", t) for t in b.locator("[data-testid=chain] li").all_inner_texts()]
-    assert [t.split(" (")[0] for t in chain] == ["3. Apprentice Magician", "2. Hydrogeddon", "1. Domino Effect"]
+    wait_decision(a)  # A owes the answer to chain link 3: passing is all it can do
+    for page in (a, b):
+        chain = [re.sub(r"\s+", " ", t) for t in page.locator("[data-testid=chain] li").all_inner_texts()]
+        assert [t.split(" (")[0] for t in chain] == ["3. Apprentice Magician", "2. Hydrogeddon", "1. Domino Effect"]
+    click_and_wait(a, pass_button(a))
     text = "\n".join(line for _, line in log_lines(b))
     for line in ('A activates "Domino Effect"', 'A activates "Hydrogeddon"', 'B activates "Apprentice Magician"\'s effect'):
         assert line in text, line
@@ -106,6 +112,39 @@ def test_cards_chosen_as_an_effect_resolves(browser: Any, live_server: LiveServe
     a.locator("[data-pile='graveyard-0']", has_text="Graveyard (1)").wait_for()
     assert b.locator(".card[data-seat='1'][data-name='Kozaky']").count() == 1
     assert any('"Kozaky" is destroyed' in line for _, line in log_lines(a))
+    for page in (a, b):
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_a_card_chosen_from_ones_own_deck_is_named_and_its_text_shown(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    a, b = seat_pages(browser, live_server, SCENARIOS / "cards" / "apprentice_magician.yaml")
+    attack(a, "Vorse Raider", "Apprentice Magician")
+    # the end of the Damage Step: B's Apprentice Magician (destroyed by battle) may summon from B's Deck
+    dlg = choice_dialog(b)
+    click_and_wait(b, dlg.locator(".choice-list button[data-action=activate]"))
+    # as it resolves, B picks a Level 2 or lower Spellcaster from its own Deck: the server names
+    # the candidates for B (pending.cards), so the dialog does too, with their texts
+    dlg = choice_dialog(b)
+    assert dlg.locator("h2").inner_text() == "Apprentice Magician"
+    cards = dlg.locator(".choice-card")
+    assert sorted(cards.all_inner_texts()) == ["Apprentice Magician — your Deck", "Miracle Flipper — your Deck"]
+    assert "cannot see" not in dlg.inner_text()
+    boxes = set()
+    for name, words in (("Miracle Flipper", "Level 2"), ("Apprentice Magician", "Spell Counter")):
+        cards.filter(has_text=name).hover()
+        detail = dlg.locator(".dlg-detail")
+        detail.locator("h3", has_text=name).wait_for()
+        assert words in detail.inner_text()
+        # whatever card it shows, the dialog keeps its place and size (no jumping under the pointer)
+        boxes.add(tuple(round(v) for v in dlg.evaluate("d => { const r = d.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }")))
+    assert len(boxes) == 1, boxes
+    b.screenshot(path=str(screenshots / "dialog-choose-from-deck-1280x720.png"))
+    click_and_wait(b, cards.filter(has_text="Miracle Flipper"))
+    # B set it face-down: B sees which card it is, A a face-down card
+    b.locator(".card[data-zone=monsters][data-seat='1'][data-name='Miracle Flipper']").wait_for()
+    a.locator(".card[data-zone=monsters][data-seat='1']").wait_for()
+    assert a.locator(".card[data-zone=monsters][data-seat='1'][data-name='Miracle Flipper']").count() == 0
     for page in (a, b):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -206,20 +206,41 @@ async def conceded_matches(url: str, n: int, tag: str) -> list[str]:
     return ids
 
 
+async def finished_rows(url: str, n: int) -> list[dict[str, Any]]:
+    lister = await DuelClient.connect(url, "lister")
+    try:
+        await lister.send(ListMatches(status="finished", limit=n))
+        return list((await lister.expect(MatchList)).matches)
+    finally:
+        await lister.close()
+
+
 def test_finished_matches_are_listed_newest_first_a_page_at_a_time(browser: Any, live_server: LiveServer) -> None:
     ids = live_server.call(conceded_matches(live_server.ws, 21, "Pager"))
-    newest_first = list(reversed(ids))
+    # the server's own order, newest first (by finish time; the rows of one millisecond by id)
+    listed = live_server.call(finished_rows(live_server.ws, 21))
+    newest_first = [r["match_id"] for r in listed]
+    assert sorted(newest_first) == sorted(ids)
     page = open_page(browser, live_server.http + "/")
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(unpackb(payload if isinstance(payload, bytes) else payload.encode()))))
+    page.reload()  # so that the socket is watched from its start
+    wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open'")
     rows = page.locator("[data-list=replay] li")
     rows.first.wait_for()
     shown = rows.evaluate_all("els => els.map(e => e.dataset.match)")
     assert shown == newest_first[:20]  # one page
     first = rows.first.text_content() or ""
-    assert first.startswith("Pager A20 vs Pager B20 · Pager B20 won (a player conceded) · 1 turn, 2 entries · "), first
-    assert rows.first.locator("[data-replay]").get_attribute("href") == f"#/replay/{ids[-1]}"
+    a, b = listed[0]["players"]
+    assert first.startswith(f"{a} vs {b} · {b} won (a player conceded) · 1 turn, 2 entries · "), first
+    assert rows.first.locator("[data-replay]").get_attribute("href") == f"#/replay/{newest_first[0]}"
     # the next page: older matches, after the first page's
     page.locator("[data-more=finished]").click()
     page.wait_for_function("() => document.querySelectorAll('[data-list=replay] li').length > 20")
     shown = rows.evaluate_all("els => els.map(e => e.dataset.match)")
     assert shown[:21] == newest_first and len(shown) == len(set(shown))
+    # asked with the tie-safe cursor: the last row's finish time and its id
+    older = [m for m in sent if m.get("type") == "list_matches" and m.get("before_ms") is not None]
+    assert len(older) == 1, older
+    assert (older[0]["before_ms"], older[0]["before_id"]) == (listed[19]["finished_ms"], listed[19]["match_id"])
     page.context.close()

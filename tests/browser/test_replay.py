@@ -4,45 +4,11 @@ switches viewpoint, showing the same board and log as a live duel."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 from pathlib import Path
 from typing import Any
 
-from browser_env import LiveServer, replay_stories
+from browser_env import LiveServer, bot_duel, replay_stories
 from browser_ui import PHONE, log_lines, no_horizontal_scroll, open_page, shot, wait_app
-
-from protocol.messages import CreateMatch, Join, Seated, Update
-from server.client import DuelClient, bot_choice
-
-
-async def bot_duel(url: str) -> str:
-    """Two protocol bots play a whole duel with the demo decks; the match id."""
-    a = await DuelClient.connect(url, "A")
-    b = await DuelClient.connect(url, "B")
-    await a.send(CreateMatch())
-    match_id = (await a.expect(Seated)).match_id
-    await b.send(Join(match_id=match_id))
-    await b.expect(Seated)
-    for c in (a, b):
-        while c.view is None:
-            await c.expect(Update)
-    rnd = random.Random(3)
-    for _ in range(3000):
-        if a.finished and b.finished:
-            break
-        top = max(a.seq, b.seq)
-        actor = next((c for c in (a, b) if c.seq == top and c.owes_decision), None)
-        if actor is None:
-            await asyncio.sleep(0.005)
-            for c in (a, b):
-                c.drain()
-            continue
-        await actor.act(bot_choice(actor.legal, rnd))
-    assert a.finished, "the bot duel did not finish"
-    await a.close()
-    await b.close()
-    return match_id
 
 
 def pos(page: Any) -> int:

@@ -3,7 +3,9 @@
 // are for, the header, and rendering.
 //
 // Routes: #/ (lobby), #/join/ID, #/match/ID (a seat whose token this tab
-// keeps), #/watch/ID, #/replay/ID, #/seat/TOKEN (take a seat by its token).
+// keeps), #/watch/ID, #/replay/ID, #/replay-file (a replay file the user
+// opened: a file input, or a file dropped on the lobby or the replay viewer),
+// #/seat/TOKEN (take a seat by its token).
 
 import { cardDetail } from "./board";
 import { Catalogue } from "./cards";
@@ -47,6 +49,25 @@ export class App {
       selectAttacker: (id) => this.game?.selectAttacker(id),
     });
     window.addEventListener("hashchange", () => this.route());
+    // a replay file dropped on the lobby or the replay viewer opens in the viewer (never
+    // dropped on a duel: the browser would leave the page to show the file)
+    const files = (e: DragEvent) => e.dataTransfer !== null && Array.from(e.dataTransfer.types).includes("Files");
+    document.addEventListener("dragover", (e) => {
+      if (!files(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = this.screen === "match" ? "none" : "copy";
+      document.body.classList.toggle("dragging", this.screen !== "match");
+    });
+    document.addEventListener("dragleave", (e) => {
+      if (e.relatedTarget === null) document.body.classList.remove("dragging");
+    });
+    document.addEventListener("drop", (e) => {
+      if (!files(e)) return;
+      e.preventDefault();
+      document.body.classList.remove("dragging");
+      const file = e.dataTransfer?.files[0];
+      if (file !== undefined && this.screen !== "match") void this.openReplayFile(file);
+    });
     window.setInterval(() => {
       if (this.screen === "match") this.game?.tickClocks(this.root);
     }, 250);
@@ -98,6 +119,13 @@ export class App {
     } else if (what === "watch" && id) {
       if (!again && this.game?.m.matchId === id && this.game.m.seat === null && this.screen === "match") return;
       this.enterMatch(id, null, null);
+    } else if (what === "replay-file") {
+      if (!again && this.viewer?.isFile && this.screen === "replay") return;
+      // a reload: the file's bytes are gone; the viewer asks for it again
+      this.leave("replay");
+      this.viewer = new ReplayViewer(this, "");
+      this.session.open();
+      this.render();
     } else if (what === "replay" && id) {
       if (!again && this.viewer?.r.matchId === id && this.screen === "replay") return;
       this.leave("replay");
@@ -112,6 +140,17 @@ export class App {
       this.session.open();
       this.render();
     }
+  }
+
+  /** Play back a replay file the user opened: on a fresh connection (an upload lives on its
+   * connection), in the replay viewer. */
+  async openReplayFile(file: File): Promise<void> {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    this.leave("replay");
+    this.viewer = new ReplayViewer(this, "", { name: file.name, bytes });
+    if (location.hash !== "#/replay-file") history.pushState(null, "", "#/replay-file");
+    this.session.open();
+    this.render();
   }
 
   go(hash: string): void {
@@ -161,6 +200,9 @@ export class App {
       case "replay":
         this.viewer?.onPage(msg as unknown as ReplayPage);
         break;
+      case "replay_loaded":
+        this.viewer?.onLoaded(msg);
+        break;
       case "error":
         this.onError(msg);
         break;
@@ -202,7 +244,7 @@ export class App {
         this.lobby.busy = null;
       }
     }
-    if (this.screen === "replay") this.viewer?.onError(text);
+    if (this.screen === "replay") this.viewer?.onError(code, String(msg["reason"]), text);
     else if (this.screen === "match" && this.game !== null) this.game.onError(code, text);
     else {
       this.lobby.error = text;

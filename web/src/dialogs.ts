@@ -31,6 +31,26 @@ function words(option: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+const EXTRA_DECK_KINDS = new Set(["fusion", "synchro", "xyz", "link"]);
+
+/** The cards a `cards` choice is among: those on the board, plus the candidates
+ * `pending.cards` names that are not (the seat's own Deck when it searches it, or its
+ * Extra Deck: which one, the card's kind says), as cards of that pile. */
+function candidates(view: View, pend: Pending, onBoard: Map<string, CardView>, cat: Catalogue): Map<string, CardView> {
+  const named = (pend.cards ?? []).filter((c) => !onBoard.has(key(c.id)) && (c.code !== undefined || c.name !== undefined));
+  if (named.length === 0) return onBoard;
+  const out = new Map(onBoard);
+  const seat = view.you ?? pend.seat;
+  for (const c of named) {
+    const extra = c.code !== undefined && (cat.get(c.code)?.monster_kinds ?? []).some((k) => EXTRA_DECK_KINDS.has(k));
+    const card: CardView = { id: c.id, zone: extra ? "extra" : "deck", controller: seat, face_up: true };
+    if (c.code !== undefined) card.code = c.code;
+    if (c.name !== undefined) card.name = c.name;
+    out.set(key(c.id), card);
+  }
+  return out;
+}
+
 export class Dialogs {
   readonly el: HTMLDialogElement;
 
@@ -125,7 +145,7 @@ export class Dialogs {
     let body: HTMLElement[];
     if (pend.kind === "cards" || pend.kind === "discard") {
       title = pend.kind === "discard" ? "Discard" : (aboutName ?? "Choose");
-      body = this.cardPicks(view, legal, byId, hover);
+      body = this.cardPicks(view, legal, candidates(view, pend, byId, cat), hover);
     } else if (pend.kind === "options") {
       title = aboutName ?? "Choose one";
       const opts = legal.filter((a) => a.do === "choose" && a["option"] !== undefined);
@@ -148,6 +168,7 @@ export class Dialogs {
   /** The card(s) to pick: one click per card when each answer names one card;
    * otherwise toggles and a button that sends the answer matching them. */
   private cardPicks(view: View, legal: Action[], byId: Map<string, CardView>, hover: (el: HTMLElement, c: CardView | undefined) => HTMLElement): HTMLElement[] {
+    // byId: the cards on the board, and the candidates the server names that are not on it
     const cat = this.host.cat;
     const picks = legal.filter((a) => a.do === "choose" && Array.isArray(a["cards"]));
     const none = picks.find((a) => ids(a["cards"]).length === 0);
@@ -157,6 +178,7 @@ export class Dialogs {
     const label = (id: string) => {
       const c = byId.get(id);
       if (c === undefined) return [h("span", { class: "cname" }, "a card you cannot see"), h("span", { class: "muted" }, " (the server names it only by an id)")];
+      if (c.zone === "deck" || c.zone === "extra") return [h("span", { class: "cname" }, c.name ?? cat.name(c.code) ?? "a card"), h("span", { class: "muted" }, ` — ${c.zone === "extra" ? "your Extra Deck" : "your Deck"}`)];
       const name = c.hidden ? "a face-down card" : (c.name ?? cat.name(c.code) ?? "a card");
       return [h("span", { class: "cname" }, name), h("span", { class: "muted" }, ` — ${cardWhere(view, c)}`)];
     };

@@ -2,13 +2,14 @@
 // title with its description, or a pasted decklist), a clock; play against
 // the server's bot, create a match to share, quick match, join by id or
 // link; the live matches (to join or watch) and the finished ones (to
-// replay), a page at a time.
+// replay), a page at a time; a replay file to open.
 
 import { END_REASONS, SEATS } from "./actions";
 import type { App } from "./app";
 import { parseDecklist } from "./cards";
 import { h } from "./dom";
 import type { MatchRow } from "./proto";
+import { replayFileInput } from "./replay";
 
 const NAME_KEY = "duel.name";
 const PAGE = 20;
@@ -51,7 +52,11 @@ export class Lobby {
     const list = this.lists[status];
     const msg: Record<string, unknown> = { type: "list_matches", status, limit: PAGE };
     const last = list.rows[list.rows.length - 1];
-    if (older && last !== undefined) msg["before_ms"] = status === "finished" ? (last.finished_ms ?? last.created_ms) : last.created_ms;
+    if (older && last !== undefined) {
+      // a tie-safe cursor: the last row's time and its id (rows of one millisecond are neither skipped nor repeated)
+      msg["before_ms"] = status === "finished" ? (last.finished_ms ?? last.created_ms) : last.created_ms;
+      msg["before_id"] = last.match_id;
+    }
     if (this.app.session.send(msg)) {
       this.asked.push({ status, older: older && last !== undefined });
       list.loading = true;
@@ -222,6 +227,9 @@ export class Lobby {
         h("h2", null, "Finished matches"),
         this.renderList("finished"),
         h("button", { type: "button", class: "act small", "data-key": "refresh", onclick: () => this.refresh() }, "Refresh the lists"),
+        h("h2", null, "Replay files"),
+        h("p", { class: "muted" }, "A match's replay file (from its replay, or `duel export`) plays back here, checked by the server."),
+        replayFileInput(app, "replay-file-input", "Open a replay file"),
       ),
     );
   }

@@ -72,7 +72,8 @@ export interface View {
 
 /** Who must decide now. The deciding seat gets the prompt in plain words and,
  * for a trigger decision or a resolution-time choice, the card it is about
- * (`card`: the trigger's card; `source`: the card whose effect asks); others
+ * (`card`: the trigger's card; `source`: the card whose effect asks; `cards`:
+ * the candidates of a `cards` choice); others
  * get "waiting for A". Kinds: priority, trigger, replay, discard, ahead,
  * cards, options. */
 export interface Pending {
@@ -81,6 +82,15 @@ export interface Pending {
   prompt: string;
   card?: Id;
   source?: Id;
+  /** kind "cards", for the deciding seat: the candidates, named where it knows them
+   * (its own Deck when it searches it, face-up cards). */
+  cards?: PendingCard[];
+}
+
+export interface PendingCard {
+  id: Id;
+  code?: number;
+  name?: string;
 }
 
 export interface Update {
@@ -214,6 +224,11 @@ export class Connection {
   welcome: ServerMessage | null = null;
   /** How many handshakes this connection has made (1 + reconnects). */
   opens = 0;
+  /** The server's rate limit (`welcome.rate_per_second`; bursts of twice that), mirrored:
+   * the frames this socket may still send at once (see paceMs). */
+  private rate = 50;
+  private tokens = 0;
+  private tokensAt = 0;
 
   constructor(private readonly url: string, private readonly hooks: ConnHooks) {}
 
@@ -224,7 +239,24 @@ export class Connection {
   send(msg: Record<string, unknown>): boolean {
     if (this.ws === null || this.ws.readyState !== WebSocket.OPEN || this.welcome === null) return false;
     this.ws.send(encodeMessage(msg));
+    this.refill();
+    this.tokens -= 1;
     return true;
+  }
+
+  private refill(): void {
+    const now = performance.now();
+    this.tokens = Math.min(2 * this.rate, this.tokens + ((now - this.tokensAt) / 1000) * this.rate);
+    this.tokensAt = now;
+  }
+
+  /** How long to wait (ms) before sending a frame of a long series (a file's parts), so
+   * that the server's token bucket never refuses one: a quarter of the burst is kept in
+   * hand for the page's other frames and for frames that arrive bunched together. */
+  paceMs(): number {
+    this.refill();
+    const need = 1 + Math.max(1, Math.floor(this.rate / 2));
+    return this.tokens >= need ? 0 : Math.ceil(((need - this.tokens) / this.rate) * 1000);
   }
 
   /** Close for good (no reconnect). */
@@ -278,6 +310,10 @@ export class Connection {
         if (msg.type === "welcome") {
           welcomed = true;
           this.welcome = msg;
+          const rate = Number(msg["rate_per_second"]);
+          this.rate = Number.isFinite(rate) && rate > 0 ? rate : 50;
+          this.tokens = 2 * this.rate - 1; // the server's bucket starts full; hello took one
+          this.tokensAt = performance.now();
           this.opens += 1;
           this.attempt = 0;
           const again = this.opened;

@@ -3,18 +3,60 @@
 // board is the server's view after each entry, the log the server's story
 // lines up to it; nothing is recomputed here. Switching the viewpoint asks
 // the server again and keeps the position.
+//
+// A replay file (docs/replay-format.md) the user opens (a file input, or
+// dropped onto the page) plays back the same way: its bytes go to the server
+// in parts (`upload_replay`, paced under the server's rate limit), which reads
+// and checks it (`replay_loaded`, or `replay/invalid` with its reason) and
+// then pages through it like a stored match (`get_replay` with `upload_id`).
+// The upload belongs to the connection: after a reconnect it is sent again.
 
-import { SEATS } from "./actions";
+import { END_REASONS, SEATS } from "./actions";
 import type { App } from "./app";
 import { renderBoard, type BoardHooks, type BoardModel } from "./board";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
-import type { ReplayEntry, ReplayPage } from "./proto";
+import { randomId, type ReplayEntry, type ReplayPage, type ServerMessage } from "./proto";
 
 export type Viewpoint = "all" | "0" | "1" | "spectator";
 
 const PAGE = 100;
 const STEP_MS = 700;
+/** Bytes per part: 3000 bytes are exactly 4000 base64 characters (PROTOCOL: at most 4000). */
+const PART_BYTES = 3000;
+const MAX_PARTS = 1024;
+/** Attempts at an upload the server refused for the rate (each on a fresh connection). */
+const MAX_UPLOAD_ATTEMPTS = 3;
+
+/** A replay file being sent to the server, or sent. */
+export interface ReplayFile {
+  name: string;
+  size: number;
+  parts: number;
+  sent: number; // parts sent on this connection
+  uploadId: string;
+  /** The server read it (`replay_loaded`): the rules that recorded it, and whether it is signed. */
+  loaded: { rulesVersion: string; sameRules: boolean; signed: boolean; total: number } | null;
+  /** The server refused it (`replay/invalid`): its reason, verbatim. */
+  error: string | null;
+}
+
+function base64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** The file's provenance in plain words. */
+export function fileStatus(f: ReplayFile): string {
+  const l = f.loaded;
+  if (l === null) return f.sent < f.parts ? `Sending the file to the server: part ${f.sent} of ${f.parts}…` : "The server is reading the file…";
+  const rules = l.sameRules
+    ? "Recorded by the rules this server runs: every entry's state was checked."
+    : `Recorded by another version of the rules (${l.rulesVersion || "unknown"}): played back from its record, not re-checked against today's rules.`;
+  const signed = l.signed ? "Signed by this server." : "Not signed by this server: its entries hold together, but where it comes from cannot be checked.";
+  return `${rules} ${signed}`;
+}
 
 export interface ReplayState {
   matchId: string;
@@ -29,6 +71,7 @@ export interface ReplayState {
   names: string[];
   result: ReplayPage["result"];
   keepSeq: number | null; // after a viewpoint switch: the entry to show again
+  file: ReplayFile | null; // a replay file the user opened (null: a stored match)
 }
 
 export class ReplayViewer {
@@ -39,26 +82,151 @@ export class ReplayViewer {
   private log: LogLine[] = []; // every story line of the entries fetched
   private logUpTo: number[] = []; // logUpTo[i]: how many lines entries 0..i tell
 
+  private bytes: Uint8Array | null = null;
+  private uploadTimer: number | null = null;
+  private pageTimer: number | null = null;
+  private uploadGen = 0;
+  private attempts = 0;
+
+  /** A stored match (`matchId`), or the replay file `file` (its name and bytes); neither: the
+   * page was reloaded on a file's replay, whose bytes are gone: it asks for the file. */
   constructor(
     private readonly app: App,
     matchId: string,
+    file: { name: string; bytes: Uint8Array } | null = null,
   ) {
-    this.r = { matchId, viewpoint: "all", entries: [], total: null, nextSeq: 1, loading: true, error: null, index: 0, playing: false, names: ["", ""], result: null, keepSeq: null };
+    this.r = { matchId, viewpoint: "all", entries: [], total: null, nextSeq: 1, loading: matchId !== "" || file !== null, error: null, index: 0, playing: false, names: ["", ""], result: null, keepSeq: null, file: null };
+    if (file !== null) {
+      this.bytes = file.bytes;
+      const parts = Math.max(1, Math.ceil(file.bytes.length / PART_BYTES));
+      this.r.file = { name: file.name, size: file.bytes.length, parts, sent: 0, uploadId: "", loaded: null, error: null };
+      if (parts > MAX_PARTS) {
+        this.r.file.error = `the file is ${(file.bytes.length / 1e6).toFixed(1)} MB; the server takes files of at most ${(MAX_PARTS * PART_BYTES) / 1e6} MB`;
+        this.r.loading = false;
+      }
+    }
   }
 
-  /** After a (re)handshake: fetch from where the pages stopped. */
+  /** A file's replay: nothing from a stored match. */
+  get isFile(): boolean {
+    return this.r.file !== null || this.r.matchId === "";
+  }
+
+  /** After a (re)handshake: fetch from where the pages stopped (a file: send it again first,
+   * since an upload lives on its connection only). */
   resume(): void {
-    if (this.r.nextSeq !== null) this.ask(this.r.nextSeq);
+    const f = this.r.file;
+    if (f !== null) {
+      if (f.error === null) this.upload();
+      return;
+    }
+    this.clearPageTimer();
+    if (this.r.matchId !== "" && this.r.nextSeq !== null) this.ask(this.r.nextSeq);
   }
 
   stop(): void {
     this.pause();
+    this.stopUpload();
+    this.clearPageTimer();
   }
 
   private ask(fromSeq: number): void {
     const r = this.r;
     r.loading = true;
-    this.app.session.send({ type: "get_replay", match_id: r.matchId, viewpoint: r.viewpoint, from_seq: fromSeq, limit: PAGE, views: true });
+    const msg: Record<string, unknown> = { type: "get_replay", match_id: r.matchId, viewpoint: r.viewpoint, from_seq: fromSeq, limit: PAGE, views: true };
+    if (r.file !== null) msg["upload_id"] = r.file.uploadId;
+    this.app.session.send(msg);
+  }
+
+  /** The next page, when the server's rate limit allows. */
+  private askPaced(fromSeq: number): void {
+    this.clearPageTimer();
+    const wait = this.app.session.paceMs();
+    if (wait === 0) {
+      this.ask(fromSeq);
+      return;
+    }
+    this.r.loading = true;
+    this.pageTimer = window.setTimeout(() => {
+      this.pageTimer = null;
+      if (this.r.nextSeq === fromSeq) this.ask(fromSeq);
+    }, wait);
+  }
+
+  private clearPageTimer(): void {
+    if (this.pageTimer !== null) window.clearTimeout(this.pageTimer);
+    this.pageTimer = null;
+  }
+
+  // ------------------------------------------------------------ a replay file
+
+  private stopUpload(): void {
+    this.uploadGen += 1;
+    if (this.uploadTimer !== null) window.clearTimeout(this.uploadTimer);
+    this.uploadTimer = null;
+  }
+
+  /** Send the file from its first part, on this connection. */
+  private upload(): void {
+    const f = this.r.file;
+    if (f === null || this.bytes === null) return;
+    this.stopUpload();
+    this.clearPageTimer();
+    f.uploadId = `f${randomId(12)}`;
+    f.sent = 0;
+    f.loaded = null;
+    this.r.loading = true;
+    this.pump(this.uploadGen);
+  }
+
+  /** Send the parts as fast as the server's rate limit allows, then wait for its answer. */
+  private pump(gen: number): void {
+    this.uploadTimer = null;
+    const f = this.r.file;
+    const bytes = this.bytes;
+    if (gen !== this.uploadGen || f === null || bytes === null || f.error !== null) return;
+    while (f.sent < f.parts) {
+      const wait = this.app.session.paceMs();
+      if (wait > 0) {
+        this.uploadTimer = window.setTimeout(() => this.pump(gen), wait);
+        break;
+      }
+      const part = base64(bytes.subarray(f.sent * PART_BYTES, (f.sent + 1) * PART_BYTES));
+      if (!this.app.session.send({ type: "upload_replay", upload_id: f.uploadId, index: f.sent, total: f.parts, part })) return; // not connected: resume() sends it again
+      f.sent += 1;
+    }
+    this.app.renderSoon();
+  }
+
+  /** The server read the file: page through it like a stored match. */
+  onLoaded(msg: ServerMessage): void {
+    const r = this.r;
+    const f = r.file;
+    if (f === null || msg["upload_id"] !== f.uploadId) return;
+    this.attempts = 0;
+    f.loaded = {
+      rulesVersion: String(msg["rules_version"] ?? ""),
+      sameRules: Boolean(msg["same_rules"]),
+      signed: Boolean(msg["signed"]),
+      total: Number(msg["total"] ?? 0),
+    };
+    const matchId = String(msg["match_id"] ?? "");
+    if (matchId !== r.matchId) {
+      r.matchId = matchId;
+      r.entries = [];
+      r.nextSeq = 1;
+      this.relog();
+    }
+    r.total = f.loaded.total;
+    const players = msg["players"];
+    if (Array.isArray(players)) players.forEach((p, i) => {
+      if (typeof p === "string" && p) r.names[i] = p;
+    });
+    const result = msg["result"] as { winner?: unknown; reason?: unknown } | null | undefined;
+    if (result && (result.winner === 0 || result.winner === 1 || result.winner === "draw")) r.result = { winner: result.winner, reason: String(result.reason ?? "") };
+    this.clearPageTimer();
+    if (r.nextSeq !== null) this.ask(r.nextSeq);
+    else r.loading = false;
   }
 
   onPage(page: ReplayPage): void {
@@ -83,12 +251,34 @@ export class ReplayViewer {
         r.keepSeq = null;
       }
     }
-    // the next page right away: the viewer is usable from the first one
-    if (r.nextSeq !== null) this.ask(r.nextSeq);
+    // the next page right away (paced: a long replay is many requests): the viewer is usable from the first one
+    if (r.nextSeq !== null) this.askPaced(r.nextSeq);
     else r.loading = false;
   }
 
-  onError(text: string): void {
+  onError(code: string, reason: string, text: string): void {
+    const f = this.r.file;
+    if (f !== null && f.loaded === null) {
+      if (code === "rate/limited" && this.attempts < MAX_UPLOAD_ATTEMPTS) {
+        // a part was refused for the rate (the parts after it would be out of order):
+        // start again on a fresh connection, a moment later
+        this.attempts += 1;
+        this.stopUpload();
+        this.uploadTimer = window.setTimeout(() => this.app.session.open(), 1000 * this.attempts);
+        return;
+      }
+      if (code === "replay/invalid" || code === "rate/limited") {
+        this.stopUpload();
+        f.error = code === "rate/limited" ? `its parts came too fast for the server (${reason}); open it again` : reason;
+        this.r.loading = false;
+        return;
+      }
+    }
+    if (f !== null && code === "match/not_found" && f.error === null && this.attempts < MAX_UPLOAD_ATTEMPTS) {
+      this.attempts += 1;
+      this.upload(); // the server no longer has the upload: send it again
+      return;
+    }
     this.r.error = text;
     this.r.loading = false;
   }
@@ -98,6 +288,7 @@ export class ReplayViewer {
     if (r.viewpoint === v) return;
     r.keepSeq = r.entries[r.index]?.seq ?? 1;
     r.viewpoint = v;
+    this.clearPageTimer();
     r.entries = [];
     this.relog();
     r.nextSeq = 1;
@@ -209,13 +400,26 @@ export class ReplayViewer {
       h("label", { for: "jump", class: "sr-only" }, "Jump to turn"),
       turnSel,
       h("span", { class: "vp" }, h("label", { for: "viewpoint" }, "Viewpoint"), vp),
-      h("a", { class: "act small", href: `/replays/${encodeURIComponent(r.matchId)}.duelreplay`, download: `${r.matchId}.duelreplay`, "data-testid": "replay-file" }, "Download the replay file"),
+      this.isFile
+        ? null
+        : h("a", { class: "act small", href: `/replays/${encodeURIComponent(r.matchId)}.duelreplay`, download: `${r.matchId}.duelreplay`, "data-testid": "replay-file" }, "Download the replay file"),
       h(
         "span",
         { class: "pos", "data-testid": "replay-pos" },
         n ? `entry ${entry?.seq ?? "?"} of ${r.total ?? n}${r.nextSeq !== null ? ` (loaded ${n})` : ""}` : r.loading ? "loading…" : "no entries",
       ),
     );
+    const f = r.file;
+    const fileBox = this.isFile
+      ? h(
+          "div",
+          { class: "replay-file" },
+          f === null ? h("p", null, "This page showed a replay file, which is not kept after a reload: open it again.") : null,
+          f !== null && f.error === null ? h("p", { class: `file-status${f.loaded ? "" : " busy"}`, role: "status", "data-testid": "replay-file-status" }, fileStatus(f)) : null,
+          f !== null && f.error !== null ? h("p", { class: "error", role: "alert", "data-testid": "replay-file-error" }, `The server cannot play this file back: ${f.error}`) : null,
+          replayFileInput(this.app, "replay-file-again", f === null ? "Open a replay file" : "Open another replay file"),
+        )
+      : null;
     let board: HTMLElement;
     if (view) {
       const me = r.viewpoint === "0" || r.viewpoint === "1" ? Number(r.viewpoint) : null;
@@ -248,18 +452,42 @@ export class ReplayViewer {
     } else {
       board = h("p", { class: "muted" }, r.loading ? "Loading the replay…" : n > 0 ? "No board for this entry." : "");
     }
-    const result = r.result ? (r.result.winner === "draw" ? "a draw" : `${this.who(r.result.winner)} won`) : null;
+    const why = r.result ? END_REASONS[r.result.reason] : undefined;
+    const result = r.result ? `${r.result.winner === "draw" ? "a draw" : `${this.who(r.result.winner)} won`}${why ? ` (${why})` : ""}` : null;
     return this.kept.render(
       { class: "match replay", "data-replay-index": r.index, "data-replay-seq": entry?.seq ?? 0 },
       h(
         "div",
         { class: "board-wrap" },
-        h("h1", { class: "replay-title" }, `Replay: ${this.nameOf(0)} vs ${this.nameOf(1)}`, result ? h("span", { class: "muted" }, ` · ${result}`) : null),
+        h(
+          "h1",
+          { class: "replay-title" },
+          f !== null ? `Replay file ${f.name}: ` : "Replay: ",
+          `${this.nameOf(0)} vs ${this.nameOf(1)}`,
+          result ? h("span", { class: "muted" }, ` · ${result}`) : null,
+        ),
+        fileBox,
         r.error ? h("p", { class: "error", role: "alert" }, r.error) : null,
-        controls,
+        f !== null && f.error !== null ? null : controls,
         board,
       ),
       this.side.update(this.app.cat, this.app.hovered, this.log.slice(0, this.logUpTo[r.index] ?? 0), entry?.seq ?? 0),
     );
   }
+}
+
+/** A file input for a replay file (the page also takes one dropped on it: app.ts). */
+export function replayFileInput(app: App, key: string, label: string): HTMLElement {
+  const input = h("input", {
+    type: "file",
+    id: key,
+    accept: ".duelreplay",
+    "data-testid": key,
+    onchange: (e: Event) => {
+      const el = e.target as HTMLInputElement;
+      const file = el.files?.[0];
+      if (file !== undefined) void app.openReplayFile(file);
+    },
+  });
+  return h("div", { class: "dropzone", "data-dropzone": key }, h("label", { for: key }, label), input, h("span", { class: "muted" }, "or drop a .duelreplay file onto this page"));
 }

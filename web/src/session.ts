@@ -85,6 +85,11 @@ export class Session {
     return this.conn?.send(msg) ?? false;
   }
 
+  /** Wait this long (ms) before the next frame of a long series (0: send it now). */
+  paceMs(): number {
+    return this.conn?.paceMs() ?? 0;
+  }
+
   get opens(): number {
     return this.conn?.opens ?? 0;
   }
