@@ -47,7 +47,8 @@ return 'OK'
 """
 
 JOIN_LUA = """
--- KEYS[1] meta; ARGV[1] request id, ARGV[2] deck (msgpack), ARGV[3] display name
+-- KEYS[1] meta; ARGV[1] request id, ARGV[2] deck (msgpack), ARGV[3] display name, ARGV[4] bell
+-- channel (a 'presence' bell: watchers learn the joiner's name before the duel's first entry)
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'NOTFOUND' end
 local taken = redis.call('HGET', KEYS[1], 'req1')
 if taken then
@@ -56,6 +57,7 @@ if taken then
 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 'FULL' end
 redis.call('HSET', KEYS[1], 'req1', ARGV[1], 'seat1', '1', 'deck1', ARGV[2], 'name1', ARGV[3])
+redis.call('PUBLISH', ARGV[4], 'presence')
 return 'OK'
 """
 
@@ -200,7 +202,7 @@ class MatchDirectory:
         """Take seat 1 for ``request_id``: ``ok``, ``mine`` (taken by this request before),
         ``full`` (someone else has it, or the match is not waiting), ``notfound``."""
         reply = _text(
-            await self._join(keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name])
+            await self._join(keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name, keys.bell_channel(match_id)])
         )
         return {"OK": "ok", "MINE": "mine", "FULL": "full"}.get(reply, "notfound")  # type: ignore[return-value]
 

@@ -386,6 +386,7 @@ class Session:
         if outcome == "full":
             self.error(E.MATCH_FULL, "both seats are taken")
             return
+        await self.app.service.refresh_presence(msg.match_id)  # the joiner's name before the board
         await self._start(msg.match_id)
         await self._seat(msg.match_id, 1)
         log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
@@ -409,6 +410,7 @@ class Session:
         if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
             self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
             return
+        await self.app.service.refresh_presence(pairing.match_id)
         await self._start(pairing.match_id)
         await self._seat(pairing.match_id, 1)
         await self.app.quick.done(pairing.match_id)

@@ -229,8 +229,7 @@ def test_a_paired_player_whose_server_died_does_not_strand_the_waiting_player(
             await back.send(QuickMatch(request_id=joiner.request_id))
             sj = await seated(back)
             assert (sj.match_id, sj.seat) == (sw.match_id, 1)
-            presence = await w.expect(Presence, timeout=10)
-            assert presence.seats == [True, True]
+            await until_presence(w, [True, True])  # (a notice naming the joiner may come first)
             for c in (w, back):
                 await c.close()
         await redis.aclose()
@@ -311,5 +310,36 @@ def test_health_and_unavailable_while_redis_is_down_then_play_resumes(tmp_path: 
                     await c.close()
         finally:
             embedded.stop()
+
+    run(body())
+
+
+def test_the_creator_learns_the_joiners_name_before_the_first_board(redis_url: str, tmp_path: Path) -> None:
+    """Joining names the joiner to the waiting creator (a presence notice) before the duel's
+    first entry reaches it, so the board never shows a nameless opponent; across two
+    processes the name arrives too (a presence bell rung by the join script)."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            for joiner_url, same in ((url_of(s1), True), (url_of(s2), False)):
+                a = await DuelClient.connect(url_of(s1), "A")
+                await a.send(CreateMatch(request_id=rid(), name="Ann"))
+                sa = await seated(a)
+                b = await DuelClient.connect(joiner_url, "B")
+                await b.send(Join(match_id=sa.match_id, request_id=rid(), name="Bob"))
+                await seated(b)
+                first = await a.expect(Update, timeout=15)
+                named = [m for m in a.inbox if isinstance(m, Presence) and m.players == ["Ann", "Bob"]]
+                if same:
+                    assert named, "no presence naming Bob came before the first update"
+                    assert a.inbox.index(named[0]) < a.inbox.index(first)
+                else:
+                    loop = asyncio.get_running_loop()
+                    deadline = loop.time() + 10
+                    while not any(isinstance(m, Presence) and m.players == ["Ann", "Bob"] for m in a.inbox):
+                        assert loop.time() < deadline, "the creator was never told the joiner's name"
+                        await asyncio.sleep(0.05)
+                for c in (a, b):
+                    await c.close()
 
     run(body())
