@@ -7,13 +7,16 @@ reads the entries it has not seen from the stream and sends them out.
 
 Pub/sub delivers in order for as long as the subscription's connection lives,
 so bells are missed only while it is down: when the listener subscribes again
-it catches up every match it holds (a few at a time). A slow safety sweep
-(``poll_interval``, 30 s by default) checks the held matches' last seq in
-pipelined batches and syncs only those that are behind, a few at a time, each
-sweep starting at a random offset: no request waits behind the server's own
-housekeeping, and idle matches cost one pipelined command per sweep, not a
-lock and a read each second.  A client can always ask itself (``sync``).  The
-seq numbers make every path idempotent.
+it catches up every match it holds (a few at a time).  Behind that, a settle
+check: after a match's latest bell, the process checks that match's last seq
+once ``poll_interval`` later (30 s by default), then again after 2x, 4x, ...
+that pause, ``SETTLE_CHECKS`` times in all, and then no more until the next
+bell.  The checks of a sweep go out in pipelined batches and only matches that
+are behind are synced, a few at a time: no request waits behind the server's
+own housekeeping, a match in play costs nothing (each bell pushes its check
+back), and a match left idle costs a handful of checks in all, so that Redis
+traffic does not grow with the number of idle matches.  A client can always
+ask itself (``sync``).  The seq numbers make every path idempotent.
 
 A bell carries the new seq, so a process that already holds the match at
 that seq (it made the append itself) reads nothing.  A bell that rings
@@ -53,6 +56,9 @@ SYNC_CONCURRENCY = 16
 SWEEP_BATCH = 200
 """Matches checked per pipelined round trip in a sweep."""
 
+SETTLE_CHECKS = 6
+"""Checks of a match after its latest bell (at 1, 2, 4, 8, 16, 32 x ``poll_interval``)."""
+
 HEARTBEAT_S = 3.0
 """How often a process says it is alive."""
 
@@ -83,6 +89,9 @@ class FanOut:
         self._again: set[str] = set()
         self._stopped = False
         self._gate = asyncio.Semaphore(SYNC_CONCURRENCY)
+        # match -> (when its next settle check is due, checks done since its latest bell)
+        self._settle: dict[str, tuple[float, int]] = {}
+        self.checks = 0  # settle checks sent (read by tests: idle matches stop costing)
         self.ready = asyncio.Event()
 
     def start(self) -> None:
@@ -105,7 +114,10 @@ class FanOut:
     def _schedule(self, match_id: str, seq: int | None = None) -> None:
         """Catch ``match_id`` up (if held here) unless it is at ``seq`` already."""
         lm = self._service.cached(match_id)
-        if self._stopped or lm is None or (seq is not None and lm.seq >= seq):
+        if self._stopped or lm is None:
+            return
+        self._settle[match_id] = (time.monotonic() + self._jittered(), 0)
+        if seq is not None and lm.seq >= seq:
             return
         if match_id in self._syncing:
             self._again.add(match_id)
@@ -197,20 +209,41 @@ class FanOut:
         async with self._gate:
             await self._service.sync(match_id)
 
+    def _jittered(self, scale: float = 1.0) -> float:
+        return self._poll_interval * scale * (0.75 + 0.5 * random.random())
+
     async def _poll(self) -> None:
-        """The safety sweep: every ``poll_interval``, the held matches whose log has moved
-        past what this process holds (one pipelined round trip per batch) are synced."""
+        """The settle checks: every half ``poll_interval``, the matches whose check is due
+        are checked (pipelined), those behind synced; each match's next check is twice as
+        far off, and after ``SETTLE_CHECKS`` it has none until its next bell."""
         while True:
-            await asyncio.sleep(self._poll_interval * (0.75 + 0.5 * random.random()))
+            await asyncio.sleep(self._jittered(0.5))
             try:
-                behind = await self._behind(self._service.live_with_watchers())
-                if behind:
-                    log.info("fanout_sweep_found", matches=len(behind))
-                    await asyncio.gather(*(self._gated_sync(m) for m in behind), return_exceptions=True)
+                await self.settle()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("fanout_sweep_failed")
+
+    async def settle(self) -> None:
+        now = time.monotonic()
+        held = set(self._service.live_with_watchers())
+        for match_id in [m for m in self._settle if m not in held]:
+            del self._settle[match_id]
+        due = [m for m, (when, _) in self._settle.items() if when <= now]
+        if not due:
+            return
+        for match_id in due:
+            done = self._settle[match_id][1] + 1
+            if done >= SETTLE_CHECKS:
+                del self._settle[match_id]
+            else:
+                self._settle[match_id] = (now + self._jittered(2.0**done), done)
+        self.checks += len(due)
+        behind = await self._behind(due)
+        if behind:
+            log.info("fanout_sweep_found", matches=len(behind))
+            await asyncio.gather(*(self._gated_sync(m) for m in behind), return_exceptions=True)
 
     async def _behind(self, matches: list[str]) -> list[str]:
         out: list[str] = []

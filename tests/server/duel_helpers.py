@@ -29,8 +29,8 @@ def run(coro: Awaitable[T]) -> T:
 
 @asynccontextmanager
 async def running_server(redis_url: str, data_dir: Path, **overrides: Any) -> AsyncIterator[DuelServer]:
-    settings: dict[str, Any] = {"rate_per_second": 2000, "rate_burst": 4000, **overrides}
-    cfg = ServerConfig(port=0, data_dir=data_dir, poll_interval=0.5, **settings)
+    settings: dict[str, Any] = {"rate_per_second": 2000, "rate_burst": 4000, "poll_interval": 0.5, **overrides}
+    cfg = ServerConfig(port=0, data_dir=data_dir, **settings)
     server = await DuelServer(cfg, redis_url, secret=SECRET).start()
     try:
         yield server

@@ -1,0 +1,82 @@
+"""The fan-out's settle checks (server/fanout.py): a bell that never arrives is made up
+for soon after, and matches left idle stop costing Redis traffic."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
+
+from protocol.messages import Update
+from server import fanout
+from server.app import DuelServer
+from server.client import bot_choice
+
+
+def deaf_to(server: DuelServer, match_id: str) -> None:
+    """The server's listener drops every entry bell of ``match_id`` (as if pub/sub lost them)."""
+    ring = server.fanout._ring
+
+    def dropping(mid: str, data: object) -> None:
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        if mid == match_id and text.isdigit():
+            return
+        ring(mid, data)
+
+    server.fanout._ring = dropping  # type: ignore[method-assign]
+
+
+def test_an_entry_whose_bell_was_lost_still_reaches_the_other_process(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, match_id, _ = await start_match(url_of(s1), url_of(s2))
+            for s in (s1, s2):
+                deaf_to(s, match_id)
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            other = b if actor is a else a
+            before = other.seq
+            reply = await actor.act(bot_choice(actor.legal, __import__("random").Random(1)))
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 20
+            while other.seq < before + 1:
+                assert loop.time() < deadline, "the entry never reached the other process's client"
+                await other.expect(Update, timeout=max(0.01, deadline - loop.time()))
+            assert other.seq == getattr(reply, "seq", other.seq)
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+def test_idle_matches_stop_costing_checks(redis_url: str, tmp_path: Path) -> None:
+    """Three matches held with watchers and left idle: each is checked at most
+    SETTLE_CHECKS times, then never again until something happens in it."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, poll_interval=0.02) as server:
+            clients = []
+            for _ in range(3):
+                a, b, _mid, _ = await start_match(url_of(server))
+                clients += [a, b]
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 30
+            while server.fanout._settle:  # every match has run out of checks
+                assert loop.time() < deadline, f"still checking: {server.fanout._settle}"
+                await asyncio.sleep(0.1)
+            checks = server.fanout.checks
+            assert 3 <= checks <= 3 * fanout.SETTLE_CHECKS
+            await asyncio.sleep(1.0)  # 50 poll intervals
+            assert server.fanout.checks == checks, "idle matches are still being checked"
+            # activity in one match gives it its checks again
+            actor = await wait_for_turn(clients[:2])
+            assert actor is not None
+            await actor.act(bot_choice(actor.legal, __import__("random").Random(2)))
+            while server.fanout.checks == checks:
+                assert loop.time() < deadline + 10, "a match in play again was never checked"
+                await asyncio.sleep(0.05)
+            for c in clients:
+                await c.close()
+
+    run(body())
