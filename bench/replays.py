@@ -14,6 +14,7 @@ A real embedded Redis (unix socket), the real MatchService; nothing is mocked.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import statistics
@@ -100,8 +101,13 @@ async def _store(url: str, match_id: str, log: list[LogEntry]) -> None:
     await client.aclose()
 
 
-def main(rounds: int = 5) -> None:
-    log = next(log for seed in range(100) if len(log := long_log(seed)) == TARGET)
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--entries", type=int, default=TARGET, help="length of the match")
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args(argv)
+    rounds = args.rounds
+    log = next(log for seed in range(100) if len(log := long_log(seed, args.entries)) == args.entries)
     print(f"a match of {len(log)} entries (snapshot every {snapshots.EVERY})")
     with tempfile.TemporaryDirectory() as d:
         redis = EmbeddedRedis(Path(d) / "r", fsync="everysec").start()

@@ -13,7 +13,9 @@ hits both. Figures are printed as real / bare with the range over rounds:
 - one duel back to back, and with 50 ms think time: p50 / p99 of "action -> both clients";
 - a human pace (each seat acts every 2 s): p99 with N duels held at once, for N in ``--hold``;
 - server RSS per active duel (the human-pace run: RSS with N duels minus RSS idle, over N);
-- Redis round trips per accepted action (INFO commandstats over the saturation run).
+- Redis round trips per accepted action: the requests Redis receives from clients (MONITOR,
+  bench/roundtrips.py: commands a script runs inside Redis are not round trips), counted over a
+  separate short run of the saturation load, since MONITOR slows Redis down.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import redis
-
 from server.child import REPO, ServeProcess, cpu_seconds
 from server.embedded_redis import EmbeddedRedis
 from server.load import LoadConfig, rss_kib, run
+from server.store import APPEND_LUA
+
+from .roundtrips import Monitor
 
 SECRET = "bench-secret-0123456789abcdef"
 
@@ -71,13 +74,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def commands_total(url: str) -> int:
-    r = redis.Redis(unix_socket_path=url.removeprefix("unix://"))
-    try:
-        stats = r.info("commandstats")
-        return sum(int(v["calls"]) for k, v in stats.items() if not k.startswith("cmdstat_info"))
-    finally:
-        r.close()
+def roundtrips(target: Target, redis_url: str, duels: int, seconds: float) -> dict[str, Any]:
+    """Requests Redis receives per accepted action under the saturation load (with the
+    commands by name, and what scripts ran inside Redis, per action)."""
+    with Monitor(redis_url, {"append": APPEND_LUA}) as mon:
+        stats = asyncio.run(run(LoadConfig(target.url, duels=10**6, concurrency=duels, seconds=seconds)))
+    n = max(1, stats.actions)
+    # the bare pipeline appends with a plain XADD
+    appends = mon.counts["append"] + (mon.counts["XADD"] if target.name == "bare" else 0)
+    return {
+        "actions": stats.actions,
+        "duels_started": stats.started,
+        "per_action": mon.total / n,
+        "appends_per_action": appends / n,
+        "other_per_duel": (mon.total - appends) / max(1, stats.started),
+        "by_command": {k: round(v / n, 3) for k, v in mon.counts.most_common()},
+        "in_scripts": {k: round(v / n, 3) for k, v in mon.scripted.most_common()},
+    }
 
 
 def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
@@ -125,15 +138,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         bare_t = Target("bare", bare.url, bare.proc.pid)
         try:
             sat: dict[str, list[dict[str, Any]]] = {"real": [], "bare": []}
-            cmds: dict[str, list[float]] = {"real": [], "bare": []}
             for _ in range(a.rounds):
                 for t in (real, bare_t):
-                    before = commands_total(rds.url)
                     m = measure(t, LoadConfig(t.url, duels=10**6, concurrency=a.duels, seconds=a.seconds))
                     sat[t.name].append(m)
-                    cmds[t.name].append((commands_total(rds.url) - before) / max(1, m["actions"]))
             results["saturation"] = sat
-            results["redis_commands_per_action"] = cmds
+            results["redis_roundtrips"] = {
+                t.name: roundtrips(t, rds.url, a.duels, min(a.seconds, 5.0)) for t in (real, bare_t)
+            }
             lat: dict[str, dict[str, list[dict[str, Any]]]] = {}
             for label, think in (("back_to_back", 0.0), ("think_50ms", 0.05)):
                 lat[label] = {"real": [], "bare": []}
@@ -185,9 +197,11 @@ def report(r: dict[str, Any]) -> None:
         print(f"{n:5} duels at a human pace: p99 real {d['real']['p99_ms']:7.1f} ms, bare {d['bare']['p99_ms']:7.1f} ms; "
               f"failed {d['real']['failed']}/{d['bare']['failed']}; RSS per duel real {d['real']['rss_kib_per_duel']:.1f} KiB, "
               f"bare {d['bare']['rss_kib_per_duel']:.1f} KiB")
-    c = r["redis_commands_per_action"]
-    print(f"Redis commands per accepted action (saturation): real {statistics.median(c['real']):.2f}, "
-          f"bare {statistics.median(c['bare']):.2f}")
+    c = r["redis_roundtrips"]
+    for name in ("real", "bare"):
+        print(f"Redis round trips ({name}): {c[name]['per_action']:.3f} per accepted action in all, "
+              f"{c[name]['appends_per_action']:.3f} appends per action + {c[name]['other_per_duel']:.1f} "
+              f"other requests per duel (lobby, loading); {c[name]['by_command']}")
 
 
 if __name__ == "__main__":

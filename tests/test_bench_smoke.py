@@ -1,0 +1,39 @@
+"""Every benchmark runs once at a tiny size, so that none rots (issue 14).
+
+Nothing here is timed: a benchmark passes when it runs to the end and prints the figures it
+promises. The figures themselves come from ``make bench`` (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+CASES = {
+    "engine": (["bench.run", "--duels", "1"], ["clone:", "replay: fold facts", "state_hash:"]),
+    "server": (
+        ["bench.server", "--duels", "1", "--seconds", "1", "--engine-seconds", "0.3", "--appends", "50"],
+        ["accepted"],
+    ),
+    "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
+    "throughput": (
+        ["bench.throughput", "--tiny"],
+        ["saturation: real", "one duel back_to_back", "duels at a human pace", "Redis round trips (real)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_benchmark_runs_at_a_tiny_size(name: str) -> None:
+    module, expected = CASES[name]
+    done = subprocess.run(
+        [sys.executable, "-m", *module], cwd=REPO, capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    for words in expected:
+        assert words in done.stdout, f"{name}: {words!r} missing from\n{done.stdout}"
