@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
         real_proc = ServeProcess(Path(d) / "real", "--redis-url", rds.url, "--log-level", "warning",
-                                 "--rate-limit", "100000", secret=SECRET).start()
+                                 "--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000", secret=SECRET).start()
         bare = Bare(rds.url, free_port())
         real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
         bare_t = Target("bare", bare.url, bare.proc.pid)

@@ -22,6 +22,13 @@ def register(sub: Any) -> None:
     p.add_argument("--log-level", default="info")
     p.add_argument("--rate-limit", type=int, default=50, help="frames per second per connection (burst: 2x)")
     p.add_argument(
+        "--address-connections", type=int, default=256,
+        help="connections one address may hold (more: HTTP 429); raise it for load tests from one machine",
+    )
+    p.add_argument(
+        "--address-rate", type=int, default=500, help="frames per second from all the connections of one address"
+    )
+    p.add_argument(
         "--socket-send-buffer", type=int, default=None, help="SO_SNDBUF per connection in bytes (default: the kernel's)"
     )
     p.add_argument("--ping-interval", type=float, default=20.0, help="seconds between keepalive pings")
@@ -39,6 +46,10 @@ def register(sub: Any) -> None:
         metavar="ADDRESS_OR_NETWORK",
         help="a proxy (e.g. 172.28.0.0/16) whose X-Forwarded-For names the client, for per-address limits",
     )
+    p.add_argument(
+        "--gc", choices=("default", "tuned"), default="tuned",
+        help="garbage collector settings: tuned (freeze start-up objects, rarer young collections) or CPython's",
+    )
     p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
     p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
     p.add_argument(
@@ -51,6 +62,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from server import gctune
     from server.app import DuelServer
     from server.config import ServerConfig
     from server.logs import configure
@@ -66,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         rate_per_second=args.rate_limit,
         rate_burst=2 * args.rate_limit,
+        max_connections_per_address=args.address_connections,
+        address_rate=args.address_rate,
         socket_send_buffer=args.socket_send_buffer,
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
@@ -73,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         keep_matches=args.keep_matches,
         trusted_proxies=tuple(args.trusted_proxy),
         keep_days=args.keep_days,
+        gc=args.gc,
     )
     if args.redis_cluster:
         from server.redisconn import cluster_url
@@ -94,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
             print(f"play in the browser: http://{config.host}:{server.port}/", flush=True)
+            gctune.apply(config.gc)
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):

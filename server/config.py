@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
+from server.gctune import GcMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +28,10 @@ class ServerConfig:
     ping_interval: float | None = 20.0  # seconds between keepalive pings (None: no pings)
     ping_timeout: float | None = 20.0  # a pong must come within this, or the connection is dropped
     close_timeout: float = 2.0  # how long a closing handshake may take before the socket is cut
-    poll_interval: float = 30.0  # seconds between safety sweeps for missed doorbells (server.fanout)
+    poll_interval: float = 30.0  # settle checks of a match after a bell: 1, 2, 4 ... x this (server.fanout)
     redis_connections: int = 64  # the Redis connection pool (it blocks, never fails, when all are busy)
     drain_timeout: float = 10.0
+    gc: GcMode = "tuned"  # the garbage collector's settings (server.gctune)
     bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)
     keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)
     keep_days: float | None = None  # retention: delete finished matches older than this (None: never)

@@ -209,7 +209,8 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
 async def run(cfg: LoadConfig, on_tick: Callable[[Stats], None] | None = None, tick_s: float = 0.5) -> Stats:
     """Full speed: keep ``concurrency`` duels going until ``duels`` have been played (or
     ``seconds`` pass). Human pace (``think_s``): hold ``duels`` duels at once for ``seconds``
-    (a duel that ends is replaced by a new one), starting them over ``ramp_s``."""
+    (a duel that ends is replaced by a new one), starting them over ``ramp_s``; then hold
+    them ``seconds`` more, latencies counted from a decision period after the ramp."""
     stats = Stats()
     stop = asyncio.Event()
     human = cfg.think_s > 0
@@ -236,6 +237,12 @@ async def run(cfg: LoadConfig, on_tick: Callable[[Stats], None] | None = None, t
         workers.append(asyncio.create_task(worker()))
         if ramp_s:
             await asyncio.sleep(ramp_s / at_once)
+    if human and cfg.seconds is not None:
+        # the arrival burst (connecting, creating and joining every duel at once) is not the
+        # steady state a human pace means: latencies count from one decision period after the
+        # last duel began
+        await asyncio.sleep(min(cfg.think_s * 1.5, cfg.seconds / 3))
+        stats.latencies.clear()
     if cfg.seconds is not None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(asyncio.gather(*workers)), cfg.seconds)

@@ -20,6 +20,7 @@ CASES = {
         ["bench.server", "--duels", "1", "--seconds", "1", "--engine-seconds", "0.3", "--appends", "50"],
         ["accepted"],
     ),
+    "gc": (["bench.gc", "--tiny"], ["gc saturation, actions/s", "gc collector pauses per action"]),
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
     "throughput": (
         ["bench.throughput", "--tiny"],
