@@ -80,14 +80,31 @@ return 0
 """
 
 FINISH_LUA = """
--- KEYS[1] meta; ARGV[1] now ms, ARGV[2..] field/value pairs. Once only: the first process
--- to see the end records it (1), the others find it recorded (0).
+-- KEYS[1] meta, KEYS[2] snapshots, KEYS[3] action ids; ARGV[1] now ms, ARGV[2] seconds the
+-- action ids are kept, ARGV[3..] field/value pairs. Once only: the first process to see the
+-- end records it (1), the others find it recorded (0). A finished match needs one snapshot
+-- (the newest: loading its final position) and its action ids only while a client may still
+-- resend its last action; the rest is memory a finished duel need not hold (bench/redis_memory.py).
 if redis.call('HGET', KEYS[1], 'status') == 'finished' then return 0 end
 local fields = {}
-for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_ms', ARGV[1], unpack(fields))
+local newest = -1
+local seqs = redis.call('HKEYS', KEYS[2])
+for _, s in ipairs(seqs) do
+  local n = tonumber(s)
+  if n ~= nil and n > newest then newest = n end
+end
+for _, s in ipairs(seqs) do
+  if tonumber(s) ~= newest then redis.call('HDEL', KEYS[2], s) end
+end
+redis.call('EXPIRE', KEYS[3], ARGV[2])
 return 1
 """
+
+ACTION_IDS_KEPT_S = 24 * 3600
+"""How long the action ids of a finished match are kept: a resend of an action of a finished
+duel within this time is still answered ``accepted`` with its seq (PROTOCOL.md section 3)."""
 
 CreateOutcome = Literal["ok", "mine", "taken"]
 JoinOutcome = Literal["ok", "mine", "full", "notfound"]
@@ -240,10 +257,11 @@ class MatchDirectory:
         the indexes in the lobby's (Redis Cluster); moving it is idempotent, so every process
         that sees the end does it."""
         fields = {"winner": "" if winner is None else str(winner), "end_reason": reason, "length": length, "turns": turns}
-        args: list[Any] = [_now_ms()]
+        args: list[Any] = [_now_ms(), ACTION_IDS_KEPT_S]
         for k, v in fields.items():
             args.extend((k, v))
-        first = bool(await self._finish(keys=[keys.meta_key(match_id)], args=args))
+        match_keys = [keys.meta_key(match_id), keys.snapshots_key(match_id), keys.actions_key(match_id)]
+        first = bool(await self._finish(keys=match_keys, args=args))
         finished_ms = int(await self._redis.hget(keys.meta_key(match_id), "finished_ms") or _now_ms())
         await self._redis.zadd(keys.LOBBY_FINISHED, {match_id: finished_ms})
         await self._redis.zrem(keys.LOBBY_MATCHES, match_id)

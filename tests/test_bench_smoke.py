@@ -21,6 +21,7 @@ CASES = {
         ["accepted"],
     ),
     "gc": (["bench.gc", "--tiny"], ["gc saturation, actions/s", "gc collector pauses per action"]),
+    "redis_memory": (["bench.redis_memory", "--duels", "2"], ["Redis memory per finished duel"]),
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
     "throughput": (
         ["bench.throughput", "--tiny"],

@@ -1,0 +1,54 @@
+"""What a finished duel keeps in Redis (issue 14): the log and meta for ever, one snapshot
+(the newest), and its action ids for a day (a client may still resend its last action and get
+its seq back); the older snapshots go when the match finishes."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import redis.asyncio as aioredis
+
+from protocol.messages import Accepted
+from server import keys, snapshots
+from server.directory import ACTION_IDS_KEPT_S
+
+from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
+
+QUIET = ("pass", "next_phase", "end_turn")
+
+
+def test_a_finished_duel_keeps_one_snapshot_and_its_action_ids_for_a_day(redis_url: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            while a.seq < 2 * snapshots.EVERY + 5:
+                actor = await wait_for_turn([a, b])
+                assert actor is not None, "the quiet duel ended before two snapshots"
+                quiet = [x for x in actor.legal if x["do"] in QUIET]
+                assert isinstance(await actor.act((quiet or actor.legal)[0]), Accepted)
+            r = aioredis.Redis.from_url(redis_url)
+            try:
+                assert len(await r.hkeys(keys.snapshots_key(match_id))) >= 2
+                assert await r.ttl(keys.actions_key(match_id)) == -1  # a live match keeps them
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                last = await actor.act({"do": "concede"}, action_id="last-one")
+                assert isinstance(last, Accepted)
+                for _ in range(500):  # the end is recorded right after the last update goes out
+                    if await r.hget(keys.meta_key(match_id), "status") == b"finished":
+                        break
+                    await asyncio.sleep(0.01)
+                kept = sorted(int(s) for s in await r.hkeys(keys.snapshots_key(match_id)))
+                assert len(kept) == 1 and kept[0] >= 2 * snapshots.EVERY
+                ttl = await r.ttl(keys.actions_key(match_id))
+                assert ACTION_IDS_KEPT_S - 60 <= ttl <= ACTION_IDS_KEPT_S
+                assert await r.xlen(keys.log_key(match_id)) == last.seq  # the log is all there
+                again = await actor.act({"do": "concede"}, action_id="last-one", expected_seq=last.seq - 1)
+                assert isinstance(again, Accepted) and again.duplicate and again.seq == last.seq
+            finally:
+                await r.aclose()
+            for c in (a, b):
+                await c.close()
+
+    run(main())
