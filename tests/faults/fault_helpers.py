@@ -115,9 +115,10 @@ async def _close(c: DuelClient | None) -> None:
 
 
 async def lobby_request(url: Callable[[], str], msg: CreateMatch | Join, errors: Counter[str],
-                        timeout: float = 60.0) -> Seated:
+                        timeout: float = 60.0) -> tuple[Seated, DuelClient]:
     """Send a create or join (with a request id) until it is answered ``seated``: on any lost
-    connection or ``server/unavailable`` the same request goes again on a new connection."""
+    connection or ``server/unavailable`` the same request goes again on a new connection.
+    Returns the answer and the connection that got it (still open: the seat plays on it)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     pause = 0.05
@@ -127,14 +128,14 @@ async def lobby_request(url: Callable[[], str], msg: CreateMatch | Join, errors:
             c = await DuelClient.connect(url(), "lobby")
             await c.send(msg)
             seated: Seated = await _until(c, Seated, 10)
-            return seated
+            return seated, c
         except ClientError as exc:
             errors[exc.error.code] += 1
+            await _close(c)
             if exc.error.code not in (E.SERVER_UNAVAILABLE, E.SERVER_INTERNAL):
                 raise
         except NETWORK_ERRORS as exc:
             errors[type(exc).__name__] += 1
-        finally:
             await _close(c)
         if loop.time() > deadline:
             raise TimeoutError(f"{msg.type} was never answered")
@@ -149,7 +150,7 @@ class Player:
     ``server/unavailable`` is retried with backoff. Every ``accepted`` is kept as an Ack."""
 
     def __init__(self, url: Callable[[], str], seated: Seated, rnd: random.Random, name: str,
-                 think: float = 0.0) -> None:
+                 think: float = 0.0, client: DuelClient | None = None) -> None:
         self.url = url
         self.match_id = seated.match_id
         self.seat = seated.seat
@@ -161,7 +162,7 @@ class Player:
         self.count = 0
         self.seq = 0
         self.state_hash = ""
-        self.client: DuelClient | None = None
+        self.client = client  # the connection that took the seat, if still open
         self.acks: list[Ack] = []
         self.errors: Counter[str] = Counter()
         self.rejected: Counter[str] = Counter()
@@ -202,7 +203,15 @@ class Player:
         """Play this seat until the duel is over."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        c = await self._connect(deadline)
+        c = self.client
+        try:
+            if c is None:
+                raise EOFError("no connection yet")
+            while c.view is None:  # the seat's first board, on the connection that took the seat
+                await _until(c, Update, 10)
+        except (ClientError, *NETWORK_ERRORS):
+            await _close(c)
+            c = await self._connect(deadline)
         pause = 0.05
         while True:
             if loop.time() > deadline:
@@ -255,12 +264,13 @@ async def start_duel(url: Callable[[], str], n: int, errors: Counter[str], seed:
                      think: float = 0.0) -> tuple[Player, Player]:
     """Create and join a match with request ids (retried through faults): its two players."""
     rnd = random.Random(seed * 1_000_003 + n)
-    sa = await lobby_request(url, CreateMatch(request_id=secrets.token_urlsafe(18), name=f"A{n}"), errors)
-    sb = await lobby_request(url, Join(match_id=sa.match_id, request_id=secrets.token_urlsafe(18), name=f"B{n}"),
-                             errors)
+    sa, ca = await lobby_request(url, CreateMatch(request_id=secrets.token_urlsafe(18), name=f"A{n}"), errors)
+    sb, cb = await lobby_request(
+        url, Join(match_id=sa.match_id, request_id=secrets.token_urlsafe(18), name=f"B{n}"), errors
+    )
     assert sb.match_id == sa.match_id and (sa.seat, sb.seat) == (0, 1)
-    return (Player(url, sa, random.Random(rnd.random()), f"d{n}a", think),
-            Player(url, sb, random.Random(rnd.random()), f"d{n}b", think))
+    return (Player(url, sa, random.Random(rnd.random()), f"d{n}a", think, ca),
+            Player(url, sb, random.Random(rnd.random()), f"d{n}b", think, cb))
 
 
 # ------------------------------------------------------------------ the audit
