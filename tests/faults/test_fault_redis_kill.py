@@ -41,7 +41,7 @@ from tests.faults.fault_helpers import (
     start_duel,
 )
 
-ROUNDS = knob("DUEL_FAULT_ROUNDS", 3)
+ROUNDS = knob("DUEL_FAULT_ROUNDS", 2)
 DUELS = knob("DUEL_FAULT_DUELS", 4)
 DOWN = fknob("DUEL_FAULT_REDIS_DOWN", 1.0)  # seconds Redis stays down
 UP = fknob("DUEL_FAULT_KILL_EVERY", 1.5)  # seconds of play between outages
