@@ -51,7 +51,7 @@ from tests.faults.fault_helpers import (
 )
 from tests.faults.fuzz_frames import DOCUMENTED, Frame, bad_actions, bad_frames, random_frame
 
-EXAMPLES = knob("DUEL_FUZZ_EXAMPLES", 300)
+EXAMPLES = knob("DUEL_FUZZ_EXAMPLES", 200)
 INPUTS = knob("DUEL_FUZZ_INPUTS", 4000)
 CONNECTIONS = knob("DUEL_FUZZ_CONNECTIONS", 4)
 BATCH = 100  # frames in flight per connection (the server queues at most 256 answers)

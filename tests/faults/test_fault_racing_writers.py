@@ -32,7 +32,7 @@ from tests.faults.fault_helpers import (
 )
 
 WRITERS = knob("DUEL_FAULT_WRITERS", 3)
-RACES = knob("DUEL_FAULT_RACES", 2)
+RACES = knob("DUEL_FAULT_RACES", 1)
 
 
 async def writer(redis_url: str, match_id: str, index: int) -> dict[str, object]:

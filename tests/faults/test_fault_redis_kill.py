@@ -42,9 +42,9 @@ from tests.faults.fault_helpers import (
 )
 
 ROUNDS = knob("DUEL_FAULT_ROUNDS", 2)
-DUELS = knob("DUEL_FAULT_DUELS", 4)
+DUELS = knob("DUEL_FAULT_DUELS", 3)
 DOWN = fknob("DUEL_FAULT_REDIS_DOWN", 1.0)  # seconds Redis stays down
-UP = fknob("DUEL_FAULT_KILL_EVERY", 1.5)  # seconds of play between outages
+UP = fknob("DUEL_FAULT_KILL_EVERY", 1.0)  # seconds of play between outages
 
 
 async def probe_unavailable(url: str) -> str:

@@ -26,7 +26,7 @@ from server.client import DuelClient
 from tests.faults.fault_helpers import knob, report
 from tests.server.duel_helpers import running_server, url_of
 
-TRIES = knob("DUEL_FAULT_TAKEOVER_TRIES", 40)
+TRIES = knob("DUEL_FAULT_TAKEOVER_TRIES", 25)
 
 
 async def one_try(url: str) -> bool:

@@ -30,7 +30,7 @@ from tests.faults.fault_helpers import (
 
 ROUNDS = knob("DUEL_FAULT_ROUNDS", 3)
 DUELS = knob("DUEL_FAULT_DUELS", 4)  # duels at once
-KILL_EVERY = fknob("DUEL_FAULT_KILL_EVERY", 1.5)  # seconds of play between kills
+KILL_EVERY = fknob("DUEL_FAULT_KILL_EVERY", 1.0)  # seconds of play between kills
 
 
 def test_server_sigkill_under_concurrent_duels_loses_nothing(redis_url: str, tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from server.config import ServerConfig
 from tests.faults.fault_helpers import knob, read_log, report
 from tests.faults.fuzz_frames import VERBS
 
-EXAMPLES = knob("DUEL_STATEFUL_EXAMPLES", 15)
+EXAMPLES = knob("DUEL_STATEFUL_EXAMPLES", 10)
 STEPS = knob("DUEL_STATEFUL_STEPS", 30)
 SECRET = b"stateful-test-secret-0123456789ab"
 TOTALS: dict[str, int] = {"machines": 0, "steps": 0, "accepted": 0, "refused": 0, "duplicates": 0,
