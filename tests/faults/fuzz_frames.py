@@ -180,7 +180,7 @@ def bad_frames(draw: st.DrawFn) -> Frame:
         return kind, pack(m), EXPECTED[kind]
     if kind == "semantic":
         name = draw(st.sampled_from(sorted(SEMANTIC)))
-        return kind, pack(semantic_map(name, random.Random(draw(st.integers(0, 2**32))))), SEMANTIC[name]
+        return kind, pack(semantic_map(name, draw(st.randoms(use_true_random=False)))), SEMANTIC[name]
     if kind == "text":
         return kind, draw(st.text(max_size=50)), EXPECTED[kind]
     return kind, b"\x81\xa4type" + draw(st.binary(min_size=16 * 1024 + 1, max_size=17 * 1024)), EXPECTED[kind]
@@ -197,5 +197,4 @@ def bad_actions(draw: st.DrawFn) -> Frame:
         action["do"] = verb
     if action.get("do") in _MAYBE_LEGAL or (not action.get("card") and action.get("do") in ("", None)):
         action["zz"] = 1
-    rnd = random.Random(draw(st.integers(0, 2**32)))
-    return "action", pack(action_map(action, rnd)), EXPECTED["action"]
+    return "action", pack(action_map(action, draw(st.randoms(use_true_random=False)))), EXPECTED["action"]
