@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 from collections import Counter
 from pathlib import Path
@@ -119,6 +120,7 @@ def test_redis_sigkill_and_aof_restart(tmp_path: Path, fsync: str) -> None:
         result = asyncio.run(audit(redis_url, sorted({p.match_id for p in players}), acks))
     finally:
         embedded.stop()
+        shutil.rmtree(data, ignore_errors=True)
     errors: Counter[str] = Counter(lobby_errors)
     for p in players:
         errors.update(p.errors)
