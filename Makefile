@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
 WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
-.PHONY: run test check setup web bench clean secrecy
+.PHONY: run test check setup web bench clean secrecy faults fuzz
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -44,6 +44,31 @@ test: $(STAMP) check web
 secrecy: $(STAMP)
 	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
 	DUEL_HIDDEN_INFO_DUELS=300 $(BIN)/pytest tests/server/test_server_hidden_info.py
+
+# the fault tests of issue 15 at length (tests/faults; `make test` runs them short). Figures
+# are printed as FAULT-FIGURES lines; docs/reliability.md records a run.
+FAULT_ENV ?= DUEL_FAULT_ROUNDS=10 DUEL_FAULT_DUELS=8 DUEL_FAULT_KILL_EVERY=2 DUEL_FAULT_REDIS_DOWN=2 \
+	DUEL_FAULT_LOST_DUELS=8 DUEL_FAULT_QUICK_PAIRS=8 DUEL_FAULT_LEAVERS=6 DUEL_FAULT_WRITERS=6 \
+	DUEL_FAULT_RACES=6 DUEL_FAULT_TAKEOVER_TRIES=200 DUEL_FUZZ_EXAMPLES=3000 DUEL_FUZZ_INPUTS=100000 \
+	DUEL_STATEFUL_EXAMPLES=60 DUEL_IDLE_CONNECTIONS=2000 DUEL_SLOW_CLIENTS=20
+faults: $(STAMP)
+	mkdir -p artifacts
+	$(FAULT_ENV) $(BIN)/pytest -s -o timeout=3000 tests/faults > artifacts/faults.log 2>&1; status=$$?; \
+		grep -E "FAULT-FIGURES|passed|failed|xfail" artifacts/faults.log; exit $$status
+
+# fuzzing: 1,000,000 generated frames at the live server (while honest duels go on), then
+# atheris (coverage-guided) on the codec and validator for FUZZ_RUNS inputs, if installed
+# (pip install -e '.[fuzz]')
+FUZZ_INPUTS ?= 1000000
+FUZZ_RUNS ?= 1000000
+fuzz: $(STAMP)
+	mkdir -p artifacts/fuzz
+	DUEL_FUZZ_INPUTS=$(FUZZ_INPUTS) DUEL_FUZZ_CONNECTIONS=8 DUEL_FUZZ_EXAMPLES=2000 \
+		$(BIN)/pytest -s -o timeout=7200 tests/faults/test_fault_fuzz.py
+	$(BIN)/pip install -q atheris || echo "atheris does not install here: the codec fuzzer is skipped"
+	if $(BIN)/python -c "import atheris" 2>/dev/null; then \
+		cd artifacts/fuzz && PYTHONPATH=$(CURDIR) $(CURDIR)/$(BIN)/python -m tests.faults.fuzz_atheris \
+		-runs=$(FUZZ_RUNS) -print_final_stats=1; fi
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

