@@ -8,12 +8,11 @@ import asyncio
 from pathlib import Path
 
 import redis.asyncio as aioredis
+from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Accepted
 from server import keys, snapshots
 from server.directory import ACTION_IDS_KEPT_S
-
-from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
 
 QUIET = ("pass", "next_phase", "end_turn")
 
