@@ -27,7 +27,7 @@ from .effects.base import Effect, effects_of, script_of
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
-from .types import Action, other
+from .types import Action, CardFlag, other
 
 
 def link_speed(s: State, link: Link) -> int:
@@ -106,9 +106,9 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
                 return card.set_turn < s.turn
             return True
         if card.zone == "graveyard" and data.is_spell:
-            # Destiny HERO - Diamond Dude: "During the Main Phase of your next turn, you can
-            # activate the effect of that Spell Card in your Graveyard"; the card stays there
-            return card.owner == seat and card.flags.get("activate_from_grave") == s.turn
+            # an effect allowed its activation from the Graveyard this turn; it stays there
+            # (``ops.allow_activation_from_grave``: Destiny HERO - Diamond Dude, ruling GEN-1)
+            return card.owner == seat and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) == s.turn
         return False
     if eff.from_hand:
         return card.zone == "hand" and card.owner == seat
@@ -251,8 +251,8 @@ def activate(
     if eff.kind in ("spell", "trap") and card.zone == "hand":
         zone = "field" if card.data.prop == "field" else "spells_traps"
         ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
-    if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get("activate_from_grave") is not None:
-        ctx.emit("flag", card=card.id, name="activate_from_grave", value=None)  # used (Diamond Dude)
+    if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
+        ctx.emit("flag", card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None)  # used
     data: dict[str, Any] = {"answers": len(s.chain)}
     if s.choice is not None and s.choice.get("kind") == "ahead":
         data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
@@ -384,7 +384,7 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
     if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
         sc_ = script_of(card)
         # "After this card's activation, it remains on the field" (Swords of Revealing Light)
-        remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
+        remains = sc_ is not None and sc_.remains_on_field
         stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
         if not stays:
             send_to_grave(ctx, card, reason="rule")

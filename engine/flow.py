@@ -23,7 +23,7 @@ from .effects.base import SCRIPTS
 from .ops import destroy, draw, raise_event
 from .prompts import prompt_for
 from .state import State
-from .types import other
+from .types import CardFlag, LingeringFlag, other
 
 HAND_LIMIT = 6
 PHASE_ORDER = ("draw", "standby", "main1", "battle", "main2", "end")
@@ -94,13 +94,14 @@ def go_to_end_phase(ctx: Ctx, reason: str) -> None:
 
 
 def _return_control(ctx: Ctx) -> None:
-    """"Take control until the End Phase" (Enemy Controller, Uru): control returns now."""
+    """"Take control until the End Phase" (``ops.take_control``: Enemy Controller, Uru): control
+    returns now."""
     s = ctx.s
     for c in list(s.cards.values()):
-        back = c.flags.get("return_to")
+        back = c.flags.get(CardFlag.RETURN_TO)
         if back is None or c.zone != "monsters":
             continue
-        ctx.emit("flag", card=c.id, name="return_to", value=None)
+        ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=None)
         if c.controller != back and None in s.players[back].monsters:
             ctx.emit("moved", card=c.id, code=c.code, to="monsters", controller=back, position=c.position, face_up=c.face_up, reason="control")
 
@@ -157,7 +158,7 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
     elif s.step == "damage":
         damage_step.next_timing(ctx)
     elif s.step == "end":
-        back = [m.value for m in s.modifiers if m.op == "flag" and m.stat == "resume_phase"]
+        back = [m.value for m in s.modifiers if m.op == "flag" and m.stat == LingeringFlag.RESUME_PHASE]
         if back:
             # a special Battle Phase (Last Turn) is over: the turn goes on from the phase it
             # interrupted, without entering that phase again

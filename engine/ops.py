@@ -21,7 +21,7 @@ from .stats import (
     properly_summoned,
     unaffected,
 )
-from .types import other
+from .types import CardFlag, other
 
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
 
@@ -36,7 +36,7 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     Materials and the Equip Cards equipped to it are sent to the Graveyard (banished instead
     under Macro Cosmos), never left behind."""
     leaving = c.on_field and to not in FIELD_ZONES
-    if leaving and c.flags.get("banish_on_leave"):
+    if leaving and c.flags.get(CardFlag.BANISH_ON_LEAVE):
         to = "banished"  # "banish it when it leaves the field" (Battle Fader)
     if to in ("hand", "deck") and c.data.extra_deck:
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
@@ -89,7 +89,7 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     if banish is None:
         banish = banish_instead(s, exclude=c.id)
     to = "banished" if banish and c.zone != "graveyard" else "graveyard"
-    if c.on_field and c.flags.get("banish_on_leave"):
+    if c.on_field and c.flags.get(CardFlag.BANISH_ON_LEAVE):
         to = "banished"
     was_on_field = c.on_field
     controller = c.controller
@@ -260,8 +260,68 @@ def detach(ctx: Ctx, host: Card, n: int = 1) -> bool:
     return True
 
 
-def equip(ctx: Ctx, card: Card, to: Card) -> None:
+def equip(ctx: Ctx, card: Card, to: Card, atk: int = 0) -> None:
+    """Equip ``card`` to ``to``; an Equip Card "with this effect" may give it ``atk`` (Sword
+    Hunter: 200; ``stats.stat`` adds it while the card is equipped)."""
     ctx.emit("equipped", card=card.id, to=to.id)
+    if atk:
+        ctx.emit("flag", card=card.id, name=CardFlag.EQUIP_ATK, value=atk)
+
+
+def take_control(ctx: Ctx, c: Card, seat: int) -> None:
+    """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
+    Earthbound Immortal Uru); control returns to its owner when the End Phase starts
+    (``flow``)."""
+    ctx.emit("moved", card=c.id, code=c.code, to="monsters", controller=seat, position=c.position, face_up=True, reason="control")
+    ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=c.owner)
+
+
+def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
+    """"Banish it when it leaves the field" (Battle Fader): ``move`` banishes it whenever it would
+    leave the field for any other place."""
+    ctx.emit("flag", card=c.id, name=CardFlag.BANISH_ON_LEAVE, value=True)
+
+
+def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
+    """"It cannot declare an attack this turn" (Jurrac Guaiba; ruling BS-7)."""
+    ctx.emit("flag", card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn)
+
+
+def restrict_attack(ctx: Ctx, c: Card, battle_phase: list[int], only: int, must: bool) -> None:
+    """In the Battle Phase ``battle_phase`` ([turn, number]) ``c`` may attack only the monster
+    ``only`` (never directly), and, if ``must``, must attack it (Last Turn; ruling CARD-1)."""
+    if must:
+        ctx.emit("flag", card=c.id, name=CardFlag.MUST_ATTACK, value=list(battle_phase))
+    ctx.emit("flag", card=c.id, name=CardFlag.ATTACK_ONLY, value=[*battle_phase, only])
+
+
+def allow_activation_from_grave(ctx: Ctx, c: Card, turn: int) -> None:
+    """During ``turn`` the Spell Card ``c`` may be activated from the Graveyard by its owner, and
+    stays there (Destiny HERO - Diamond Dude: "During the Main Phase of your next turn, you can
+    activate the effect of that Spell Card in your Graveyard"; ruling GEN-1; ``chain``)."""
+    ctx.emit("flag", card=c.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=turn)
+
+
+def shuffle_deck(ctx: Ctx, seat: int) -> None:
+    """Shuffle ``seat``'s Deck with the duel's PRNG (the order and the new PRNG state are a fact)."""
+    s = ctx.s
+    new, order = rng.shuffled(s.rng, list(s.players[seat].deck))
+    ctx.emit("shuffled", seat=seat, order=order, rng=new)
+
+
+def go_to_end_phase(ctx: Ctx, reason: str) -> None:
+    """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King; ruling BP-7)."""
+    from .flow import go_to_end_phase as go  # local import: flow imports ops
+
+    go(ctx, reason)
+
+
+def start_battle_phase(ctx: Ctx) -> None:
+    """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
+    CARD-1)."""
+    from .battle import start_step  # local import: the battle modules import ops
+
+    start_step.enter(ctx)
 
 
 def negate_attack(ctx: Ctx) -> None:

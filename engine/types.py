@@ -6,6 +6,7 @@ that they go over the wire and into the Redis log as they are.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 Action = dict[str, Any]
@@ -30,3 +31,28 @@ class IllegalAction(Exception):
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
+
+
+class CardFlag(StrEnum):
+    """Card flags (``Card.flags``, the ``flag`` fact) that the rules read; card modules set them
+    through ``engine.ops`` (their own bookkeeping flags are theirs to name)."""
+
+    RETURN_TO = "return_to"  # control returns to this seat when the End Phase starts (ops.take_control)
+    BANISH_ON_LEAVE = "banish_on_leave"  # banished whenever it leaves the field (ops.banish_when_it_leaves)
+    CANNOT_ATTACK_TURN = "cannot_attack_turn"  # cannot declare an attack in this turn (ops.forbid_attack_this_turn)
+    MUST_ATTACK = "must_attack"  # [turn, Battle Phase]: must attack in it (ops.restrict_attack)
+    ATTACK_ONLY = "attack_only"  # [turn, Battle Phase, card]: may attack only that card (ops.restrict_attack)
+    EQUIP_ATK = "equip_atk"  # an Equip Card "with this effect": the equipped monster gains this (ops.equip)
+    EQUIP_DEF = "equip_def"
+    ACTIVATE_FROM_GRAVE = "activate_from_grave"  # turn: its activation may be made from the Graveyard
+
+
+class LingeringFlag(StrEnum):
+    """Lingering flags (``ops.lingering_flag``: a ``modifier`` fact with op "flag") that the rules
+    read; the value names a seat or a card."""
+
+    NO_BATTLE_DAMAGE = "no_battle_damage"  # seat: takes no battle damage (Kuriboh, Waboku)
+    BATTLE_INDESTRUCTIBLE = "battle_indestructible"  # card
+    BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters
+    CANNOT_ATTACK = "cannot_attack"  # card
+    RESUME_PHASE = "resume_phase"  # index in PHASES: a special Battle Phase returns to it (Last Turn)

@@ -25,17 +25,15 @@ from ..types import Action, other
 
 
 def attacks_allowed(s: State, c: Card) -> int:
-    extra = 0
-    sc = SCRIPTS.get(c.code)
-    if sc is not None:
-        extra = int(sc.extra.get("extra_attacks", 0))
-    return 1 + extra
+    """Attacks a monster may declare in a Battle Phase: one (ruling BS-6; seed 000). No card of
+    the pool grants more; Wildedge's "attack every monster" is ``attacks_all``."""
+    return 1
 
 
 def attacks_all(c: Card) -> bool:
     """"This card can attack every monster your opponent controls (one attack on each)" (Wildedge)."""
     sc = SCRIPTS.get(c.code)
-    return sc is not None and bool(sc.extra.get("attack_all"))
+    return sc is not None and sc.attack_all
 
 
 def attacks_left(s: State, c: Card) -> int:

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
-from ..ops import damage, gain_lp, raise_event, send_to_grave
+from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
-from ..stats import atk, battle_indestructible, def_, has_flag, no_battle_damage
+from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
 from ..types import other
 from .battle_step import attacker_can_go_on
 
@@ -134,7 +134,7 @@ def calculate(ctx: Ctx) -> None:
             if a_atk > t_def:
                 destroyed.append(t.id)
                 pierce = SCRIPTS.get(attacker.code)
-                if pierce is not None and pierce.extra.get("piercing"):
+                if pierce is not None and pierce.piercing:
                     dmg[opp] = a_atk - t_def
             elif a_atk < t_def:
                 dmg[tp] = t_def - a_atk
@@ -151,9 +151,9 @@ def calculate(ctx: Ctx) -> None:
     destroyed = kept
     ctx.emit("battle", **result, destroyed=destroyed, damage=dmg)
     for seat in (tp, opp):
-        if dmg[seat] >= 2000 and has_flag(s, "nutrient_z", seat):
-            # Nutrient Z: gain 4000 before the damage is subtracted
-            gain_lp(ctx, seat, 4000)
+        # lingering rules that apply before the damage is subtracted (Nutrient Z: Script.lingering)
+        for before in lingering_rules(s, seat, "before_battle_damage"):
+            before(ctx, seat, dmg[seat])
         damage(ctx, seat, dmg[seat], reason="battle")
     if s.finished:
         return

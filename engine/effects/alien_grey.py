@@ -15,14 +15,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import draw, set_counters
 from ..state import Card, Link, State
-from ..types import other
-from .alien_mother import COUNTER, a_counter_stat
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import face_up_monsters, target_ok
+from .common import (
+    Answer,
+    Counter,
+    Ctx,
+    a_counter_stat,
+    ask_cards,
+    continuation,
+    face_up_monsters,
+    other,
+    target_ok,
+)
 
 
 def _flip_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -39,7 +45,7 @@ def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         if target_ok(ctx.s, cid, face_up=True):
             c = ctx.s.cards[cid]
-            set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 1)
+            set_counters(ctx, c, Counter.A, c.counters.get(Counter.A, 0) + 1)
 
 
 def _stay_key(card: Card) -> str:

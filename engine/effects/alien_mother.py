@@ -22,30 +22,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, continuation, summon_all_choosing_positions
-
-COUNTER = Counter.A
-
-
-def is_alien(c: Card) -> bool:
-    return c.data.is_monster and "Alien" in c.data.name
-
-
-def a_counter_stat(s: State, src: Card, c: Card) -> tuple[int, int]:
-    """A monster with A-Counters battling the "Alien" monster ``src``: -300 ATK/DEF each, during
-    damage calculation only."""
-    n = c.counters.get(COUNTER, 0)
-    a = s.attack
-    if not n or a is None or s.damage_step != "during_damage_calculation" or not is_alien(src):
-        return (0, 0)
-    if {c.id, src.id} != {a.attacker, a.target}:
-        return (0, 0)
-    return (-300 * n, -300 * n)
+from .common import (
+    Answer,
+    Counter,
+    Ctx,
+    a_counter_stat,
+    continuation,
+    summon_all_choosing_positions,
+)
 
 
 def _key(s: State) -> list[int]:
@@ -67,7 +54,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         a = s.attack
         if a is None or card.id not in (a.attacker, a.target):
             return
-        marked = [cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(COUNTER, 0) > 0]
+        marked = [cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(Counter.A, 0) > 0]
         if marked:
             ctx.emit("flag", card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked])
     elif kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard":

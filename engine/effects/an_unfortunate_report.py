@@ -13,11 +13,10 @@ Battle Phase or later, or during your own turn) it is the one of their next turn
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import delay
 from ..state import Link
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, other
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

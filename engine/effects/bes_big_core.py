@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Counter, Ctx
 
 COUNTER = Counter.PLAIN
 

@@ -5,10 +5,9 @@ start a new chain in the Battle Step (ruling CH-6; seed 002, Example 2)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, target_ok
+from .common import Ctx, each, face_up_monsters, target_ok
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
-from .apprentice_magician import SPELL_COUNTER
 from .base import Effect, Script, register
+from .common import Counter, Ctx
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -24,22 +23,22 @@ def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up and c.counters.get(SPELL_COUNTER, 0) < 1:
-        set_counters(ctx, c, SPELL_COUNTER, 1)
+    if c.zone == "monsters" and c.face_up and c.counters.get(Counter.SPELL, 0) < 1:
+        set_counters(ctx, c, Counter.SPELL, 1)
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     if c.id != src.id:
         return 0, 0
-    return 300 * c.counters.get(SPELL_COUNTER, 0), 0
+    return 300 * c.counters.get(Counter.SPELL, 0), 0
 
 
 def _has_counter(s: State, card: Card, seat: int) -> bool:
-    return card.counters.get(SPELL_COUNTER, 0) > 0
+    return card.counters.get(Counter.SPELL, 0) > 0
 
 
 def _remove_counter(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
-    set_counters(ctx, card, SPELL_COUNTER, card.counters.get(SPELL_COUNTER, 0) - 1)
+    set_counters(ctx, card, Counter.SPELL, card.counters.get(Counter.SPELL, 0) - 1)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -61,6 +60,6 @@ register(
             Effect(kind="ignition", speed=1, condition=_has_counter, cost=_remove_counter, targets=_targets, resolve=_destroy, label="destroy a Spell/Trap"),
         ),
         stat=_stat,
-        extra={"spell_counter_max": 1},
+        spell_counters=1,
     ),
 )

@@ -13,12 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import deck_candidates
+from .common import Answer, Ctx, ask_cards, continuation, deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:

@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from ..stats import original
 from .base import DURING_CALC, Effect, Script, register
-from .common import battling_opponent, my_battling_monster, send_self_cost
+from .common import Ctx, battling_opponent, my_battling_monster, send_self_cost
 
 
 def _bujin(s: State, seat: int) -> Card | None:

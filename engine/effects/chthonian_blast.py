@@ -18,14 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import check_win, destroy
 from ..state import Card, Link, State
 from ..stats import atk
-from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import face_up_monsters
-from .time_machine import END_OF_DS, left_field
+from .base import END_OF_DS, Effect, Script, register
+from .common import Answer, Ctx, ask_cards, continuation, face_up_monsters, left_field
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

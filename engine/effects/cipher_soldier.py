@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import battling_opponent, gain
+from .common import Ctx, battling_opponent, gain
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -15,12 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, other
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, State
 from ..stats import is_negated
 from .base import Script, register
+from .common import Ctx
 
 COST = 1000
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

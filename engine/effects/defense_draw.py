@@ -8,10 +8,10 @@ it, nor in the Battle Step."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import draw, lingering_flag
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -15,12 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
+from .common import Counter, Ctx
 
 COUNTER = Counter.PLAIN
 PENDING = "mosquito_counter_due"

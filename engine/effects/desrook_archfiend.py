@@ -22,12 +22,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .choices import summon_choosing_position
+from .common import Ctx, summon_choosing_position
 
 TERRORKING = "Terrorking Archfiend"
 

@@ -11,12 +11,16 @@ face-up position its controller picks (ruling SEL-3)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .choices import ask_cards
-from .common import deck_candidates, free_monster_zone, hand_candidates
-from .time_machine import END_OF_DS, destroyed_by_battle_to_grave
+from .base import END_OF_DS, Effect, Script, register
+from .common import (
+    Ctx,
+    ask_cards,
+    deck_candidates,
+    destroyed_by_battle_to_grave,
+    free_monster_zone,
+    hand_candidates,
+)
 
 
 def _is_small_destiny_hero(c: Card) -> bool:

@@ -14,13 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
-from ..types import other
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
+from .common import Answer, Ctx, ask_cards, continuation, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -7,19 +7,17 @@ calculation: Shuffle that monster into the Deck. During each of your End Phases:
   "Substep 3": "Drillroid and Ehren, Lightsworn Monk ... without applying damage
   calculation").
 - The second is a mandatory trigger at the start of each of its controller's End Phases.
-The deck is shuffled with the duel's own PRNG (``engine.rng``)."""
+The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import move, send_to_grave
-from ..rng import shuffled
+from ..ops import move, send_to_grave, shuffle_deck
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, target_ok
 
 
 def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -41,8 +39,7 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
         move(ctx, c, "extra", reason="effect", face_up=False)  # a Fusion Monster goes back to the Extra Deck
         return
     move(ctx, c, "deck", reason="effect", face_up=False)
-    rng, order = shuffled(s.rng, list(s.players[owner].deck))
-    ctx.emit("shuffled", seat=owner, order=order, rng=rng)
+    shuffle_deck(ctx, owner)
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish, end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

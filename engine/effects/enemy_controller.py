@@ -8,11 +8,17 @@ without effect, and the attack replays."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, take_control_until_end_phase, target_ok, tribute_cost
+from .common import (
+    Ctx,
+    each,
+    face_up_monsters,
+    other,
+    take_control_until_end_phase,
+    target_ok,
+    tribute_cost,
+)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

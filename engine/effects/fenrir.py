@@ -14,12 +14,10 @@ from itertools import combinations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish, delay
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .hydrogeddon import destroyed_by_this
+from .common import Ctx, destroyed_by_this, other
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -24,12 +24,11 @@ from itertools import combinations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish, send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, target_ok
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:

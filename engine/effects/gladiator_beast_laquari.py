@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card
 from .base import Script, register
-from .gladiator_beast_bestiari import summoned_by_gladiator, tag_out
+from .common import Ctx, summoned_by_gladiator, tag_out
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:

@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import may_special_summon
+from .common import Ctx, may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import battling_opponent, gain, my_battling_monster, send_self_cost
+from .common import Ctx, battling_opponent, gain, my_battling_monster, send_self_cost
 
 DS = frozenset({"start_of_damage_step", "before_damage_calculation", "during_damage_calculation"})
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
-from .common import gain, in_battle
+from .common import Ctx, gain, in_battle
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

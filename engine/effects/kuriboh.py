@@ -5,10 +5,9 @@ calculation)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
-from .common import send_self_cost
+from .common import Ctx, send_self_cost
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

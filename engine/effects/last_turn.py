@@ -37,13 +37,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import lingering_flag, send_all_to_grave, special_summon
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import may_special_summon
+from .common import Answer, Ctx, ask_cards, continuation, may_special_summon, other
 
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 KEEP = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon

@@ -17,11 +17,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation, summon_choosing_position
-from .common import deck_candidates, free_monster_zone, hand_candidates
+from .common import (
+    Answer,
+    Ctx,
+    ask_cards,
+    continuation,
+    deck_candidates,
+    free_monster_zone,
+    hand_candidates,
+    summon_choosing_position,
+)
 
 HELIOS = by_name("Helios - The Primordial Sun").code
 

@@ -12,13 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import deck_candidates, free_monster_zone
+from .common import Answer, Ctx, ask_cards, continuation, deck_candidates, free_monster_zone, other
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import ask_cards
+from .common import Ctx, ask_cards
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:

@@ -22,12 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, special_summon
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .choices import POSITIONS, Answer, ask_cards, ask_option, continuation
+from .common import POSITIONS, Answer, Ctx, ask_cards, ask_option, continuation, other
 
 NAME = "Miracle Flipper"
 

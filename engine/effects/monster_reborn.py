@@ -8,11 +8,9 @@ Fenrir) and was not (ruling SUM-1), nor a second face-up Earthbound Immortal (ru
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import summon_choosing_position
-from .common import free_monster_zone, may_special_summon
+from .common import Ctx, free_monster_zone, may_special_summon, summon_choosing_position
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -6,10 +6,10 @@ may be activated in either turn from the next turn on; not in the Damage Step.""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -9,10 +9,10 @@ end-of-Battle-Phase effects still happen in that End Step."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import end_battle_phase, negate_attack
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

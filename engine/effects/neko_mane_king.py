@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
+from ..ops import go_to_end_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 NOT_EFFECTS = ("battle", "cost", "tribute", "rule", "detach")
 
@@ -34,7 +35,6 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    from ..flow import go_to_end_phase  # local import: flow imports the effect framework
 
     go_to_end_phase(ctx, reason="neko_mane_king")
 

@@ -16,13 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import attributes
-from ..types import other
 from .base import Effect, Script, register
-from .common import each
+from .common import Ctx, each, other
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

@@ -17,13 +17,11 @@ from itertools import product
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import move, raise_event, send_to_grave
 from ..state import Card, Link, State
 from ..stats import can_summon
 from .base import Effect, Script, register
-from .choices import POSITIONS, Answer, ask_cards, ask_option, continuation
-from .common import mark_proper_summon
+from .common import POSITIONS, Answer, Ctx, ask_cards, ask_option, continuation, mark_proper_summon
 
 
 def materials_of(fusion: Card) -> list[str]:

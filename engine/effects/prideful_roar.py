@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import DURING_CALC, Effect, Script, register
-from .common import battling_opponent, gain, my_battling_monster
+from .common import Ctx, battling_opponent, gain, my_battling_monster
 
 
 def _pair(s: State, seat: int) -> tuple[Card, Card] | None:

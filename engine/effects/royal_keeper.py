@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import gain
+from .common import Ctx, gain
 
 
 def _can_flip_down(s: State, card: Card, seat: int) -> bool:

@@ -5,11 +5,10 @@ monster; destroy that target." It answers the attack declaration only in the fir
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -20,14 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .choices import ask_cards
-from .common import free_monster_zone
+from .common import Counter, Ctx, ask_cards, free_monster_zone
 
 GATE = Counter.GATE
 

@@ -8,17 +8,17 @@ this card as an Equip Spell Card(s) with this effect.
 - "At the end of the Battle Phase" is the End Step (ruling ES-1; seed 003, TCG End Step, names Sword Hunter):
   a mandatory trigger when the Battle Phase ends. Those monsters still in the Graveyard become
   face-up Equip Spell Cards in its controller's Spell & Trap Zones (as many as there is room
-  for), each giving 200 ATK (``equip_atk``, read by ``stats.stat``)."""
+  for), each giving 200 ATK (``ops.equip(..., atk=200)``, read by ``stats.stat``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
@@ -53,8 +53,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         if None not in s.players[me.controller].spells_traps:
             break
         ctx.emit("moved", card=v.id, code=v.code, to="spells_traps", controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
-        equip(ctx, v, me)
-        ctx.emit("flag", card=v.id, name="equip_atk", value=200)
+        equip(ctx, v, me, atk=200)
     ctx.emit("flag", card=me.id, name="hunted", value=None)
 
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, detach
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, other
 
 
 def _has_material(card: Card) -> bool:

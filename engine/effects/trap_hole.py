@@ -6,12 +6,11 @@ not a Special Summon, not a Set."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, target_ok
 
 
 def _summoned(s: State, seat: int) -> Card | None:

@@ -22,13 +22,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import attributes
 from .base import Effect, Script, register
-from .choices import Answer, ask_option, continuation, summon_choosing_position
-from .common import face_up_monsters, free_monster_zone
+from .common import (
+    Answer,
+    Ctx,
+    ask_option,
+    continuation,
+    face_up_monsters,
+    free_monster_zone,
+    summon_choosing_position,
+)
 
 ATTRIBUTES = ("DARK", "DIVINE", "EARTH", "FIRE", "LIGHT", "WATER", "WIND")
 CHOSEN = "tualatin_attribute"

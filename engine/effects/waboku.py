@@ -5,10 +5,10 @@ effects of the resolved card (flags until the end of the turn); not in the Damag
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import lingering_flag
 from ..state import Link
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
