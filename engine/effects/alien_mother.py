@@ -31,6 +31,7 @@ from .common import (
     Ctx,
     a_counter_stat,
     continuation,
+    still_face_up,
     summon_all_choosing_positions,
 )
 
@@ -67,7 +68,7 @@ def _victims(s: State, card: Card) -> list[Card]:
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return card.zone == "monsters" and card.face_up and bool(_victims(s, card))
+    return still_face_up(card) and bool(_victims(s, card))
 
 
 def _summon(ctx: Ctx, link: Link) -> None:

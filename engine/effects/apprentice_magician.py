@@ -28,6 +28,7 @@ from .common import (
     continuation,
     deck_candidates,
     free_monster_zone,
+    still_face_up,
 )
 
 
@@ -42,7 +43,7 @@ def _holders(s: State) -> list[int]:
 
 
 def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up and bool(_holders(s))
+    return ev.get("card") == card.id and still_face_up(card) and bool(_holders(s))
 
 
 def _place(ctx: Ctx, link: Link) -> None:

@@ -38,6 +38,10 @@ ALL_DS = frozenset(
 )
 STAT_CHANGE_DS = frozenset({"start_of_damage_step", "before_damage_calculation"})
 DURING_CALC = frozenset({"during_damage_calculation"})
+AFTER_CALC = frozenset({"after_damage_calculation"})
+# from the start of the Damage Step up to the end of damage calculation (Honest: "during either
+# player's Damage Step, up to the end of the Damage Calculation")
+UP_TO_CALC = frozenset({"start_of_damage_step", "before_damage_calculation", "during_damage_calculation"})
 # "When ... is destroyed by battle and sent to the Graveyard" cards: the window at the end of the
 # Damage Step (ruling DS-9, LF-3)
 END_OF_DS = frozenset({"end_of_damage_step"})

@@ -17,18 +17,18 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx
+from .common import Counter, Ctx, still_face_up
 
 COUNTER = Counter.PLAIN
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 3)
 
 
@@ -50,7 +50,7 @@ def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 def _remove(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone != "monsters" or not c.face_up:
+    if not still_face_up(c):
         return
     n = c.counters.get(COUNTER, 0)
     if n > 0:

@@ -14,16 +14,16 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx
+from .common import Counter, Ctx, still_face_up
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up and c.counters.get(Counter.SPELL, 0) < 1:
+    if still_face_up(c) and c.counters.get(Counter.SPELL, 0) < 1:
         set_counters(ctx, c, Counter.SPELL, 1)
 
 

@@ -16,7 +16,7 @@ from ..cards import by_name
 from ..state import Card, Link, State
 from ..stats import original
 from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, battling_opponent, my_battling_monster, send_self_cost
+from .common import Ctx, battling_opponent, my_battling_monster, send_self_cost, still_face_up
 
 
 def _bujin(s: State, seat: int) -> Card | None:
@@ -30,7 +30,7 @@ def _bujin(s: State, seat: int) -> Card | None:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.damage_step == "during_damage_calculation" and _bujin(s, seat) is not None
+    return _bujin(s, seat) is not None  # the timing: damage_step=DURING_CALC
 
 
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
@@ -45,7 +45,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if mid is None:
         return
     m = s.cards[int(mid)]
-    if m.zone == "monsters" and m.face_up and m.controller == link.controller:
+    if still_face_up(m) and m.controller == link.controller:
         ctx.emit("modifier", card=m.id, stat="atk", op="set", value=2 * original(s, m, "atk"), until="damage_calculation", source=link.card)
 
 

@@ -20,7 +20,7 @@ from ..ctx import Ctx
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
-from ..types import CardFlag, other
+from ..types import CardFlag, LingeringFlag, other
 from .base import Effect, effects_of
 from .choices import (
     POSITIONS,
@@ -43,6 +43,7 @@ __all__ = [
     "CardFlag",
     "Counter",
     "Ctx",
+    "LingeringFlag",
     "ask_cards",
     "ask_option",
     "can_summon_from_deck",

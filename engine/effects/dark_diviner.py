@@ -19,7 +19,7 @@ from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, other
+from .common import Ctx, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -37,7 +37,7 @@ def _equalize(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
     t = link.data.get("event", {}).get("target")
-    if t is None or me.zone != "monsters" or not me.face_up:
+    if t is None or not still_face_up(me):
         return
     target = s.cards[t]
     if target.zone != "monsters" or target.controller == me.controller:

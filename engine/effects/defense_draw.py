@@ -15,7 +15,7 @@ from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.attack is not None and s.damage_step == "during_damage_calculation"
+    return s.turn_player != seat and s.attack is not None  # the timing: damage_step=DURING_CALC
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

@@ -19,19 +19,19 @@ from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx
+from .common import Counter, Ctx, still_face_up
 
 COUNTER = Counter.PLAIN
 PENDING = "mosquito_counter_due"
 
 
 def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and still_face_up(card)
 
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 2)
 
 

@@ -26,13 +26,13 @@ from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Ctx, summon_choosing_position
+from .common import Ctx, still_face_up, summon_choosing_position
 
 TERRORKING = "Terrorking Archfiend"
 
 
 def _active(s: State, card: Card) -> bool:
-    return card.zone == "monsters" and card.face_up and not card.flags.get("negated") and not is_negated(s, card)
+    return still_face_up(card) and not is_negated(s, card)
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:

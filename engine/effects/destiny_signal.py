@@ -15,11 +15,10 @@ from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
 from .common import (
     Ctx,
-    ask_cards,
     deck_candidates,
     destroyed_by_battle_to_grave,
-    free_monster_zone,
     hand_candidates,
+    summon_one_of,
 )
 
 
@@ -38,10 +37,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    seat = link.controller
-    cands = _candidates(s, seat) if free_monster_zone(s, seat) else []
-    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
+    summon_one_of(ctx, link, _candidates(ctx.s, link.controller))
 
 
 register(

@@ -25,7 +25,15 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, State
 from .base import Effect, Script, register
-from .common import Ctx, each, face_up_monsters, other, take_control_until_end_phase, tribute_cost
+from .common import (
+    Ctx,
+    each,
+    face_up_monsters,
+    other,
+    still_face_up,
+    take_control_until_end_phase,
+    tribute_cost,
+)
 
 UNIQUE = "Earthbound Immortal"
 
@@ -45,7 +53,7 @@ def _self_destroy(s: State, card: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and card.zone == "monsters" and card.face_up:
+    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and still_face_up(card):
         ctx.emit("flag", card=card.id, name="face_up_at", value=ctx.s.seq)
 
 

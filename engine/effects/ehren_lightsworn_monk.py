@@ -17,12 +17,12 @@ from ..cards import by_name
 from ..ops import move, send_to_grave, shuffle_deck
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, target_ok
+from .common import Ctx, still_face_up, target_ok
 
 
 def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     t = ev.get("target")
-    if ev.get("attacker") != card.id or t is None or card.zone != "monsters" or not card.face_up:
+    if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
     target = s.cards[t]
     return target.zone == "monsters" and target.position == "defense"
@@ -43,7 +43,7 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and ev.get("seat") == card.controller and card.zone == "monsters" and card.face_up
+    return ev.get("phase") == "end" and ev.get("seat") == card.controller and still_face_up(card)
 
 
 def _mill(ctx: Ctx, link: Link) -> None:

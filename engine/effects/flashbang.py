@@ -19,10 +19,8 @@ from __future__ import annotations
 from ..cards import by_name
 from ..ops import go_to_end_phase
 from ..state import Card, Link, State
-from .base import Effect, Script, register
+from .base import AFTER_CALC, Effect, Script, register
 from .common import Ctx
-
-AFTER_CALC = frozenset({"after_damage_calculation"})
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -28,7 +28,7 @@ from ..ops import banish, send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, target_ok
+from .common import Ctx, still_face_up, target_ok
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -69,7 +69,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if not link.targets or not target_ok(s, link.targets[0]) or me.zone != "monsters" or not me.face_up:
+    if not link.targets or not target_ok(s, link.targets[0]) or not still_face_up(me):
         return
     other = s.cards[link.targets[0]]
     mats = len(other.materials) if "xyz" in other.data.monster_kinds else 0

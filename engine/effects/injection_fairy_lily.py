@@ -10,7 +10,7 @@ from ..cards import by_name
 from ..ops import pay_lp
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, gain, in_battle
+from .common import Ctx, gain, in_battle, still_face_up
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -23,7 +23,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         gain(ctx, c, 3000, "damage_calculation", c.id)
 
 

@@ -29,11 +29,11 @@ from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
-from .common import Ctx, summon_choosing_position
+from .common import Ctx, still_face_up, summon_choosing_position
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    if card.zone != "monsters" or not card.face_up or is_negated(s, card):
+    if not still_face_up(card) or is_negated(s, card):
         return False
     if ev.get("card") == card.id or any(link.card == card.id for link in s.chain):
         return False  # once per chain

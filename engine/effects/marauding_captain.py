@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, ask_cards
+from .common import Ctx, summon_one_of
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -40,10 +40,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    seat = link.controller
-    cands = [c.id for c in _candidates(s, seat)] if None in s.players[seat].monsters else []
-    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
+    summon_one_of(ctx, link, [c.id for c in _candidates(ctx.s, link.controller)])
 
 
 register(

@@ -20,17 +20,17 @@ from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import attributes
 from .base import Effect, Script, register
-from .common import Ctx, each, other
+from .common import Ctx, each, other, still_face_up
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
-    if c.controller == src.controller and c.zone == "monsters" and c.face_up and "WATER" in attributes(s, c):
+    if c.controller == src.controller and still_face_up(c) and "WATER" in attributes(s, c):
         return 200, 0
     return 0, 0
 
 
 def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and still_face_up(card)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

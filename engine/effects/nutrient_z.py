@@ -21,7 +21,7 @@ FLAG = "nutrient_z"
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.step == "damage" and s.attack is not None
+    return s.turn_player != seat and s.attack is not None  # the timing: only_in_damage_step, ALL_DS
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

@@ -17,7 +17,7 @@ from ..ops import pay_lp
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, battling_opponent, gain, my_battling_monster
+from .common import Ctx, battling_opponent, gain, my_battling_monster, still_face_up
 
 
 def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
@@ -31,8 +31,6 @@ def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    if s.damage_step != "during_damage_calculation":
-        return False
     pair = _pair(s, seat)
     if pair is None:
         return False
@@ -51,7 +49,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     m = ctx.s.cards[int(link.data["monster"])]
-    if m.zone == "monsters" and m.face_up and m.controller == link.controller:
+    if still_face_up(m) and m.controller == link.controller:
         gain(ctx, m, int(link.data["difference"]) + 300, "damage_calculation", link.card)
 
 

@@ -20,7 +20,7 @@ from ..cards import by_name
 from ..ops import destroy, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx
+from .common import Ctx, still_face_up
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:
@@ -28,7 +28,7 @@ def _direct(s: State, src: Card, attacker: Card) -> bool:
 
 
 def _attacked_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return card.zone == "monsters" and card.face_up and card.attacks > 0 and card.attacked_turn == s.turn
+    return still_face_up(card) and card.attacks > 0 and card.attacked_turn == s.turn
 
 
 def _destroy_self(ctx: Ctx, link: Link) -> None:

@@ -24,7 +24,7 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx, ask_cards, free_monster_zone
+from .common import Counter, Ctx, summon_one_of
 
 GATE = Counter.GATE
 
@@ -33,7 +33,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     if ev.get("kind") != "damage_step_end" or card.zone != "spells_traps" or not card.face_up:
         return
-    if card.flags.get("negated") or is_negated(s, card):
+    if is_negated(s, card):
         return
     opponents_attack = s.turn_player != card.controller
     opponents_monster_attacked = s.turn_player == card.controller and ev.get("target") is not None
@@ -61,10 +61,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    seat = link.controller
-    cands = _summonable(s, seat, int(link.data.get("counters", 0))) if free_monster_zone(s, seat) else []
-    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
+    summon_one_of(ctx, link, _summonable(ctx.s, link.controller, int(link.data.get("counters", 0))))
 
 
 register(

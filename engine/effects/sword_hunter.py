@@ -18,7 +18,7 @@ from ..cards import by_name
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx
+from .common import Ctx, still_face_up
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
@@ -41,13 +41,13 @@ def _victims(s: State, card: Card) -> list[Card]:
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return card.zone == "monsters" and card.face_up and bool(_victims(s, card))
+    return still_face_up(card) and bool(_victims(s, card))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if me.zone != "monsters" or not me.face_up:
+    if not still_face_up(me):
         return
     for v in _victims(s, me):
         if None not in s.players[me.controller].spells_traps:

@@ -19,11 +19,11 @@ from ..cards import by_name
 from ..ops import destroy, detach
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, other
+from .common import Ctx, other, still_face_up
 
 
 def _has_material(card: Card) -> bool:
-    return card.zone == "monsters" and card.face_up and bool(card.materials)
+    return still_face_up(card) and bool(card.materials)
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
