@@ -3,7 +3,7 @@ your Graveyard by an opponent's card effect: It becomes the End Phase of this tu
 
 A mandatory trigger. Its effect changes the phase directly (ruling BP-7; seed 000: "unless the card effect
 changes the phase directly (such as Neko Mane King), in which case it is no longer the Battle
-Phase"): no End Step, no Main Phase 2; ``flow.go_to_end_phase`` enters the End Phase.
+Phase"): no End Step, no Main Phase 2; ``ops.go_to_end_phase`` enters the End Phase.
 
 "By an opponent's card effect": the card named as the cause (``by``) is controlled by the
 opponent, or, when no cause is named, the chain link resolving now is the opponent's. Battle,
