@@ -56,3 +56,56 @@ class LingeringFlag(StrEnum):
     BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters
     CANNOT_ATTACK = "cannot_attack"  # card
     RESUME_PHASE = "resume_phase"  # index in PHASES: a special Battle Phase returns to it (Last Turn)
+
+
+# The names of the turn's parts, of places and of positions. Their values are the strings of the
+# logs and the wire (``State.phase`` ... hold them); the members let mypy catch a misspelt one.
+# ``tests/engine/test_turn_table.py`` keeps them equal to ``engine.state``'s tuples.
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    STANDBY = "standby"
+    MAIN1 = "main1"
+    BATTLE = "battle"
+    MAIN2 = "main2"
+    END = "end"
+
+
+class Step(StrEnum):
+    """The steps of the Battle Phase (``State.step``)."""
+
+    START = "start"
+    BATTLE = "battle"
+    DAMAGE = "damage"
+    END = "end"
+
+
+class Timing(StrEnum):
+    """The five timings of the Damage Step (``State.damage_step``; ruling DS-1)."""
+
+    START = "start_of_damage_step"
+    BEFORE_CALC = "before_damage_calculation"
+    DURING_CALC = "during_damage_calculation"
+    AFTER_CALC = "after_damage_calculation"
+    END = "end_of_damage_step"
+
+
+class Zone(StrEnum):
+    DECK = "deck"
+    HAND = "hand"
+    MONSTERS = "monsters"
+    SPELLS_TRAPS = "spells_traps"
+    FIELD = "field"
+    GRAVEYARD = "graveyard"
+    BANISHED = "banished"
+    EXTRA = "extra"
+    XYZ_MATERIAL = "xyz_material"
+
+
+class Position(StrEnum):
+    ATTACK = "attack"
+    DEFENSE = "defense"
+
+
+MAIN_PHASES = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions
