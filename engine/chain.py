@@ -22,12 +22,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from .battle.damage_step import one_chain_only
 from .ctx import Ctx
 from .effects.base import Effect, effects_of, script_of
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
-from .types import Action, CardFlag, other
+from .types import MAIN_PHASES, Action, CardFlag, Step, other
 
 
 def link_speed(s: State, link: Link) -> int:
@@ -127,14 +128,14 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         if speed < 2 or speed < top:
             return False
     if speed == 1:
-        return seat == s.turn_player and s.phase in ("main1", "main2") and open_state(s)
+        return seat == s.turn_player and s.phase in MAIN_PHASES and open_state(s)
     if eff.event is not None and eff.event not in event_kinds(s.event):
         return False
-    if eff.only_in_damage_step and s.step != "damage":
+    if eff.only_in_damage_step and s.step != Step.DAMAGE:
         return False
-    if s.step == "damage":
+    if s.step == Step.DAMAGE:
         timing = s.damage_step or ""
-        if timing == "during_damage_calculation":
+        if one_chain_only(s):
             if s.chains_in_timing > 0:
                 return False
             if timing in eff.damage_step:

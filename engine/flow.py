@@ -269,11 +269,7 @@ def _self_destruct(ctx: Ctx) -> bool:
     """Continuous self-destruction (Giant Kozaky ...), held back in the Damage Step until
     after damage calculation; a monster destroyed by that battle never applies it (ruling DS-3; seed 003)."""
     s = ctx.s
-    if s.step == "damage" and s.damage_step in (
-        "start_of_damage_step",
-        "before_damage_calculation",
-        "during_damage_calculation",
-    ):
+    if damage_step.holds_self_destruction(s):
         return False
     marked = set(s.attack.destroyed) if s.attack is not None else set()
     for seat in (s.turn_player, other(s.turn_player)):
@@ -363,7 +359,7 @@ def _after_chain(ctx: Ctx) -> None:
     s = ctx.s
     if s.finished:
         return
-    if s.step == "damage" and s.damage_step == "during_damage_calculation":
+    if damage_step.one_chain_only(s):
         damage_step.calculate(ctx)
         return
     ctx.emit("priority", seat=s.turn_player, passes=0)

@@ -11,11 +11,11 @@ from .ctx import Ctx
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_summon
-from .types import Action
+from .types import MAIN_PHASES, Action
 
 
 def _main_open(s: State, seat: int) -> bool:
-    return seat == s.turn_player and s.priority == seat and s.phase in ("main1", "main2") and open_state(s)
+    return seat == s.turn_player and s.priority == seat and s.phase in MAIN_PHASES and open_state(s)
 
 
 def summon_actions(s: State, seat: int) -> list[Action]:
