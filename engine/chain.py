@@ -350,7 +350,7 @@ def resolve_chain(ctx: Ctx) -> bool:
     resolving = s.resolving
     ctx.emit("chain_resolved")
     left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
-    if left and not s.finished and s.step != "damage":
+    if left and not s.finished and s.step != Step.DAMAGE:
         ctx.emit("event", event={"kind": "left_field", "cards": left, "soft": True})
     if not s.finished:
         # effects that wait for the whole chain (Last Turn's Special Summon) watch this

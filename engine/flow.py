@@ -286,7 +286,7 @@ def _self_destruct(ctx: Ctx) -> bool:
 def _timing_gone(s: State, index: int) -> bool:
     """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
     made it the End Phase) does not activate (ruling DS-8)."""
-    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != "battle"
+    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != Phase.BATTLE
 
 
 def _end_step_waits(s: State) -> bool:
@@ -330,7 +330,7 @@ def settle(ctx: Ctx) -> None:
                 ch["mandatory"] = True
             ctx.emit("choice", choice=ch)
             return
-        if s.step == "battle" and s.attack is not None and not s.chain:
+        if s.step == Step.BATTLE and s.attack is not None and not s.chain:
             what = battle_step.replay_needed(s)
             if what == "cancel":
                 battle_step.cancel(ctx, reason="attacker_cannot_attack")

@@ -21,7 +21,7 @@ from .stats import (
     properly_summoned,
     unaffected,
 )
-from .types import CardFlag, other
+from .types import CardFlag, Phase, Step, other
 
 PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
 
@@ -333,11 +333,11 @@ def negate_attack(ctx: Ctx) -> None:
 def end_battle_phase(ctx: Ctx, reason: str) -> None:
     """An effect ends the Battle Phase: it becomes the End Step at once (ruling BP-7; seed 000)."""
     s = ctx.s
-    if s.phase != "battle" or s.step == "end":
+    if s.phase != Phase.BATTLE or s.step == Step.END:
         return  # already the End Step: the Battle Phase is ending (its effects do not happen twice)
     if s.attack is not None:
         ctx.emit("attack_ended", reason=reason)
-    ctx.emit("phase", phase="battle", step="end", reason=reason)
+    ctx.emit("phase", phase=Phase.BATTLE, step=Step.END, reason=reason)
     raise_event(ctx, {"kind": "battle_phase_end", "seat": s.turn_player})
 
 

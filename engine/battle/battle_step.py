@@ -21,7 +21,7 @@ from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
-from ..types import Action, other
+from ..types import Action, Phase, Step, other
 
 
 def attacks_allowed(s: State, c: Card) -> int:
@@ -62,12 +62,12 @@ def can_declare(s: State, c: Card) -> bool:
 
 def _battle_phase_ahead(s: State) -> bool:
     """This turn's Battle Phase is going on (before its End Step), or may still come."""
-    if s.phase == "battle":
-        return s.step != "end"
+    if s.phase == Phase.BATTLE:
+        return s.step != Step.END
     from .start_step import may_enter  # local import: start_step is a sibling module
 
-    if s.phase in ("draw", "standby"):
-        return s.turn > 1 and "battle" not in s.skip
+    if s.phase in (Phase.DRAW, Phase.STANDBY):
+        return s.turn > 1 and Phase.BATTLE not in s.skip
     return may_enter(s)
 
 
@@ -100,8 +100,8 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
 
 def in_open_battle_step(s: State) -> bool:
     return (
-        s.phase == "battle"
-        and s.step == "battle"
+        s.phase == Phase.BATTLE
+        and s.step == Step.BATTLE
         and s.attack is None
         and not s.chain
         and (s.event is None or bool(s.event.get("soft")))

@@ -29,7 +29,7 @@ from ..effects.base import SCRIPTS
 from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
-from ..types import Timing, other
+from ..types import Step, Timing, other
 from .battle_step import attacker_can_go_on
 
 
@@ -64,13 +64,13 @@ def next_timing(ctx: Ctx) -> None:
 
 def holds_self_destruction(s: State) -> bool:
     """Continuous self-destruction (Giant Kozaky ...) waits in this timing (ruling DS-3)."""
-    return s.step == "damage" and s.damage_step is not None and TIMINGS[Timing(s.damage_step)].holds_self_destruction
+    return s.step == Step.DAMAGE and s.damage_step is not None and TIMINGS[Timing(s.damage_step)].holds_self_destruction
 
 
 def one_chain_only(s: State) -> bool:
     """During damage calculation: one chain only, and damage is calculated as soon as it has
     resolved (ruling DS-5)."""
-    return s.step == "damage" and s.damage_step is not None and TIMINGS[Timing(s.damage_step)].one_chain
+    return s.step == Step.DAMAGE and s.damage_step is not None and TIMINGS[Timing(s.damage_step)].one_chain
 
 
 def _during_calculation(ctx: Ctx) -> None:
