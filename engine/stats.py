@@ -121,7 +121,7 @@ def def_(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
 
 
 def can_attack(s: State, attacker: Card) -> bool:
-    if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn or has_flag(s, LingeringFlag.CANNOT_ATTACK, attacker.id):
+    if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn:
         return False
     for src, sc in continuous_sources(s):
         if sc.can_attack is not None and not sc.can_attack(s, src, attacker):
@@ -226,7 +226,7 @@ def unaffected(s: State, c: Card, source: Card) -> bool:
 
 
 def battle_indestructible(s: State, c: Card) -> bool:
-    if has_flag(s, LingeringFlag.BATTLE_INDESTRUCTIBLE, c.id) or has_flag(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c.controller):
+    if has_flag(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c.controller):
         return True
     for src, sc in continuous_sources(s):
         if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):

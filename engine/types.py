@@ -45,6 +45,12 @@ class CardFlag(StrEnum):
     EQUIP_ATK = "equip_atk"  # an Equip Card "with this effect": the equipped monster gains this (ops.equip)
     EQUIP_DEF = "equip_def"
     ACTIVATE_FROM_GRAVE = "activate_from_grave"  # turn: its activation may be made from the Graveyard
+    # kept by the fold (``engine.apply``) for every card: [turn, Battle Phase] in which it declared
+    # an attack or was chosen as an attack target; the monsters it attacked in this Battle Phase;
+    # [turn, Battle Phase] in which it was sent to the Graveyard from the field by battle
+    BATTLED = "battled"
+    ATTACKED_TARGETS = "attacked_targets"
+    BATTLE_SENT = "battle_sent"
 
 
 class LingeringFlag(StrEnum):
@@ -52,9 +58,7 @@ class LingeringFlag(StrEnum):
     read; the value names a seat or a card."""
 
     NO_BATTLE_DAMAGE = "no_battle_damage"  # seat: takes no battle damage (Kuriboh, Waboku)
-    BATTLE_INDESTRUCTIBLE = "battle_indestructible"  # card
-    BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters
-    CANNOT_ATTACK = "cannot_attack"  # card
+    BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters cannot be destroyed by battle (Waboku)
     RESUME_PHASE = "resume_phase"  # index in PHASES: a special Battle Phase returns to it (Last Turn)
 
 

@@ -21,7 +21,7 @@ from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
-from ..types import Action, Phase, Step, other
+from ..types import Action, CardFlag, Phase, Step, other
 
 
 def attacks_allowed(s: State, c: Card) -> int:
@@ -41,11 +41,11 @@ def attacks_left(s: State, c: Card) -> int:
     if c.zone != "monsters":
         return 0
     if attacks_all(c):
-        done = set(c.flags.get("attacked_targets", []))
+        done = set(c.flags.get(CardFlag.ATTACKED_TARGETS, []))
         left = [m for m in s.monsters(other(c.controller)) if m.id not in done]
         if c.attacks == 0:
             return max(1, len(left))
-        return len(left) if c.flags.get("attacked_targets") else 0
+        return len(left) if c.flags.get(CardFlag.ATTACKED_TARGETS) else 0
     return max(0, attacks_allowed(s, c) - c.attacks)
 
 
@@ -92,7 +92,7 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
     targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
     direct = (not mons or may_attack_directly(s, attacker)) and not attack_restricted(s, attacker)
     if attacks_all(attacker) and attacker.attacks > 0:
-        done = set(attacker.flags.get("attacked_targets", []))
+        done = set(attacker.flags.get(CardFlag.ATTACKED_TARGETS, []))
         targets = [t for t in targets if t not in done]
         direct = False
     return targets, direct

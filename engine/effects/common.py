@@ -284,7 +284,7 @@ def summoned_by_gladiator(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return still_face_up(card) and card.flags.get("battled") == [s.turn, s.battle_phases]
+    return still_face_up(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 
 def _tag_candidates(s: State, seat: int, name: str) -> list[int]:

@@ -11,7 +11,7 @@ from ..cards import by_name
 from ..ops import draw, lingering_flag
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx
+from .common import Ctx, LingeringFlag
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -19,7 +19,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    lingering_flag(ctx, "no_battle_damage", link.controller, "end_of_damage_step", link.card)
+    lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, link.controller, "end_of_damage_step", link.card)
     draw(ctx, link.controller, 1)
 
 

@@ -19,7 +19,7 @@ from ..cards import by_name
 from ..ops import destroy, detach
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, other, still_face_up
+from .common import CardFlag, Ctx, other, still_face_up
 
 
 def _has_material(card: Card) -> bool:
@@ -31,7 +31,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
 
 
 def _battled_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return _has_material(card) and card.flags.get("battled") == [s.turn, s.battle_phases]
+    return _has_material(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

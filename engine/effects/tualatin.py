@@ -28,6 +28,7 @@ from ..stats import attributes
 from .base import Effect, Script, register
 from .common import (
     Answer,
+    CardFlag,
     Ctx,
     ask_option,
     continuation,
@@ -43,7 +44,7 @@ CHOSEN = "tualatin_attribute"
 def _all_gone(s: State, seat: int) -> bool:
     mons = s.start_step_monsters[seat]
     key = [s.turn, s.battle_phases]
-    return len(mons) >= 2 and all(s.cards[m].zone == "graveyard" and s.cards[m].flags.get("battle_sent") == key for m in mons)
+    return len(mons) >= 2 and all(s.cards[m].zone == "graveyard" and s.cards[m].flags.get(CardFlag.BATTLE_SENT) == key for m in mons)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

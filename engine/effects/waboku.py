@@ -8,12 +8,12 @@ from ..cards import by_name
 from ..ops import lingering_flag
 from ..state import Link
 from .base import Effect, Script, register
-from .common import Ctx
+from .common import Ctx, LingeringFlag
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    lingering_flag(ctx, "no_battle_damage", link.controller, "turn", link.card)
-    lingering_flag(ctx, "battle_indestructible_all", link.controller, "turn", link.card)
+    lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, link.controller, "turn", link.card)
+    lingering_flag(ctx, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, link.controller, "turn", link.card)
 
 
 register(by_name("Waboku").code, Script(effects=(Effect(kind="trap", speed=2, resolve=_resolve),)))
