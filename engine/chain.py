@@ -28,7 +28,7 @@ from .effects.base import Effect, effects_of, script_of
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
-from .types import MAIN_PHASES, Action, CardFlag, Step, other
+from .types import MAIN_PHASES, Action, CardFlag, Step, Zone, other
 
 
 def link_speed(s: State, link: Link) -> int:
@@ -87,9 +87,9 @@ def open_state(s: State) -> bool:
 def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     data = card.data
     if eff.kind in ("spell", "trap"):
-        if card.controller != seat and card.zone != "hand":
+        if card.controller != seat and card.zone != Zone.HAND:
             return False
-        if card.zone == "hand":
+        if card.zone == Zone.HAND:
             if card.owner != seat or data.is_trap:
                 return False
             if data.prop == "field":
@@ -99,22 +99,22 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             if data.prop == "quick-play":
                 return s.turn_player == seat
             return True
-        if card.zone in ("spells_traps", "field"):
+        if card.zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
             if card.face_up:
                 # a face-up Continuous card's own later effects use kind "quick"/"ignition"
                 return False
             if data.is_trap or data.prop == "quick-play":
                 return card.set_turn < s.turn
             return True
-        if card.zone == "graveyard" and data.is_spell:
+        if card.zone == Zone.GRAVEYARD and data.is_spell:
             # an effect allowed its activation from the Graveyard this turn; it stays there
             # (``ops.allow_activation_from_grave``: Destiny HERO - Diamond Dude, ruling GEN-1)
             return card.owner == seat and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) == s.turn
         return False
     if eff.from_hand:
-        return card.zone == "hand" and card.owner == seat
+        return card.zone == Zone.HAND and card.owner == seat
     if eff.from_grave:
-        return card.zone == "graveyard" and card.owner == seat
+        return card.zone == Zone.GRAVEYARD and card.owner == seat
     # effects of a face-up card on the field
     return card.on_field and card.face_up and card.controller == seat
 
@@ -249,10 +249,10 @@ def activate(
     """Activate: place the card, pay the cost, choose targets, add the chain link."""
     s = ctx.s
     eff = effects_of(card)[idx - 1]
-    if eff.kind in ("spell", "trap") and card.zone == "hand":
+    if eff.kind in ("spell", "trap") and card.zone == Zone.HAND:
         zone = "field" if card.data.prop == "field" else "spells_traps"
         ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
-    if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
+    if eff.kind == "spell" and card.zone == Zone.GRAVEYARD and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
         ctx.emit("flag", card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None)  # used
     data: dict[str, Any] = {"answers": len(s.chain)}
     if s.choice is not None and s.choice.get("kind") == "ahead":
@@ -396,7 +396,7 @@ def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str
     out: list[dict[str, Any]] = []
     for cid, controller, position, face_up in was:
         c = s.cards[cid]
-        if c.zone in ("graveyard", "banished"):
+        if c.zone in (Zone.GRAVEYARD, Zone.BANISHED):
             out.append(
                 {
                     "card": cid,

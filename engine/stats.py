@@ -12,7 +12,7 @@ from typing import Any
 
 from .effects.base import LINGERING, Script, script_of
 from .state import Card, State
-from .types import CardFlag, LingeringFlag
+from .types import CardFlag, LingeringFlag, Zone
 
 
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
@@ -91,7 +91,7 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
     """
     if not c.data.is_monster:
         return 0
-    if c.zone != "monsters" or not c.face_up:
+    if c.zone != Zone.MONSTERS or not c.face_up:
         return original(s, c, which)
     value = original(s, c, which)
     for m in s.modifiers:
@@ -107,7 +107,7 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
         value += da if which == "atk" else dd
     for e in s.face_up_field():
         # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
-        if e.equipped_to == c.id and e.zone == "spells_traps":
+        if e.equipped_to == c.id and e.zone == Zone.SPELLS_TRAPS:
             value += int(e.flags.get(CardFlag.EQUIP_ATK if which == "atk" else CardFlag.EQUIP_DEF, 0))
     return max(value, 0)
 
@@ -220,7 +220,7 @@ def unaffected(s: State, c: Card, source: Card) -> bool:
     effects do not apply to it while it is face-up on the field (checked by ``ops.destroy`` and
     ``common.gain``)."""
     sc = script_of(c)
-    if sc is None or source.id == c.id or c.zone != "monsters" or not c.face_up:
+    if sc is None or source.id == c.id or c.zone != Zone.MONSTERS or not c.face_up:
         return False
     return source.data.kind in sc.unaffected_by and not is_negated(s, c)
 

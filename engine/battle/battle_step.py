@@ -21,7 +21,7 @@ from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
-from ..types import Action, CardFlag, Phase, Step, other
+from ..types import Action, CardFlag, Phase, Position, Step, Zone, other
 
 
 def attacks_allowed(s: State, c: Card) -> int:
@@ -38,7 +38,7 @@ def attacks_all(c: Card) -> bool:
 
 def attacks_left(s: State, c: Card) -> int:
     """Attacks the monster's count still allows this Battle Phase (ruling BS-6)."""
-    if c.zone != "monsters":
+    if c.zone != Zone.MONSTERS:
         return 0
     if attacks_all(c):
         done = set(c.flags.get(CardFlag.ATTACKED_TARGETS, []))
@@ -51,10 +51,10 @@ def attacks_left(s: State, c: Card) -> int:
 
 def can_declare(s: State, c: Card) -> bool:
     return (
-        c.zone == "monsters"
+        c.zone == Zone.MONSTERS
         and c.controller == s.turn_player
         and c.face_up
-        and c.position == "attack"
+        and c.position == Position.ATTACK
         and attacks_left(s, c) > 0
         and can_attack(s, c)
     )
@@ -148,10 +148,10 @@ def attacker_can_go_on(s: State, attacker: Card) -> bool:
     field, controlled by the turn player, face-up in Attack Position (seed 003, Battle Step:
     play moves to the Damage Step "as long as the attack can continue")."""
     return (
-        attacker.zone == "monsters"
+        attacker.zone == Zone.MONSTERS
         and attacker.controller == s.turn_player
         and attacker.face_up
-        and attacker.position == "attack"
+        and attacker.position == Position.ATTACK
     )
 
 
@@ -167,7 +167,7 @@ def replay_needed(s: State) -> str | None:
     opp = other(s.turn_player)
     if a.target is not None:
         t = s.cards[a.target]
-        if t.zone != "monsters" or t.controller != opp:
+        if t.zone != Zone.MONSTERS or t.controller != opp:
             return "replay"
     if snapshot(s, opp) != a.snapshot and sorted(snapshot(s, opp)) != sorted(a.snapshot):
         return "replay"
@@ -180,7 +180,7 @@ def replay_actions(s: State) -> list[Action]:
         return []
     attacker = s.cards[a.attacker]
     out: list[Action] = []
-    if attacker.zone == "monsters" and attacker.position == "attack" and can_attack(s, attacker):
+    if attacker.zone == Zone.MONSTERS and attacker.position == Position.ATTACK and can_attack(s, attacker):
         targets, direct = targets_for(s, attacker)
         out.extend({"do": "retarget", "target": t} for t in targets)
         if direct:

@@ -29,7 +29,7 @@ from ..effects.base import SCRIPTS
 from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
-from ..types import Step, Timing, other
+from ..types import Position, Step, Timing, Zone, other
 from .battle_step import attacker_can_go_on
 
 
@@ -43,7 +43,7 @@ def battle_valid(s: State, a: Attack) -> bool:
     if a.target is None:
         return True
     t = s.cards[a.target]
-    return t.zone == "monsters" and t.controller == other(s.turn_player)
+    return t.zone == Zone.MONSTERS and t.controller == other(s.turn_player)
 
 
 def enter(ctx: Ctx) -> None:
@@ -96,7 +96,7 @@ def _before_calculation(ctx: Ctx) -> None:
     if a.target is not None and battle_valid(s, a):
         t = s.cards[a.target]
         if not t.face_up:
-            ctx.emit("flipped", card=t.id, code=t.code, position="defense", by_attack=True)
+            ctx.emit("flipped", card=t.id, code=t.code, position=Position.DEFENSE, by_attack=True)
     raise_event(ctx, {"kind": "before_damage_calculation", "attacker": a.attacker, "target": a.target})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
@@ -121,7 +121,7 @@ def calculate(ctx: Ctx) -> None:
         dmg[opp] = a_atk
     else:
         t = s.cards[a.target]
-        if t.position == "attack":
+        if t.position == Position.ATTACK:
             t_atk = atk(s, t)
             result["target_atk"] = t_atk
             if a_atk > t_atk:
@@ -178,7 +178,7 @@ def _after_calculation(ctx: Ctx) -> None:
     raise_event(ctx, {"kind": "after_damage_calculation", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed), "calculated": a.calculated})
     if a.flipped is not None:
         flipped = s.cards[a.flipped]
-        if flipped.zone == "monsters" and flipped.face_up:
+        if flipped.zone == Zone.MONSTERS and flipped.face_up:
             raise_event(ctx, {"kind": "flipped", "card": flipped.id, "by_attack": True})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
@@ -191,7 +191,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
     left: list[dict[str, object]] = []
     for cid in list(a.destroyed):
         c = s.cards[cid]
-        if c.zone != "monsters":
+        if c.zone != Zone.MONSTERS:
             continue
         controller = c.controller
         position = c.position
