@@ -22,6 +22,7 @@ from .common import (
     Answer,
     Counter,
     Ctx,
+    Zone,
     a_counter_stat,
     ask_cards,
     continuation,
@@ -53,7 +54,7 @@ def _stay_key(card: Card) -> str:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == "monsters":
+    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
         ctx.emit("used", key=_stay_key(card))
 
 

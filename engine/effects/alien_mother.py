@@ -4,7 +4,7 @@ Battle Phase. When this card is removed from the field, all monsters that were S
 by this card's effect are destroyed."
 
 - A-Counters (the rule printed on Alien Grey): a monster with A-Counters that battles an "Alien"
-  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``a_counter_stat``
+  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``common.a_counter_stat``
   is the continuous effect every "Alien" monster module applies as a face-up source.
 - The monsters it destroys by battle that had an A-Counter at damage calculation and went to the
   Graveyard are recorded on it (rule bookkeeping in ``watch``: flags ``am_marked`` at damage
@@ -29,6 +29,7 @@ from .common import (
     Answer,
     Counter,
     Ctx,
+    Zone,
     a_counter_stat,
     continuation,
     still_face_up,
@@ -48,7 +49,7 @@ def _ids(card: Card, name: str, key: list[int]) -> list[int]:
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     kind = ev.get("kind")
-    if card.zone != "monsters":
+    if card.zone != Zone.MONSTERS:
         return
     key = _key(s)
     if kind == "after_damage_calculation":
@@ -64,7 +65,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
 
 
 def _victims(s: State, card: Card) -> list[Card]:
-    return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == "graveyard"]
+    return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == Zone.GRAVEYARD]
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -92,7 +93,7 @@ def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 def _destroy_taken(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for c in list(s.cards.values()):
-        if c.zone == "monsters" and c.flags.get("alien_mother") == link.card:
+        if c.zone == Zone.MONSTERS and c.flags.get("alien_mother") == link.card:
             destroy(ctx, c, reason="effect", by=link.card)
 
 

@@ -23,6 +23,7 @@ from .common import (
     Answer,
     Counter,
     Ctx,
+    Zone,
     ask_cards,
     can_summon_from_deck,
     continuation,
@@ -77,7 +78,7 @@ def _summon(ctx: Ctx, link: Link) -> None:
 def _summon_it(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone == "deck" and c.owner == seat:
+        if c.zone == Zone.DECK and c.owner == seat:
             special_summon(ctx, c, seat, "defense", face_up=False)
 
 

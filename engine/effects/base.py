@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..state import Card, Link, State
+from ..types import Timing
 
 if TYPE_CHECKING:
     from ..ctx import Ctx
@@ -27,24 +28,16 @@ Cost = Callable[["Ctx", Card, int, dict[str, Any]], None]
 Resolve = Callable[["Ctx", Link], None]
 CostOptions = Callable[[State, Card, int], list[list[int]]]
 
-ALL_DS = frozenset(
-    {
-        "start_of_damage_step",
-        "before_damage_calculation",
-        "during_damage_calculation",
-        "after_damage_calculation",
-        "end_of_damage_step",
-    }
-)
-STAT_CHANGE_DS = frozenset({"start_of_damage_step", "before_damage_calculation"})
-DURING_CALC = frozenset({"during_damage_calculation"})
-AFTER_CALC = frozenset({"after_damage_calculation"})
+ALL_DS = frozenset(Timing)
+STAT_CHANGE_DS = frozenset({Timing.START, Timing.BEFORE_CALC})
 # from the start of the Damage Step up to the end of damage calculation (Honest: "during either
 # player's Damage Step, up to the end of the Damage Calculation")
-UP_TO_CALC = frozenset({"start_of_damage_step", "before_damage_calculation", "during_damage_calculation"})
+UP_TO_CALC = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+DURING_CALC = frozenset({Timing.DURING_CALC})
+AFTER_CALC = frozenset({Timing.AFTER_CALC})
 # "When ... is destroyed by battle and sent to the Graveyard" cards: the window at the end of the
 # Damage Step (ruling DS-9, LF-3)
-END_OF_DS = frozenset({"end_of_damage_step"})
+END_OF_DS = frozenset({Timing.END})
 
 
 def always(state: State, card: Card, seat: int) -> bool:
@@ -75,7 +68,7 @@ class Effect:
     kind: str
     speed: int = 1
     event: str | None = None
-    damage_step: frozenset[str] = frozenset()
+    damage_step: frozenset[Timing] = frozenset()
     condition: Condition = always
     targets: Targets = no_targets
     cost_options: CostOptions | None = None

@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import banish_when_it_leaves, end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, continuation, summon_choosing_position
+from .common import Answer, Ctx, Zone, continuation, summon_choosing_position
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -34,7 +34,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if me.zone == "hand" and None in s.players[link.controller].monsters:
+    if me.zone == Zone.HAND and None in s.players[link.controller].monsters:
         summon_choosing_position(ctx, me.id, link.controller, then="battle_fader.summoned", source=me.id)
 
 

@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx, still_face_up
+from .common import Counter, Ctx, Zone, still_face_up
 
 COUNTER = Counter.PLAIN
 
@@ -43,7 +43,7 @@ def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
         and ev.get("target") is not None
         and a is not None
         and a.calculated
-        and card.zone == "monsters"
+        and card.zone == Zone.MONSTERS
         and card.face_up
     )
 

@@ -14,7 +14,7 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx, still_face_up
+from .common import Counter, Ctx, Zone, still_face_up
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -42,13 +42,13 @@ def _remove_counter(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> No
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
-    return [[c.id] for c in s.field_cards() if c.zone in ("spells_traps", "field")]
+    return [[c.id] for c in s.field_cards() if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD)]
 
 
 def _destroy(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         c = ctx.s.cards[t]
-        if c.zone in ("spells_traps", "field"):
+        if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
             destroy(ctx, c, reason="effect", by=link.card)
 
 

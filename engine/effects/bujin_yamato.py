@@ -16,7 +16,7 @@ from ..cards import by_name
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, ask_cards, continuation, deck_candidates
+from .common import Answer, Ctx, Zone, ask_cards, continuation, deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:
@@ -27,7 +27,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
         ev.get("phase") == "end"
         and ev.get("seat") == card.controller
-        and card.zone == "monsters"
+        and card.zone == Zone.MONSTERS
         and card.face_up
         and bool(deck_candidates(s, card.controller, _is_bujin))
     )
@@ -52,7 +52,7 @@ def _add(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 def _send(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone == "hand" and c.owner == seat:
+        if c.zone == Zone.HAND and c.owner == seat:
             send_to_grave(ctx, c, reason="effect")
 
 

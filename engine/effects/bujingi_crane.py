@@ -16,7 +16,7 @@ from ..cards import by_name
 from ..state import Card, Link, State
 from ..stats import original
 from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, battling_opponent, my_battling_monster, send_self_cost, still_face_up
+from .common import Ctx, Zone, battling_opponent, my_battling_monster, send_self_cost, still_face_up
 
 
 def _bujin(s: State, seat: int) -> Card | None:
@@ -24,7 +24,7 @@ def _bujin(s: State, seat: int) -> Card | None:
     if m is None or not m.face_up or m.data.type != "Beast-Warrior" or "Bujin" not in m.data.name:
         return None
     opp = battling_opponent(s, m)
-    if opp is None or opp.zone != "monsters":
+    if opp is None or opp.zone != Zone.MONSTERS:
         return None
     return m
 

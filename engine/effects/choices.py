@@ -28,7 +28,7 @@ from typing import Any
 from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
-from ..types import Action, IllegalAction
+from ..types import Action, IllegalAction, Zone
 
 Answer = list[int] | str
 Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
@@ -218,5 +218,5 @@ def summon_one_of(ctx: Ctx, link: Link, candidates: list[int], then: str | None 
 def _summon_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone in ("deck", "hand") and c.owner == seat:
+        if c.zone in (Zone.DECK, Zone.HAND) and c.owner == seat:
             summon_choosing_position(ctx, cid, seat, then=d.get("then"), source=int(d["source"]))

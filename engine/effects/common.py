@@ -20,7 +20,7 @@ from ..ctx import Ctx
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
-from ..types import CardFlag, LingeringFlag, other
+from ..types import CardFlag, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
     POSITIONS,
@@ -44,6 +44,11 @@ __all__ = [
     "Counter",
     "Ctx",
     "LingeringFlag",
+    "Phase",
+    "Position",
+    "Step",
+    "Timing",
+    "Zone",
     "ask_cards",
     "ask_option",
     "can_summon_from_deck",
@@ -62,7 +67,7 @@ def still_face_up(c: Card) -> bool:
     """``c`` is a face-up monster on the field: the "if this card is still face-up on the field"
     check of effects that resolve or trigger later (ruling LF-2: what left the field, or was
     turned face-down, is no longer that card)."""
-    return c.zone == "monsters" and c.face_up
+    return c.zone == Zone.MONSTERS and c.face_up
 
 
 def face_up_monsters(s: State, seat: int | None = None) -> list[Card]:
@@ -150,7 +155,7 @@ def my_battling_monster(s: State, seat: int) -> Card | None:
     if a is None:
         return None
     for cid in (a.attacker, a.target):
-        if cid is not None and s.cards[cid].controller == seat and s.cards[cid].zone == "monsters":
+        if cid is not None and s.cards[cid].controller == seat and s.cards[cid].zone == Zone.MONSTERS:
             return s.cards[cid]
     return None
 
@@ -259,7 +264,7 @@ def a_counter_stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     damage calculation only."""
     n = c.counters.get(Counter.A, 0)
     a = s.attack
-    if not n or a is None or s.damage_step != "during_damage_calculation" or not is_alien(src):
+    if not n or a is None or s.damage_step != Timing.DURING_CALC or not is_alien(src):
         return (0, 0)
     if {c.id, src.id} != {a.attacker, a.target}:
         return (0, 0)

@@ -19,7 +19,7 @@ from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, other, still_face_up
+from .common import Ctx, Zone, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -40,7 +40,7 @@ def _equalize(ctx: Ctx, link: Link) -> None:
     if t is None or not still_face_up(me):
         return
     target = s.cards[t]
-    if target.zone != "monsters" or target.controller == me.controller:
+    if target.zone != Zone.MONSTERS or target.controller == me.controller:
         return
     mine = atk(s, me)
     if atk(s, target) > mine:

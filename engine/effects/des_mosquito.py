@@ -19,7 +19,7 @@ from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx, still_face_up
+from .common import Counter, Ctx, Zone, still_face_up
 
 COUNTER = Counter.PLAIN
 PENDING = "mosquito_counter_due"
@@ -40,7 +40,7 @@ def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
 
 
 def _replace(ctx: Ctx, card: Card) -> bool:
-    if not card.face_up or card.zone != "monsters" or is_negated(ctx.s, card) or card.counters.get(COUNTER, 0) <= 0:
+    if not card.face_up or card.zone != Zone.MONSTERS or is_negated(ctx.s, card) or card.counters.get(COUNTER, 0) <= 0:
         return False
     ctx.emit("flag", card=card.id, name=PENDING, value=True)
     return True
@@ -50,7 +50,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") != "damage_step_end" or not card.flags.get(PENDING):
         return
     ctx.emit("flag", card=card.id, name=PENDING, value=None)
-    if card.zone == "monsters":
+    if card.zone == Zone.MONSTERS:
         set_counters(ctx, card, COUNTER, card.counters.get(COUNTER, 0) - 1)
 
 

@@ -15,7 +15,7 @@ from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, still_face_up, target_ok
+from .common import Ctx, Position, Zone, still_face_up, target_ok
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -23,7 +23,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
     target = s.cards[t]
-    return target.zone == "monsters" and target.position == "defense"
+    return target.zone == Zone.MONSTERS and target.position == Position.DEFENSE
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

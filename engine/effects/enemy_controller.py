@@ -12,6 +12,7 @@ from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import (
     Ctx,
+    Position,
     each,
     face_up_monsters,
     other,
@@ -29,7 +30,7 @@ def _change(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         if target_ok(ctx.s, t, face_up=True):
             c = ctx.s.cards[t]
-            new = "defense" if c.position == "attack" else "attack"
+            new = "defense" if c.position == Position.ATTACK else "attack"
             ctx.emit("position_changed", card=t, code=c.code, position=new, face_up=True, by_player=False)
 
 

@@ -17,11 +17,11 @@ from ..cards import by_name
 from ..ops import banish, delay
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, destroyed_by_this, other
+from .common import Ctx, Zone, destroyed_by_this, other
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
-    if card.zone != "hand" or None not in s.players[seat].monsters:
+    if card.zone != Zone.HAND or None not in s.players[seat].monsters:
         return []
     water = [cid for cid in s.players[seat].graveyard if s.cards[cid].data.is_monster and s.cards[cid].data.attribute == "WATER"]
     return [list(c) for c in combinations(water, 2)]

@@ -3,18 +3,9 @@ Beast" monster: Target 1 Spell/Trap Card on the field; destroy that target. At t
 Battle Phase, if this card attacked or was attacked: You can shuffle it into the Deck; Special
 Summon 1 "Gladiator Beast" monster from your Deck, except "Gladiator Beast Bestiari"."
 
-Also home of the "Gladiator Beast" helpers that Laquari shares:
-
-- ``summoned_by_gladiator``: the Special Summon happens while a "Gladiator Beast" monster's
-  effect resolves (the top chain link).
-- ``tag_out``: "At the end of the Battle Phase" is the End Step (seed 003, TCG End Step: "The
-  effects of Gladiator Beast monsters also take place during the End Step"): an optional trigger
-  when the Battle Phase ends, if the monster declared an attack or was chosen as an attack target
-  in this Battle Phase (its ``battled`` flag), while another "Gladiator Beast" monster is in
-  the Deck. Its cost shuffles it into the Deck; the monster to Special Summon is selected in the
-  Deck as the effect resolves (ruling SEL-1; the one just shuffled in is excluded by name) and
-  Summoned in the face-up position its controller picks (ruling SEL-3). With several such
-  monsters, their controller chooses which one goes first (rulings CH-5, ES-2).
+The "Gladiator Beast" helpers it shares with Laquari are in ``common``: ``summoned_by_gladiator``
+(the Special Summon happens while a "Gladiator Beast" monster's effect resolves) and ``tag_out``
+(the end-of-Battle-Phase tag-out: ruling ES-1; SEL-1, SEL-3, CH-5, ES-2).
 """
 
 from __future__ import annotations

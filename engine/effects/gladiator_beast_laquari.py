@@ -14,11 +14,11 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card
 from .base import Script, register
-from .common import Ctx, summoned_by_gladiator, tag_out
+from .common import Ctx, Zone, summoned_by_gladiator, tag_out
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "summoned" and card.zone == "monsters" and summoned_by_gladiator(ctx.s, card, ev):
+    if ev.get("kind") == "summoned" and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
         ctx.emit("modifier", card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id)
 
 

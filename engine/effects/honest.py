@@ -14,7 +14,15 @@ from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import UP_TO_CALC, Effect, Script, register
-from .common import Ctx, battling_opponent, gain, my_battling_monster, send_self_cost, still_face_up
+from .common import (
+    Ctx,
+    Zone,
+    battling_opponent,
+    gain,
+    my_battling_monster,
+    send_self_cost,
+    still_face_up,
+)
 
 
 def _return(ctx: Ctx, link: Link) -> None:
@@ -41,7 +49,7 @@ def _gain(ctx: Ctx, link: Link) -> None:
         return
     m = s.cards[mid]
     opp = battling_opponent(s, m)
-    if still_face_up(m) and opp is not None and opp.zone == "monsters":
+    if still_face_up(m) and opp is not None and opp.zone == Zone.MONSTERS:
         gain(ctx, m, atk(s, opp), "turn", link.card)
 
 

@@ -45,13 +45,24 @@ from ..ops import (
 )
 from ..state import PHASES, Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, LingeringFlag, ask_cards, continuation, may_special_summon, other
+from .common import (
+    Answer,
+    Ctx,
+    LingeringFlag,
+    Phase,
+    Step,
+    Zone,
+    ask_cards,
+    continuation,
+    may_special_summon,
+    other,
+)
 
 KEEP = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.players[seat].lp <= 1000 and s.phase != "end" and bool(s.monsters(seat))
+    return s.turn_player != seat and s.players[seat].lp <= 1000 and s.phase != Phase.END and bool(s.monsters(seat))
 
 
 def _summonable(s: State, seat: int) -> list[int]:
@@ -113,17 +124,17 @@ def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     if not isinstance(answer, list) or not answer or not special_summon(ctx, s.cards[answer[0]], seat, "attack"):
         return
     mon = s.cards[answer[0]]
-    here = s.phase == "battle" and s.step in ("start", "battle")  # the attack happens in this one
+    here = s.phase == Phase.BATTLE and s.step in (Step.START, Step.BATTLE)  # the attack happens in this one
     bp = [s.turn, s.battle_phases if here else s.battle_phases + 1]
     keep = int(d["keep"])
-    restrict_attack(ctx, mon, bp, keep, must=keep >= 0 and s.cards[keep].zone == "monsters")
+    restrict_attack(ctx, mon, bp, keep, must=keep >= 0 and s.cards[keep].zone == Zone.MONSTERS)
     for sd in (0, 1):
         lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, sd, "end_of_battle_phase", source)
     if here:
         return
-    if s.phase != "battle":
+    if s.phase != Phase.BATTLE:
         lingering_flag(ctx, LingeringFlag.RESUME_PHASE, PHASES.index(s.phase), "end_of_battle_phase", source)
-        if s.phase in ("draw", "standby", "main1") and s.battle_phases <= s.extra_battle_phases:
+        if s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1) and s.battle_phases <= s.extra_battle_phases:
             ctx.emit("extra_battle_phase", count=1)  # the normal Battle Phase may still follow
     start_battle_phase(ctx)
 

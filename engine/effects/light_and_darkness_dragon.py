@@ -29,7 +29,7 @@ from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
-from .common import Ctx, still_face_up, summon_choosing_position
+from .common import Ctx, Zone, still_face_up, summon_choosing_position
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -58,7 +58,7 @@ def _negate(ctx: Ctx, link: Link) -> None:
 
 
 def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == "graveyard"
+    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == Zone.GRAVEYARD
 
 
 def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -72,7 +72,7 @@ def _wipe(ctx: Ctx, link: Link) -> None:
     destroy_all(ctx, list(s.field_cards(seat)), by=link.card)
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == "graveyard" and c.owner == seat and None in s.players[seat].monsters:
+        if c.zone == Zone.GRAVEYARD and c.owner == seat and None in s.players[seat].monsters:
             summon_choosing_position(ctx, c.id, seat, source=link.card)
 
 

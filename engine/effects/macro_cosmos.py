@@ -22,6 +22,7 @@ from .base import Effect, Script, register
 from .common import (
     Answer,
     Ctx,
+    Zone,
     ask_cards,
     continuation,
     deck_candidates,
@@ -50,7 +51,7 @@ def _summon(ctx: Ctx, link: Link) -> None:
 def _helios(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         h = ctx.s.cards[cid]
-        if h.code == HELIOS and h.zone in ("hand", "deck") and h.owner == seat:
+        if h.code == HELIOS and h.zone in (Zone.HAND, Zone.DECK) and h.owner == seat:
             summon_choosing_position(ctx, cid, seat, source=int(d["source"]))
 
 

@@ -15,7 +15,16 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, ask_cards, continuation, deck_candidates, free_monster_zone, other
+from .common import (
+    Answer,
+    Ctx,
+    Zone,
+    ask_cards,
+    continuation,
+    deck_candidates,
+    free_monster_zone,
+    other,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -46,7 +55,7 @@ def _pick(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         return
     for owner, cid in picked:
         c = s.cards[int(cid)]
-        if c.zone == "deck" and c.owner == owner:
+        if c.zone == Zone.DECK and c.owner == owner:
             special_summon(ctx, c, int(owner), "attack")
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, summon_one_of
+from .common import Ctx, Zone, summon_one_of
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -32,7 +32,7 @@ def _candidates(s: State, seat: int) -> list[Card]:
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters"
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == Zone.MONSTERS
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -17,13 +17,13 @@ from ..cards import by_name
 from ..ops import go_to_end_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx
+from .common import Ctx, Zone
 
 NOT_EFFECTS = ("battle", "cost", "tribute", "rule", "detach")
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    if ev.get("card") != card.id or card.zone != "graveyard":
+    if ev.get("card") != card.id or card.zone != Zone.GRAVEYARD:
         return False
     me = card.owner
     if s.turn_player == me or ev.get("controller") != me or ev.get("reason") in NOT_EFFECTS:

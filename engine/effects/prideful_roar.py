@@ -17,7 +17,7 @@ from ..ops import pay_lp
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, battling_opponent, gain, my_battling_monster, still_face_up
+from .common import Ctx, Zone, battling_opponent, gain, my_battling_monster, still_face_up
 
 
 def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
@@ -25,7 +25,7 @@ def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
     if mine is None or not mine.face_up:
         return None
     opp = battling_opponent(s, mine)
-    if opp is None or opp.zone != "monsters" or opp.controller == seat:
+    if opp is None or opp.zone != Zone.MONSTERS or opp.controller == seat:
         return None
     return mine, opp
 

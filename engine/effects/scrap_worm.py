@@ -20,7 +20,7 @@ from ..cards import by_name
 from ..ops import destroy, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, still_face_up
+from .common import Ctx, Zone, still_face_up
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:
@@ -33,7 +33,7 @@ def _attacked_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 def _destroy_self(ctx: Ctx, link: Link) -> None:
     me = ctx.s.cards[link.card]
-    if me.zone == "monsters":
+    if me.zone == Zone.MONSTERS:
         destroy(ctx, me, reason="effect", by=me.id)
 
 
@@ -56,7 +56,7 @@ def _scrap_targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _add(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         c = ctx.s.cards[t]
-        if c.zone == "graveyard":
+        if c.zone == Zone.GRAVEYARD:
             to_hand(ctx, c)
 
 

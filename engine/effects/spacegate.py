@@ -24,14 +24,14 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx, summon_one_of
+from .common import Counter, Ctx, Phase, Zone, summon_one_of
 
 GATE = Counter.GATE
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "damage_step_end" or card.zone != "spells_traps" or not card.face_up:
+    if ev.get("kind") != "damage_step_end" or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
         return
     if is_negated(s, card):
         return
@@ -51,7 +51,7 @@ def _summonable(s: State, seat: int, n: int) -> list[int]:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    in_main = s.turn_player == seat and s.phase in ("main1", "main2")
+    in_main = s.turn_player == seat and s.phase in (Phase.MAIN1, Phase.MAIN2)
     return in_main and bool(_summonable(s, seat, card.counters.get(GATE, 0)))
 
 

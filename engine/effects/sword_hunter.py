@@ -18,14 +18,14 @@ from ..cards import by_name
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, still_face_up
+from .common import Ctx, Zone, still_face_up
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     if ev.get("kind") != "destroyed" or ev.get("reason") != "battle" or ev.get("by") != card.id:
         return
-    if ev.get("to") != "graveyard" or card.zone != "monsters":
+    if ev.get("to") != "graveyard" or card.zone != Zone.MONSTERS:
         return
     key = [s.turn, s.battle_phases]
     rec = card.flags.get("hunted")
@@ -37,7 +37,7 @@ def _victims(s: State, card: Card) -> list[Card]:
     rec = card.flags.get("hunted")
     if not isinstance(rec, list) or rec[:2] != [s.turn, s.battle_phases]:
         return []
-    return [s.cards[c] for c in rec[2] if s.cards[c].zone == "graveyard"]
+    return [s.cards[c] for c in rec[2] if s.cards[c].zone == Zone.GRAVEYARD]
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -52,7 +52,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     for v in _victims(s, me):
         if None not in s.players[me.controller].spells_traps:
             break
-        ctx.emit("moved", card=v.id, code=v.code, to="spells_traps", controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
+        ctx.emit("moved", card=v.id, code=v.code, to=Zone.SPELLS_TRAPS, controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
         equip(ctx, v, me, atk=200)
     ctx.emit("flag", card=me.id, name="hunted", value=None)
 

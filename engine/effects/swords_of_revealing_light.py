@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import destroy, flip_face_up
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, other
+from .common import Ctx, Zone, other
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -38,7 +38,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     if ev.get("kind") != "phase_start" or ev.get("phase") != "end":
         return
-    if card.zone != "spells_traps" or not card.face_up or s.turn_player == card.controller:
+    if card.zone != Zone.SPELLS_TRAPS or not card.face_up or s.turn_player == card.controller:
         return
     n = int(card.flags.get("sorl_turns", 0)) + 1
     ctx.emit("flag", card=card.id, name="sorl_turns", value=n)

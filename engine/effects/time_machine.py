@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, destroyed_by_battle_to_grave, may_special_summon
+from .common import Ctx, Zone, destroyed_by_battle_to_grave, may_special_summon
 
 
 def _the_one(s: State) -> dict[str, Any] | None:
@@ -44,7 +44,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if not m:
         return
     c = ctx.s.cards[int(m["card"])]
-    if c.zone == "graveyard":
+    if c.zone == Zone.GRAVEYARD:
         special_summon(ctx, c, int(m["controller"]), str(m.get("position", "attack")))
 
 

@@ -16,7 +16,7 @@ from ..cards import by_name
 from ..ops import delay, destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, other
+from .common import Ctx, Zone, other
 
 SWORDS = "Swords of Revealing Light"
 
@@ -31,7 +31,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     swords = [c for c in s.spells_traps(other(me)) if c.face_up and c.data.name == SWORDS]
     for c in swords:
         destroy(ctx, c, reason="effect", by=link.card)
-    if not any(c.zone in ("graveyard", "banished") for c in swords):
+    if not any(c.zone in (Zone.GRAVEYARD, Zone.BANISHED) for c in swords):
         return
     if s.turn_player == me:
         ctx.emit("extra_battle_phase", count=1)
