@@ -42,7 +42,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 def _add(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     s = ctx.s
     picked = [s.cards[cid] for cid in (answer if isinstance(answer, list) else [])]
-    if not picked or picked[0].zone != "deck" or picked[0].owner != seat:
+    if not picked or picked[0].zone != Zone.DECK or picked[0].owner != seat:
         return
     to_hand(ctx, picked[0])
     ask_cards(ctx, seat, list(s.players[seat].hand), "bujin_yamato.send")

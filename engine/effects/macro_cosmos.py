@@ -41,7 +41,7 @@ def _is_helios(c: Card) -> bool:
 def _summon(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     seat = link.controller
-    if s.cards[link.card].zone != "spells_traps" or not free_monster_zone(s, seat):
+    if s.cards[link.card].zone != Zone.SPELLS_TRAPS or not free_monster_zone(s, seat):
         return
     cands = hand_candidates(s, seat, _is_helios)[:1] + deck_candidates(s, seat, _is_helios)
     ask_cards(ctx, seat, cands, "macro_cosmos.helios", {"source": link.card}, optional=True, source=link.card)

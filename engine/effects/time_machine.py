@@ -22,7 +22,7 @@ from .common import Ctx, Zone, destroyed_by_battle_to_grave, may_special_summon
 
 def _the_one(s: State) -> dict[str, Any] | None:
     sent = destroyed_by_battle_to_grave(s)
-    if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != "graveyard":
+    if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != Zone.GRAVEYARD:
         return None
     if not may_special_summon(s, s.cards[int(sent[0]["card"])], int(sent[0]["controller"])):
         return None  # it cannot be Special Summoned (rulings SUM-1, SUM-2)
