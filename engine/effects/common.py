@@ -102,11 +102,6 @@ def send_self_cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> Non
     send_to_grave(ctx, card, reason="cost")
 
 
-def previous_link(s: State, card: Card) -> Link | None:
-    """The chain link the card being activated now would respond to."""
-    return s.chain[-1] if s.chain else None
-
-
 def link_is_card_activation(s: State, link: Link, kind: str) -> bool:
     """The link is the activation of a Spell or Trap *card* (not an effect of a monster)."""
     c = s.cards[link.card]
