@@ -1,5 +1,11 @@
 """The turn as a table of phases and a small loop that runs until a player must decide.
 
+The table: ``TURN`` holds one row per phase, ``BATTLE_STEPS`` one per step of the Battle Phase,
+``engine.battle.damage_step.TIMINGS`` one per Damage Step timing (ruling DS-1); each row says how
+its part begins and what comes next when both players pass on an empty chain. Entering any of
+them opens the turn player's priority window; what may be activated in it is said by the
+effects (Spell Speed 1 only in ``MAIN_PHASES``; Damage Step timings in ``Effect.damage_step``).
+
 ``settle`` is called after every accepted action. It puts waiting trigger
 effects on the chain (turn player's first), resolves the chain when both
 players have passed in succession, moves the game on when both players pass
