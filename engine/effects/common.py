@@ -20,7 +20,7 @@ from ..ctx import Ctx
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
-from ..types import CardFlag, LingeringFlag, Phase, Position, Step, Timing, Zone, other
+from ..types import MAIN_PHASES, CardFlag, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
     POSITIONS,
@@ -38,6 +38,7 @@ from .choices import (
 )
 
 __all__ = [
+    "MAIN_PHASES",
     "POSITIONS",
     "Answer",
     "CardFlag",

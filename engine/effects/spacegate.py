@@ -24,7 +24,7 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx, Phase, Zone, summon_one_of
+from .common import MAIN_PHASES, Counter, Ctx, Zone, summon_one_of
 
 GATE = Counter.GATE
 
@@ -51,7 +51,7 @@ def _summonable(s: State, seat: int, n: int) -> list[int]:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    in_main = s.turn_player == seat and s.phase in (Phase.MAIN1, Phase.MAIN2)
+    in_main = s.turn_player == seat and s.phase in MAIN_PHASES
     return in_main and bool(_summonable(s, seat, card.counters.get(GATE, 0)))
 
 
