@@ -108,3 +108,14 @@ def test_the_card_api_is_allowed() -> None:
         ]
     )
     assert violations(source) == []
+
+
+@pytest.mark.parametrize("name", ["base.py", "common.py", "choices.py"])
+def test_the_card_api_depends_on_no_card_module(name: str) -> None:
+    """``base``, ``common`` and ``choices`` are the API: they never import a card's module (a
+    helper two cards share lives in ``common``)."""
+    framework = {p[: -len(".py")] for p in FRAMEWORK}
+    tree = ast.parse((EFFECTS / name).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            assert (node.module or "") in framework, f"{name} imports .{node.module}"
