@@ -183,7 +183,9 @@ def _after_main1(ctx: Ctx, intent: str | None) -> None:
         _go_to(ctx, Phase.END)
 
 
-def _after_battle(ctx: Ctx, intent: str | None) -> None:
+def _advance_battle(ctx: Ctx, intent: str | None) -> None:
+    """The Battle Phase goes on by the row of its current step (``BATTLE_STEPS``); after its End
+    Step, a granted Battle Phase follows at once (ruling BP-6, ``_after_end_step``)."""
     step = ctx.s.step
     assert step is not None  # the Battle Phase is always in one of its steps
     BATTLE_STEPS[Step(step)].after(ctx, intent)
@@ -247,7 +249,7 @@ TURN: dict[Phase, PhaseRow] = {
     Phase.DRAW: PhaseRow(enter=_enter_draw, after=lambda ctx, intent: _go_to(ctx, Phase.STANDBY)),
     Phase.STANDBY: PhaseRow(after=_after_standby),
     Phase.MAIN1: PhaseRow(after=_after_main1),
-    Phase.BATTLE: PhaseRow(enter=start_step.enter, after=_after_battle),
+    Phase.BATTLE: PhaseRow(enter=start_step.enter, after=_advance_battle),
     Phase.MAIN2: PhaseRow(after=_after_main2),
     Phase.END: PhaseRow(on_entry=_return_control, after=_end_phase_over),
 }
