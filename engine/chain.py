@@ -22,12 +22,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from .battle.damage_step import one_chain_only
 from .ctx import Ctx
 from .effects.base import Effect, effects_of, script_of
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
-from .types import Action, other
+from .types import MAIN_PHASES, Action, CardFlag, Step, Zone, other
 
 
 def link_speed(s: State, link: Link) -> int:
@@ -86,9 +87,9 @@ def open_state(s: State) -> bool:
 def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     data = card.data
     if eff.kind in ("spell", "trap"):
-        if card.controller != seat and card.zone != "hand":
+        if card.controller != seat and card.zone != Zone.HAND:
             return False
-        if card.zone == "hand":
+        if card.zone == Zone.HAND:
             if card.owner != seat or data.is_trap:
                 return False
             if data.prop == "field":
@@ -98,22 +99,22 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             if data.prop == "quick-play":
                 return s.turn_player == seat
             return True
-        if card.zone in ("spells_traps", "field"):
+        if card.zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
             if card.face_up:
                 # a face-up Continuous card's own later effects use kind "quick"/"ignition"
                 return False
             if data.is_trap or data.prop == "quick-play":
                 return card.set_turn < s.turn
             return True
-        if card.zone == "graveyard" and data.is_spell:
-            # Destiny HERO - Diamond Dude: "During the Main Phase of your next turn, you can
-            # activate the effect of that Spell Card in your Graveyard"; the card stays there
-            return card.owner == seat and card.flags.get("activate_from_grave") == s.turn
+        if card.zone == Zone.GRAVEYARD and data.is_spell:
+            # an effect allowed its activation from the Graveyard this turn; it stays there
+            # (``ops.allow_activation_from_grave``: Destiny HERO - Diamond Dude, ruling GEN-1)
+            return card.owner == seat and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) == s.turn
         return False
     if eff.from_hand:
-        return card.zone == "hand" and card.owner == seat
+        return card.zone == Zone.HAND and card.owner == seat
     if eff.from_grave:
-        return card.zone == "graveyard" and card.owner == seat
+        return card.zone == Zone.GRAVEYARD and card.owner == seat
     # effects of a face-up card on the field
     return card.on_field and card.face_up and card.controller == seat
 
@@ -127,14 +128,14 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         if speed < 2 or speed < top:
             return False
     if speed == 1:
-        return seat == s.turn_player and s.phase in ("main1", "main2") and open_state(s)
+        return seat == s.turn_player and s.phase in MAIN_PHASES and open_state(s)
     if eff.event is not None and eff.event not in event_kinds(s.event):
         return False
-    if eff.only_in_damage_step and s.step != "damage":
+    if eff.only_in_damage_step and s.step != Step.DAMAGE:
         return False
-    if s.step == "damage":
+    if s.step == Step.DAMAGE:
         timing = s.damage_step or ""
-        if timing == "during_damage_calculation":
+        if one_chain_only(s):
             if s.chains_in_timing > 0:
                 return False
             if timing in eff.damage_step:
@@ -248,11 +249,11 @@ def activate(
     """Activate: place the card, pay the cost, choose targets, add the chain link."""
     s = ctx.s
     eff = effects_of(card)[idx - 1]
-    if eff.kind in ("spell", "trap") and card.zone == "hand":
+    if eff.kind in ("spell", "trap") and card.zone == Zone.HAND:
         zone = "field" if card.data.prop == "field" else "spells_traps"
         ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
-    if eff.kind == "spell" and card.zone == "graveyard" and card.flags.get("activate_from_grave") is not None:
-        ctx.emit("flag", card=card.id, name="activate_from_grave", value=None)  # used (Diamond Dude)
+    if eff.kind == "spell" and card.zone == Zone.GRAVEYARD and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
+        ctx.emit("flag", card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None)  # used
     data: dict[str, Any] = {"answers": len(s.chain)}
     if s.choice is not None and s.choice.get("kind") == "ahead":
         data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
@@ -349,7 +350,7 @@ def resolve_chain(ctx: Ctx) -> bool:
     resolving = s.resolving
     ctx.emit("chain_resolved")
     left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
-    if left and not s.finished and s.step != "damage":
+    if left and not s.finished and s.step != Step.DAMAGE:
         ctx.emit("event", event={"kind": "left_field", "cards": left, "soft": True})
     if not s.finished:
         # effects that wait for the whole chain (Last Turn's Special Summon) watch this
@@ -384,7 +385,7 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
     if eff is not None and eff.kind in ("spell", "trap") and card.on_field:
         sc_ = script_of(card)
         # "After this card's activation, it remains on the field" (Swords of Revealing Light)
-        remains = sc_ is not None and bool(sc_.extra.get("remains_on_field"))
+        remains = sc_ is not None and sc_.remains_on_field
         stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
         if not stays:
             send_to_grave(ctx, card, reason="rule")
@@ -395,7 +396,7 @@ def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str
     out: list[dict[str, Any]] = []
     for cid, controller, position, face_up in was:
         c = s.cards[cid]
-        if c.zone in ("graveyard", "banished"):
+        if c.zone in (Zone.GRAVEYARD, Zone.BANISHED):
             out.append(
                 {
                     "card": cid,

@@ -1,5 +1,11 @@
 """The turn as a table of phases and a small loop that runs until a player must decide.
 
+The table: ``TURN`` holds one row per phase, ``BATTLE_STEPS`` one per step of the Battle Phase,
+``engine.battle.damage_step.TIMINGS`` one per Damage Step timing (ruling DS-1); each row says how
+its part begins and what comes next when both players pass on an empty chain. Entering any of
+them opens the turn player's priority window; what may be activated in it is said by the
+effects (Spell Speed 1 only in ``MAIN_PHASES``; Damage Step timings in ``Effect.damage_step``).
+
 ``settle`` is called after every accepted action. It puts waiting trigger
 effects on the chain (turn player's first), resolves the chain when both
 players have passed in succession, moves the game on when both players pass
@@ -9,6 +15,9 @@ owes a decision.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .battle import battle_step, damage_step, end_step, start_step
 from .chain import (
@@ -23,10 +32,9 @@ from .effects.base import SCRIPTS
 from .ops import destroy, draw, raise_event
 from .prompts import prompt_for
 from .state import State
-from .types import other
+from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
 
 HAND_LIMIT = 6
-PHASE_ORDER = ("draw", "standby", "main1", "battle", "main2", "end")
 MAX_LOOP = 10_000
 
 
@@ -52,33 +60,67 @@ def start_turn(ctx: Ctx, player: int) -> None:
         if d.get("extra_battle_phases"):
             ctx.emit("extra_battle_phase", count=int(d["extra_battle_phases"]))
         ctx.emit("delayed_done", index=i)
-    ctx.emit("phase", phase="draw")
-    raise_event(ctx, {"kind": "phase_start", "phase": "draw", "seat": player})
-    if s.turn > 1 and "draw" not in s.skip:
+    _enter_draw(ctx)
+
+
+# ------------------------------------------------------------------ the turn as a table
+#
+# Each phase (and each step of the Battle Phase) is one row: how it is entered and what comes
+# next once both players pass on an empty chain (ruling CH-6). ``advance`` looks the row up;
+# entering a phase is ``_go_to``. The Damage Step's five timings are the same kind of table in
+# ``engine.battle.damage_step``.
+
+
+@dataclass(frozen=True)
+class PhaseRow:
+    """One phase of the turn."""
+
+    # both players passed on an empty chain in this phase: what comes next (ctx, intent)
+    after: Callable[[Ctx, str | None], None]
+    # a phase entered in its own way (the Battle Phase begins with its Start Step); by default
+    # the ``phase`` fact, ``on_entry``, the ``phase_start`` event, then the turn player's window
+    enter: Callable[[Ctx], None] | None = None
+    on_entry: Callable[[Ctx], None] | None = None  # rules applied as it begins, before its effects
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One step of the Battle Phase: what comes next once both players pass (ctx, intent)."""
+
+    after: Callable[[Ctx, str | None], None]
+
+
+def _enter_draw(ctx: Ctx) -> None:
+    """The Draw Phase: the turn player draws, except in the first turn of the duel."""
+    s = ctx.s
+    player = s.turn_player
+    ctx.emit("phase", phase=Phase.DRAW)
+    raise_event(ctx, {"kind": "phase_start", "phase": Phase.DRAW, "seat": player})
+    if s.turn > 1 and Phase.DRAW not in s.skip:
         draw(ctx, player)
     if not s.finished:
         ctx.emit("priority", seat=player, passes=0)
 
 
-def _go_to(ctx: Ctx, phase: str) -> None:
-    """Enter a non-Battle phase (skipping it if an effect says so)."""
+def _go_to(ctx: Ctx, phase: Phase) -> None:
+    """Enter a phase (skipping it if an effect says so)."""
     s = ctx.s
-    order = ["draw", "standby", "main1", "battle", "main2", "end"]
-    while phase in s.skip and phase != "end":
-        if phase == "main1":
-            ctx.emit("skip_phase", phase="main1", now=True)
-        phase = order[order.index(phase) + 1]
-        if phase == "battle":
+    while phase in s.skip and phase != Phase.END:
+        if phase == Phase.MAIN1:
+            ctx.emit("skip_phase", phase=Phase.MAIN1, now=True)
+        phase = PHASE_ORDER[PHASE_ORDER.index(phase) + 1]
+        if phase == Phase.BATTLE:
             # from a skipped Main Phase 1 the player chooses in the Standby Phase
-            phase = "main2"
-        if phase == "main2" and "main1" in s.skip and ("battle" in s.skip or s.battle_phases == 0):
-            phase = "end"
-    if phase == "battle":
-        start_step.enter(ctx)
+            phase = Phase.MAIN2
+        if phase == Phase.MAIN2 and Phase.MAIN1 in s.skip and (Phase.BATTLE in s.skip or s.battle_phases == 0):
+            phase = Phase.END
+    row = TURN[phase]
+    if row.enter is not None:
+        row.enter(ctx)
         return
     ctx.emit("phase", phase=phase)
-    if phase == "end":
-        _return_control(ctx)
+    if row.on_entry is not None:
+        row.on_entry(ctx)
     raise_event(ctx, {"kind": "phase_start", "phase": phase, "seat": s.turn_player})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
@@ -89,91 +131,110 @@ def go_to_end_phase(ctx: Ctx, reason: str) -> None:
     s = ctx.s
     if s.attack is not None:
         ctx.emit("attack_ended", reason=reason)
-    if s.phase != "end":
-        _go_to(ctx, "end")
+    if s.phase != Phase.END:
+        _go_to(ctx, Phase.END)
 
 
 def _return_control(ctx: Ctx) -> None:
-    """"Take control until the End Phase" (Enemy Controller, Uru): control returns now."""
+    """"Take control until the End Phase" (``ops.take_control``: Enemy Controller, Uru): control
+    returns now."""
     s = ctx.s
     for c in list(s.cards.values()):
-        back = c.flags.get("return_to")
-        if back is None or c.zone != "monsters":
+        back = c.flags.get(CardFlag.RETURN_TO)
+        if back is None or c.zone != Zone.MONSTERS:
             continue
-        ctx.emit("flag", card=c.id, name="return_to", value=None)
+        ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=None)
         if c.controller != back and None in s.players[back].monsters:
-            ctx.emit("moved", card=c.id, code=c.code, to="monsters", controller=back, position=c.position, face_up=c.face_up, reason="control")
+            ctx.emit("moved", card=c.id, code=c.code, to=Zone.MONSTERS, controller=back, position=c.position, face_up=c.face_up, reason="control")
 
 
 def advance(ctx: Ctx) -> None:
-    """Both players passed on an empty chain: the game moves on."""
+    """Both players passed on an empty chain: the game moves on (the row of the current phase)."""
     s = ctx.s
-    tp = s.turn_player
-    intent = s.intent
-    if s.event is not None and not s.event.get("soft") and s.step not in ("battle", "damage"):
+    if s.event is not None and not s.event.get("soft") and s.step not in (Step.BATTLE, Step.DAMAGE):
         # a summon (or other game action) answered by nobody: back to the open game state
         # (in the Damage Step, e.g. monsters sent at its end, passing moves on at once)
         ctx.emit("event", event=None)
-        ctx.emit("priority", seat=tp, passes=0)
+        ctx.emit("priority", seat=s.turn_player, passes=0)
         return
-    if s.phase == "draw":
-        _go_to(ctx, "standby")
-    elif s.phase == "standby":
-        if "main1" in s.skip:
-            ctx.emit("skip_phase", phase="main1", now=True)
-            if intent != "end" and start_step.may_enter(s):
-                start_step.enter(ctx)
-            else:
-                _go_to(ctx, "end")
-        else:
-            _go_to(ctx, "main1")
-    elif s.phase == "main1":
-        if intent in (None, "battle", "next") and start_step.may_enter(s):
-            start_step.enter(ctx)
-        else:
-            # not entering the Battle Phase: straight to the End Phase (seed 000)
-            _go_to(ctx, "end")
-    elif s.phase == "battle":
-        _advance_battle(ctx, intent)
-    elif s.phase == "main2":
-        if intent == "battle" and start_step.may_enter(s):
-            start_step.enter(ctx)
-        else:
-            _go_to(ctx, "end")
-    elif s.phase == "end":
-        _end_phase_over(ctx)
+    TURN[Phase(s.phase)].after(ctx, s.intent)
+
+
+def _after_standby(ctx: Ctx, intent: str | None) -> None:
+    """Main Phase 1, or, when it is skipped (Timeater), the Battle Phase or the End Phase as the
+    player chooses (ruling BP-5)."""
+    s = ctx.s
+    if Phase.MAIN1 not in s.skip:
+        _go_to(ctx, Phase.MAIN1)
+        return
+    ctx.emit("skip_phase", phase=Phase.MAIN1, now=True)
+    if intent != "end" and start_step.may_enter(s):
+        start_step.enter(ctx)
+    else:
+        _go_to(ctx, Phase.END)
+
+
+def _after_main1(ctx: Ctx, intent: str | None) -> None:
+    """The Battle Phase if the player enters it; not entering it goes straight to the End Phase
+    (rulings BP-1, BP-2; seed 000)."""
+    if intent in (None, "battle", "next") and start_step.may_enter(ctx.s):
+        start_step.enter(ctx)
+    else:
+        _go_to(ctx, Phase.END)
 
 
 def _advance_battle(ctx: Ctx, intent: str | None) -> None:
+    """The Battle Phase goes on by the row of its current step (``BATTLE_STEPS``); after its End
+    Step, a granted Battle Phase follows at once (ruling BP-6, ``_after_end_step``)."""
+    step = ctx.s.step
+    assert step is not None  # the Battle Phase is always in one of its steps
+    BATTLE_STEPS[Step(step)].after(ctx, intent)
+
+
+def _after_main2(ctx: Ctx, intent: str | None) -> None:
+    """The End Phase, or a Battle Phase granted only now (ruling BP-6)."""
+    if intent == "battle" and start_step.may_enter(ctx.s):
+        start_step.enter(ctx)
+    else:
+        _go_to(ctx, Phase.END)
+
+
+def _after_start_step(ctx: Ctx, intent: str | None) -> None:
+    start_step.leave(ctx)
+
+
+def _after_battle_step(ctx: Ctx, intent: str | None) -> None:
+    """An open Battle Step: the End Step; with an attack waiting: its Damage Step."""
+    if ctx.s.attack is None:
+        end_step.enter(ctx)
+    else:
+        ctx.emit("event", event=None)
+        damage_step.enter(ctx)
+
+
+def _after_damage_step_timing(ctx: Ctx, intent: str | None) -> None:
+    damage_step.next_timing(ctx)
+
+
+def _after_end_step(ctx: Ctx, intent: str | None) -> None:
     s = ctx.s
-    if s.step == "start":
-        start_step.leave(ctx)
-    elif s.step == "battle":
-        if s.attack is None:
-            end_step.enter(ctx)
-        else:
-            ctx.emit("event", event=None)
-            damage_step.enter(ctx)
-    elif s.step == "damage":
-        damage_step.next_timing(ctx)
-    elif s.step == "end":
-        back = [m.value for m in s.modifiers if m.op == "flag" and m.stat == "resume_phase"]
-        if back:
-            # a special Battle Phase (Last Turn) is over: the turn goes on from the phase it
-            # interrupted, without entering that phase again
-            ctx.emit("phase", phase=PHASE_ORDER[back[0]])
-            ctx.emit("priority", seat=s.turn_player, passes=0)
-        elif intent == "end" or "main2" in s.skip:
-            _go_to(ctx, "end")
-        elif start_step.another_follows(s):
-            # ruling BP-6: a granted Battle Phase begins right after this one's End Step; Main
-            # Phase 2 comes only after the last one
-            start_step.enter(ctx)
-        else:
-            _go_to(ctx, "main2")
+    back = [m.value for m in s.modifiers if m.op == "flag" and m.stat == LingeringFlag.RESUME_PHASE]
+    if back:
+        # a special Battle Phase (Last Turn) is over: the turn goes on from the phase it
+        # interrupted, without entering that phase again (ruling CARD-1)
+        ctx.emit("phase", phase=PHASE_ORDER[back[0]])
+        ctx.emit("priority", seat=s.turn_player, passes=0)
+    elif intent == "end" or Phase.MAIN2 in s.skip:
+        _go_to(ctx, Phase.END)
+    elif start_step.another_follows(s):
+        # ruling BP-6: a granted Battle Phase begins right after this one's End Step; Main
+        # Phase 2 comes only after the last one
+        start_step.enter(ctx)
+    else:
+        _go_to(ctx, Phase.MAIN2)
 
 
-def _end_phase_over(ctx: Ctx) -> None:
+def _end_phase_over(ctx: Ctx, intent: str | None = None) -> None:
     s = ctx.s
     tp = s.turn_player
     extra = len(s.players[tp].hand) - HAND_LIMIT
@@ -182,6 +243,24 @@ def _end_phase_over(ctx: Ctx) -> None:
         return
     ctx.emit("modifiers_expired", until=["end_phase"])
     start_turn(ctx, other(tp))
+
+
+TURN: dict[Phase, PhaseRow] = {
+    Phase.DRAW: PhaseRow(enter=_enter_draw, after=lambda ctx, intent: _go_to(ctx, Phase.STANDBY)),
+    Phase.STANDBY: PhaseRow(after=_after_standby),
+    Phase.MAIN1: PhaseRow(after=_after_main1),
+    Phase.BATTLE: PhaseRow(enter=start_step.enter, after=_advance_battle),
+    Phase.MAIN2: PhaseRow(after=_after_main2),
+    Phase.END: PhaseRow(on_entry=_return_control, after=_end_phase_over),
+}
+PHASE_ORDER: tuple[Phase, ...] = tuple(TURN)  # the order of the phases is the table's
+
+BATTLE_STEPS: dict[Step, StepRow] = {
+    Step.START: StepRow(after=_after_start_step),
+    Step.BATTLE: StepRow(after=_after_battle_step),
+    Step.DAMAGE: StepRow(after=_after_damage_step_timing),
+    Step.END: StepRow(after=_after_end_step),
+}
 
 
 def _auto_pass_wanted(s: State) -> bool:
@@ -198,11 +277,7 @@ def _self_destruct(ctx: Ctx) -> bool:
     """Continuous self-destruction (Giant Kozaky ...), held back in the Damage Step until
     after damage calculation; a monster destroyed by that battle never applies it (ruling DS-3; seed 003)."""
     s = ctx.s
-    if s.step == "damage" and s.damage_step in (
-        "start_of_damage_step",
-        "before_damage_calculation",
-        "during_damage_calculation",
-    ):
+    if damage_step.holds_self_destruction(s):
         return False
     marked = set(s.attack.destroyed) if s.attack is not None else set()
     for seat in (s.turn_player, other(s.turn_player)):
@@ -219,7 +294,7 @@ def _self_destruct(ctx: Ctx) -> bool:
 def _timing_gone(s: State, index: int) -> bool:
     """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
     made it the End Phase) does not activate (ruling DS-8)."""
-    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != "battle"
+    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != Phase.BATTLE
 
 
 def _end_step_waits(s: State) -> bool:
@@ -263,7 +338,7 @@ def settle(ctx: Ctx) -> None:
                 ch["mandatory"] = True
             ctx.emit("choice", choice=ch)
             return
-        if s.step == "battle" and s.attack is not None and not s.chain:
+        if s.step == Step.BATTLE and s.attack is not None and not s.chain:
             what = battle_step.replay_needed(s)
             if what == "cancel":
                 battle_step.cancel(ctx, reason="attacker_cannot_attack")
@@ -292,7 +367,7 @@ def _after_chain(ctx: Ctx) -> None:
     s = ctx.s
     if s.finished:
         return
-    if s.step == "damage" and s.damage_step == "during_damage_calculation":
+    if damage_step.one_chain_only(s):
         damage_step.calculate(ctx)
         return
     ctx.emit("priority", seat=s.turn_player, passes=0)

@@ -11,11 +11,11 @@ from .ctx import Ctx
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_summon
-from .types import Action
+from .types import MAIN_PHASES, Action, Position
 
 
 def _main_open(s: State, seat: int) -> bool:
-    return seat == s.turn_player and s.priority == seat and s.phase in ("main1", "main2") and open_state(s)
+    return seat == s.turn_player and s.priority == seat and s.phase in MAIN_PHASES and open_state(s)
 
 
 def summon_actions(s: State, seat: int) -> list[Action]:
@@ -65,9 +65,9 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
         send_to_grave(ctx, s.cards[t], reason="tribute")
     kind = ("tribute" if tributes else "normal") if face_up else "set"
     if face_up:
-        move(ctx, card, "monsters", position="attack", face_up=True)
+        move(ctx, card, "monsters", position=Position.ATTACK, face_up=True)
     else:
-        move(ctx, card, "monsters", position="defense", face_up=False)
+        move(ctx, card, "monsters", position=Position.DEFENSE, face_up=False)
     ctx.emit("summoned", seat=seat, card=card.id, kind=kind, **({"code": card.code} if face_up else {}))
     if face_up:
         raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})
@@ -82,7 +82,7 @@ def set_spell_trap(ctx: Ctx, seat: int, card: Card) -> None:
 
 
 def flip_summon(ctx: Ctx, seat: int, card: Card) -> None:
-    ctx.emit("position_changed", card=card.id, code=card.code, position="attack", face_up=True)
+    ctx.emit("position_changed", card=card.id, code=card.code, position=Position.ATTACK, face_up=True)
     ctx.emit("summoned", seat=seat, card=card.id, code=card.code, kind="flip")
     raise_event(ctx, {"kind": "flipped", "card": card.id, "by_attack": False})
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "flip", "seat": seat})
@@ -91,6 +91,6 @@ def flip_summon(ctx: Ctx, seat: int, card: Card) -> None:
 
 
 def change_position(ctx: Ctx, seat: int, card: Card) -> None:
-    new = "defense" if card.position == "attack" else "attack"
+    new = "defense" if card.position == Position.ATTACK else "attack"
     ctx.emit("position_changed", card=card.id, code=card.code, position=new, face_up=True)
     ctx.emit("priority", seat=seat, passes=0)

@@ -21,12 +21,12 @@ from .stats import (
     properly_summoned,
     unaffected,
 )
-from .types import other
+from .types import CardFlag, Phase, Step, Zone, other
 
-PUBLIC_ZONES = ("monsters", "spells_traps", "field", "graveyard", "banished")
+PUBLIC_ZONES = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zone.BANISHED)
 
 
-FIELD_ZONES = ("monsters", "spells_traps", "field")
+FIELD_ZONES = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD)
 
 
 def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
@@ -36,30 +36,30 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     Materials and the Equip Cards equipped to it are sent to the Graveyard (banished instead
     under Macro Cosmos), never left behind."""
     leaving = c.on_field and to not in FIELD_ZONES
-    if leaving and c.flags.get("banish_on_leave"):
+    if leaving and c.flags.get(CardFlag.BANISH_ON_LEAVE):
         to = "banished"  # "banish it when it leaves the field" (Battle Fader)
-    if to in ("hand", "deck") and c.data.extra_deck:
+    if to in (Zone.HAND, Zone.DECK) and c.data.extra_deck:
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
     controller = c.controller
     fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
     face_up = kw.get("face_up", to in PUBLIC_ZONES)
-    if to in ("graveyard", "banished") or (to in PUBLIC_ZONES and face_up) or c.face_up:
+    if to in (Zone.GRAVEYARD, Zone.BANISHED) or (to in PUBLIC_ZONES and face_up) or c.face_up:
         fields["code"] = c.code
-    elif to == "hand" and c.zone in ("deck",):
+    elif to == Zone.HAND and c.zone in (Zone.DECK,):
         fields["code"] = c.code
         fields["private"] = c.owner
-    elif to in PUBLIC_ZONES and not face_up and c.zone == "hand":
+    elif to in PUBLIC_ZONES and not face_up and c.zone == Zone.HAND:
         fields["code"] = c.code
         fields["private"] = c.controller
-    properly = c.zone == "monsters" and to in ("graveyard", "banished") and needs_proper_summon(c)
+    properly = c.zone == Zone.MONSTERS and to in (Zone.GRAVEYARD, Zone.BANISHED) and needs_proper_summon(c)
     ctx.emit("moved", **fields)
     if properly and not properly_summoned(ctx.s, c):
         # it was on the field, so it was properly Summoned: another effect may Special Summon it
         # now (ruling SUM-1; a scenario's start position places it there directly)
         ctx.emit("used", key=f"proper_summon:{c.id}")
     for f in followers:
-        if f.zone == "xyz_material" or f.on_field:
+        if f.zone == Zone.XYZ_MATERIAL or f.on_field:
             send_to_grave(ctx, f, reason="rule")
     if leaving:
         raise_event(ctx, {"kind": "left_the_field", "card": c.id, "to": to, "controller": controller})
@@ -67,7 +67,7 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
 
 def _followers(ctx: Ctx, c: Card) -> list[Card]:
     s = ctx.s
-    out = [s.cards[m] for m in c.materials if s.cards[m].zone == "xyz_material"]
+    out = [s.cards[m] for m in c.materials if s.cards[m].zone == Zone.XYZ_MATERIAL]
     out += [e for e in s.cards.values() if e.equipped_to == c.id and e.on_field]
     return out
 
@@ -88,13 +88,13 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     s = ctx.s
     if banish is None:
         banish = banish_instead(s, exclude=c.id)
-    to = "banished" if banish and c.zone != "graveyard" else "graveyard"
-    if c.on_field and c.flags.get("banish_on_leave"):
+    to = "banished" if banish and c.zone != Zone.GRAVEYARD else "graveyard"
+    if c.on_field and c.flags.get(CardFlag.BANISH_ON_LEAVE):
         to = "banished"
     was_on_field = c.on_field
     controller = c.controller
     move(ctx, c, to, reason=reason)
-    if to == "graveyard":
+    if to == Zone.GRAVEYARD:
         raise_event(ctx, {"kind": "sent_to_grave", "card": c.id, "reason": reason, "by": by, "from_field": was_on_field, "controller": controller})
     return to
 
@@ -220,7 +220,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
                     continue
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
-                hidden = c.zone in ("hand", "deck", "extra") or (c.on_field and not c.face_up)
+                hidden = c.zone in (Zone.HAND, Zone.DECK, Zone.EXTRA) or (c.on_field and not c.face_up)
                 ctx.emit(
                     "triggered",
                     card=c.id,
@@ -235,7 +235,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
 
 def flip_face_up(ctx: Ctx, c: Card, position: str | None = None) -> None:
     """A face-down monster is flipped face-up by an effect; its FLIP effect activates."""
-    if c.zone != "monsters" or c.face_up:
+    if c.zone != Zone.MONSTERS or c.face_up:
         return
     ctx.emit("flipped", card=c.id, code=c.code, position=position or c.position)
     raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
@@ -243,7 +243,7 @@ def flip_face_up(ctx: Ctx, c: Card, position: str | None = None) -> None:
 
 def change_position(ctx: Ctx, c: Card, position: str, face_up: bool = True) -> None:
     """An effect changes a monster's battle position (not the player's once-per-turn change)."""
-    if c.zone != "monsters":
+    if c.zone != Zone.MONSTERS:
         return
     was_down = not c.face_up
     ctx.emit("position_changed", card=c.id, code=c.code if face_up or c.face_up else None, position=position, face_up=face_up, by_player=False)
@@ -260,8 +260,68 @@ def detach(ctx: Ctx, host: Card, n: int = 1) -> bool:
     return True
 
 
-def equip(ctx: Ctx, card: Card, to: Card) -> None:
+def equip(ctx: Ctx, card: Card, to: Card, atk: int = 0) -> None:
+    """Equip ``card`` to ``to``; an Equip Card "with this effect" may give it ``atk`` (Sword
+    Hunter: 200; ``stats.stat`` adds it while the card is equipped)."""
     ctx.emit("equipped", card=card.id, to=to.id)
+    if atk:
+        ctx.emit("flag", card=card.id, name=CardFlag.EQUIP_ATK, value=atk)
+
+
+def take_control(ctx: Ctx, c: Card, seat: int) -> None:
+    """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
+    Earthbound Immortal Uru); control returns to its owner when the End Phase starts
+    (``flow``)."""
+    ctx.emit("moved", card=c.id, code=c.code, to=Zone.MONSTERS, controller=seat, position=c.position, face_up=True, reason="control")
+    ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=c.owner)
+
+
+def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
+    """"Banish it when it leaves the field" (Battle Fader): ``move`` banishes it whenever it would
+    leave the field for any other place."""
+    ctx.emit("flag", card=c.id, name=CardFlag.BANISH_ON_LEAVE, value=True)
+
+
+def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
+    """"It cannot declare an attack this turn" (Jurrac Guaiba; ruling BS-7)."""
+    ctx.emit("flag", card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn)
+
+
+def restrict_attack(ctx: Ctx, c: Card, battle_phase: list[int], only: int, must: bool) -> None:
+    """In the Battle Phase ``battle_phase`` ([turn, number]) ``c`` may attack only the monster
+    ``only`` (never directly), and, if ``must``, must attack it (Last Turn; ruling CARD-1)."""
+    if must:
+        ctx.emit("flag", card=c.id, name=CardFlag.MUST_ATTACK, value=list(battle_phase))
+    ctx.emit("flag", card=c.id, name=CardFlag.ATTACK_ONLY, value=[*battle_phase, only])
+
+
+def allow_activation_from_grave(ctx: Ctx, c: Card, turn: int) -> None:
+    """During ``turn`` the Spell Card ``c`` may be activated from the Graveyard by its owner, and
+    stays there (Destiny HERO - Diamond Dude: "During the Main Phase of your next turn, you can
+    activate the effect of that Spell Card in your Graveyard"; ruling GEN-1; ``chain``)."""
+    ctx.emit("flag", card=c.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=turn)
+
+
+def shuffle_deck(ctx: Ctx, seat: int) -> None:
+    """Shuffle ``seat``'s Deck with the duel's PRNG (the order and the new PRNG state are a fact)."""
+    s = ctx.s
+    new, order = rng.shuffled(s.rng, list(s.players[seat].deck))
+    ctx.emit("shuffled", seat=seat, order=order, rng=new)
+
+
+def go_to_end_phase(ctx: Ctx, reason: str) -> None:
+    """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King; ruling BP-7)."""
+    from .flow import go_to_end_phase as go  # local import: flow imports ops
+
+    go(ctx, reason)
+
+
+def start_battle_phase(ctx: Ctx) -> None:
+    """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
+    CARD-1)."""
+    from .battle import start_step  # local import: the battle modules import ops
+
+    start_step.enter(ctx)
 
 
 def negate_attack(ctx: Ctx) -> None:
@@ -273,11 +333,11 @@ def negate_attack(ctx: Ctx) -> None:
 def end_battle_phase(ctx: Ctx, reason: str) -> None:
     """An effect ends the Battle Phase: it becomes the End Step at once (ruling BP-7; seed 000)."""
     s = ctx.s
-    if s.phase != "battle" or s.step == "end":
+    if s.phase != Phase.BATTLE or s.step == Step.END:
         return  # already the End Step: the Battle Phase is ending (its effects do not happen twice)
     if s.attack is not None:
         ctx.emit("attack_ended", reason=reason)
-    ctx.emit("phase", phase="battle", step="end", reason=reason)
+    ctx.emit("phase", phase=Phase.BATTLE, step=Step.END, reason=reason)
     raise_event(ctx, {"kind": "battle_phase_end", "seat": s.turn_player})
 
 

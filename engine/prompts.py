@@ -7,6 +7,7 @@ from __future__ import annotations
 from .cards import CARDS
 from .describe import phase_text
 from .state import State
+from .types import MAIN_PHASES, Phase, Step
 
 EVENTS = {
     "attack_declared": "the attack declaration",
@@ -60,16 +61,16 @@ def prompt_for(s: State) -> str:
     if s.event is not None and not s.event.get("soft"):
         what = EVENTS.get(str(s.event.get("kind")), "what just happened")
         return f"{where}: respond to {what}, or pass"
-    if s.step == "damage":
+    if s.step == Step.DAMAGE:
         return f"{where}: activate a card that may be used now, or pass"
-    if s.phase == "battle" and s.step == "battle" and s.attack is None:
+    if s.phase == Phase.BATTLE and s.step == Step.BATTLE and s.attack is None:
         if mine:
             return f"{where}: declare an attack, activate a card, or end the Battle Phase"
         return f"{where}: activate a card, or pass"
-    if s.phase == "battle" and s.step in ("start", "end"):
-        then = "go to the Battle Step" if s.step == "start" else "leave the Battle Phase"
+    if s.phase == Phase.BATTLE and s.step in (Step.START, Step.END):
+        then = "go to the Battle Step" if s.step == Step.START else "leave the Battle Phase"
         return f"{where}: activate a card, or pass to {then}"
-    if s.phase in ("main1", "main2") and mine:
+    if s.phase in MAIN_PHASES and mine:
         return f"{where}: summon, Set or activate a card, or move on"
     if mine:
         return f"{where}: activate a card, or move on"

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .effects.base import Script, script_of
+from .effects.base import LINGERING, Script, script_of
 from .state import Card, State
+from .types import CardFlag, LingeringFlag, Zone
 
 
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
@@ -20,7 +21,7 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
     for c, sc in cards:
-        if sc is None or c.flags.get("negated"):
+        if sc is None:
             continue
         if any(n.negates is not None and n.negates(s, src, c) for src, n in negators if src.id != c.id):
             continue
@@ -59,6 +60,17 @@ def has_flag(s: State, name: str, value: int) -> bool:
     return any(m.op == "flag" and m.stat == name and m.value == value for m in s.modifiers)
 
 
+def lingering_rules(s: State, seat: int, hook: str) -> list[Any]:
+    """The hook ``hook`` of every lingering rule (``Script.lingering``) whose flag holds for
+    ``seat`` now, once per flag name (Nutrient Z's ``before_battle_damage``)."""
+    out: list[Any] = []
+    for rule in LINGERING.values():
+        fn = getattr(rule, hook)
+        if fn is not None and has_flag(s, rule.name, seat):
+            out.append(fn)
+    return out
+
+
 def original(s: State, c: Card, stat: str) -> int:
     base = c.data.atk if stat == "atk" else c.data.def_
     base = max(base, 0)
@@ -79,7 +91,7 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
     """
     if not c.data.is_monster:
         return 0
-    if c.zone != "monsters" or not c.face_up:
+    if c.zone != Zone.MONSTERS or not c.face_up:
         return original(s, c, which)
     value = original(s, c, which)
     for m in s.modifiers:
@@ -94,9 +106,9 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
         da, dd = sc.stat(s, src, c)
         value += da if which == "atk" else dd
     for e in s.face_up_field():
-        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter)
-        if e.equipped_to == c.id and e.zone == "spells_traps":
-            value += int(e.flags.get(f"equip_{which}", 0))
+        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
+        if e.equipped_to == c.id and e.zone == Zone.SPELLS_TRAPS:
+            value += int(e.flags.get(CardFlag.EQUIP_ATK if which == "atk" else CardFlag.EQUIP_DEF, 0))
     return max(value, 0)
 
 
@@ -109,7 +121,7 @@ def def_(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
 
 
 def can_attack(s: State, attacker: Card) -> bool:
-    if attacker.flags.get("cannot_attack_turn") == s.turn or has_flag(s, "cannot_attack", attacker.id):
+    if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn:
         return False
     for src, sc in continuous_sources(s):
         if sc.can_attack is not None and not sc.can_attack(s, src, attacker):
@@ -118,15 +130,15 @@ def can_attack(s: State, attacker: Card) -> bool:
 
 
 def can_be_attacked(s: State, target: Card, attacker: Card) -> bool:
-    only = attacker.flags.get("attack_only")
+    only = attacker.flags.get(CardFlag.ATTACK_ONLY)
     if only is not None and only[:2] == [s.turn, s.battle_phases] and target.id != only[2]:
-        return False  # in this Battle Phase it may attack only that monster (Last Turn)
+        return False  # in this Battle Phase it may attack only that monster (Last Turn, ``ops.restrict_attack``)
     return all(fn(s, src, target, attacker) for src, fn in hooks(s, "can_be_attacked"))
 
 
 def attack_restricted(s: State, attacker: Card) -> bool:
     """In this Battle Phase it may attack only one given monster (Last Turn): never directly."""
-    only = attacker.flags.get("attack_only")
+    only = attacker.flags.get(CardFlag.ATTACK_ONLY)
     return only is not None and only[:2] == [s.turn, s.battle_phases]
 
 
@@ -140,8 +152,8 @@ def activation_locked(s: State, card: Card, seat: int) -> bool:
 
 
 def must_attack(s: State, attacker: Card) -> bool:
-    if attacker.flags.get("must_attack") == [s.turn, s.battle_phases]:
-        return True  # an obligation for this Battle Phase set by a resolved effect (Last Turn)
+    if attacker.flags.get(CardFlag.MUST_ATTACK) == [s.turn, s.battle_phases]:
+        return True  # an obligation for this Battle Phase set by a resolved effect (Last Turn, ``ops.restrict_attack``)
     return any(fn(s, src, attacker) for src, fn in hooks(s, "must_attack"))
 
 
@@ -152,10 +164,8 @@ def banish_instead(s: State, exclude: int | None = None) -> bool:
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
-    """"You take no battle damage" effects: lingering (Kuriboh) or continuous."""
-    if has_flag(s, "no_battle_damage", seat):
-        return True
-    return any(fn(s, src, seat) for src, fn in hooks(s, "no_battle_damage"))
+    """"You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn)."""
+    return has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat)
 
 
 SPECIAL_SUMMONS = ("special", "fusion", "procedure")
@@ -181,15 +191,15 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     - "Must be Fusion Summoned / cannot be Special Summoned by other ways" (Wildedge, Flame
       Wingman, Fenrir): another effect may Special Summon it only once it was properly Summoned
       (ruling SUM-1).
-    - "There can only be 1 face-up ..." (Earthbound Immortals, ``extra["unique_face_up"]``): not
+    - "There can only be 1 face-up ..." (Earthbound Immortals, ``Script.unique_face_up``): not
       face-up while another is face-up on the field (ruling SUM-2).
     - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper."""
     own = script_of(monster)
-    if how in SPECIAL_SUMMONS and own is not None and own.extra.get("cannot_special_summon"):
+    if how in SPECIAL_SUMMONS and own is not None and own.cannot_special_summon:
         return False
     if how == "special" and needs_proper_summon(monster) and not properly_summoned(s, monster):
         return False
-    unique = own.extra.get("unique_face_up") if own is not None else None
+    unique = own.unique_face_up if own is not None else None
     if unique and any(unique in c.data.name and c.id != monster.id for c in face_up_monsters_on_field(s)):
         return False
     return not any(fn(s, src, monster, seat, how) for src, fn in hooks(s, "cannot_summon"))
@@ -206,17 +216,17 @@ def effect_indestructible(s: State, c: Card) -> bool:
 
 def unaffected(s: State, c: Card, source: Card) -> bool:
     """"This card is unaffected by Trap effects" (Elemental HERO Wildheart): the script's
-    ``extra["unaffected_by"]`` names the card kinds (``trap``, ``spell``, ``monster``) whose
+    ``unaffected_by`` names the card kinds (``trap``, ``spell``, ``monster``) whose
     effects do not apply to it while it is face-up on the field (checked by ``ops.destroy`` and
     ``common.gain``)."""
     sc = script_of(c)
-    if sc is None or source.id == c.id or c.zone != "monsters" or not c.face_up:
+    if sc is None or source.id == c.id or c.zone != Zone.MONSTERS or not c.face_up:
         return False
-    return source.data.kind in sc.extra.get("unaffected_by", ()) and not is_negated(s, c)
+    return source.data.kind in sc.unaffected_by and not is_negated(s, c)
 
 
 def battle_indestructible(s: State, c: Card) -> bool:
-    if has_flag(s, "battle_indestructible", c.id) or has_flag(s, "battle_indestructible_all", c.controller):
+    if has_flag(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c.controller):
         return True
     for src, sc in continuous_sources(s):
         if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):

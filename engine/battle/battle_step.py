@@ -21,42 +21,40 @@ from ..effects.base import SCRIPTS
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
-from ..types import Action, other
+from ..types import Action, CardFlag, Phase, Position, Step, Zone, other
 
 
 def attacks_allowed(s: State, c: Card) -> int:
-    extra = 0
-    sc = SCRIPTS.get(c.code)
-    if sc is not None:
-        extra = int(sc.extra.get("extra_attacks", 0))
-    return 1 + extra
+    """Attacks a monster may declare in a Battle Phase: one (ruling BS-6; seed 000). No card of
+    the pool grants more; Wildedge's "attack every monster" is ``attacks_all``."""
+    return 1
 
 
 def attacks_all(c: Card) -> bool:
     """"This card can attack every monster your opponent controls (one attack on each)" (Wildedge)."""
     sc = SCRIPTS.get(c.code)
-    return sc is not None and bool(sc.extra.get("attack_all"))
+    return sc is not None and sc.attack_all
 
 
 def attacks_left(s: State, c: Card) -> int:
     """Attacks the monster's count still allows this Battle Phase (ruling BS-6)."""
-    if c.zone != "monsters":
+    if c.zone != Zone.MONSTERS:
         return 0
     if attacks_all(c):
-        done = set(c.flags.get("attacked_targets", []))
+        done = set(c.flags.get(CardFlag.ATTACKED_TARGETS, []))
         left = [m for m in s.monsters(other(c.controller)) if m.id not in done]
         if c.attacks == 0:
             return max(1, len(left))
-        return len(left) if c.flags.get("attacked_targets") else 0
+        return len(left) if c.flags.get(CardFlag.ATTACKED_TARGETS) else 0
     return max(0, attacks_allowed(s, c) - c.attacks)
 
 
 def can_declare(s: State, c: Card) -> bool:
     return (
-        c.zone == "monsters"
+        c.zone == Zone.MONSTERS
         and c.controller == s.turn_player
         and c.face_up
-        and c.position == "attack"
+        and c.position == Position.ATTACK
         and attacks_left(s, c) > 0
         and can_attack(s, c)
     )
@@ -64,12 +62,12 @@ def can_declare(s: State, c: Card) -> bool:
 
 def _battle_phase_ahead(s: State) -> bool:
     """This turn's Battle Phase is going on (before its End Step), or may still come."""
-    if s.phase == "battle":
-        return s.step != "end"
+    if s.phase == Phase.BATTLE:
+        return s.step != Step.END
     from .start_step import may_enter  # local import: start_step is a sibling module
 
-    if s.phase in ("draw", "standby"):
-        return s.turn > 1 and "battle" not in s.skip
+    if s.phase in (Phase.DRAW, Phase.STANDBY):
+        return s.turn > 1 and Phase.BATTLE not in s.skip
     return may_enter(s)
 
 
@@ -94,7 +92,7 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
     targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
     direct = (not mons or may_attack_directly(s, attacker)) and not attack_restricted(s, attacker)
     if attacks_all(attacker) and attacker.attacks > 0:
-        done = set(attacker.flags.get("attacked_targets", []))
+        done = set(attacker.flags.get(CardFlag.ATTACKED_TARGETS, []))
         targets = [t for t in targets if t not in done]
         direct = False
     return targets, direct
@@ -102,8 +100,8 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
 
 def in_open_battle_step(s: State) -> bool:
     return (
-        s.phase == "battle"
-        and s.step == "battle"
+        s.phase == Phase.BATTLE
+        and s.step == Step.BATTLE
         and s.attack is None
         and not s.chain
         and (s.event is None or bool(s.event.get("soft")))
@@ -150,10 +148,10 @@ def attacker_can_go_on(s: State, attacker: Card) -> bool:
     field, controlled by the turn player, face-up in Attack Position (seed 003, Battle Step:
     play moves to the Damage Step "as long as the attack can continue")."""
     return (
-        attacker.zone == "monsters"
+        attacker.zone == Zone.MONSTERS
         and attacker.controller == s.turn_player
         and attacker.face_up
-        and attacker.position == "attack"
+        and attacker.position == Position.ATTACK
     )
 
 
@@ -169,7 +167,7 @@ def replay_needed(s: State) -> str | None:
     opp = other(s.turn_player)
     if a.target is not None:
         t = s.cards[a.target]
-        if t.zone != "monsters" or t.controller != opp:
+        if t.zone != Zone.MONSTERS or t.controller != opp:
             return "replay"
     if snapshot(s, opp) != a.snapshot and sorted(snapshot(s, opp)) != sorted(a.snapshot):
         return "replay"
@@ -182,7 +180,7 @@ def replay_actions(s: State) -> list[Action]:
         return []
     attacker = s.cards[a.attacker]
     out: list[Action] = []
-    if attacker.zone == "monsters" and attacker.position == "attack" and can_attack(s, attacker):
+    if attacker.zone == Zone.MONSTERS and attacker.position == Position.ATTACK and can_attack(s, attacker):
         targets, direct = targets_for(s, attacker)
         out.extend({"do": "retarget", "target": t} for t in targets)
         if direct:

@@ -21,21 +21,16 @@ win over 003's older seven TCG "substeps"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
-from ..ops import damage, gain_lp, raise_event, send_to_grave
+from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
-from ..stats import atk, battle_indestructible, def_, has_flag, no_battle_damage
-from ..types import other
+from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
+from ..types import Position, Step, Timing, Zone, other
 from .battle_step import attacker_can_go_on
-
-TIMINGS = (
-    "start_of_damage_step",
-    "before_damage_calculation",
-    "during_damage_calculation",
-    "after_damage_calculation",
-    "end_of_damage_step",
-)
 
 
 def battle_valid(s: State, a: Attack) -> bool:
@@ -48,12 +43,12 @@ def battle_valid(s: State, a: Attack) -> bool:
     if a.target is None:
         return True
     t = s.cards[a.target]
-    return t.zone == "monsters" and t.controller == other(s.turn_player)
+    return t.zone == Zone.MONSTERS and t.controller == other(s.turn_player)
 
 
 def enter(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("damage_step", timing="start_of_damage_step")
+    ctx.emit("damage_step", timing=Timing.START)
     a = s.attack
     assert a is not None
     raise_event(ctx, {"kind": "damage_step_start", "attacker": a.attacker, "target": a.target})
@@ -61,38 +56,47 @@ def enter(ctx: Ctx) -> None:
 
 
 def next_timing(ctx: Ctx) -> None:
-    """Both players passed on an empty chain: go on to the next timing."""
+    """Both players passed on an empty chain: go on to the next timing (the timing's row)."""
+    s = ctx.s
+    assert s.attack is not None
+    TIMINGS[Timing(s.damage_step or Timing.END)].after(ctx)
+
+
+def holds_self_destruction(s: State) -> bool:
+    """Continuous self-destruction (Giant Kozaky ...) waits in this timing (ruling DS-3)."""
+    return s.step == Step.DAMAGE and s.damage_step is not None and TIMINGS[Timing(s.damage_step)].holds_self_destruction
+
+
+def one_chain_only(s: State) -> bool:
+    """During damage calculation: one chain only, and damage is calculated as soon as it has
+    resolved (ruling DS-5)."""
+    return s.step == Step.DAMAGE and s.damage_step is not None and TIMINGS[Timing(s.damage_step)].one_chain
+
+
+def _during_calculation(ctx: Ctx) -> None:
+    """Before damage calculation is over: the calculation, unless a battling monster left the
+    field (ruling DS-4: the calculation is skipped)."""
     s = ctx.s
     a = s.attack
     assert a is not None
-    timing = s.damage_step
-    if timing == "start_of_damage_step":
-        _before_calculation(ctx)
-    elif timing == "before_damage_calculation":
-        if not battle_valid(s, a):
-            ctx.emit("battle_stopped", reason="a battling monster left the field")
-            _after_calculation(ctx)
-            return
-        ctx.emit("damage_step", timing="during_damage_calculation")
-        raise_event(ctx, {"kind": "damage_calculation", "attacker": a.attacker, "target": a.target})
-        ctx.emit("priority", seat=s.turn_player, passes=0)
-    elif timing == "during_damage_calculation":
-        calculate(ctx)
-    elif timing == "after_damage_calculation":
-        _end_of_damage_step(ctx)
-    else:
-        _leave(ctx)
+    if not battle_valid(s, a):
+        ctx.emit("battle_stopped", reason="a battling monster left the field")
+        _after_calculation(ctx)
+        return
+    ctx.emit("damage_step", timing=Timing.DURING_CALC)
+    raise_event(ctx, {"kind": "damage_calculation", "attacker": a.attacker, "target": a.target})
+    ctx.emit("priority", seat=s.turn_player, passes=0)
 
 
 def _before_calculation(ctx: Ctx) -> None:
     s = ctx.s
     a = s.attack
     assert a is not None
-    ctx.emit("damage_step", timing="before_damage_calculation")
+    ctx.emit("damage_step", timing=Timing.BEFORE_CALC)
     if a.target is not None and battle_valid(s, a):
         t = s.cards[a.target]
         if not t.face_up:
-            ctx.emit("flipped", card=t.id, code=t.code, position="defense", by_attack=True)
+            ctx.emit("flipped", card=t.id, code=t.code, position=Position.DEFENSE, by_attack=True)
     raise_event(ctx, {"kind": "before_damage_calculation", "attacker": a.attacker, "target": a.target})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
@@ -117,7 +121,7 @@ def calculate(ctx: Ctx) -> None:
         dmg[opp] = a_atk
     else:
         t = s.cards[a.target]
-        if t.position == "attack":
+        if t.position == Position.ATTACK:
             t_atk = atk(s, t)
             result["target_atk"] = t_atk
             if a_atk > t_atk:
@@ -134,7 +138,7 @@ def calculate(ctx: Ctx) -> None:
             if a_atk > t_def:
                 destroyed.append(t.id)
                 pierce = SCRIPTS.get(attacker.code)
-                if pierce is not None and pierce.extra.get("piercing"):
+                if pierce is not None and pierce.piercing:
                     dmg[opp] = a_atk - t_def
             elif a_atk < t_def:
                 dmg[tp] = t_def - a_atk
@@ -151,9 +155,9 @@ def calculate(ctx: Ctx) -> None:
     destroyed = kept
     ctx.emit("battle", **result, destroyed=destroyed, damage=dmg)
     for seat in (tp, opp):
-        if dmg[seat] >= 2000 and has_flag(s, "nutrient_z", seat):
-            # Nutrient Z: gain 4000 before the damage is subtracted
-            gain_lp(ctx, seat, 4000)
+        # lingering rules that apply before the damage is subtracted (Nutrient Z: Script.lingering)
+        for before in lingering_rules(s, seat, "before_battle_damage"):
+            before(ctx, seat, dmg[seat])
         damage(ctx, seat, dmg[seat], reason="battle")
     if s.finished:
         return
@@ -170,11 +174,11 @@ def _after_calculation(ctx: Ctx) -> None:
     a = s.attack
     assert a is not None
     ctx.emit("modifiers_expired", until=["damage_calculation"])
-    ctx.emit("damage_step", timing="after_damage_calculation")
+    ctx.emit("damage_step", timing=Timing.AFTER_CALC)
     raise_event(ctx, {"kind": "after_damage_calculation", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed), "calculated": a.calculated})
     if a.flipped is not None:
         flipped = s.cards[a.flipped]
-        if flipped.zone == "monsters" and flipped.face_up:
+        if flipped.zone == Zone.MONSTERS and flipped.face_up:
             raise_event(ctx, {"kind": "flipped", "card": flipped.id, "by_attack": True})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
@@ -183,11 +187,11 @@ def _end_of_damage_step(ctx: Ctx) -> None:
     s = ctx.s
     a = s.attack
     assert a is not None
-    ctx.emit("damage_step", timing="end_of_damage_step")
+    ctx.emit("damage_step", timing=Timing.END)
     left: list[dict[str, object]] = []
     for cid in list(a.destroyed):
         c = s.cards[cid]
-        if c.zone != "monsters":
+        if c.zone != Zone.MONSTERS:
             continue
         controller = c.controller
         position = c.position
@@ -210,3 +214,23 @@ def _leave(ctx: Ctx) -> None:
     ctx.emit("modifiers_expired", until=["end_of_damage_step", "damage_calculation"])
     ctx.emit("attack_ended", reason="damage_step_over")
     ctx.emit("priority", seat=s.turn_player, passes=0)
+
+
+@dataclass(frozen=True)
+class TimingRow:
+    """One timing of the Damage Step (ruling DS-1)."""
+
+    after: Callable[[Ctx], None]  # both players passed on an empty chain: the next timing
+    holds_self_destruction: bool = False  # continuous self-destruction waits (ruling DS-3)
+    one_chain: bool = False  # one chain only, then damage is calculated (ruling DS-5)
+
+
+# the five timings, in order; each is entered by the ``after`` of the one before (``enter``
+# begins with the first)
+TIMINGS: dict[Timing, TimingRow] = {
+    Timing.START: TimingRow(after=_before_calculation, holds_self_destruction=True),
+    Timing.BEFORE_CALC: TimingRow(after=_during_calculation, holds_self_destruction=True),
+    Timing.DURING_CALC: TimingRow(after=calculate, holds_self_destruction=True, one_chain=True),
+    Timing.AFTER_CALC: TimingRow(after=_end_of_damage_step),
+    Timing.END: TimingRow(after=_leave),
+}

@@ -21,16 +21,17 @@ from __future__ import annotations
 from ..ctx import Ctx
 from ..ops import raise_event
 from ..state import State
+from ..types import Phase, Step
 
 
 def may_enter(s: State) -> bool:
-    if s.turn <= 1 or "battle" in s.skip:
+    if s.turn <= 1 or Phase.BATTLE in s.skip:
         return False
     # Main Phase 1 skipped (Timeater): the player may enter the Battle Phase from the Standby Phase (seed 000)
-    if s.phase == "main1" or (s.phase == "standby" and (s.skipped_main1 or "main1" in s.skip)):
+    if s.phase == Phase.MAIN1 or (s.phase == Phase.STANDBY and (s.skipped_main1 or Phase.MAIN1 in s.skip)):
         # a special Battle Phase earlier in the turn (Last Turn) grants one: the normal one remains
         return s.battle_phases <= s.extra_battle_phases
-    if s.phase == "main2":
+    if s.phase == Phase.MAIN2:
         # a Battle Phase granted only once the turn's Battle Phases were over (rare: e.g. a
         # Weather Report flipped in Main Phase 2)
         return 0 < s.battle_phases <= s.extra_battle_phases
@@ -39,17 +40,17 @@ def may_enter(s: State) -> bool:
 
 def another_follows(s: State) -> bool:
     """At the End Step: a further Battle Phase was granted this turn and follows at once."""
-    return s.phase == "battle" and "battle" not in s.skip and s.battle_phases <= s.extra_battle_phases
+    return s.phase == Phase.BATTLE and Phase.BATTLE not in s.skip and s.battle_phases <= s.extra_battle_phases
 
 
 def enter(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("phase", phase="battle", step="start", turn_player=s.turn_player)
+    ctx.emit("phase", phase=Phase.BATTLE, step=Step.START, turn_player=s.turn_player)
     raise_event(ctx, {"kind": "battle_phase_start", "seat": s.turn_player})
     ctx.emit("priority", seat=s.turn_player, passes=0)
 
 
 def leave(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("phase", phase="battle", step="battle")
+    ctx.emit("phase", phase=Phase.BATTLE, step=Step.BATTLE)
     ctx.emit("priority", seat=s.turn_player, passes=0)

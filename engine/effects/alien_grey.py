@@ -6,7 +6,7 @@ destroyed by battle and sent to the Graveyard, draw 1 card."
 - The FLIP effect is mandatory and does not target: the face-up monster of the opponent that
   gets the counter is selected as it resolves (ruling SEL-1); with none when it is flipped, it
   does not activate.
-- The A-Counter rule applies through ``alien_mother.a_counter_stat`` while it battles.
+- The A-Counter rule applies through ``common.a_counter_stat`` while it battles.
 - That it was flipped face-up is recorded when it is (``used`` key naming this stay on the
   field); destroyed by battle and sent to the Graveyard afterwards, a mandatory trigger draws 1."""
 
@@ -15,14 +15,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import draw, set_counters
 from ..state import Card, Link, State
-from ..types import other
-from .alien_mother import COUNTER, a_counter_stat
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import face_up_monsters, target_ok
+from .common import (
+    Answer,
+    Counter,
+    Ctx,
+    Zone,
+    a_counter_stat,
+    ask_cards,
+    continuation,
+    face_up_monsters,
+    other,
+    target_ok,
+)
 
 
 def _flip_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -39,7 +46,7 @@ def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         if target_ok(ctx.s, cid, face_up=True):
             c = ctx.s.cards[cid]
-            set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 1)
+            set_counters(ctx, c, Counter.A, c.counters.get(Counter.A, 0) + 1)
 
 
 def _stay_key(card: Card) -> str:
@@ -47,7 +54,7 @@ def _stay_key(card: Card) -> str:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == "monsters":
+    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
         ctx.emit("used", key=_stay_key(card))
 
 

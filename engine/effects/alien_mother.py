@@ -4,7 +4,7 @@ Battle Phase. When this card is removed from the field, all monsters that were S
 by this card's effect are destroyed."
 
 - A-Counters (the rule printed on Alien Grey): a monster with A-Counters that battles an "Alien"
-  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``a_counter_stat``
+  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``common.a_counter_stat``
   is the continuous effect every "Alien" monster module applies as a face-up source.
 - The monsters it destroys by battle that had an A-Counter at damage calculation and went to the
   Graveyard are recorded on it (rule bookkeeping in ``watch``: flags ``am_marked`` at damage
@@ -22,30 +22,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, continuation, summon_all_choosing_positions
-
-COUNTER = Counter.A
-
-
-def is_alien(c: Card) -> bool:
-    return c.data.is_monster and "Alien" in c.data.name
-
-
-def a_counter_stat(s: State, src: Card, c: Card) -> tuple[int, int]:
-    """A monster with A-Counters battling the "Alien" monster ``src``: -300 ATK/DEF each, during
-    damage calculation only."""
-    n = c.counters.get(COUNTER, 0)
-    a = s.attack
-    if not n or a is None or s.damage_step != "during_damage_calculation" or not is_alien(src):
-        return (0, 0)
-    if {c.id, src.id} != {a.attacker, a.target}:
-        return (0, 0)
-    return (-300 * n, -300 * n)
+from .common import (
+    Answer,
+    Counter,
+    Ctx,
+    Zone,
+    a_counter_stat,
+    continuation,
+    still_face_up,
+    summon_all_choosing_positions,
+)
 
 
 def _key(s: State) -> list[int]:
@@ -60,14 +49,14 @@ def _ids(card: Card, name: str, key: list[int]) -> list[int]:
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     kind = ev.get("kind")
-    if card.zone != "monsters":
+    if card.zone != Zone.MONSTERS:
         return
     key = _key(s)
     if kind == "after_damage_calculation":
         a = s.attack
         if a is None or card.id not in (a.attacker, a.target):
             return
-        marked = [cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(COUNTER, 0) > 0]
+        marked = [cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(Counter.A, 0) > 0]
         if marked:
             ctx.emit("flag", card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked])
     elif kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard":
@@ -76,11 +65,11 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
 
 
 def _victims(s: State, card: Card) -> list[Card]:
-    return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == "graveyard"]
+    return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == Zone.GRAVEYARD]
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return card.zone == "monsters" and card.face_up and bool(_victims(s, card))
+    return still_face_up(card) and bool(_victims(s, card))
 
 
 def _summon(ctx: Ctx, link: Link) -> None:
@@ -104,7 +93,7 @@ def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 def _destroy_taken(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for c in list(s.cards.values()):
-        if c.zone == "monsters" and c.flags.get("alien_mother") == link.card:
+        if c.zone == Zone.MONSTERS and c.flags.get("alien_mother") == link.card:
             destroy(ctx, c, reason="effect", by=link.card)
 
 

@@ -13,17 +13,16 @@ Battle Phase or later, or during your own turn) it is the one of their next turn
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import delay
 from ..state import Link
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, Phase, other
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     opp = other(link.controller)
-    if s.turn_player == opp and s.phase in ("draw", "standby", "main1") and s.battle_phases == 0:
+    if s.turn_player == opp and s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1) and s.battle_phases == 0:
         ctx.emit("extra_battle_phase", count=1)
     else:
         delay(ctx, opp, extra_battle_phases=1)

@@ -5,7 +5,7 @@ Position."
 
 1. A mandatory trigger when it is Summoned face-up (Normal, Tribute, Flip or Special). It does
    not target: the face-up card that gets the counter (one that can hold one more: a script
-   with ``extra["spell_counter_max"]``, Breaker the Magical Warrior) is selected as it resolves
+   with ``Script.spell_counters``, Breaker the Magical Warrior) is selected as it resolves
    (ruling SEL-1); with none when it is Summoned, it does not activate.
 2. An optional trigger at the end of the Damage Step, from wherever it went: it needs no "sent
    to the Graveyard", so it activates even when Macro Cosmos banishes it instead (ruling DS-9,
@@ -16,21 +16,27 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import set_counters, special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register, script_of
-from .choices import Answer, ask_cards, can_summon_from_deck, continuation
-from .common import deck_candidates, free_monster_zone
-
-SPELL_COUNTER = Counter.SPELL
+from .common import (
+    Answer,
+    Counter,
+    Ctx,
+    Zone,
+    ask_cards,
+    can_summon_from_deck,
+    continuation,
+    deck_candidates,
+    free_monster_zone,
+    still_face_up,
+)
 
 
 def can_take_spell_counter(c: Card) -> bool:
     sc = script_of(c)
-    limit = int(sc.extra.get("spell_counter_max", 0)) if sc is not None else 0
-    return c.on_field and c.face_up and c.counters.get(SPELL_COUNTER, 0) < limit
+    limit = sc.spell_counters if sc is not None else 0
+    return c.on_field and c.face_up and c.counters.get(Counter.SPELL, 0) < limit
 
 
 def _holders(s: State) -> list[int]:
@@ -38,7 +44,7 @@ def _holders(s: State) -> list[int]:
 
 
 def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up and bool(_holders(s))
+    return ev.get("card") == card.id and still_face_up(card) and bool(_holders(s))
 
 
 def _place(ctx: Ctx, link: Link) -> None:
@@ -50,7 +56,7 @@ def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
         if can_take_spell_counter(c):
-            set_counters(ctx, c, SPELL_COUNTER, c.counters.get(SPELL_COUNTER, 0) + 1)
+            set_counters(ctx, c, Counter.SPELL, c.counters.get(Counter.SPELL, 0) + 1)
 
 
 def _destroyed(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -72,7 +78,7 @@ def _summon(ctx: Ctx, link: Link) -> None:
 def _summon_it(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone == "deck" and c.owner == seat:
+        if c.zone == Zone.DECK and c.owner == seat:
             special_summon(ctx, c, seat, "defense", face_up=False)
 
 

@@ -13,10 +13,11 @@ every time, never stored, so removing the source removes the effect.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..state import Card, Link, State
+from ..types import Timing
 
 if TYPE_CHECKING:
     from ..ctx import Ctx
@@ -27,17 +28,16 @@ Cost = Callable[["Ctx", Card, int, dict[str, Any]], None]
 Resolve = Callable[["Ctx", Link], None]
 CostOptions = Callable[[State, Card, int], list[list[int]]]
 
-ALL_DS = frozenset(
-    {
-        "start_of_damage_step",
-        "before_damage_calculation",
-        "during_damage_calculation",
-        "after_damage_calculation",
-        "end_of_damage_step",
-    }
-)
-STAT_CHANGE_DS = frozenset({"start_of_damage_step", "before_damage_calculation"})
-DURING_CALC = frozenset({"during_damage_calculation"})
+ALL_DS = frozenset(Timing)
+STAT_CHANGE_DS = frozenset({Timing.START, Timing.BEFORE_CALC})
+# from the start of the Damage Step up to the end of damage calculation (Honest: "during either
+# player's Damage Step, up to the end of the Damage Calculation")
+UP_TO_CALC = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+DURING_CALC = frozenset({Timing.DURING_CALC})
+AFTER_CALC = frozenset({Timing.AFTER_CALC})
+# "When ... is destroyed by battle and sent to the Graveyard" cards: the window at the end of the
+# Damage Step (ruling DS-9, LF-3)
+END_OF_DS = frozenset({Timing.END})
 
 
 def always(state: State, card: Card, seat: int) -> bool:
@@ -68,7 +68,7 @@ class Effect:
     kind: str
     speed: int = 1
     event: str | None = None
-    damage_step: frozenset[str] = frozenset()
+    damage_step: frozenset[Timing] = frozenset()
     condition: Condition = always
     targets: Targets = no_targets
     cost_options: CostOptions | None = None
@@ -97,6 +97,18 @@ class Effect:
 
 
 @dataclass(frozen=True)
+class Lingering:
+    """A rule that a resolved effect leaves in force after its card has gone: the effect sets the
+    lingering flag ``name`` for a seat (``ops.lingering_flag(ctx, name, seat, until, source)``)
+    and the rules call these hooks while the flag holds for that seat, once per flag name."""
+
+    name: str
+    # (ctx, seat, amount): just before ``amount`` battle damage is subtracted from ``seat``'s LP
+    # (Nutrient Z gains 4000 LP first; ruling DS-7)
+    before_battle_damage: Callable[[Ctx, int, int], None] | None = None
+
+
+@dataclass(frozen=True)
 class Script:
     effects: tuple[Effect, ...] = ()
     # continuous effects, computed on demand (the source card is face-up on the field)
@@ -108,7 +120,6 @@ class Script:
     direct_attack: Callable[[State, Card, Card], bool] | None = None
     banish_instead_of_grave: bool = False
     self_destroy: Callable[[State, Card], bool] | None = None  # while face-up on the field
-    no_battle_damage: Callable[[State, Card, int], bool] | None = None
     # continuous negation of other cards' effects (Jinzo: Trap effects; Spell Canceller: Spells)
     negates: Callable[[State, Card, Card], bool] | None = None
     # this card (or, with a source, another) cannot be destroyed by battle
@@ -121,7 +132,6 @@ class Script:
     attributes: Callable[[State, Card], tuple[str, ...]] | None = None
     # rule bookkeeping: called for every raised event, from any zone; emits facts only, no chain
     watch: Callable[[Ctx, Card, dict[str, Any]], None] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
@@ -131,13 +141,34 @@ class Script:
     # (cards to banish/tribute; [] = not possible now), and paying the chosen one
     procedure: Callable[[State, Card, int], list[list[int]]] | None = None
     procedure_cost: Callable[[Ctx, Card, int, list[int]], None] | None = None
+    # rules that this card's resolved effects leave in force (Nutrient Z), by lingering flag name
+    lingering: tuple[Lingering, ...] = ()
+    # properties of the card itself, read by the rules
+    piercing: bool = False  # "inflict piercing battle damage" (Elemental HERO Bladedge; damage calculation)
+    # "can attack every monster your opponent controls (one attack on each)" (Wildedge; ruling BS-6)
+    attack_all: bool = False
+    # "After this card's activation, it remains on the field" (Swords of Revealing Light)
+    remains_on_field: bool = False
+    cannot_special_summon: bool = False  # "Cannot be Special Summoned" (Light and Darkness Dragon)
+    # "There can only be 1 face-up <name> monster on the field" (Earthbound Immortal; ruling SUM-2)
+    unique_face_up: str | None = None
+    # "unaffected by Trap effects" (Wildheart): the card kinds (trap, spell, monster) whose effects
+    # do not apply to it while it is face-up on the field
+    unaffected_by: frozenset[str] = frozenset()
+    spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
 
 
 SCRIPTS: dict[int, Script] = {}
 
 
+# lingering rules by flag name (``Script.lingering``), in registration order
+LINGERING: dict[str, Lingering] = {}
+
+
 def register(code: int, script: Script) -> Script:
     SCRIPTS[code] = script
+    for rule in script.lingering:
+        LINGERING[rule.name] = rule
     return script
 
 

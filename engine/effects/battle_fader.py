@@ -5,8 +5,8 @@ effect, banish it when it leaves the field."
 Activated from the hand in answer to the declaration of a direct attack (the first chain after
 it, seed 002). Ending the Battle Phase makes it the End Step at once (seed 000: "If a card effect
 ends the Battle Phase (such as Battle Fader), it immediately becomes the End Step"). The summoned
-card carries the ``banish_on_leave`` flag: ``ops.move`` banishes it whenever it would leave the
-field for any other place. Its controller picks its face-up battle position as it is Special
+card is banished whenever it would leave the field for any other place
+(``ops.banish_when_it_leaves``). Its controller picks its face-up battle position as it is Special
 Summoned (ruling SEL-3: the text names none), and then the Battle Phase ends."""
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import end_battle_phase
+from ..ops import banish_when_it_leaves, end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, continuation, summon_choosing_position
+from .common import Answer, Ctx, Zone, continuation, summon_choosing_position
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -35,14 +34,14 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if me.zone == "hand" and None in s.players[link.controller].monsters:
+    if me.zone == Zone.HAND and None in s.players[link.controller].monsters:
         summon_choosing_position(ctx, me.id, link.controller, then="battle_fader.summoned", source=me.id)
 
 
 @continuation("battle_fader.summoned")
 def _summoned(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     if isinstance(answer, list) and answer:
-        ctx.emit("flag", card=answer[0], name="banish_on_leave", value=True)
+        banish_when_it_leaves(ctx, ctx.s.cards[answer[0]])
         end_battle_phase(ctx, reason="battle_fader")
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from ..cards import by_name
 from ..state import Card, State
 from .base import Script, register
+from .common import Position, still_face_up
 
 
 def _self_destroy(s: State, card: Card) -> bool:
-    return card.zone == "monsters" and card.face_up and card.position == "defense"
+    return still_face_up(card) and card.position == Position.DEFENSE
 
 
 def _must_attack(s: State, src: Card, attacker: Card) -> bool:

@@ -14,22 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Counter, Ctx, Zone, still_face_up
 
 COUNTER = Counter.PLAIN
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 3)
 
 
@@ -44,14 +43,14 @@ def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
         and ev.get("target") is not None
         and a is not None
         and a.calculated
-        and card.zone == "monsters"
+        and card.zone == Zone.MONSTERS
         and card.face_up
     )
 
 
 def _remove(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone != "monsters" or not c.face_up:
+    if not still_face_up(c):
         return
     n = c.counters.get(COUNTER, 0)
     if n > 0:

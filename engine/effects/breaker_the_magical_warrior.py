@@ -11,45 +11,44 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
-from .apprentice_magician import SPELL_COUNTER
 from .base import Effect, Script, register
+from .common import Counter, Ctx, Zone, still_face_up
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up and c.counters.get(SPELL_COUNTER, 0) < 1:
-        set_counters(ctx, c, SPELL_COUNTER, 1)
+    if still_face_up(c) and c.counters.get(Counter.SPELL, 0) < 1:
+        set_counters(ctx, c, Counter.SPELL, 1)
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     if c.id != src.id:
         return 0, 0
-    return 300 * c.counters.get(SPELL_COUNTER, 0), 0
+    return 300 * c.counters.get(Counter.SPELL, 0), 0
 
 
 def _has_counter(s: State, card: Card, seat: int) -> bool:
-    return card.counters.get(SPELL_COUNTER, 0) > 0
+    return card.counters.get(Counter.SPELL, 0) > 0
 
 
 def _remove_counter(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
-    set_counters(ctx, card, SPELL_COUNTER, card.counters.get(SPELL_COUNTER, 0) - 1)
+    set_counters(ctx, card, Counter.SPELL, card.counters.get(Counter.SPELL, 0) - 1)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
-    return [[c.id] for c in s.field_cards() if c.zone in ("spells_traps", "field")]
+    return [[c.id] for c in s.field_cards() if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD)]
 
 
 def _destroy(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         c = ctx.s.cards[t]
-        if c.zone in ("spells_traps", "field"):
+        if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
             destroy(ctx, c, reason="effect", by=link.card)
 
 
@@ -61,6 +60,6 @@ register(
             Effect(kind="ignition", speed=1, condition=_has_counter, cost=_remove_counter, targets=_targets, resolve=_destroy, label="destroy a Spell/Trap"),
         ),
         stat=_stat,
-        extra={"spell_counter_max": 1},
+        spell_counters=1,
     ),
 )

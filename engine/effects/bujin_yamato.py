@@ -13,12 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import deck_candidates
+from .common import Answer, Ctx, Zone, ask_cards, continuation, deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:
@@ -29,7 +27,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
         ev.get("phase") == "end"
         and ev.get("seat") == card.controller
-        and card.zone == "monsters"
+        and card.zone == Zone.MONSTERS
         and card.face_up
         and bool(deck_candidates(s, card.controller, _is_bujin))
     )
@@ -44,7 +42,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 def _add(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     s = ctx.s
     picked = [s.cards[cid] for cid in (answer if isinstance(answer, list) else [])]
-    if not picked or picked[0].zone != "deck" or picked[0].owner != seat:
+    if not picked or picked[0].zone != Zone.DECK or picked[0].owner != seat:
         return
     to_hand(ctx, picked[0])
     ask_cards(ctx, seat, list(s.players[seat].hand), "bujin_yamato.send")
@@ -54,7 +52,7 @@ def _add(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 def _send(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone == "hand" and c.owner == seat:
+        if c.zone == Zone.HAND and c.owner == seat:
             send_to_grave(ctx, c, reason="effect")
 
 

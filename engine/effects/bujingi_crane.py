@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from ..stats import original
 from .base import DURING_CALC, Effect, Script, register
-from .common import battling_opponent, my_battling_monster, send_self_cost
+from .common import Ctx, Zone, battling_opponent, my_battling_monster, send_self_cost, still_face_up
 
 
 def _bujin(s: State, seat: int) -> Card | None:
@@ -25,13 +24,13 @@ def _bujin(s: State, seat: int) -> Card | None:
     if m is None or not m.face_up or m.data.type != "Beast-Warrior" or "Bujin" not in m.data.name:
         return None
     opp = battling_opponent(s, m)
-    if opp is None or opp.zone != "monsters":
+    if opp is None or opp.zone != Zone.MONSTERS:
         return None
     return m
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.damage_step == "during_damage_calculation" and _bujin(s, seat) is not None
+    return _bujin(s, seat) is not None  # the timing: damage_step=DURING_CALC
 
 
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
@@ -46,7 +45,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if mid is None:
         return
     m = s.cards[int(mid)]
-    if m.zone == "monsters" and m.face_up and m.controller == link.controller:
+    if still_face_up(m) and m.controller == link.controller:
         ctx.emit("modifier", card=m.id, stat="atk", op="set", value=2 * original(s, m, "atk"), until="damage_calculation", source=link.card)
 
 

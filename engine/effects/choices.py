@@ -28,8 +28,7 @@ from typing import Any
 from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
-from ..types import Action, IllegalAction
-from .common import deck_candidates, free_monster_zone
+from ..types import Action, IllegalAction, Zone
 
 Answer = list[int] | str
 Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
@@ -116,6 +115,23 @@ def then_call(ctx: Ctx, seat: int, then: str | None, answer: Answer, data: dict[
         THEN[then](ctx, seat, answer, data)
 
 
+def free_monster_zone(s: State, seat: int) -> bool:
+    return None in s.players[seat].monsters
+
+
+def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
+    """"... 1 ... from your Deck": one candidate per different card (by passcode) in ``seat``'s
+    Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
+    seen: set[int] = set()
+    out: list[int] = []
+    for cid in s.players[seat].deck:
+        c = s.cards[cid]
+        if c.code not in seen and pred(c):
+            seen.add(c.code)
+            out.append(cid)
+    return out
+
+
 # ------------------------------------------------------------------ Special Summons
 
 
@@ -185,9 +201,16 @@ def summon_from_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool], then: s
     """"Special Summon 1 ... from your Deck": the monster is selected as the effect resolves
     (SEL-1), among those in the Deck then, and Special Summoned in the position its controller
     picks (SEL-3); ``then`` runs after the Summon with [card] (Jurrac Guaiba)."""
-    s = ctx.s
+    summon_one_of(ctx, link, deck_candidates(ctx.s, link.controller, pred), then)
+
+
+def summon_one_of(ctx: Ctx, link: Link, candidates: list[int], then: str | None = None) -> None:
+    """Summon the chosen card: ``link``'s controller selects 1 of ``candidates`` (in the hand or
+    the Deck) as the effect resolves (ruling SEL-1) and Special Summons it in the face-up position
+    they pick (SEL-3); with no free Monster Zone there is nothing to select. ``then`` runs after
+    the Summon with [card] (Jurrac Guaiba)."""
     seat = link.controller
-    cands = deck_candidates(s, seat, pred) if free_monster_zone(s, seat) else []
+    cands = list(candidates) if free_monster_zone(ctx.s, seat) else []
     ask_cards(ctx, seat, cands, "deck.summon", {"then": then, "source": link.card}, source=link.card)
 
 
@@ -195,5 +218,5 @@ def summon_from_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool], then: s
 def _summon_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone in ("deck", "hand") and c.owner == seat:
+        if c.zone in (Zone.DECK, Zone.HAND) and c.owner == seat:
             summon_choosing_position(ctx, cid, seat, then=d.get("then"), source=int(d["source"]))

@@ -18,14 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import check_win, destroy
 from ..state import Card, Link, State
 from ..stats import atk
-from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import face_up_monsters
-from .time_machine import END_OF_DS, left_field
+from .base import END_OF_DS, Effect, Script, register
+from .common import Answer, Ctx, Zone, ask_cards, continuation, face_up_monsters, left_field
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -51,7 +48,7 @@ def _destroy(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     victim = s.cards[answer[0]]
     half = int(d["atk"]) // 2
     destroy(ctx, victim, reason="effect", by=int(d["source"]))
-    if victim.zone == "monsters" or half <= 0:
+    if victim.zone == Zone.MONSTERS or half <= 0:
         return
     for seat in (0, 1):
         lp = s.players[seat].lp

@@ -11,22 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import battling_opponent, gain
+from .common import Ctx, battling_opponent, gain, still_face_up
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    if card.zone != "monsters" or not card.face_up:
+    if not still_face_up(card):
         return False
     opp = battling_opponent(s, card)
-    return opp is not None and opp.zone == "monsters" and opp.face_up and opp.data.type == "Warrior"
+    return opp is not None and still_face_up(opp) and opp.data.type == "Warrior"
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         gain(ctx, c, 2000, "damage_calculation", c.id, stat="atk")
         gain(ctx, c, 2000, "damage_calculation", c.id, stat="def")
 

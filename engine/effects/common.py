@@ -1,16 +1,74 @@
-"""Small pieces card modules share: target lists, costs, negation, battle lookups."""
+"""The card API: what card modules (one per card in ``engine/effects/``) may use.
+
+A card module imports only from ``base`` (``Effect``, ``Script``, ``register``, the Damage Step
+timings), ``common`` (this module), ``engine.ops``, ``engine.stats``, ``engine.state`` and
+``engine.cards`` (``tests/engine/test_card_api_imports.py`` checks it). This module also hands on
+what cards need from elsewhere in the engine: ``Ctx``, ``other``, ``Counter``, ``CardFlag`` and the
+selections made at resolution (``ask_cards``, ``continuation``, ``summon_choosing_position`` ...,
+from ``choices``; ruling SEL-1). Helpers that several cards share live here, never in one card's
+module: target lists, costs, negation, battle lookups, the ``left_field`` window, card families
+(A-Counters, "Gladiator Beast" tag-outs, "Jurrac").
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from ..counters import Counter
 from ..ctx import Ctx
-from ..ops import damage, destroy, send_to_grave
+from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
-from ..types import other
+from ..types import MAIN_PHASES, CardFlag, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
+from .choices import (
+    POSITIONS,
+    Answer,
+    ask_cards,
+    ask_option,
+    can_summon_from_deck,
+    continuation,
+    deck_candidates,
+    free_monster_zone,
+    summon_all_choosing_positions,
+    summon_choosing_position,
+    summon_from_deck,
+    summon_one_of,
+)
+
+__all__ = [
+    "MAIN_PHASES",
+    "POSITIONS",
+    "Answer",
+    "CardFlag",
+    "Counter",
+    "Ctx",
+    "LingeringFlag",
+    "Phase",
+    "Position",
+    "Step",
+    "Timing",
+    "Zone",
+    "ask_cards",
+    "ask_option",
+    "can_summon_from_deck",
+    "continuation",
+    "deck_candidates",
+    "free_monster_zone",
+    "other",
+    "summon_all_choosing_positions",
+    "summon_choosing_position",
+    "summon_from_deck",
+    "summon_one_of",
+]
+
+
+def still_face_up(c: Card) -> bool:
+    """``c`` is a face-up monster on the field: the "if this card is still face-up on the field"
+    check of effects that resolve or trigger later (ruling LF-2: what left the field, or was
+    turned face-down, is no longer that card)."""
+    return c.zone == Zone.MONSTERS and c.face_up
 
 
 def face_up_monsters(s: State, seat: int | None = None) -> list[Card]:
@@ -43,11 +101,6 @@ def discard_cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 def send_self_cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
     """Cost: send this card (from the hand) to the Graveyard."""
     send_to_grave(ctx, card, reason="cost")
-
-
-def previous_link(s: State, card: Card) -> Link | None:
-    """The chain link the card being activated now would respond to."""
-    return s.chain[-1] if s.chain else None
 
 
 def link_is_card_activation(s: State, link: Link, kind: str) -> bool:
@@ -98,7 +151,7 @@ def my_battling_monster(s: State, seat: int) -> Card | None:
     if a is None:
         return None
     for cid in (a.attacker, a.target):
-        if cid is not None and s.cards[cid].controller == seat and s.cards[cid].zone == "monsters":
+        if cid is not None and s.cards[cid].controller == seat and s.cards[cid].zone == Zone.MONSTERS:
             return s.cards[cid]
     return None
 
@@ -112,23 +165,6 @@ def gain(ctx: Ctx, card: Card, value: int, until: str, source: int, stat: str = 
 
 def opponent(seat: int) -> int:
     return other(seat)
-
-
-def free_monster_zone(s: State, seat: int) -> bool:
-    return None in s.players[seat].monsters
-
-
-def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
-    """"... 1 ... from your Deck": one candidate per different card (by passcode) in ``seat``'s
-    Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
-    seen: set[int] = set()
-    out: list[int] = []
-    for cid in s.players[seat].deck:
-        c = s.cards[cid]
-        if c.code not in seen and pred(c):
-            seen.add(c.code)
-            out.append(cid)
-    return out
 
 
 def hand_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
@@ -159,8 +195,7 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         c = s.cards[t]
         if target_ok(s, t, face_up=True) and c.controller != link.controller and None in s.players[link.controller].monsters:
-            ctx.emit("moved", card=t, code=c.code, to="monsters", controller=link.controller, position=c.position, face_up=True, reason="control")
-            ctx.emit("flag", card=t, name="return_to", value=c.owner)
+            take_control(ctx, c, link.controller)
 
 
 def _destroyed_face_up(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -177,3 +212,117 @@ def burn_when_destroyed_face_up() -> Effect:
     """"If this face-up card is destroyed, inflict damage equal to its original ATK to its
     (current) controller" (Giant Kozaky, Zombie Mammoth)."""
     return Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_destroyed_face_up, optional=False, resolve=_burn_controller)
+
+
+# ------------------------------------------------------------------ destroyed by battle
+
+
+def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) -> bool:
+    """``ev`` (a ``destroyed`` event) is this card destroying an opponent's monster by battle
+    (and sending it to the Graveyard, if ``to_grave``); this card is still on the field (ruling
+    DS-9: the trigger activates at the end of the Damage Step; Hydrogeddon, Jurrac Guaiba)."""
+    if ev.get("reason") != "battle" or ev.get("by") != card.id or ev.get("controller") == card.controller:
+        return False
+    if to_grave and ev.get("to") != "graveyard":
+        return False
+    a = s.attack
+    return still_face_up(card) and not (a is not None and card.id in a.destroyed)
+
+
+def left_field(s: State) -> list[dict[str, Any]]:
+    """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
+    Damage Step, during a chain, or with another event (a summon's Tributes, a cost). "When ...
+    is sent to the Graveyard" Traps answer it (``Effect(event="left_field")``)."""
+    ev = s.event
+    if ev is None:
+        return []
+    if ev.get("kind") == "left_field":
+        return list(ev.get("cards", []))
+    return list(ev.get("left", []))
+
+
+def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
+    """The monsters of the ``left_field`` window destroyed by battle and sent to the Graveyard
+    (not banished instead; ruling DS-9): Time Machine, Destiny Signal."""
+    return [e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"]
+
+
+# ------------------------------------------------------------------ card families
+
+
+def is_alien(c: Card) -> bool:
+    return c.data.is_monster and "Alien" in c.data.name
+
+
+def a_counter_stat(s: State, src: Card, c: Card) -> tuple[int, int]:
+    """A-Counters (the rule printed on Alien Grey), the ``Script.stat`` of every "Alien" monster:
+    a monster with A-Counters battling the "Alien" monster ``src`` loses 300 ATK/DEF each, during
+    damage calculation only."""
+    n = c.counters.get(Counter.A, 0)
+    a = s.attack
+    if not n or a is None or s.damage_step != Timing.DURING_CALC or not is_alien(src):
+        return (0, 0)
+    if {c.id, src.id} != {a.attacker, a.target}:
+        return (0, 0)
+    return (-300 * n, -300 * n)
+
+
+def is_small_jurrac(c: Card) -> bool:
+    """A "Jurrac" monster with 1700 or less ATK (Jurrac Guaiba, Jurrac Velo)."""
+    return c.data.is_monster and "Jurrac" in c.data.name and 0 <= c.data.atk <= 1700
+
+
+def is_gladiator_monster(c: Card) -> bool:
+    return c.data.is_monster and c.data.name.startswith("Gladiator Beast")
+
+
+def summoned_by_gladiator(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    """``ev`` is the Special Summon of ``card`` by the effect of a "Gladiator Beast" monster (the
+    top chain link)."""
+    if ev.get("card") != card.id or ev.get("how") != "special" or not s.chain:
+        return False
+    return is_gladiator_monster(s.cards[s.chain[-1].card])
+
+
+def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
+    return still_face_up(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
+
+
+def _tag_candidates(s: State, seat: int, name: str) -> list[int]:
+    return deck_candidates(s, seat, lambda c: is_gladiator_monster(c) and c.data.name != name)
+
+
+def _tag_condition(s: State, card: Card, seat: int) -> bool:
+    return bool(_tag_candidates(s, seat, card.data.name))
+
+
+def _shuffle_in(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+    move(ctx, card, "deck", reason="cost")
+    shuffle_deck(ctx, card.owner)
+
+
+def _tag_resolve(ctx: Ctx, link: Link) -> None:
+    name = ctx.s.cards[link.card].data.name
+    summon_one_of(ctx, link, _tag_candidates(ctx.s, link.controller, name))
+
+
+def tag_out() -> Effect:
+    """"At the end of the Battle Phase, if this card attacked or was attacked: You can shuffle
+    it into the Deck; Special Summon 1 "Gladiator Beast" monster from your Deck, except <its
+    name>" (Bestiari, Laquari). The End Step (ruling ES-1; seed 003, TCG End Step: "The effects
+    of Gladiator Beast monsters also take place during the End Step"): an optional trigger when
+    the Battle Phase ends, if the monster declared an attack or was chosen as an attack target in
+    this Battle Phase (its ``battled`` flag), while another "Gladiator Beast" monster is in the
+    Deck. Its cost shuffles it into the Deck; the monster is selected in the Deck as the effect
+    resolves (ruling SEL-1) and Summoned in the face-up position its controller picks (SEL-3).
+    With several such monsters, their controller chooses which one goes first (CH-5, ES-2)."""
+    return Effect(
+        kind="trigger",
+        speed=1,
+        trigger_on="battle_phase_end",
+        trigger_match=_battled,
+        condition=_tag_condition,
+        cost=_shuffle_in,
+        resolve=_tag_resolve,
+        label="shuffle into the Deck; Special Summon a Gladiator Beast",
+    )

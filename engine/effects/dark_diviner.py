@@ -15,12 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, Zone, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -38,10 +37,10 @@ def _equalize(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
     t = link.data.get("event", {}).get("target")
-    if t is None or me.zone != "monsters" or not me.face_up:
+    if t is None or not still_face_up(me):
         return
     target = s.cards[t]
-    if target.zone != "monsters" or target.controller == me.controller:
+    if target.zone != Zone.MONSTERS or target.controller == me.controller:
         return
     mine = atk(s, me)
     if atk(s, target) > mine:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, State
 from ..stats import is_negated
 from .base import Script, register
+from .common import Ctx, still_face_up
 
 COST = 1000
 
@@ -23,7 +23,7 @@ def _can_attack(s: State, src: Card, attacker: Card) -> bool:
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") != "attack_declared" or ev.get("attacker") != card.id:
         return
-    if card.zone == "monsters" and card.face_up and not card.flags.get("negated") and not is_negated(ctx.s, card):
+    if still_face_up(card) and not is_negated(ctx.s, card):
         pay_lp(ctx, card.controller, COST)
 
 

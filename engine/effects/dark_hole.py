@@ -4,10 +4,10 @@ targeting effect; it needs at least 1 monster on the field to be activated."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Zone
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("target") is not None and card.id in (ev.get("attacker"), ev.get("target")) and card.zone == "monsters"
+    return ev.get("target") is not None and card.id in (ev.get("attacker"), ev.get("target")) and card.zone == Zone.MONSTERS
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -22,9 +22,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     me = s.cards[link.card]
     other_id = ev["target"] if ev.get("attacker") == me.id else ev.get("attacker")
     opp = s.cards.get(other_id, None)
-    if opp is not None and opp.zone == "monsters":
+    if opp is not None and opp.zone == Zone.MONSTERS:
         banish(ctx, opp)
-    if me.zone == "monsters":
+    if me.zone == Zone.MONSTERS:
         banish(ctx, me)
 
 

@@ -8,18 +8,18 @@ it, nor in the Battle Step."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import draw, lingering_flag
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
+from .common import Ctx, LingeringFlag
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.attack is not None and s.damage_step == "during_damage_calculation"
+    return s.turn_player != seat and s.attack is not None  # the timing: damage_step=DURING_CALC
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    lingering_flag(ctx, "no_battle_damage", link.controller, "end_of_damage_step", link.card)
+    lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, link.controller, "end_of_damage_step", link.card)
     draw(ctx, link.controller, 1)
 
 

@@ -15,24 +15,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
+from .common import Counter, Ctx, Zone, still_face_up
 
 COUNTER = Counter.PLAIN
 PENDING = "mosquito_counter_due"
 
 
 def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and still_face_up(card)
 
 
 def _place(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         set_counters(ctx, c, COUNTER, c.counters.get(COUNTER, 0) + 2)
 
 
@@ -41,7 +40,7 @@ def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
 
 
 def _replace(ctx: Ctx, card: Card) -> bool:
-    if not card.face_up or card.zone != "monsters" or is_negated(ctx.s, card) or card.counters.get(COUNTER, 0) <= 0:
+    if not card.face_up or card.zone != Zone.MONSTERS or is_negated(ctx.s, card) or card.counters.get(COUNTER, 0) <= 0:
         return False
     ctx.emit("flag", card=card.id, name=PENDING, value=True)
     return True
@@ -51,7 +50,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") != "damage_step_end" or not card.flags.get(PENDING):
         return
     ctx.emit("flag", card=card.id, name=PENDING, value=None)
-    if card.zone == "monsters":
+    if card.zone == Zone.MONSTERS:
         set_counters(ctx, card, COUNTER, card.counters.get(COUNTER, 0) - 1)
 
 

@@ -22,18 +22,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .choices import summon_choosing_position
+from .common import Ctx, Zone, still_face_up, summon_choosing_position
 
 TERRORKING = "Terrorking Archfiend"
 
 
 def _active(s: State, card: Card) -> bool:
-    return card.zone == "monsters" and card.face_up and not card.flags.get("negated") and not is_negated(s, card)
+    return still_face_up(card) and not is_negated(s, card)
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
@@ -56,7 +55,7 @@ def _on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
 def _terrorking_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     victim = s.cards.get(int(ev.get("card", -1)))
     return (
-        card.zone == "hand"
+        card.zone == Zone.HAND
         and victim is not None
         and victim.data.name == TERRORKING
         and ev.get("controller") == card.controller
@@ -71,7 +70,7 @@ def _send_self(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 def _revive(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     c = ctx.s.cards.get(int(ev.get("card", -1)))
-    if c is not None and c.zone == "graveyard":
+    if c is not None and c.zone == Zone.GRAVEYARD:
         summon_choosing_position(ctx, c.id, link.controller, source=link.card)
 
 

@@ -5,17 +5,17 @@ your Graveyard (even if you no longer control this face-up card)." (card text; t
 HERO" of Destiny Signal's scenarios, ruling GEN-1; seed 003.)
 
 An Ignition effect. The excavated card is shown to both players (a ``note`` fact). A Normal
-Spell sent to the Graveyard is marked (flag ``activate_from_grave`` = the turn number of its
-owner's next turn); during that turn's Main Phase its owner may activate its effect from the
-Graveyard (Spell Speed 1, it stays there; ``chain._from_where_ok``)."""
+Spell sent to the Graveyard may be activated from there during its owner's next turn
+(``ops.allow_activation_from_grave``, any card may use it): in that turn's Main Phase (Spell
+Speed 1), and it stays there."""
 
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import move, send_to_grave
+from ..ops import allow_activation_from_grave, move, send_to_grave
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -31,7 +31,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     ctx.emit("note", what="excavated", card=top.id, code=top.code, seat=link.controller)
     if top.data.is_spell and top.data.prop == "normal":
         if send_to_grave(ctx, top, reason="effect") == "graveyard":
-            ctx.emit("flag", card=top.id, name="activate_from_grave", value=s.turn + 2)
+            allow_activation_from_grave(ctx, top, s.turn + 2)
     else:
         move(ctx, top, "deck", top=False, reason="effect")
 

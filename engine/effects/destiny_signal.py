@@ -11,12 +11,15 @@ face-up position its controller picks (ruling SEL-3)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .choices import ask_cards
-from .common import deck_candidates, free_monster_zone, hand_candidates
-from .time_machine import END_OF_DS, destroyed_by_battle_to_grave
+from .base import END_OF_DS, Effect, Script, register
+from .common import (
+    Ctx,
+    deck_candidates,
+    destroyed_by_battle_to_grave,
+    hand_candidates,
+    summon_one_of,
+)
 
 
 def _is_small_destiny_hero(c: Card) -> bool:
@@ -34,10 +37,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    seat = link.controller
-    cands = _candidates(s, seat) if free_monster_zone(s, seat) else []
-    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
+    summon_one_of(ctx, link, _candidates(ctx.s, link.controller))
 
 
 register(

@@ -14,13 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
-from ..types import other
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
+from .common import Answer, Ctx, Zone, ask_cards, continuation, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -28,7 +26,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         ev.get("reason") == "battle"
         and ev.get("to") == "graveyard"
         and ev.get("controller") == other(card.controller)
-        and card.zone == "spells_traps"
+        and card.zone == Zone.SPELLS_TRAPS
         and card.face_up
         and not is_negated(s, card)
     )
@@ -41,7 +39,7 @@ def _cost_options(s: State, card: Card, seat: int) -> list[list[int]]:
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
     for cid in data.get("cost", []):
         c = ctx.s.cards[int(cid)]
-        if c.zone == "monsters":
+        if c.zone == Zone.MONSTERS:
             send_to_grave(ctx, c, reason="cost")
 
 
@@ -54,7 +52,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 def _destroy(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone == "monsters" and c.controller != seat:
+        if c.zone == Zone.MONSTERS and c.controller != seat:
             destroy(ctx, c, reason="effect", by=int(d["source"]))
 
 

@@ -12,19 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, Position, Zone, still_face_up, target_ok
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     t = ev.get("target")
-    if ev.get("attacker") != card.id or t is None or card.zone != "monsters" or not card.face_up:
+    if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
     target = s.cards[t]
-    return target.zone == "monsters" and target.position == "defense"
+    return target.zone == Zone.MONSTERS and target.position == Position.DEFENSE
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

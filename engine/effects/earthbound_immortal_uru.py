@@ -10,11 +10,11 @@ monster your opponent controls, until the End Phase."
 - It may attack directly even while the opponent controls monsters.
 - Without a face-up Field Spell on the field it destroys itself (continuous).
 - The control effect is an Ignition Effect: the Tribute is its cost, the monster is chosen
-  (targeted) at activation, control returns in the End Phase (``flow._return_control``).
+  (targeted) at activation, control returns in the End Phase (``ops.take_control``).
 - "There can only be 1 face-up Earthbound Immortal monster on the field" (ruling SUM-2), for
   any "Earthbound Immortal" of either player (the card pool holds Uru only, so two copies show
   it): while one is face-up on the field, another cannot be Normal, Flip or Special Summoned
-  (``extra["unique_face_up"]``, read by ``stats.can_summon``; it may be Set); one flipped
+  (``Script.unique_face_up``, read by ``stats.can_summon``; it may be Set); one flipped
   face-up all the same (by an effect or by an attack) is destroyed, the one that was face-up
   first stays (rule bookkeeping: the ``face_up_at`` flag records when each became face-up)."""
 
@@ -23,11 +23,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, State
-from ..types import other
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, take_control_until_end_phase, tribute_cost
+from .common import (
+    Ctx,
+    each,
+    face_up_monsters,
+    other,
+    still_face_up,
+    take_control_until_end_phase,
+    tribute_cost,
+)
 
 UNIQUE = "Earthbound Immortal"
 
@@ -47,7 +53,7 @@ def _self_destroy(s: State, card: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and card.zone == "monsters" and card.face_up:
+    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and still_face_up(card):
         ctx.emit("flag", card=card.id, name="face_up_at", value=ctx.s.seq)
 
 
@@ -86,6 +92,6 @@ register(
         can_be_attacked=_can_be_attacked,
         direct_attack=_direct,
         watch=_watch,
-        extra={"unique_face_up": UNIQUE},
+        unique_face_up=UNIQUE,
     ),
 )

@@ -7,27 +7,25 @@ calculation: Shuffle that monster into the Deck. During each of your End Phases:
   "Substep 3": "Drillroid and Ehren, Lightsworn Monk ... without applying damage
   calculation").
 - The second is a mandatory trigger at the start of each of its controller's End Phases.
-The deck is shuffled with the duel's own PRNG (``engine.rng``)."""
+The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import move, send_to_grave
-from ..rng import shuffled
+from ..ops import move, send_to_grave, shuffle_deck
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, Position, Zone, still_face_up, target_ok
 
 
 def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     t = ev.get("target")
-    if ev.get("attacker") != card.id or t is None or card.zone != "monsters" or not card.face_up:
+    if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
     target = s.cards[t]
-    return target.zone == "monsters" and target.position == "defense"
+    return target.zone == Zone.MONSTERS and target.position == Position.DEFENSE
 
 
 def _shuffle_in(ctx: Ctx, link: Link) -> None:
@@ -41,12 +39,11 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
         move(ctx, c, "extra", reason="effect", face_up=False)  # a Fusion Monster goes back to the Extra Deck
         return
     move(ctx, c, "deck", reason="effect", face_up=False)
-    rng, order = shuffled(s.rng, list(s.players[owner].deck))
-    ctx.emit("shuffled", seat=owner, order=order, rng=rng)
+    shuffle_deck(ctx, owner)
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and ev.get("seat") == card.controller and card.zone == "monsters" and card.face_up
+    return ev.get("phase") == "end" and ev.get("seat") == card.controller and still_face_up(card)
 
 
 def _mill(ctx: Ctx, link: Link) -> None:

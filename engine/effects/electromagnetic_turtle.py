@@ -13,14 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish, end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Phase, Step
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.phase == "battle" and s.step in ("start", "battle")
+    return s.turn_player != seat and s.phase == Phase.BATTLE and s.step in (Step.START, Step.BATTLE)
 
 
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:

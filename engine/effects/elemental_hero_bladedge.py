@@ -1,11 +1,11 @@
 """Elemental HERO Bladedge: "If this card attacks a Defense Position monster, inflict piercing
 battle damage to your opponent." (card text; a Fusion Material of Elemental HERO Wildedge.)
 
-Piercing is applied by damage calculation (``extra["piercing"]``)."""
+Piercing is applied by damage calculation (``Script.piercing``)."""
 
 from __future__ import annotations
 
 from ..cards import by_name
 from .base import Script, register
 
-register(by_name("Elemental HERO Bladedge").code, Script(extra={"piercing": True}))
+register(by_name("Elemental HERO Bladedge").code, Script(piercing=True))

@@ -14,13 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import damage
 from ..state import Card, Link, State
 from ..stats import atk
-from ..types import other
 from .base import Effect, Script, register
-from .hydrogeddon import destroyed_by_this
+from .common import Ctx, destroyed_by_this, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -2,7 +2,7 @@
 Fusion Summoned and cannot be Special Summoned by other ways. This card can attack every
 monster your opponent controls (one attack on each monster per Battle Phase)."
 
-The attack rule is ``attack_all`` (``engine.battle.battle_step``): one attack on each monster
+The attack rule is ``Script.attack_all`` (``engine.battle.battle_step``; ruling BS-6): one attack on each monster
 the opponent controls, never twice on the same one, and no direct attack once it has attacked.
 Its Summon rule (ruling SUM-1, ``stats.can_summon``): only Polymerization's Fusion Summon brings
 it from the Extra Deck; another effect (Monster Reborn, Time Machine, Goyo Guardian) may
@@ -13,4 +13,4 @@ from __future__ import annotations
 from ..cards import by_name
 from .base import Script, register
 
-register(by_name("Elemental HERO Wildedge").code, Script(extra={"attack_all": True}))
+register(by_name("Elemental HERO Wildedge").code, Script(attack_all=True))

@@ -1,7 +1,7 @@
 """Elemental HERO Wildheart: "This card is unaffected by Trap effects." (card text; a Fusion
 Material of Elemental HERO Wildedge.)
 
-``extra["unaffected_by"]`` (``engine.stats.unaffected``): while it is face-up on the field, Trap
+``Script.unaffected_by`` (``engine.stats.unaffected``): while it is face-up on the field, Trap
 effects that destroy it or change its ATK/DEF do not apply to it. A Trap may still be
 activated targeting it (Sakuretsu Armor); it then resolves without effect on it. Other kinds
 of Trap effects (position changes, banishing, returning to the hand) are not yet covered."""
@@ -11,4 +11,4 @@ from __future__ import annotations
 from ..cards import by_name
 from .base import Script, register
 
-register(by_name("Elemental HERO Wildheart").code, Script(extra={"unaffected_by": ("trap",)}))
+register(by_name("Elemental HERO Wildheart").code, Script(unaffected_by=frozenset({"trap"})))

@@ -8,11 +8,18 @@ without effect, and the attack replays."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .common import each, face_up_monsters, take_control_until_end_phase, target_ok, tribute_cost
+from .common import (
+    Ctx,
+    Position,
+    each,
+    face_up_monsters,
+    other,
+    take_control_until_end_phase,
+    target_ok,
+    tribute_cost,
+)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -23,7 +30,7 @@ def _change(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         if target_ok(ctx.s, t, face_up=True):
             c = ctx.s.cards[t]
-            new = "defense" if c.position == "attack" else "attack"
+            new = "defense" if c.position == Position.ATTACK else "attack"
             ctx.emit("position_changed", card=t, code=c.code, position=new, face_up=True, by_player=False)
 
 

@@ -14,16 +14,14 @@ from itertools import combinations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish, delay
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .hydrogeddon import destroyed_by_this
+from .common import Ctx, Zone, destroyed_by_this, other
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
-    if card.zone != "hand" or None not in s.players[seat].monsters:
+    if card.zone != Zone.HAND or None not in s.players[seat].monsters:
         return []
     water = [cid for cid in s.players[seat].graveyard if s.cards[cid].data.is_monster and s.cards[cid].data.attribute == "WATER"]
     return [list(c) for c in combinations(water, 2)]

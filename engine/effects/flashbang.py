@@ -17,11 +17,10 @@ with a test-only one.)"""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
+from ..ops import go_to_end_phase
 from ..state import Card, Link, State
-from .base import Effect, Script, register
-
-AFTER_CALC = frozenset({"after_damage_calculation"})
+from .base import AFTER_CALC, Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -33,7 +32,6 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    from ..flow import go_to_end_phase  # local import: flow imports the effect framework
 
     go_to_end_phase(ctx, "flashbang")
 

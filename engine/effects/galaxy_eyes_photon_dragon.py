@@ -24,16 +24,15 @@ from itertools import combinations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import banish, send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, Phase, Step, Zone, still_face_up, target_ok
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
-    if card.zone != "hand":
+    if card.zone != Zone.HAND:
         return []
     strong = [m.id for m in s.monsters(seat) if m.face_up and atk(s, m) >= 2000]
     return [list(c) for c in combinations(strong, 2)]
@@ -55,11 +54,11 @@ def _opponent_battling(s: State, card: Card) -> Card | None:
     else:
         return None
     o = s.cards[other_id]
-    return o if o.zone == "monsters" and o.controller != card.controller else None
+    return o if o.zone == Zone.MONSTERS and o.controller != card.controller else None
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.phase == "battle" and s.step == "battle" and _opponent_battling(s, card) is not None
+    return s.phase == Phase.BATTLE and s.step == Step.BATTLE and _opponent_battling(s, card) is not None
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -70,7 +69,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if not link.targets or not target_ok(s, link.targets[0]) or me.zone != "monsters" or not me.face_up:
+    if not link.targets or not target_ok(s, link.targets[0]) or not still_face_up(me):
         return
     other = s.cards[link.targets[0]]
     mats = len(other.materials) if "xyz" in other.data.monster_kinds else 0
@@ -81,9 +80,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     for c, _side, _pos in records:
         banish(ctx, c)
     for c, side, pos in records:
-        if c.zone == "banished":
+        if c.zone == Zone.BANISHED:
             ctx.emit("flag", card=c.id, name="gepd_return", value=[*key, side, pos])
-    if s.cards[me.id].zone == "banished":
+    if s.cards[me.id].zone == Zone.BANISHED:
         ctx.emit("flag", card=me.id, name="gepd_materials", value=mats)
 
 
@@ -93,15 +92,15 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         return
     key = [s.turn, s.battle_phases, card.id]
     gain = int(card.flags.get("gepd_materials", 0) or 0)
-    back = [c for c in s.cards.values() if c.zone == "banished" and (c.flags.get("gepd_return") or [])[:3] == key]
+    back = [c for c in s.cards.values() if c.zone == Zone.BANISHED and (c.flags.get("gepd_return") or [])[:3] == key]
     for c in sorted(back, key=lambda x: x.id != card.id):
         side, pos = c.flags["gepd_return"][3], c.flags["gepd_return"][4]
         ctx.emit("flag", card=c.id, name="gepd_return", value=None)
         if None in s.players[side].monsters:
-            ctx.emit("moved", card=c.id, code=c.code, to="monsters", controller=side, position=pos, face_up=True, reason="return", **{"from": "banished"})
+            ctx.emit("moved", card=c.id, code=c.code, to=Zone.MONSTERS, controller=side, position=pos, face_up=True, reason="return", **{"from": "banished"})
     if gain:
         ctx.emit("flag", card=card.id, name="gepd_materials", value=None)
-    if card.zone == "monsters" and gain:
+    if card.zone == Zone.MONSTERS and gain:
         ctx.emit("modifier", card=card.id, stat="atk", op="add", value=500 * gain, until="permanent", source=card.id)
 
 

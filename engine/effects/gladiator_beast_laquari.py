@@ -5,21 +5,20 @@ monster from your Deck, except "Gladiator Beast Laquari"."
 
 The original ATK change is applied as it is Summoned (rule bookkeeping in ``watch``: a
 ``set_original`` modifier that lasts while it is on the field). The end-of-Battle-Phase tag-out
-is shared with Bestiari (``gladiator_beast_bestiari.tag_out``; ruling ES-1; seed 003, TCG End Step)."""
+is shared with Bestiari (``common.tag_out``; ruling ES-1; seed 003, TCG End Step)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card
 from .base import Script, register
-from .gladiator_beast_bestiari import summoned_by_gladiator, tag_out
+from .common import Ctx, Zone, summoned_by_gladiator, tag_out
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "summoned" and card.zone == "monsters" and summoned_by_gladiator(ctx.s, card, ev):
+    if ev.get("kind") == "summoned" and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
         ctx.emit("modifier", card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id)
 
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import may_special_summon
+from .common import Ctx, Zone, may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -21,7 +20,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         ev.get("reason") == "battle"
         and ev.get("by") == card.id
         and ev.get("to") == "graveyard"
-        and card.zone == "monsters"
+        and card.zone == Zone.MONSTERS
         and victim is not None
         and may_special_summon(s, victim, card.controller)
     )
@@ -30,7 +29,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     c = ctx.s.cards[ev.get("card", -1)] if ev.get("card") in ctx.s.cards else None
-    if c is not None and c.zone == "graveyard":
+    if c is not None and c.zone == Zone.GRAVEYARD:
         special_summon(ctx, c, link.controller, "defense")
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import send_to_grave
 from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
-from .common import link_is_monster_effect, negate_previous
+from .common import Ctx, link_is_monster_effect, negate_previous
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

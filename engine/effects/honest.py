@@ -10,23 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import atk
-from .base import Effect, Script, register
-from .common import battling_opponent, gain, my_battling_monster, send_self_cost
-
-DS = frozenset({"start_of_damage_step", "before_damage_calculation", "during_damage_calculation"})
-
-
-def _return_ok(s: State, card: Card, seat: int) -> bool:
-    return s.phase in ("main1", "main2") and s.turn_player == seat
+from .base import UP_TO_CALC, Effect, Script, register
+from .common import (
+    Ctx,
+    Zone,
+    battling_opponent,
+    gain,
+    my_battling_monster,
+    send_self_cost,
+    still_face_up,
+)
 
 
 def _return(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         to_hand(ctx, c)
 
 
@@ -48,7 +49,7 @@ def _gain(ctx: Ctx, link: Link) -> None:
         return
     m = s.cards[mid]
     opp = battling_opponent(s, m)
-    if m.zone == "monsters" and m.face_up and opp is not None and opp.zone == "monsters":
+    if still_face_up(m) and opp is not None and opp.zone == Zone.MONSTERS:
         gain(ctx, m, atk(s, opp), "turn", link.card)
 
 
@@ -56,8 +57,8 @@ register(
     by_name("Honest").code,
     Script(
         effects=(
-            Effect(kind="ignition", speed=1, condition=_return_ok, resolve=_return, label="return to hand"),
-            Effect(kind="quick", speed=2, from_hand=True, damage_step=DS, condition=_battle_ok, cost=_remember, resolve=_gain, label="gain ATK", only_in_damage_step=True),
+            Effect(kind="ignition", speed=1, resolve=_return, label="return to hand"),
+            Effect(kind="quick", speed=2, from_hand=True, damage_step=UP_TO_CALC, condition=_battle_ok, cost=_remember, resolve=_gain, label="gain ATK", only_in_damage_step=True),
         )
     ),
 )

@@ -12,23 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import can_summon_from_deck, summon_from_deck
+from .common import Ctx, can_summon_from_deck, destroyed_by_this, summon_from_deck
 
 CODE = by_name("Hydrogeddon").code
-
-
-def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) -> bool:
-    """``ev`` (a ``destroyed`` event) is this card destroying an opponent's monster by battle
-    (and sending it to the Graveyard, if ``to_grave``); this card is still on the field."""
-    if ev.get("reason") != "battle" or ev.get("by") != card.id or ev.get("controller") == card.controller:
-        return False
-    if to_grave and ev.get("to") != "graveyard":
-        return False
-    a = s.attack
-    return card.zone == "monsters" and card.face_up and not (a is not None and card.id in a.destroyed)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

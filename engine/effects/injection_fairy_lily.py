@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
-from .common import gain, in_battle
+from .common import Ctx, gain, in_battle, still_face_up
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -24,7 +23,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         gain(ctx, c, 3000, "damage_calculation", c.id)
 
 

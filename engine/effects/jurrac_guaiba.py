@@ -11,15 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
+from ..ops import forbid_attack_this_turn
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, can_summon_from_deck, continuation, summon_from_deck
-from .hydrogeddon import destroyed_by_this
-
-
-def is_small_jurrac(c: Card) -> bool:
-    return c.data.is_monster and "Jurrac" in c.data.name and 0 <= c.data.atk <= 1700
+from .common import (
+    Answer,
+    Ctx,
+    can_summon_from_deck,
+    continuation,
+    destroyed_by_this,
+    is_small_jurrac,
+    summon_from_deck,
+)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -33,7 +36,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 @continuation("jurrac_guaiba.no_attack")
 def _no_attack(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
-        ctx.emit("flag", card=cid, name="cannot_attack_turn", value=ctx.s.turn)
+        forbid_attack_this_turn(ctx, ctx.s.cards[cid])
 
 
 register(

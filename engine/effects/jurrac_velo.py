@@ -10,11 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import can_summon_from_deck, summon_from_deck
-from .jurrac_guaiba import is_small_jurrac
+from .common import Ctx, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -23,7 +21,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         and ev.get("reason") == "battle"
         and ev.get("to") == "graveyard"
         and ev.get("position") == "attack"
-        and card.zone == "graveyard"
+        and card.zone == Zone.GRAVEYARD
     )
 
 

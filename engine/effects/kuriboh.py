@@ -5,10 +5,10 @@ calculation)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
+from ..ops import lingering_flag
 from ..state import Card, Link, State
 from .base import DURING_CALC, Effect, Script, register
-from .common import send_self_cost
+from .common import Ctx, LingeringFlag, send_self_cost
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -16,7 +16,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    ctx.emit("modifier", card=-1, stat="no_battle_damage", op="flag", value=link.controller, until="end_of_damage_step", source=link.card)
+    lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, link.controller, "end_of_damage_step", link.card)
 
 
 register(

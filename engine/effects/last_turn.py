@@ -24,8 +24,7 @@ Ruling CARD-1 (the card's official FAQ), in full:
    Damage and End Steps) but in addition to the turn's normal one, which stays possible later
    (one extra Battle Phase is granted when the normal one has not happened yet); afterwards the
    turn goes on from the phase it interrupted (``resume_phase``). In it the Summoned monster must
-   attack the selected monster and nothing else (``must_attack``/``attack_only``, no direct
-   attack); battle damage is 0 for both players until it ends. Activated in the Start or Battle
+   attack the selected monster and nothing else (``ops.restrict_attack``, no direct attack); battle damage is 0 for both players until it ends. Activated in the Start or Battle
    Step of a Battle Phase, that Battle Phase is the one in which the attack happens; in its End
    Step, a new Battle Phase follows.
 5. At the start of this turn's End Phase (rule bookkeeping in ``watch``): if exactly one monster
@@ -37,20 +36,33 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import lingering_flag, send_all_to_grave, special_summon
-from ..state import Card, Link, State
-from ..types import other
+from ..ops import (
+    lingering_flag,
+    restrict_attack,
+    send_all_to_grave,
+    special_summon,
+    start_battle_phase,
+)
+from ..state import PHASES, Card, Link, State
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import may_special_summon
+from .common import (
+    Answer,
+    Ctx,
+    LingeringFlag,
+    Phase,
+    Step,
+    Zone,
+    ask_cards,
+    continuation,
+    may_special_summon,
+    other,
+)
 
-PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 KEEP = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.players[seat].lp <= 1000 and s.phase != "end" and bool(s.monsters(seat))
+    return s.turn_player != seat and s.players[seat].lp <= 1000 and s.phase != Phase.END and bool(s.monsters(seat))
 
 
 def _summonable(s: State, seat: int) -> list[int]:
@@ -107,28 +119,24 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
 
 @continuation("last_turn.summon")
 def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
-    from ..battle import start_step  # local import: the battle package imports the effect framework
-
     s = ctx.s
     source = int(d["source"])
     if not isinstance(answer, list) or not answer or not special_summon(ctx, s.cards[answer[0]], seat, "attack"):
         return
     mon = s.cards[answer[0]]
-    here = s.phase == "battle" and s.step in ("start", "battle")  # the attack happens in this one
+    here = s.phase == Phase.BATTLE and s.step in (Step.START, Step.BATTLE)  # the attack happens in this one
     bp = [s.turn, s.battle_phases if here else s.battle_phases + 1]
     keep = int(d["keep"])
-    if keep >= 0 and s.cards[keep].zone == "monsters":
-        ctx.emit("flag", card=mon.id, name="must_attack", value=bp)
-    ctx.emit("flag", card=mon.id, name="attack_only", value=[*bp, keep])
+    restrict_attack(ctx, mon, bp, keep, must=keep >= 0 and s.cards[keep].zone == Zone.MONSTERS)
     for sd in (0, 1):
-        lingering_flag(ctx, "no_battle_damage", sd, "end_of_battle_phase", source)
+        lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, sd, "end_of_battle_phase", source)
     if here:
         return
-    if s.phase != "battle":
-        lingering_flag(ctx, "resume_phase", PHASES.index(s.phase), "end_of_battle_phase", source)
-        if s.phase in ("draw", "standby", "main1") and s.battle_phases <= s.extra_battle_phases:
+    if s.phase != Phase.BATTLE:
+        lingering_flag(ctx, LingeringFlag.RESUME_PHASE, PHASES.index(s.phase), "end_of_battle_phase", source)
+        if s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1) and s.battle_phases <= s.extra_battle_phases:
             ctx.emit("extra_battle_phase", count=1)  # the normal Battle Phase may still follow
-    start_step.enter(ctx)
+    start_battle_phase(ctx)
 
 
 register(

@@ -13,8 +13,8 @@ target (if any)."
   TCG "Substep 4": "effects that negate them, such as Counter Trap Cards and the effects of
   cards like Herald of Orange Light and Light and Darkness Dragon").
 - Also DARK while face-up (Hoshiningen and Star Boy-like effects see both Attributes).
-- "Cannot be Special Summoned": ``extra["cannot_special_summon"]`` (``stats.can_summon``,
-  ``stats.can_summon``): Monster Reborn cannot target it.
+- "Cannot be Special Summoned": ``Script.cannot_special_summon`` (``stats.can_summon``):
+  Monster Reborn cannot target it.
 - Destroyed and sent to the Graveyard: a mandatory trigger; its controller targets a monster
   in their Graveyard as it activates (when there are several; none: it still destroys), then
   everything they control is destroyed at the same time and the target is Special Summoned in
@@ -25,16 +25,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
-from .choices import summon_choosing_position
+from .common import Ctx, Zone, still_face_up, summon_choosing_position
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    if card.zone != "monsters" or not card.face_up or is_negated(s, card):
+    if not still_face_up(card) or is_negated(s, card):
         return False
     if ev.get("card") == card.id or any(link.card == card.id for link in s.chain):
         return False  # once per chain
@@ -59,7 +58,7 @@ def _negate(ctx: Ctx, link: Link) -> None:
 
 
 def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == "graveyard"
+    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == Zone.GRAVEYARD
 
 
 def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -73,7 +72,7 @@ def _wipe(ctx: Ctx, link: Link) -> None:
     destroy_all(ctx, list(s.field_cards(seat)), by=link.card)
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == "graveyard" and c.owner == seat and None in s.players[seat].monsters:
+        if c.zone == Zone.GRAVEYARD and c.owner == seat and None in s.players[seat].monsters:
             summon_choosing_position(ctx, c.id, seat, source=link.card)
 
 
@@ -89,6 +88,6 @@ register(
             Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_sent_match, optional=False, targets=_grave_targets, resolve=_wipe, label="destroyed"),
         ),
         attributes=_also_dark,
-        extra={"cannot_special_summon": True},
+        cannot_special_summon=True,
     ),
 )

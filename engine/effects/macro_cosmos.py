@@ -17,11 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation, summon_choosing_position
-from .common import deck_candidates, free_monster_zone, hand_candidates
+from .common import (
+    Answer,
+    Ctx,
+    Zone,
+    ask_cards,
+    continuation,
+    deck_candidates,
+    free_monster_zone,
+    hand_candidates,
+    summon_choosing_position,
+)
 
 HELIOS = by_name("Helios - The Primordial Sun").code
 
@@ -33,7 +41,7 @@ def _is_helios(c: Card) -> bool:
 def _summon(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     seat = link.controller
-    if s.cards[link.card].zone != "spells_traps" or not free_monster_zone(s, seat):
+    if s.cards[link.card].zone != Zone.SPELLS_TRAPS or not free_monster_zone(s, seat):
         return
     cands = hand_candidates(s, seat, _is_helios)[:1] + deck_candidates(s, seat, _is_helios)
     ask_cards(ctx, seat, cands, "macro_cosmos.helios", {"source": link.card}, optional=True, source=link.card)
@@ -43,7 +51,7 @@ def _summon(ctx: Ctx, link: Link) -> None:
 def _helios(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         h = ctx.s.cards[cid]
-        if h.code == HELIOS and h.zone in ("hand", "deck") and h.owner == seat:
+        if h.code == HELIOS and h.zone in (Zone.HAND, Zone.DECK) and h.owner == seat:
             summon_choosing_position(ctx, cid, seat, source=int(d["source"]))
 
 

@@ -12,13 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .choices import Answer, ask_cards, continuation
-from .common import deck_candidates, free_monster_zone
+from .common import (
+    Answer,
+    Ctx,
+    Zone,
+    ask_cards,
+    continuation,
+    deck_candidates,
+    free_monster_zone,
+    other,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -49,7 +55,7 @@ def _pick(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         return
     for owner, cid in picked:
         c = s.cards[int(cid)]
-        if c.zone == "deck" and c.owner == owner:
+        if c.zone == Zone.DECK and c.owner == owner:
             special_summon(ctx, c, int(owner), "attack")
 
 

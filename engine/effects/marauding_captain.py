@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import ask_cards
+from .common import Ctx, Zone, summon_one_of
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -33,7 +32,7 @@ def _candidates(s: State, seat: int) -> list[Card]:
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == "monsters"
+    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == Zone.MONSTERS
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -41,10 +40,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    seat = link.controller
-    cands = [c.id for c in _candidates(s, seat)] if None in s.players[seat].monsters else []
-    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
+    summon_one_of(ctx, link, [c.id for c in _candidates(ctx.s, link.controller)])
 
 
 register(

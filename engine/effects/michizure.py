@@ -19,12 +19,10 @@ Michizure may answer it, unless the turn player acts first."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import target_ok
-from .time_machine import END_OF_DS, left_field
+from .base import END_OF_DS, Effect, Script, register
+from .common import Ctx, left_field, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

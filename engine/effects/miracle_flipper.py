@@ -22,12 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, special_summon
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
-from .choices import POSITIONS, Answer, ask_cards, ask_option, continuation
+from .common import POSITIONS, Answer, Ctx, Zone, ask_cards, ask_option, continuation, other
 
 NAME = "Miracle Flipper"
 
@@ -45,21 +43,21 @@ def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") != "destroyed" or ev.get("card") != card.id:
         return
-    if ev.get("reason") == "battle" and card.zone == "graveyard":
+    if ev.get("reason") == "battle" and card.zone == Zone.GRAVEYARD:
         s = ctx.s
         ctx.emit("flag", card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))])
 
 
 def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     rec = card.flags.get("mf_return")
-    return card.zone == "graveyard" and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
+    return card.zone == Zone.GRAVEYARD and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
 
 
 def _return(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
     rec = me.flags.get("mf_return")
-    if me.zone != "graveyard" or not isinstance(rec, list):
+    if me.zone != Zone.GRAVEYARD or not isinstance(rec, list):
         return
     ctx.emit("flag", card=me.id, name="mf_return", value=None)
     if None in s.players[int(rec[2])].monsters:
@@ -69,7 +67,7 @@ def _return(ctx: Ctx, link: Link) -> None:
 @continuation("miracle_flipper.return")
 def _return_in(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     me = ctx.s.cards[int(d["card"])]
-    if me.zone == "graveyard":
+    if me.zone == Zone.GRAVEYARD:
         special_summon(ctx, me, int(d["side"]), str(answer))
 
 
@@ -94,7 +92,7 @@ def _destroy_one(ctx: Ctx, link: Link) -> None:
 def _destroy_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         c = ctx.s.cards[cid]
-        if c.zone == "monsters" and c.controller != seat:
+        if c.zone == Zone.MONSTERS and c.controller != seat:
             destroy(ctx, c, reason="effect", by=int(d["source"]))
 
 

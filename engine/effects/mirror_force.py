@@ -5,11 +5,10 @@ declaration only in the chain that answers it (ruling CH-4; seed 002, Example 1)
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy_all
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, Position, other
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -18,7 +17,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
-    victims = [c for c in s.monsters(other(link.controller)) if c.face_up and c.position == "attack"]
+    victims = [c for c in s.monsters(other(link.controller)) if c.face_up and c.position == Position.ATTACK]
     destroy_all(ctx, victims, by=link.card)
 
 

@@ -8,11 +8,9 @@ Fenrir) and was not (ruling SUM-1), nor a second face-up Earthbound Immortal (ru
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .choices import summon_choosing_position
-from .common import free_monster_zone, may_special_summon
+from .common import Ctx, Zone, free_monster_zone, may_special_summon, summon_choosing_position
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -31,7 +29,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == "graveyard" and may_special_summon(s, c, link.controller) and free_monster_zone(s, link.controller):
+        if c.zone == Zone.GRAVEYARD and may_special_summon(s, c, link.controller) and free_monster_zone(s, link.controller):
             summon_choosing_position(ctx, c.id, link.controller, source=link.card)
 
 

@@ -6,17 +6,17 @@ may be activated in either turn from the next turn on; not in the Damage Step.""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Zone
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
     out: list[list[int]] = []
     for sd in (seat, 1 - seat):
         for c in s.field_cards(sd):
-            if c.zone in ("spells_traps", "field") and c.id != card.id:
+            if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD) and c.id != card.id:
                 out.append([c.id])
     return out
 
@@ -24,7 +24,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _resolve(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         c = ctx.s.cards[t]
-        if c.zone in ("spells_traps", "field"):
+        if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
             destroy(ctx, c, reason="effect", by=link.card)
 
 

@@ -9,15 +9,15 @@ end-of-Battle-Phase effects still happen in that End Step."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import end_battle_phase, negate_attack
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Phase
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     a = s.attack
-    return a is not None and s.phase == "battle" and s.cards[a.attacker].controller != seat
+    return a is not None and s.phase == Phase.BATTLE and s.cards[a.attacker].controller != seat
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

@@ -3,7 +3,7 @@ your Graveyard by an opponent's card effect: It becomes the End Phase of this tu
 
 A mandatory trigger. Its effect changes the phase directly (ruling BP-7; seed 000: "unless the card effect
 changes the phase directly (such as Neko Mane King), in which case it is no longer the Battle
-Phase"): no End Step, no Main Phase 2; ``flow.go_to_end_phase`` enters the End Phase.
+Phase"): no End Step, no Main Phase 2; ``ops.go_to_end_phase`` enters the End Phase.
 
 "By an opponent's card effect": the card named as the cause (``by``) is controlled by the
 opponent, or, when no cause is named, the chain link resolving now is the opponent's. Battle,
@@ -14,15 +14,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
+from ..ops import go_to_end_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Zone
 
 NOT_EFFECTS = ("battle", "cost", "tribute", "rule", "detach")
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    if ev.get("card") != card.id or card.zone != "graveyard":
+    if ev.get("card") != card.id or card.zone != Zone.GRAVEYARD:
         return False
     me = card.owner
     if s.turn_player == me or ev.get("controller") != me or ev.get("reason") in NOT_EFFECTS:
@@ -34,7 +35,6 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    from ..flow import go_to_end_phase  # local import: flow imports the effect framework
 
     go_to_end_phase(ctx, reason="neko_mane_king")
 

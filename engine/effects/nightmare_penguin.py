@@ -16,23 +16,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import attributes
-from ..types import other
 from .base import Effect, Script, register
-from .common import each
+from .common import Ctx, each, other, still_face_up
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
-    if c.controller == src.controller and c.zone == "monsters" and c.face_up and "WATER" in attributes(s, c):
+    if c.controller == src.controller and still_face_up(c) and "WATER" in attributes(s, c):
         return 200, 0
     return 0, 0
 
 
 def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and still_face_up(card)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

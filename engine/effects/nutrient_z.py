@@ -4,27 +4,41 @@ Points by 4000 points before the damage is subtracted from your Life Points."
 
 Any timing of the opponent's Damage Step, damage calculation included (ruling DS-2; seed 003, OCG Damage
 Step, "During damage calculation": "You can activate Nutrient Z"); not in the Battle Step.
-The gain itself is applied by damage calculation (``engine.battle.damage_step.calculate``
-reads the ``nutrient_z`` flag set here until the end of the turn)."""
+The effect leaves the lingering flag ``nutrient_z`` for its controller until the end of the
+turn; its rule (``Script.lingering``, ``before_battle_damage``) is applied by damage calculation
+just before the battle damage is subtracted (ruling DS-7), even once the card has left the
+field."""
 
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
-from ..ops import lingering_flag
+from ..ops import gain_lp, lingering_flag
 from ..state import Card, Link, State
-from .base import ALL_DS, Effect, Script, register
+from .base import ALL_DS, Effect, Lingering, Script, register
+from .common import Ctx
+
+FLAG = "nutrient_z"
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.step == "damage" and s.attack is not None
+    return s.turn_player != seat and s.attack is not None  # the timing: only_in_damage_step, ALL_DS
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    lingering_flag(ctx, "nutrient_z", link.controller, "turn", link.card)
+    lingering_flag(ctx, FLAG, link.controller, "turn", link.card)
+
+
+def _before_battle_damage(ctx: Ctx, seat: int, amount: int) -> None:
+    """"If you take Battle Damage of 2000 points or more, increase your Life Points by 4000
+    points before the damage is subtracted"."""
+    if amount >= 2000:
+        gain_lp(ctx, seat, 4000)
 
 
 register(
     by_name("Nutrient Z").code,
-    Script(effects=(Effect(kind="trap", speed=2, damage_step=ALL_DS, only_in_damage_step=True, condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=2, damage_step=ALL_DS, only_in_damage_step=True, condition=_condition, resolve=_resolve),),
+        lingering=(Lingering(FLAG, before_battle_damage=_before_battle_damage),),
+    ),
 )

@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import damage, detach
 from ..state import Card, Link, State
-from ..types import other
 from .base import ALL_DS, Effect, Script, register
+from .common import Ctx, Zone, other
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -24,7 +23,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
         return False
     top = s.chain[-1]
     src = s.cards[top.card]
-    return top.controller != seat and src.data.is_monster and src.zone == "monsters" and src.controller != seat
+    return top.controller != seat and src.data.is_monster and src.zone == Zone.MONSTERS and src.controller != seat
 
 
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:

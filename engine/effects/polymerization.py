@@ -17,13 +17,20 @@ from itertools import product
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import move, raise_event, send_to_grave
 from ..state import Card, Link, State
 from ..stats import can_summon
 from .base import Effect, Script, register
-from .choices import POSITIONS, Answer, ask_cards, ask_option, continuation
-from .common import mark_proper_summon
+from .common import (
+    POSITIONS,
+    Answer,
+    Ctx,
+    Zone,
+    ask_cards,
+    ask_option,
+    continuation,
+    mark_proper_summon,
+)
 
 
 def materials_of(fusion: Card) -> list[str]:
@@ -34,9 +41,9 @@ def materials_of(fusion: Card) -> list[str]:
 def _material_ok(s: State, c: Card, seat: int, name: str) -> bool:
     if c.data.name != name:
         return False
-    if c.zone == "hand":
+    if c.zone == Zone.HAND:
         return c.owner == seat
-    return c.zone == "monsters" and c.controller == seat
+    return c.zone == Zone.MONSTERS and c.controller == seat
 
 
 def _pool(s: State, seat: int, exclude: int) -> list[Card]:
@@ -55,7 +62,7 @@ def _possible(s: State, seat: int, fusion: Card, exclude: int) -> bool:
     per_name = [[m.id for m in pool if _material_ok(s, m, seat, n)] for n in names]
     free = s.players[seat].monsters.count(None)
     for combo in product(*per_name):
-        if len(set(combo)) == len(combo) and (free > 0 or any(s.cards[m].zone == "monsters" for m in combo)):
+        if len(set(combo)) == len(combo) and (free > 0 or any(s.cards[m].zone == Zone.MONSTERS for m in combo)):
             return True
     return False
 
@@ -102,7 +109,7 @@ def _material(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
     s = ctx.s
-    if fusion.zone != "extra":
+    if fusion.zone != Zone.EXTRA:
         return
     for m in picked:
         send_to_grave(ctx, s.cards[m], reason="fusion")
@@ -114,7 +121,7 @@ def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
 @continuation("polymerization.summon")
 def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     fusion = ctx.s.cards[int(d["fusion"])]
-    if fusion.zone != "extra" or None not in ctx.s.players[seat].monsters:
+    if fusion.zone != Zone.EXTRA or None not in ctx.s.players[seat].monsters:
         return
     move(ctx, fusion, "monsters", controller=seat, position=str(answer), face_up=True)
     ctx.emit("summoned", card=fusion.id, code=fusion.code, kind="fusion", seat=seat)

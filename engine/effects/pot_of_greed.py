@@ -4,10 +4,10 @@ its controller has at least 2 cards in the Deck (it must be able to resolve)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import draw
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import DURING_CALC, Effect, Script, register
-from .common import battling_opponent, gain, my_battling_monster
+from .common import Ctx, Zone, battling_opponent, gain, my_battling_monster, still_face_up
 
 
 def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
@@ -26,14 +25,12 @@ def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
     if mine is None or not mine.face_up:
         return None
     opp = battling_opponent(s, mine)
-    if opp is None or opp.zone != "monsters" or opp.controller == seat:
+    if opp is None or opp.zone != Zone.MONSTERS or opp.controller == seat:
         return None
     return mine, opp
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    if s.damage_step != "during_damage_calculation":
-        return False
     pair = _pair(s, seat)
     if pair is None:
         return False
@@ -52,7 +49,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     m = ctx.s.cards[int(link.data["monster"])]
-    if m.zone == "monsters" and m.face_up and m.controller == link.controller:
+    if still_face_up(m) and m.controller == link.controller:
         gain(ctx, m, int(link.data["difference"]) + 300, "damage_calculation", link.card)
 
 

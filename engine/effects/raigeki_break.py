@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import discard_cost, discard_options
+from .common import Ctx, discard_cost, discard_options
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

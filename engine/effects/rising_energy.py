@@ -5,10 +5,9 @@ during it (ruling DS-5; seed 003, Example 1)."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import STAT_CHANGE_DS, Effect, Script, register
-from .common import discard_cost, discard_options, each, face_up_monsters, gain, target_ok
+from .common import Ctx, discard_cost, discard_options, each, face_up_monsters, gain, target_ok
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

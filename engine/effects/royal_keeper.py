@@ -15,29 +15,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import gain
-
-
-def _can_flip_down(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player == seat and s.phase in ("main1", "main2")
+from .common import Ctx, Position, gain, still_face_up
 
 
 def _flip_down(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
-        ctx.emit("position_changed", card=c.id, position="defense", face_up=False, by_player=False)
+    if still_face_up(c):
+        ctx.emit("position_changed", card=c.id, position=Position.DEFENSE, face_up=False, by_player=False)
 
 
 def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and card.zone == "monsters" and card.face_up
+    return ev.get("card") == card.id and still_face_up(card)
 
 
 def _gain(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
-    if c.zone == "monsters" and c.face_up:
+    if still_face_up(c):
         gain(ctx, c, 300, "turn", c.id, stat="atk")
         gain(ctx, c, 300, "turn", c.id, stat="def")
 
@@ -46,7 +41,7 @@ register(
     by_name("Royal Keeper").code,
     Script(
         effects=(
-            Effect(kind="ignition", speed=1, once_per="turn", condition=_can_flip_down, resolve=_flip_down, label="flip face-down"),
+            Effect(kind="ignition", speed=1, once_per="turn", resolve=_flip_down, label="flip face-down"),
             Effect(kind="trigger", speed=1, trigger_on="flipped", trigger_match=_flipped, optional=False, resolve=_gain, label="flipped"),
         )
     ),

@@ -5,11 +5,10 @@ monster; destroy that target." It answers the attack declaration only in the fir
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, Zone, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -18,7 +17,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
     a = s.attack
-    if a is None or s.cards[a.attacker].zone != "monsters":
+    if a is None or s.cards[a.attacker].zone != Zone.MONSTERS:
         return []
     return [[a.attacker]]
 

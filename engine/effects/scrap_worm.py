@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Zone, still_face_up
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:
@@ -28,12 +28,12 @@ def _direct(s: State, src: Card, attacker: Card) -> bool:
 
 
 def _attacked_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return card.zone == "monsters" and card.face_up and card.attacks > 0 and card.attacked_turn == s.turn
+    return still_face_up(card) and card.attacks > 0 and card.attacked_turn == s.turn
 
 
 def _destroy_self(ctx: Ctx, link: Link) -> None:
     me = ctx.s.cards[link.card]
-    if me.zone == "monsters":
+    if me.zone == Zone.MONSTERS:
         destroy(ctx, me, reason="effect", by=me.id)
 
 
@@ -56,7 +56,7 @@ def _scrap_targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _add(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         c = ctx.s.cards[t]
-        if c.zone == "graveyard":
+        if c.zone == Zone.GRAVEYARD:
             to_hand(ctx, c)
 
 

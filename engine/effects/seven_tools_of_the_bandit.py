@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import pay_lp
 from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
-from .common import link_is_card_activation, negate_previous
+from .common import Ctx, link_is_card_activation, negate_previous
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -5,10 +5,9 @@ until the End Phase." It changes ATK, so it cannot be activated during damage ca
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..state import Card, Link, State
 from .base import STAT_CHANGE_DS, Effect, Script, register
-from .common import each, face_up_monsters, target_ok
+from .common import Ctx, each, face_up_monsters, target_ok
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

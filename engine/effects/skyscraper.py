@@ -9,18 +9,19 @@ from ..cards import by_name
 from ..state import Card, State
 from ..stats import atk
 from .base import Effect, Script, register
+from .common import Timing, Zone
 
 CODE = by_name("Skyscraper").code
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     a = s.attack
-    if a is None or a.attacker != c.id or a.target is None or s.damage_step != "during_damage_calculation":
+    if a is None or a.attacker != c.id or a.target is None or s.damage_step != Timing.DURING_CALC:
         return 0, 0
     if not c.data.name.startswith("Elemental HERO"):
         return 0, 0
     target = s.cards[a.target]
-    if target.zone != "monsters":
+    if target.zone != Zone.MONSTERS:
         return 0, 0
     # compare without any Skyscraper's bonus (two copies, one per player, must not recurse)
     skies = frozenset(x.id for x in s.face_up_field() if x.code == CODE)

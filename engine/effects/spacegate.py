@@ -20,23 +20,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..counters import Counter
-from ..ctx import Ctx
 from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .choices import ask_cards
-from .common import free_monster_zone
+from .common import MAIN_PHASES, Counter, Ctx, Zone, summon_one_of
 
 GATE = Counter.GATE
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "damage_step_end" or card.zone != "spells_traps" or not card.face_up:
+    if ev.get("kind") != "damage_step_end" or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
         return
-    if card.flags.get("negated") or is_negated(s, card):
+    if is_negated(s, card):
         return
     opponents_attack = s.turn_player != card.controller
     opponents_monster_attacked = s.turn_player == card.controller and ev.get("target") is not None
@@ -54,7 +51,7 @@ def _summonable(s: State, seat: int, n: int) -> list[int]:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    in_main = s.turn_player == seat and s.phase in ("main1", "main2")
+    in_main = s.turn_player == seat and s.phase in MAIN_PHASES
     return in_main and bool(_summonable(s, seat, card.counters.get(GATE, 0)))
 
 
@@ -64,10 +61,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    s = ctx.s
-    seat = link.controller
-    cands = _summonable(s, seat, int(link.data.get("counters", 0))) if free_monster_zone(s, seat) else []
-    ask_cards(ctx, seat, cands, "deck.summon", {"then": None, "source": link.card}, source=link.card)
+    summon_one_of(ctx, link, _summonable(ctx.s, link.controller, int(link.data.get("counters", 0))))
 
 
 register(

@@ -8,24 +8,24 @@ this card as an Equip Spell Card(s) with this effect.
 - "At the end of the Battle Phase" is the End Step (ruling ES-1; seed 003, TCG End Step, names Sword Hunter):
   a mandatory trigger when the Battle Phase ends. Those monsters still in the Graveyard become
   face-up Equip Spell Cards in its controller's Spell & Trap Zones (as many as there is room
-  for), each giving 200 ATK (``equip_atk``, read by ``stats.stat``)."""
+  for), each giving 200 ATK (``ops.equip(..., atk=200)``, read by ``stats.stat``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
+from .common import Ctx, Zone, still_face_up
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     if ev.get("kind") != "destroyed" or ev.get("reason") != "battle" or ev.get("by") != card.id:
         return
-    if ev.get("to") != "graveyard" or card.zone != "monsters":
+    if ev.get("to") != "graveyard" or card.zone != Zone.MONSTERS:
         return
     key = [s.turn, s.battle_phases]
     rec = card.flags.get("hunted")
@@ -37,24 +37,23 @@ def _victims(s: State, card: Card) -> list[Card]:
     rec = card.flags.get("hunted")
     if not isinstance(rec, list) or rec[:2] != [s.turn, s.battle_phases]:
         return []
-    return [s.cards[c] for c in rec[2] if s.cards[c].zone == "graveyard"]
+    return [s.cards[c] for c in rec[2] if s.cards[c].zone == Zone.GRAVEYARD]
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return card.zone == "monsters" and card.face_up and bool(_victims(s, card))
+    return still_face_up(card) and bool(_victims(s, card))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if me.zone != "monsters" or not me.face_up:
+    if not still_face_up(me):
         return
     for v in _victims(s, me):
         if None not in s.players[me.controller].spells_traps:
             break
-        ctx.emit("moved", card=v.id, code=v.code, to="spells_traps", controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
-        equip(ctx, v, me)
-        ctx.emit("flag", card=v.id, name="equip_atk", value=200)
+        ctx.emit("moved", card=v.id, code=v.code, to=Zone.SPELLS_TRAPS, controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
+        equip(ctx, v, me, atk=200)
     ctx.emit("flag", card=me.id, name="hunted", value=None)
 
 

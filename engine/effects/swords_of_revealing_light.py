@@ -4,7 +4,7 @@ activated: If your opponent controls a face-down monster, flip all monsters they
 face-up. While this card is face-up on the field, your opponent's monsters cannot declare an
 attack."
 
-It stays on the field after resolving (``Script.extra["remains_on_field"]``, honoured by
+It stays on the field after resolving (``Script.remains_on_field``, honoured by
 ``chain.resolve_chain``). Its controller's opponent's End Phases are counted in the card's
 ``sorl_turns`` flag (rule bookkeeping in ``watch``); in the third it is destroyed. Flipping the
 monsters face-up is a flip by a card effect: their FLIP effects activate."""
@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, flip_face_up
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, Zone, other
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -39,7 +38,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
     if ev.get("kind") != "phase_start" or ev.get("phase") != "end":
         return
-    if card.zone != "spells_traps" or not card.face_up or s.turn_player == card.controller:
+    if card.zone != Zone.SPELLS_TRAPS or not card.face_up or s.turn_player == card.controller:
         return
     n = int(card.flags.get("sorl_turns", 0)) + 1
     ctx.emit("flag", card=card.id, name="sorl_turns", value=n)
@@ -53,6 +52,6 @@ register(
         effects=(Effect(kind="spell", speed=1, resolve=_resolve),),
         can_attack=_can_attack,
         watch=_watch,
-        extra={"remains_on_field": True},
+        remains_on_field=True,
     ),
 )

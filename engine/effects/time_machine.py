@@ -14,33 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import special_summon
 from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import may_special_summon
-
-END_OF_DS = frozenset({"end_of_damage_step"})
-
-
-def left_field(s: State) -> list[dict[str, Any]]:
-    """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
-    Damage Step, during a chain, or with another event (a summon's Tributes, a cost)."""
-    ev = s.event
-    if ev is None:
-        return []
-    if ev.get("kind") == "left_field":
-        return list(ev.get("cards", []))
-    return list(ev.get("left", []))
-
-
-def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
-    return [e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"]
+from .base import END_OF_DS, Effect, Script, register
+from .common import Ctx, Zone, destroyed_by_battle_to_grave, may_special_summon
 
 
 def _the_one(s: State) -> dict[str, Any] | None:
     sent = destroyed_by_battle_to_grave(s)
-    if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != "graveyard":
+    if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != Zone.GRAVEYARD:
         return None
     if not may_special_summon(s, s.cards[int(sent[0]["card"])], int(sent[0]["controller"])):
         return None  # it cannot be Special Summoned (rulings SUM-1, SUM-2)
@@ -62,7 +44,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if not m:
         return
     c = ctx.s.cards[int(m["card"])]
-    if c.zone == "graveyard":
+    if c.zone == Zone.GRAVEYARD:
         special_summon(ctx, c, int(m["controller"]), str(m.get("position", "attack")))
 
 

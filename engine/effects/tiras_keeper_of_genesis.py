@@ -16,15 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy, detach
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
+from .common import CardFlag, Ctx, other, still_face_up
 
 
 def _has_material(card: Card) -> bool:
-    return card.zone == "monsters" and card.face_up and bool(card.materials)
+    return still_face_up(card) and bool(card.materials)
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -32,7 +31,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
 
 
 def _battled_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return _has_material(card) and card.flags.get("battled") == [s.turn, s.battle_phases]
+    return _has_material(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -6,12 +6,11 @@ not a Special Summon, not a Set."""
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import target_ok
+from .common import Ctx, still_face_up, target_ok
 
 
 def _summoned(s: State, seat: int) -> Card | None:
@@ -19,7 +18,7 @@ def _summoned(s: State, seat: int) -> Card | None:
     if ev is None or ev.get("kind") != "summoned" or ev.get("how") == "special":
         return None
     c = s.cards.get(int(ev.get("card", -1)))
-    if c is None or c.zone != "monsters" or not c.face_up or c.controller == seat:
+    if c is None or not still_face_up(c) or c.controller == seat:
         return None
     return c if atk(s, c) >= 1000 else None
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from ..cards import by_name
 from ..state import Card, State
 from .base import ALL_DS, Effect, Script, register
-from .common import link_is_card_activation, negate_previous
+from .common import Phase, link_is_card_activation, negate_previous
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    if s.phase != "battle" or not s.chain:
+    if s.phase != Phase.BATTLE or not s.chain:
         return False
     top = s.chain[-1]
     return top.controller != seat and link_is_card_activation(s, top, "trap")

@@ -22,13 +22,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import attributes
 from .base import Effect, Script, register
-from .choices import Answer, ask_option, continuation, summon_choosing_position
-from .common import face_up_monsters, free_monster_zone
+from .common import (
+    Answer,
+    CardFlag,
+    Ctx,
+    Phase,
+    Zone,
+    ask_option,
+    continuation,
+    face_up_monsters,
+    free_monster_zone,
+    summon_choosing_position,
+)
 
 ATTRIBUTES = ("DARK", "DIVINE", "EARTH", "FIRE", "LIGHT", "WATER", "WIND")
 CHOSEN = "tualatin_attribute"
@@ -37,14 +46,14 @@ CHOSEN = "tualatin_attribute"
 def _all_gone(s: State, seat: int) -> bool:
     mons = s.start_step_monsters[seat]
     key = [s.turn, s.battle_phases]
-    return len(mons) >= 2 and all(s.cards[m].zone == "graveyard" and s.cards[m].flags.get("battle_sent") == key for m in mons)
+    return len(mons) >= 2 and all(s.cards[m].zone == Zone.GRAVEYARD and s.cards[m].flags.get(CardFlag.BATTLE_SENT) == key for m in mons)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     me = card.owner
     return (
-        card.zone == "hand"
-        and s.phase == "battle"
+        card.zone == Zone.HAND
+        and s.phase == Phase.BATTLE
         and s.turn_player != me
         and ev.get("reason") == "battle"
         and ev.get("to") == "graveyard"
@@ -59,7 +68,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     me = ctx.s.cards[link.card]
-    if me.zone == "hand" and free_monster_zone(ctx.s, link.controller):
+    if me.zone == Zone.HAND and free_monster_zone(ctx.s, link.controller):
         summon_choosing_position(ctx, me.id, link.controller, then="tualatin.summoned", source=me.id)
 
 
@@ -74,7 +83,7 @@ def _attribute(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     s = ctx.s
     me = s.cards[int(d["card"])]
     attr = str(answer)
-    if me.zone == "monsters":
+    if me.zone == Zone.MONSTERS:
         ctx.emit("flag", card=me.id, name=CHOSEN, value=attr)
     destroy_all(ctx, [c for c in face_up_monsters(s) if attr in attributes(s, c)], by=me.id)
 

@@ -5,15 +5,15 @@ effects of the resolved card (flags until the end of the turn); not in the Damag
 from __future__ import annotations
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import lingering_flag
 from ..state import Link
 from .base import Effect, Script, register
+from .common import Ctx, LingeringFlag
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
-    lingering_flag(ctx, "no_battle_damage", link.controller, "turn", link.card)
-    lingering_flag(ctx, "battle_indestructible_all", link.controller, "turn", link.card)
+    lingering_flag(ctx, LingeringFlag.NO_BATTLE_DAMAGE, link.controller, "turn", link.card)
+    lingering_flag(ctx, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, link.controller, "turn", link.card)
 
 
 register(by_name("Waboku").code, Script(effects=(Effect(kind="trap", speed=2, resolve=_resolve),)))

@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
-from ..ctx import Ctx
 from ..ops import delay, destroy
 from ..state import Card, Link, State
-from ..types import other
 from .base import Effect, Script, register
+from .common import Ctx, Zone, other
 
 SWORDS = "Swords of Revealing Light"
 
@@ -32,7 +31,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     swords = [c for c in s.spells_traps(other(me)) if c.face_up and c.data.name == SWORDS]
     for c in swords:
         destroy(ctx, c, reason="effect", by=link.card)
-    if not any(c.zone in ("graveyard", "banished") for c in swords):
+    if not any(c.zone in (Zone.GRAVEYARD, Zone.BANISHED) for c in swords):
         return
     if s.turn_player == me:
         ctx.emit("extra_battle_phase", count=1)
