@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from .apply import fold
 from .battle import battle_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
@@ -18,7 +19,7 @@ from .effects.base import effects_of, script_of
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
-from .state import Card, State, clone
+from .state import Card, State, begin_in_place, derive, end_in_place
 from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
@@ -242,11 +243,33 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
         if set(action) != {"do"}:
             raise IllegalAction("action/malformed", "concede takes no fields: send {\"do\": \"concede\"}")
         return [{"t": "duel_ended", "winner": other(seat), "reason": "concede"}]
+    facts, _ = _decide(state, seat, action, keep=False)
+    return facts
+
+
+def decide_state(state: State, seat: int, action: Action) -> tuple[list[Fact], State]:
+    """``decide``, and the state after its facts: what ``fold(facts, state)`` gives (a
+    property test keeps them equal), without folding the facts a second time. ``state`` does
+    not change; the new state shares with it the cards the action did not change."""
+    return _decide(state, seat, action, keep=True)
+
+
+def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[Fact], State]:
+    if isinstance(action, dict) and action.get("do") == "concede":
+        facts = decide(state, seat, action)
+        return facts, fold(facts, state) if keep else state
     legal = find_legal(state, seat, action)
-    ctx = Ctx(clone(state))
-    perform(ctx, seat, legal)
-    settle(ctx)
-    return ctx.facts
+    # the Ctx writes the cards in place (rules code that holds a card sees every change to it);
+    # the journal gives each written card its first version back at the end, so ``state`` and
+    # every state sharing cards with it are as before, whether the action succeeds or raises
+    ctx = Ctx(derive(state))
+    journal = begin_in_place(ctx.s)
+    try:
+        perform(ctx, seat, legal)
+        settle(ctx)
+    finally:
+        end_in_place(ctx.s, journal, keep)
+    return ctx.facts, ctx.s
 
 
 def perform(ctx: Ctx, seat: int, a: Action) -> None:

@@ -8,13 +8,18 @@ change the state only through facts (``engine.apply``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
 
 from .cards import CARDS, CardData
+
+CACHE = {"cache": True}
+"""Field metadata of bookkeeping that is not part of the duel state (``Card._memo``, ``State._w``)."""
 
 ZONES = ("deck", "hand", "monsters", "spells_traps", "field", "graveyard", "banished", "extra", "xyz_material")
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
@@ -47,6 +52,10 @@ class Card:
     equipped_to: int | None = None
     materials: list[int] = field(default_factory=list)
     flags: dict[str, Any] = field(default_factory=dict)
+    # not part of the duel state (never hashed, compared, shown or snapshotted): what was
+    # computed from this card while it did not change (its packed bytes for state_hash, its
+    # rendering in views); every write through engine.apply clears it (see write_card)
+    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
     @property
     def data(self) -> CardData:
@@ -168,6 +177,11 @@ class State:
     winner: int | str | None = None
     end_reason: str | None = None
     seq: int = 0  # facts applied
+    # how facts may write this state (never hashed, compared or snapshotted): None, it owns
+    # every object it holds; a set, it shares card objects with other states and owns the
+    # cards whose ids are in the set (copy-on-write); a Journal, a Ctx writes its cards in
+    # place and the journal keeps their first versions (see ADR 0006)
+    _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
     @property
     def finished(self) -> bool:
@@ -197,49 +211,53 @@ class State:
         return [c for c in self.field_cards() if c.face_up]
 
 
+def _copier(cls: type[Any]) -> Callable[[Any], Any]:
+    """A copy function for a slotted state dataclass, written out from its fields (what a
+    hand-written copy would be, and it stays right when a field is added): each container
+    field (one with a default factory) is copied one level deep, every other value shared;
+    cache fields start empty."""
+    lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("cache"):
+            lines.append(f"    n.{f.name} = None")
+        elif f.default_factory is not dataclasses.MISSING:
+            lines.append(f"    n.{f.name} = o.{f.name}.copy()")
+        else:
+            lines.append(f"    n.{f.name} = o.{f.name}")
+    lines.append("    return n")
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), scope)
+    fn: Callable[[Any], Any] = scope[f"copy_{cls.__name__}"]
+    return fn
+
+
+_copy_card: Callable[[Card], Card] = _copier(Card)
+_copy_player: Callable[[Player], Player] = _copier(Player)
+_SWAPPED = tuple(f.name for f in dataclasses.fields(Card))
+
+
 def _clone_card(c: Card) -> Card:
-    # written out field by field: 3x faster than copy.copy on a slotted dataclass; the
-    # property test tests/engine/test_properties.py checks it against copy.deepcopy
-    return Card(
-        id=c.id,
-        code=c.code,
-        owner=c.owner,
-        controller=c.controller,
-        zone=c.zone,
-        slot=c.slot,
-        face_up=c.face_up,
-        position=c.position,
-        set_turn=c.set_turn,
-        summoned_turn=c.summoned_turn,
-        position_turn=c.position_turn,
-        attacks=c.attacks,
-        attacked_turn=c.attacked_turn,
-        counters=dict(c.counters),
-        equipped_to=c.equipped_to,
-        materials=list(c.materials),
-        flags=dict(c.flags),  # flag values are replaced, never mutated in place
-    )
+    """A copy of one card (its counters, materials and flags containers copied; flag values
+    are replaced, never mutated in place)."""
+    return _copy_card(c)
 
 
 def _clone_player(p: Player) -> Player:
-    n = copy.copy(p)
-    n.deck = list(p.deck)
-    n.hand = list(p.hand)
-    n.graveyard = list(p.graveyard)
-    n.banished = list(p.banished)
-    n.extra = list(p.extra)
-    n.monsters = list(p.monsters)
-    n.spells_traps = list(p.spells_traps)
+    return _copy_player(p)
+
+
+def _shallow(state: State) -> State:
+    n: State = object.__new__(State)
+    for name in _STATE_FIELDS:
+        object.__setattr__(n, name, getattr(state, name))
+    n._w = None
     return n
 
 
-def clone(state: State) -> State:
-    """A deep copy, written out by hand (about 20x faster than ``copy.deepcopy``, see
-    bench/); ``decide`` copies once and then applies facts to its copy."""
-    n = copy.copy(state)
-    n.options = dict(state.options)
-    n.cards = {k: _clone_card(c) for k, c in state.cards.items()}
-    n.players = [_clone_player(p) for p in state.players]
+def _small_parts(n: State, state: State) -> None:
+    """Give ``n`` its own copies of everything but the cards (the players, the chain ...):
+    small, and written in place by the facts."""
+    n.players = [_copy_player(p) for p in state.players]
     n.chain = [copy.copy(link) for link in state.chain]
     for link in n.chain:
         link.targets = list(link.targets)
@@ -253,26 +271,112 @@ def clone(state: State) -> State:
         a.destroyed = list(a.destroyed)
         a.damage = list(a.damage)
         n.attack = a
-    n.modifiers = [copy.copy(m) for m in state.modifiers]
-    n.triggers = [copy.copy(t) for t in state.triggers]
+    n.modifiers = list(state.modifiers)  # Modifier and Trigger objects are never written
+    n.triggers = list(state.triggers)
     n.skip = list(state.skip)
+    n.used = dict(state.used)
+    n.next_turn = list(state.next_turn)
+    # options, event, choice and start_step_monsters are replaced by the facts, never written
+
+
+def clone(state: State) -> State:
+    """A full copy that shares nothing with ``state`` (every card copied)."""
+    n = _shallow(state)
+    _small_parts(n, state)
+    n.cards = {k: _copy_card(c) for k, c in state.cards.items()}
+    n.options = dict(state.options)
     n.event = None if state.event is None else dict(state.event)
     n.choice = None if state.choice is None else copy.deepcopy(state.choice)
-    n.used = dict(state.used)
     n.start_step_monsters = [list(x) for x in state.start_step_monsters]
-    n.next_turn = [dict(d) for d in state.next_turn]
     return n
 
 
 def deep_clone(state: State) -> State:
     """The obvious copy, kept as the benchmark baseline and as a cross-check in tests."""
-    return copy.deepcopy(state)
+    n = copy.deepcopy(state)
+    n._w = None
+    return n
+
+
+# ---------------------------------------------------------------- copy-on-write (ADR 0006)
+
+
+class Journal:
+    """The cards a ``Ctx`` wrote in place, each with a copy of how it was before."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self) -> None:
+        self.cards: dict[int, tuple[Card, Card]] = {}  # id -> (the card written, its first version)
+
+
+def derive(state: State) -> State:
+    """A new state equal to ``state`` that shares its card objects with it: the cards dict is
+    the only thing copied that grows with the duel. Both states then write a shared card only
+    by copying it first (``write_card``), so neither ever sees the other's changes."""
+    if isinstance(state._w, Journal):  # a Ctx is writing its cards in place: share nothing
+        return clone(state)
+    n = _shallow(state)
+    _small_parts(n, state)
+    n.cards = dict(state.cards)
+    n._w = set()
+    state._w = set()  # the cards it owned are shared now
+    return n
+
+
+def begin_in_place(state: State) -> Journal:
+    """Let a ``Ctx`` write ``state``'s cards in place (so that rules code holding a card sees
+    every change to it), keeping the first version of each card it writes."""
+    j = Journal()
+    state._w = j
+    return j
+
+
+def _swap(a: Card, b: Card) -> None:
+    for name in _SWAPPED:
+        va = getattr(a, name)
+        setattr(a, name, getattr(b, name))
+        setattr(b, name, va)
+
+
+def end_in_place(state: State, j: Journal, keep: bool) -> None:
+    """Close a journal. Every card written in place gets its first version back, so the
+    states it is shared with are as before. ``keep``: ``state`` holds the written versions,
+    as cards of its own (copy-on-write from then on); else ``state`` is thrown away."""
+    own: set[int] = set()
+    for cid, (card, first) in j.cards.items():
+        _swap(card, first)  # ``card`` is as it was; ``first`` now holds what was written
+        if keep and state.cards.get(cid) is card:
+            state.cards[cid] = first
+            own.add(cid)
+    j.cards.clear()
+    state._w = own
+
+
+def write_card(s: State, cid: int) -> Card:
+    """The card ``cid`` of ``s``, ready to be written (every write of a card in engine.apply
+    goes through here): copied first if ``s`` shares it, its first version kept if a Ctx
+    writes in place; its cached bytes and renderings are dropped."""
+    c = s.cards[cid]
+    w = s._w
+    if w is not None:
+        if type(w) is set:
+            if cid not in w:
+                c = _copy_card(c)
+                s.cards[cid] = c
+                w.add(cid)
+        elif cid not in w.cards:
+            first = _copy_card(c)
+            first._memo = c._memo
+            w.cards[cid] = (c, first)
+    c._memo = None
+    return c
 
 
 def _plain(v: Any) -> Any:
     fields = getattr(v, "__dataclass_fields__", None)
     if fields is not None:
-        return {name: _plain(getattr(v, name)) for name in fields}
+        return {name: _plain(getattr(v, name)) for name in _hashed(type(v))}
     if isinstance(v, dict):
         return {k: _plain(x) for k, x in v.items()}
     if isinstance(v, list | tuple):
@@ -289,18 +393,35 @@ def to_plain(state: State) -> dict[str, Any]:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def _hashed(cls: type) -> tuple[str, ...]:
+    """The fields of a state dataclass that are part of the state (not caches), in order."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("cache"))
+    return names
+
+
 def _pack_default(o: Any) -> list[Any]:
     """msgpack hook: a state dataclass packs as the list of its field values, in field order."""
     names = _FIELDS.get(type(o))
     if names is None:
         if not hasattr(o, "__dataclass_fields__"):
             raise TypeError(f"cannot hash a {type(o).__name__}")
-        names = _FIELDS[type(o)] = tuple(o.__dataclass_fields__)
+        names = _hashed(type(o))
     return [getattr(o, n) for n in names]
+
+
+def full_state_hash(state: State) -> str:
+    """``state_hash`` computed from scratch (msgpack of the whole state, then sha256): the
+    definition, kept as the cross-check of the cached one."""
+    packed = msgpack.packb(state, default=_pack_default, use_bin_type=True)
+    return hashlib.sha256(packed).hexdigest()[:32]
 
 
 def state_hash(state: State) -> str:
     """A stable digest of the whole state (same bytes in every process): msgpack packs the
     dataclasses straight from their fields (4x faster than building plain dicts first)."""
-    packed = msgpack.packb(state, default=_pack_default, use_bin_type=True)
-    return hashlib.sha256(packed).hexdigest()[:32]
+    return full_state_hash(state)
+
+
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
