@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -418,10 +419,52 @@ def full_state_hash(state: State) -> str:
     return hashlib.sha256(packed).hexdigest()[:32]
 
 
-def state_hash(state: State) -> str:
-    """A stable digest of the whole state (same bytes in every process): msgpack packs the
-    dataclasses straight from their fields (4x faster than building plain dicts first)."""
-    return full_state_hash(state)
-
-
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
+_STATE_HASHED = _hashed(State)
+_BEFORE_CARDS = _STATE_HASHED[: _STATE_HASHED.index("cards")]
+_AFTER_CARDS = _STATE_HASHED[_STATE_HASHED.index("cards") + 1 :]
+_local = threading.local()
+
+
+def _packer() -> msgpack.Packer:
+    p: msgpack.Packer | None = getattr(_local, "packer", None)
+    if p is None:
+        p = _local.packer = msgpack.Packer(default=_pack_default, use_bin_type=True)
+    return p
+
+
+_STATE_HEADER = _packer().pack_array_header(len(_STATE_HASHED))
+_SKIP_BEFORE = len(_packer().pack_array_header(len(_BEFORE_CARDS)))
+_SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_CARDS)))
+
+
+def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
+    """The card's entry in the packed ``cards`` map (its id, then the card), cached on the
+    card until it is next written (``write_card`` clears ``_memo``)."""
+    memo = c._memo
+    if memo is None:
+        memo = c._memo = {}
+    b: bytes | None = memo.get("packed")
+    if b is None:
+        b = memo["packed"] = packer.pack(c.id) + packer.pack(c)
+    return b
+
+
+def state_hash(state: State) -> str:
+    """A stable digest of the whole state (same bytes in every process): sha256 of the
+    msgpack of the state, each dataclass packed as the list of its field values.
+
+    Exactly ``full_state_hash``, computed faster: the packed bytes of each card are kept on
+    the card while it does not change (most of an action leaves most cards alone, and a
+    state shares its unchanged card objects with the state before it), so only the cards an
+    action wrote and the small rest of the state are packed again."""
+    packer = _packer()
+    cards = state.cards
+    parts = [
+        _STATE_HEADER,
+        packer.pack([getattr(state, n) for n in _BEFORE_CARDS])[_SKIP_BEFORE:],
+        packer.pack_map_header(len(cards)),
+    ]
+    parts.extend([_card_bytes(c, packer) for c in cards.values()])
+    parts.append(packer.pack([getattr(state, n) for n in _AFTER_CARDS])[_SKIP_AFTER:])
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:32]

@@ -124,3 +124,36 @@ def test_failure_half_way_through_an_action_changes_nothing(monkeypatch: pytest.
     assert tried > 5
     for (s, _, _), b in zip(kept, older, strict=True):
         assert to_plain(s) == to_plain(b)
+
+
+@SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_cached_state_hash_is_the_full_hash(seed: int) -> None:
+    """``state_hash`` keeps each card's packed bytes until the card is written: walking a log
+    in place (cards written after their bytes were cached) and along kept states, it always
+    equals the hash of the whole state packed from scratch (the golden logs' definition)."""
+    _, entries, _ = play(seed, policy_random=0.3, max_actions=200)
+    walked = fold([])
+    kept = fold([])
+    for facts in entries:
+        fold_into(walked, facts)
+        kept = fold(facts, kept)
+        assert state_hash(walked) == full_state_hash(walked) == state_hash(kept) == full_state_hash(kept)
+
+
+def test_a_state_with_its_caches_filled_survives_a_server_snapshot() -> None:
+    """The caches (``Card._memo``, ``State._w``) are not part of the state: a snapshot of a
+    copy-on-write state whose card bytes are cached holds the state alone and loads back to a
+    state with the same hash."""
+    from engine import Viewpoints
+    from server import snapshots
+
+    kept = _states(3, max_actions=120)
+    s, seat, action = kept[-1]
+    _, new = decide_state(s, seat, action)
+    digest = state_hash(new)  # fills the cards' packed bytes
+    assert isinstance(new._w, set)
+    blob = snapshots.dumps(snapshots.Snapshot(1, digest, 0, new, Viewpoints(b"k").book, None))
+    back = snapshots.loads(blob, b"k").state
+    assert back._w is None and all(c._memo is None for c in back.cards.values())
+    assert full_state_hash(back) == digest and to_plain(back) == to_plain(new)
