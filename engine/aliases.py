@@ -151,6 +151,13 @@ class AliasBook:
             return Sight(None, False)
         return Sight(self._alias[_index(v)].get(cid), place.known(v))
 
+    def sight_of(self, v: Viewer, cid: int) -> tuple[int | None, bool]:
+        """``sight`` as a pair (ref, known), without building a ``Sight``."""
+        place = self.places.get(cid)
+        if place is None:
+            return None, False
+        return self._alias[2 if v is None else v].get(cid), place.known(v)
+
     def ref(self, v: Viewer, cid: int) -> int | None:
         """The stable alias of ``cid`` for ``v``, or None while it is untrackable."""
         return self._alias[_index(v)].get(cid)

@@ -41,6 +41,7 @@ def apply(state: State, fact: Fact) -> None:
     copied before it is written (``write_card``), so only ``state`` changes."""
     HANDLERS[fact["t"]](state, fact)
     state.seq += 1
+    state._memo = None
 
 
 def evolve(state: State, fact: Fact) -> State:

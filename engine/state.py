@@ -57,6 +57,7 @@ class Card:
     # computed from this card while it did not change (its packed bytes for state_hash, its
     # rendering in views); every write through engine.apply clears it (see write_card)
     _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
     @property
     def data(self) -> CardData:
@@ -183,6 +184,8 @@ class State:
     # cards whose ids are in the set (copy-on-write); a Journal, a Ctx writes its cards in
     # place and the journal keeps their first versions (see ADR 0006)
     _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # what views computed from this state (engine.view); every fact applied clears it
+    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
     @property
     def finished(self) -> bool:
@@ -252,6 +255,7 @@ def _shallow(state: State) -> State:
     for name in _STATE_FIELDS:
         object.__setattr__(n, name, getattr(state, name))
     n._w = None
+    n._memo = None
     return n
 
 
@@ -296,6 +300,7 @@ def deep_clone(state: State) -> State:
     """The obvious copy, kept as the benchmark baseline and as a cross-check in tests."""
     n = copy.deepcopy(state)
     n._w = None
+    n._memo = None
     return n
 
 
@@ -369,8 +374,10 @@ def write_card(s: State, cid: int) -> Card:
         elif cid not in w.cards:
             first = _copy_card(c)
             first._memo = c._memo
+            first._packed = c._packed
             w.cards[cid] = (c, first)
     c._memo = None
+    c._packed = None
     return c
 
 
@@ -440,13 +447,8 @@ _SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_CARDS)))
 
 def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
     """The card's entry in the packed ``cards`` map (its id, then the card), cached on the
-    card until it is next written (``write_card`` clears ``_memo``)."""
-    memo = c._memo
-    if memo is None:
-        memo = c._memo = {}
-    b: bytes | None = memo.get("packed")
-    if b is None:
-        b = memo["packed"] = packer.pack(c.id) + packer.pack(c)
+    card until it is next written (``write_card`` clears ``_packed``)."""
+    b = c._packed = packer.pack(c.id) + packer.pack(c)
     return b
 
 
@@ -465,6 +467,6 @@ def state_hash(state: State) -> str:
         packer.pack([getattr(state, n) for n in _BEFORE_CARDS])[_SKIP_BEFORE:],
         packer.pack_map_header(len(cards)),
     ]
-    parts.extend([_card_bytes(c, packer) for c in cards.values()])
+    parts.extend([c._packed or _card_bytes(c, packer) for c in cards.values()])
     parts.append(packer.pack([getattr(state, n) for n in _AFTER_CARDS])[_SKIP_AFTER:])
     return hashlib.sha256(b"".join(parts)).hexdigest()[:32]

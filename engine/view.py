@@ -16,15 +16,55 @@ from .state import Card, State
 from .stats import atk, def_
 
 
+def _memo(s: State) -> dict[Any, Any]:
+    """What views computed from ``s`` (cleared by every fact applied to it)."""
+    m = s._memo
+    if m is None:
+        m = s._memo = {}
+    return m
+
+
+def _stats(s: State, c: Card) -> tuple[int, int, int | None]:
+    """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
+    once per state."""
+    m = _memo(s)
+    key = ("stats", c.id)
+    got: tuple[int, int, int | None] | None = m.get(key)
+    if got is None:
+        got = m[key] = (atk(s, c), def_(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+    return got
+
+
 def _card(s: State, c: Card, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
     if book is not None and not omniscient:
-        sight = book.sight(seat, c.id)
-        visible = sight.known
-        out: dict[str, Any] = {} if sight.ref is None else {"id": sight.ref}
-        out.update(zone=c.zone, controller=c.controller)
-    else:
-        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-        out = {"id": c.id, "zone": c.zone, "controller": c.controller}
+        ref, visible = book.sight_of(seat, c.id)
+        if c.equipped_to is None and not c.counters and not (c.zone == "monsters" and c.face_up):
+            # what the viewer sees of this card depends on the card alone (and how the viewer
+            # names it): kept on the card until it is next written (engine.state.write_card)
+            memo = c._memo
+            if memo is None:
+                memo = c._memo = {}
+            key = (seat, ref, visible)
+            seen: dict[str, Any] | None = memo.get(key)
+            if seen is None:
+                seen = memo[key] = _render(s, c, seat, ref, visible, book)
+            return dict(seen)
+        return _render(s, c, seat, ref, visible, book)
+    visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
+    out: dict[str, Any] = {"id": c.id, "zone": c.zone, "controller": c.controller}
+    return _finish(s, c, seat, omniscient, book, visible, out)
+
+
+def _render(s: State, c: Card, seat: int | None, ref: int | None, visible: bool, book: AliasBook) -> dict[str, Any]:
+    out: dict[str, Any] = {} if ref is None else {"id": ref}
+    out["zone"] = c.zone
+    out["controller"] = c.controller
+    return _finish(s, c, seat, False, book, visible, out)
+
+
+def _finish(
+    s: State, c: Card, seat: int | None, omniscient: bool, book: AliasBook | None, visible: bool, out: dict[str, Any]
+) -> dict[str, Any]:
     if c.zone == "monsters":
         out["position"] = c.position if c.face_up else "set"
     if c.zone in ("monsters", "spells_traps", "field"):
@@ -38,9 +78,7 @@ def _card(s: State, c: Card, seat: int | None, omniscient: bool = False, book: A
     out["name"] = d.name
     if d.is_monster:
         if c.zone == "monsters" and (c.face_up or omniscient):
-            out["atk"] = atk(s, c)
-            out["def"] = def_(s, c)
-            out["attacks_remaining"] = attacks_remaining(s, c) if s.phase == "battle" else None
+            out["atk"], out["def"], out["attacks_remaining"] = _stats(s, c)
         else:
             out["atk"] = d.atk
             out["def"] = d.def_
