@@ -448,7 +448,8 @@ _SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_CARDS)))
 def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
     """The card's entry in the packed ``cards`` map (its id, then the card), cached on the
     card until it is next written (``write_card`` clears ``_packed``)."""
-    b = c._packed = packer.pack(c.id) + packer.pack(c)
+    b: bytes = packer.pack(c.id) + packer.pack(c)
+    c._packed = b
     return b
 
 
