@@ -39,6 +39,7 @@ def handles(name: str) -> Callable[[Handler], Handler]:
 def apply(state: State, fact: Fact) -> None:
     """Apply one fact to ``state`` in place. A card ``state`` shares with other states is
     copied before it is written (``write_card``), so only ``state`` changes."""
+    state._memo = None  # what was computed from the state before (engine.state, engine.view)
     HANDLERS[fact["t"]](state, fact)
     state.seq += 1
     state._memo = None

@@ -181,11 +181,25 @@ def find_legal(s: State, seat: int, action: Action) -> Action:
     if p is None or p["seat"] != seat:
         raise IllegalAction("action/not_your_priority", "the engine is waiting for the other player")
     a = normalize(action)
-    legal = legal_actions(s, seat)
+    legal = known_legal_actions(s, seat)
     found = [la for la in legal if matches(a, la)]
     if not found:
         raise IllegalAction("action/illegal", explain(s, seat, a))
-    return found[0]
+    return dict(found[0])
+
+
+def known_legal_actions(s: State, seat: int) -> list[Action]:
+    """``legal_actions``, kept with the state until a fact changes it: the server computes
+    them to send them to the seat, then checks the seat's answer against them. Read only:
+    the list and its actions are shared (``legal_actions`` gives a fresh copy)."""
+    memo = s._memo
+    if memo is None:
+        memo = s._memo = {}
+    key = ("legal", seat)
+    got: list[Action] | None = memo.get(key)
+    if got is None:
+        got = memo[key] = legal_actions(s, seat)
+    return got
 
 
 def explain(s: State, seat: int, a: Action) -> str:

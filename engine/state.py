@@ -194,13 +194,29 @@ class State:
     def card(self, cid: int) -> Card:
         return self.cards[cid]
 
+    # The lookups below are asked many times between two facts (every ATK, every continuous
+    # effect): each is computed once and kept in ``_memo`` until the next fact is applied
+    # (engine.apply clears it). They return a fresh list each time.
+
+    def _kept(self, key: Any) -> list[Card] | None:
+        memo = self._memo
+        if memo is None:
+            self._memo = {}
+            return None
+        got: list[Card] | None = memo.get(key)
+        return got
+
     def monsters(self, seat: int) -> list[Card]:
-        return [self.cards[c] for c in self.players[seat].monsters if c is not None]
+        got = self._kept(("monsters", seat))
+        if got is None:
+            got = [self.cards[c] for c in self.players[seat].monsters if c is not None]
+            self._memo[("monsters", seat)] = got  # type: ignore[index]
+        return list(got)
 
     def spells_traps(self, seat: int) -> list[Card]:
         return [self.cards[c] for c in self.players[seat].spells_traps if c is not None]
 
-    def field_cards(self, seat: int | None = None) -> list[Card]:
+    def _field_cards(self, seat: int | None) -> list[Card]:
         seats = (0, 1) if seat is None else (seat,)
         out: list[Card] = []
         for s in seats:
@@ -211,8 +227,19 @@ class State:
                 out.append(self.cards[fz])
         return out
 
+    def field_cards(self, seat: int | None = None) -> list[Card]:
+        got = self._kept(("field", seat))
+        if got is None:
+            got = self._field_cards(seat)
+            self._memo[("field", seat)] = got  # type: ignore[index]
+        return list(got)
+
     def face_up_field(self) -> list[Card]:
-        return [c for c in self.field_cards() if c.face_up]
+        got = self._kept("face_up_field")
+        if got is None:
+            got = [c for c in self._field_cards(None) if c.face_up]
+            self._memo["face_up_field"] = got  # type: ignore[index]
+        return list(got)
 
 
 def _copier(cls: type[Any]) -> Callable[[Any], Any]:
@@ -357,6 +384,7 @@ def end_in_place(state: State, j: Journal, keep: bool) -> None:
             own.add(cid)
     j.cards.clear()
     state._w = own
+    state._memo = None  # what was kept refers to the card objects of before the swap
 
 
 def write_card(s: State, cid: int) -> Card:
