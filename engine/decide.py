@@ -283,7 +283,15 @@ def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[F
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
+    if keep and state._memo and all(f["t"] in BOARD_UNCHANGED for f in ctx.facts):
+        # nothing on the board changed (a pass): what views computed from the board stays true
+        ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones")}
     return ctx.facts, ctx.s
+
+
+BOARD_UNCHANGED = frozenset({"passed", "priority"})
+"""Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
+modifier (so no ATK/DEF either: no stat depends on priority)."""
 
 
 def perform(ctx: Ctx, seat: int, a: Action) -> None:

@@ -242,16 +242,16 @@ class State:
         return list(got)
 
 
-def _copier(cls: type[Any]) -> Callable[[Any], Any]:
+def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
     """A copy function for a slotted state dataclass, written out from its fields (what a
     hand-written copy would be, and it stays right when a field is added): each container
-    field (one with a default factory) is copied one level deep, every other value shared;
-    cache fields start empty."""
+    field (one with a default factory) is copied one level deep (``share``: shared too),
+    every other value shared; cache fields start empty."""
     lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
     for f in dataclasses.fields(cls):
         if f.metadata.get("cache"):
             lines.append(f"    n.{f.name} = None")
-        elif f.default_factory is not dataclasses.MISSING:
+        elif f.default_factory is not dataclasses.MISSING and not share:
             lines.append(f"    n.{f.name} = o.{f.name}.copy()")
         else:
             lines.append(f"    n.{f.name} = o.{f.name}")
@@ -278,11 +278,7 @@ def _clone_player(p: Player) -> Player:
 
 
 def _shallow(state: State) -> State:
-    n: State = object.__new__(State)
-    for name in _STATE_FIELDS:
-        object.__setattr__(n, name, getattr(state, name))
-    n._w = None
-    n._memo = None
+    n: State = _share_state(state)
     return n
 
 
@@ -454,7 +450,7 @@ def full_state_hash(state: State) -> str:
     return hashlib.sha256(packed).hexdigest()[:32]
 
 
-_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
+_share_state: Callable[[State], State] = _copier(State, share=True)
 _STATE_HASHED = _hashed(State)
 _BEFORE_CARDS = _STATE_HASHED[: _STATE_HASHED.index("cards")]
 _AFTER_CARDS = _STATE_HASHED[_STATE_HASHED.index("cards") + 1 :]
