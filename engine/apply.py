@@ -21,6 +21,7 @@ from .state import (
     Trigger,
     derive,
     write_card,
+    write_player,
 )
 from .types import Fact
 
@@ -74,7 +75,7 @@ def fold_into(state: State, facts: list[Fact]) -> State:
 
 
 def _remove_from_zone(s: State, c: Card) -> None:
-    p = s.players[c.controller] if c.on_field else s.players[c.owner]
+    p = write_player(s, c.controller if c.on_field else c.owner)
     if c.zone == "monsters":
         p.monsters[c.slot] = None
     elif c.zone == "spells_traps":
@@ -95,7 +96,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     """Put a card (already removed from its old zone) into ``zone``."""
     c.zone = zone
     if zone in ("monsters", "spells_traps", "field"):
-        p = s.players[c.controller]
+        p = write_player(s, c.controller)
         if zone == "monsters":
             if slot < 0:
                 slot = p.monsters.index(None)
@@ -117,7 +118,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     c.equipped_to = None
     c.attacks = 0
     c.flags = {}
-    lst: list[int] = getattr(s.players[c.owner], zone)
+    lst: list[int] = getattr(write_player(s, c.owner), zone)
     if zone == "deck" and top:
         lst.insert(0, c.id)
     else:
@@ -143,7 +144,7 @@ def _duel_started(s: State, f: Fact) -> None:
 
 @handles("shuffled")
 def _shuffled(s: State, f: Fact) -> None:
-    s.players[f["seat"]].deck = list(f["order"])
+    write_player(s, f["seat"]).deck = list(f["order"])
     if "rng" in f:
         s.rng = int(f["rng"])
 
@@ -202,7 +203,7 @@ def _summoned(s: State, f: Fact) -> None:
     c.summoned_turn = s.turn
     c.position_turn = s.turn
     if f.get("kind") in ("normal", "tribute", "set"):
-        s.players[c.controller].normal_summoned = True
+        write_player(s, c.controller).normal_summoned = True
 
 
 @handles("position_changed")
@@ -223,8 +224,9 @@ def _turn(s: State, f: Fact) -> None:
     s.skip = []
     s.skipped_main1 = False
     s.intent = None
-    for p in s.players:
-        p.normal_summoned = False
+    for seat in (0, 1):
+        if s.players[seat].normal_summoned:
+            write_player(s, seat).normal_summoned = False
     _reset_attacks(s)
 
 
@@ -359,7 +361,7 @@ def _chain_resolved(s: State, f: Fact) -> None:
 
 @handles("lp")
 def _lp(s: State, f: Fact) -> None:
-    s.players[f["seat"]].lp = max(0, int(f["lp"]))
+    write_player(s, f["seat"]).lp = max(0, int(f["lp"]))
     if s.attack is not None and f.get("reason") == "battle":
         s.attack.damage[f["seat"]] += -int(f.get("delta", 0))
 

@@ -80,6 +80,7 @@ class Player:
     spells_traps: list[int | None] = field(default_factory=lambda: [None] * 5)
     field_zone: int | None = None
     normal_summoned: bool = False
+    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
 
 @dataclass(slots=True)
@@ -265,6 +266,7 @@ def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
 _copy_card: Callable[[Card], Card] = _copier(Card)
 _copy_player: Callable[[Player], Player] = _copier(Player)
 _SWAPPED = tuple(f.name for f in dataclasses.fields(Card))
+_PLAYER_SWAPPED = tuple(f.name for f in dataclasses.fields(Player))
 
 
 def _clone_card(c: Card) -> Card:
@@ -285,7 +287,6 @@ def _shallow(state: State) -> State:
 def _small_parts(n: State, state: State) -> None:
     """Give ``n`` its own copies of everything but the cards (the players, the chain ...):
     small, and written in place by the facts."""
-    n.players = [_copy_player(p) for p in state.players]
     n.chain = [copy.copy(link) for link in state.chain]
     for link in n.chain:
         link.targets = list(link.targets)
@@ -311,6 +312,7 @@ def clone(state: State) -> State:
     """A full copy that shares nothing with ``state`` (every card copied)."""
     n = _shallow(state)
     _small_parts(n, state)
+    n.players = [_copy_player(p) for p in state.players]
     n.cards = {k: _copy_card(c) for k, c in state.cards.items()}
     n.options = dict(state.options)
     n.event = None if state.event is None else dict(state.event)
@@ -331,12 +333,13 @@ def deep_clone(state: State) -> State:
 
 
 class Journal:
-    """The cards a ``Ctx`` wrote in place, each with a copy of how it was before."""
+    """The cards (and players) a ``Ctx`` wrote in place, each with a copy of how it was before."""
 
-    __slots__ = ("cards",)
+    __slots__ = ("cards", "players")
 
     def __init__(self) -> None:
         self.cards: dict[int, tuple[Card, Card]] = {}  # id -> (the card written, its first version)
+        self.players: dict[int, tuple[Player, Player]] = {}  # seat -> (the player written, its first version)
 
 
 def derive(state: State) -> State:
@@ -347,6 +350,7 @@ def derive(state: State) -> State:
         return clone(state)
     n = _shallow(state)
     _small_parts(n, state)
+    n.players = list(state.players)
     n.cards = dict(state.cards)
     n._w = set()
     state._w = set()  # the cards it owned are shared now
@@ -361,8 +365,8 @@ def begin_in_place(state: State) -> Journal:
     return j
 
 
-def _swap(a: Card, b: Card) -> None:
-    for name in _SWAPPED:
+def _swap(a: Any, b: Any, names: tuple[str, ...] = _SWAPPED) -> None:
+    for name in names:
         va = getattr(a, name)
         setattr(a, name, getattr(b, name))
         setattr(b, name, va)
@@ -378,7 +382,13 @@ def end_in_place(state: State, j: Journal, keep: bool) -> None:
         if keep and state.cards.get(cid) is card:
             state.cards[cid] = first
             own.add(cid)
+    for seat, (player, pfirst) in j.players.items():
+        _swap(player, pfirst, _PLAYER_SWAPPED)
+        if keep and state.players[seat] is player:
+            state.players[seat] = pfirst
+            own.add(_player_key(seat))
     j.cards.clear()
+    j.players.clear()
     state._w = own
     state._memo = None  # what was kept refers to the card objects of before the swap
 
@@ -403,6 +413,31 @@ def write_card(s: State, cid: int) -> Card:
     c._memo = None
     c._packed = None
     return c
+
+
+def _player_key(seat: int) -> int:
+    """The key of a player in a copy-on-write state's set of owned objects (card ids are >= 0)."""
+    return -1 - seat
+
+
+def write_player(s: State, seat: int) -> Player:
+    """Player ``seat`` of ``s``, ready to be written (as ``write_card``: every write of a player
+    in engine.apply goes through here)."""
+    p = s.players[seat]
+    w = s._w
+    if w is not None:
+        if type(w) is set:
+            key = -1 - seat
+            if key not in w:
+                p = _copy_player(p)
+                s.players[seat] = p
+                w.add(key)
+        elif seat not in w.players:
+            first = _copy_player(p)
+            first._packed = p._packed
+            w.players[seat] = (p, first)
+    p._packed = None
+    return p
 
 
 def _plain(v: Any) -> Any:
@@ -453,7 +488,8 @@ def full_state_hash(state: State) -> str:
 _share_state: Callable[[State], State] = _copier(State, share=True)
 _STATE_HASHED = _hashed(State)
 _BEFORE_CARDS = _STATE_HASHED[: _STATE_HASHED.index("cards")]
-_AFTER_CARDS = _STATE_HASHED[_STATE_HASHED.index("cards") + 1 :]
+_AFTER_PLAYERS = _STATE_HASHED[_STATE_HASHED.index("players") + 1 :]
+assert _STATE_HASHED.index("players") == _STATE_HASHED.index("cards") + 1  # state_hash packs them in turn
 _local = threading.local()
 
 
@@ -466,7 +502,7 @@ def _packer() -> msgpack.Packer:
 
 _STATE_HEADER = _packer().pack_array_header(len(_STATE_HASHED))
 _SKIP_BEFORE = len(_packer().pack_array_header(len(_BEFORE_CARDS)))
-_SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_CARDS)))
+_SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_PLAYERS)))
 
 
 def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
@@ -477,6 +513,12 @@ def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
     return b
 
 
+def _player_bytes(p: Player, packer: msgpack.Packer) -> bytes:
+    b: bytes = packer.pack(p)
+    p._packed = b
+    return b
+
+
 def state_hash(state: State) -> str:
     """A stable digest of the whole state (same bytes in every process): sha256 of the
     msgpack of the state, each dataclass packed as the list of its field values.
@@ -484,7 +526,7 @@ def state_hash(state: State) -> str:
     Exactly ``full_state_hash``, computed faster: the packed bytes of each card are kept on
     the card while it does not change (most of an action leaves most cards alone, and a
     state shares its unchanged card objects with the state before it), so only the cards an
-    action wrote and the small rest of the state are packed again."""
+    action wrote (the players likewise) and the small rest of the state are packed again."""
     packer = _packer()
     cards = state.cards
     parts = [
@@ -493,5 +535,8 @@ def state_hash(state: State) -> str:
         packer.pack_map_header(len(cards)),
     ]
     parts.extend([c._packed or _card_bytes(c, packer) for c in cards.values()])
-    parts.append(packer.pack([getattr(state, n) for n in _AFTER_CARDS])[_SKIP_AFTER:])
+    players = state.players
+    parts.append(packer.pack_array_header(len(players)))
+    parts.extend([p._packed or _player_bytes(p, packer) for p in players])
+    parts.append(packer.pack([getattr(state, n) for n in _AFTER_PLAYERS])[_SKIP_AFTER:])
     return hashlib.sha256(b"".join(parts)).hexdigest()[:32]

@@ -27,6 +27,8 @@ def fresh(s: State) -> State:
     for c in n.cards.values():
         c._memo = None
         c._packed = None
+    for p in n.players:
+        p._packed = None
     return n
 
 
