@@ -40,9 +40,10 @@ BASELINE = "6792076"
 WORKER = Path(__file__).resolve().parent / "engine_worker.py"
 
 
-def extract_baseline(into: Path) -> Path:
-    """The engine package of the baseline commit, under ``into``."""
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", BASELINE, "engine"], check=True, capture_output=True)
+def extract_baseline(into: Path, rev: str = BASELINE) -> Path:
+    """The engine package of commit ``rev`` (default: the baseline), under ``into``."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "engine"], check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     return into
 
@@ -87,17 +88,24 @@ def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1e3:8.2f} ms"
 
 
-def run(rounds: int, tiny: bool) -> dict[str, list[float]]:
+def run(rounds: int, tiny: bool, also: tuple[str, ...] = ()) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
-        old = Worker(extract_baseline(Path(tmp)), tiny)
+        old = Worker(extract_baseline(Path(tmp) / "old"), tiny)
         new = Worker(REPO, tiny)
+        between = {rev: Worker(extract_baseline(Path(tmp) / rev, rev), tiny) for rev in also}
         try:
             results: list[tuple[dict[str, Any], dict[str, Any]]] = []
+            steps: dict[str, list[float]] = {rev: [] for rev in also}
             for _ in range(rounds):
-                results.append((old.round(), new.round()))
+                o = old.round()
+                for rev, worker in between.items():
+                    steps[rev].append(o["work_per_action"] / worker.round()["work_per_action"])
+                results.append((o, new.round()))
         finally:
             old.close()
             new.close()
+            for worker in between.values():
+                worker.close()
     o0, n0 = results[0]
     keys = ("work_per_action", "fold_entries", "fold_all", "fold_hash", "decode")
     series: dict[str, list[float]] = {f"old_{k}": [o[k] for o, _ in results] for k in keys}
@@ -108,6 +116,8 @@ def run(rounds: int, tiny: bool) -> dict[str, list[float]]:
     print(f"  old engine  {us(series['old_work_per_action'])} per action")
     print(f"  new engine  {us(series['new_work_per_action'])} per action")
     work = [o["work_per_action"] / n["work_per_action"] for o, n in results]
+    for rev, ratios in steps.items():
+        print(f"  at {rev:9s} {spread(ratios)} faster than old")
     print(f"  new vs old  {spread(work)} faster   (target >= 5x)")
     print(f"fold a stored log of {n0['log_entries']} entries ({n0['log_facts']} facts), entry by entry from scratch")
     print(f"  msgpack-decoding the entries  {ms(series['new_decode'])}")
@@ -131,8 +141,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tiny", action="store_true", help="one short duel and 2 rounds: a smoke run")
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--also", action="append", default=[], metavar="REV",
+                        help="also time the engine of this commit against the old one (repeatable)")
     args = parser.parse_args(argv)
-    run(args.rounds or (2 if args.tiny else 5), args.tiny)
+    run(args.rounds or (2 if args.tiny else 5), args.tiny, tuple(args.also))
 
 
 if __name__ == "__main__":
