@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import operator
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -501,6 +502,8 @@ def _packer() -> msgpack.Packer:
 
 
 _STATE_HEADER = _packer().pack_array_header(len(_STATE_HASHED))
+_before_cards = operator.attrgetter(*_BEFORE_CARDS)  # a tuple packs as the same msgpack array as a list
+_after_players = operator.attrgetter(*_AFTER_PLAYERS)
 _SKIP_BEFORE = len(_packer().pack_array_header(len(_BEFORE_CARDS)))
 _SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_PLAYERS)))
 
@@ -531,12 +534,12 @@ def state_hash(state: State) -> str:
     cards = state.cards
     parts = [
         _STATE_HEADER,
-        packer.pack([getattr(state, n) for n in _BEFORE_CARDS])[_SKIP_BEFORE:],
+        packer.pack(_before_cards(state))[_SKIP_BEFORE:],
         packer.pack_map_header(len(cards)),
     ]
     parts.extend([c._packed or _card_bytes(c, packer) for c in cards.values()])
     players = state.players
     parts.append(packer.pack_array_header(len(players)))
     parts.extend([p._packed or _player_bytes(p, packer) for p in players])
-    parts.append(packer.pack([getattr(state, n) for n in _AFTER_PLAYERS])[_SKIP_AFTER:])
+    parts.append(packer.pack(_after_players(state))[_SKIP_AFTER:])
     return hashlib.sha256(b"".join(parts)).hexdigest()[:32]

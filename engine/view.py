@@ -237,6 +237,18 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
     a card in the hand) looks like any other priority window."""
+    # kept with the state for this book while its aliases stay (places and the entry: an
+    # ephemeral alias changes with every entry)
+    key = ("shown", seat, book.token, book.version, book.entries)
+    memo = _memo(s)
+    if key in memo:
+        kept: dict[str, Any] | None = memo[key]
+        return None if kept is None else dict(kept)
+    shown = memo[key] = _presented_pending(s, seat, book)
+    return None if shown is None else dict(shown)
+
+
+def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
     p = _pending(s)
     if p is None:
         return None
