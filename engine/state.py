@@ -266,8 +266,22 @@ def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
 
 _copy_card: Callable[[Card], Card] = _copier(Card)
 _copy_player: Callable[[Player], Player] = _copier(Player)
-_SWAPPED = tuple(f.name for f in dataclasses.fields(Card))
-_PLAYER_SWAPPED = tuple(f.name for f in dataclasses.fields(Player))
+
+
+def _swapper(cls: type[Any]) -> Callable[[Any, Any], None]:
+    """A function exchanging every field (caches too) of two objects of ``cls``, written out."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    body = "".join(f"    a.{n}, b.{n} = b.{n}, a.{n}\n" for n in names)
+    scope: dict[str, Any] = {}
+    exec(f"def swap_{cls.__name__}(a, b):\n{body}", scope)  # code made from the dataclass fields only
+    fn: Callable[[Any, Any], None] = scope[f"swap_{cls.__name__}"]
+    return fn
+
+
+_swap_card: Callable[[Card, Card], None] = _swapper(Card)
+_swap_player: Callable[[Player, Player], None] = _swapper(Player)
+_copy_link: Callable[[Link], Link] = _copier(Link, share=True)
+_copy_attack: Callable[[Attack], Attack] = _copier(Attack, share=True)
 
 
 def _clone_card(c: Card) -> Card:
@@ -288,7 +302,7 @@ def _shallow(state: State) -> State:
 def _small_parts(n: State, state: State) -> None:
     """Give ``n`` its own copies of everything but the cards (the players, the chain ...):
     small, and written in place by the facts."""
-    n.chain = [copy.copy(link) for link in state.chain]
+    n.chain = [_copy_link(link) for link in state.chain]
     for link in n.chain:
         link.targets = list(link.targets)
         link.data = copy.deepcopy(link.data)
@@ -296,7 +310,7 @@ def _small_parts(n: State, state: State) -> None:
         r = state.resolving
         n.resolving = Resolving(was=[list(x) for x in r.was], destroyed=list(r.destroyed), started=r.started)
     if state.attack is not None:
-        a = copy.copy(state.attack)
+        a = _copy_attack(state.attack)
         a.snapshot = list(a.snapshot)
         a.destroyed = list(a.destroyed)
         a.damage = list(a.damage)
@@ -366,25 +380,18 @@ def begin_in_place(state: State) -> Journal:
     return j
 
 
-def _swap(a: Any, b: Any, names: tuple[str, ...] = _SWAPPED) -> None:
-    for name in names:
-        va = getattr(a, name)
-        setattr(a, name, getattr(b, name))
-        setattr(b, name, va)
-
-
 def end_in_place(state: State, j: Journal, keep: bool) -> None:
     """Close a journal. Every card written in place gets its first version back, so the
     states it is shared with are as before. ``keep``: ``state`` holds the written versions,
     as cards of its own (copy-on-write from then on); else ``state`` is thrown away."""
     own: set[int] = set()
     for cid, (card, first) in j.cards.items():
-        _swap(card, first)  # ``card`` is as it was; ``first`` now holds what was written
+        _swap_card(card, first)  # ``card`` is as it was; ``first`` now holds what was written
         if keep and state.cards.get(cid) is card:
             state.cards[cid] = first
             own.add(cid)
     for seat, (player, pfirst) in j.players.items():
-        _swap(player, pfirst, _PLAYER_SWAPPED)
+        _swap_player(player, pfirst)
         if keep and state.players[seat] is player:
             state.players[seat] = pfirst
             own.add(_player_key(seat))
