@@ -163,18 +163,22 @@ class MatchService:
                 await self._sync(lm)
 
     async def _after(self, lm: LiveMatch, entries: list[LogEntry]) -> None:
-        """After new entries: fan out, re-arm the clock, mark the end."""
-        views.fan_out(lm, entries)
-        self._arm_clock(lm)
-        if lm.finished:
-            state = lm.state
-            await self.directory.finish(
-                lm.match_id,
-                winner=rules.winner(state),
-                reason=str(getattr(state, "end_reason", "") or ""),
-                length=lm.seq,
-                turns=int(getattr(state, "turn", 0)),
-            )
+        """After new entries: mark the end, fan out, re-arm the clock. The end is in the
+        directory before anyone is sent the last entry, so that a client that learns the duel
+        is over and asks for the finished matches finds it there."""
+        try:
+            if lm.finished:
+                state = lm.state
+                await self.directory.finish(
+                    lm.match_id,
+                    winner=rules.winner(state),
+                    reason=str(getattr(state, "end_reason", "") or ""),
+                    length=lm.seq,
+                    turns=int(getattr(state, "turn", 0)),
+                )
+        finally:  # the watchers get the entries even if the directory could not be written
+            views.fan_out(lm, entries)
+            self._arm_clock(lm)
 
     # ------------------------------------------------------------------ start
 
