@@ -1,16 +1,16 @@
 """The rules engine: pure, deterministic, no I/O (see docs/engine-api.md).
 
-``decide(state, seat, action) -> facts``; ``evolve(state, fact) -> state``;
-``fold(facts) -> state``; ``legal_actions``, ``pending``, ``view``,
+``decide(state, seat, action) -> facts``; ``decide_state(state, seat, action) -> (facts,
+new state)``; ``evolve(state, fact) -> state``; ``fold(facts) -> state``; ``fold_into``; ``legal_actions``, ``pending``, ``view``,
 ``Viewpoints`` (per-viewer facts, views and card aliases), ``describe``. Randomness comes from the PRNG inside the state.
 """
 
 from __future__ import annotations
 
 from . import effects as _effects  # noqa: F401  (registers every card script)
-from .apply import apply_facts, evolve, fold
+from .apply import apply_facts, evolve, fold, fold_into
 from .cards import CARDS, CARDS_BY_NAME, CardData, by_name
-from .decide import decide, legal_actions
+from .decide import decide, decide_state, legal_actions
 from .decks import demo_deck
 from .describe import describe
 from .flow import pending
@@ -37,10 +37,12 @@ __all__ = [
     "by_name",
     "create",
     "decide",
+    "decide_state",
     "demo_deck",
     "describe",
     "evolve",
     "fold",
+    "fold_into",
     "initial",
     "legal_actions",
     "pending",

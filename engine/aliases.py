@@ -42,6 +42,8 @@ PUBLIC_PLACES = FIELD_ZONES | {"graveyard", "banished", "xyz_material"}
 OWN_PLACES = frozenset({"hand", "extra"})
 FACE_UP_PILES = frozenset({"graveyard", "banished", "xyz_material"})
 ALIAS_BITS = 48
+PLACE_FACTS = frozenset({"duel_started", "setup", "drew", "moved", "flipped", "position_changed", "activated"})
+"""The facts ``AliasBook.follow`` changes places by (nothing else changes a sight)."""
 
 
 def _index(v: Viewer) -> int:
@@ -92,6 +94,10 @@ class AliasBook:
     _eph_card: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # alias -> cid
     _eph_alias: tuple[dict[int, int], ...] = field(default_factory=lambda: ({}, {}, {}))  # cid -> alias
     _eph_at: list[int] = field(default_factory=lambda: [-1, -1, -1])
+    # not part of what the book knows (never snapshotted): this book's identity, and how many
+    # times a fact changed a card's place (views keep what they rendered under the pair)
+    token: object = field(default_factory=object, init=False, repr=False, compare=False, metadata={"cache": True})
+    version: int = field(default=0, init=False, repr=False, compare=False, metadata={"cache": True})
 
     def copy(self) -> AliasBook:
         return AliasBook(
@@ -151,6 +157,17 @@ class AliasBook:
             return Sight(None, False)
         return Sight(self._alias[_index(v)].get(cid), place.known(v))
 
+    def sight_of(self, v: Viewer, cid: int) -> tuple[int | None, bool]:
+        """``sight`` as a pair (ref, known), without building a ``Sight``."""
+        place = self.places.get(cid)
+        if place is None:
+            return None, False
+        return self._alias[2 if v is None else v].get(cid), place.known(v)
+
+    def aliases_of(self, v: Viewer) -> dict[int, int]:
+        """``v``'s stable aliases by engine id (read only: what ``ref`` looks in)."""
+        return self._alias[2 if v is None else v]
+
     def ref(self, v: Viewer, cid: int) -> int | None:
         """The stable alias of ``cid`` for ``v``, or None while it is untrackable."""
         return self._alias[_index(v)].get(cid)
@@ -209,6 +226,8 @@ class AliasBook:
     def follow(self, fact: Fact) -> None:
         """Update places from one fact (mirrors the zone changes of ``engine.apply``)."""
         t = fact["t"]
+        if t in PLACE_FACTS:
+            self.version += 1
         if t == "duel_started":
             self._forget()
             for seat, deck in enumerate(fact["decks"]):

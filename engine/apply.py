@@ -10,7 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .state import Attack, Card, Link, Modifier, Player, Resolving, State, Trigger, clone
+from .state import (
+    Attack,
+    Card,
+    Link,
+    Modifier,
+    Player,
+    Resolving,
+    State,
+    Trigger,
+    derive,
+    write_card,
+    write_player,
+)
 from .types import Fact
 
 Handler = Callable[[State, Fact], None]
@@ -26,31 +38,44 @@ def handles(name: str) -> Callable[[Handler], Handler]:
 
 
 def apply(state: State, fact: Fact) -> None:
-    """Apply one fact in place."""
+    """Apply one fact to ``state`` in place. A card ``state`` shares with other states is
+    copied before it is written (``write_card``), so only ``state`` changes."""
+    state._memo = None  # what was computed from the state before (engine.state, engine.view)
     HANDLERS[fact["t"]](state, fact)
     state.seq += 1
+    state._memo = None
 
 
 def evolve(state: State, fact: Fact) -> State:
-    """Pure: the state after ``fact``."""
-    s = clone(state)
+    """Pure: the state after ``fact`` (it shares the cards the fact did not change)."""
+    s = derive(state)
     apply(s, fact)
     return s
 
 
 def fold(facts: list[Fact], state: State | None = None) -> State:
-    """Fold facts over a copy of ``state`` (or the empty state)."""
-    s = State() if state is None else clone(state)
+    """Pure: the state after ``facts``, from ``state`` (default: the empty state). The result
+    shares the cards the facts did not change with ``state`` (copy-on-write, ADR 0006)."""
+    s = State() if state is None else derive(state)
     for f in facts:
         apply(s, f)
     return s
+
+
+def fold_into(state: State, facts: list[Fact]) -> State:
+    """Apply ``facts`` to ``state`` itself and return it: the fastest way through a log entry
+    by entry (replays, ``duel verify``) when the state before each entry is not kept. Other
+    states that share cards with ``state`` do not change."""
+    for f in facts:
+        apply(state, f)
+    return state
 
 
 # ---------------------------------------------------------------- zones
 
 
 def _remove_from_zone(s: State, c: Card) -> None:
-    p = s.players[c.controller] if c.on_field else s.players[c.owner]
+    p = write_player(s, c.controller if c.on_field else c.owner)
     if c.zone == "monsters":
         p.monsters[c.slot] = None
     elif c.zone == "spells_traps":
@@ -58,9 +83,8 @@ def _remove_from_zone(s: State, c: Card) -> None:
     elif c.zone == "field":
         p.field_zone = None
     elif c.zone == "xyz_material":
-        for host in s.cards.values():
-            if c.id in host.materials:
-                host.materials.remove(c.id)
+        for host in [h for h in s.cards.values() if c.id in h.materials]:
+            write_card(s, host.id).materials.remove(c.id)
     else:
         lst: list[int] = getattr(p, c.zone)
         if c.id in lst:
@@ -72,7 +96,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     """Put a card (already removed from its old zone) into ``zone``."""
     c.zone = zone
     if zone in ("monsters", "spells_traps", "field"):
-        p = s.players[c.controller]
+        p = write_player(s, c.controller)
         if zone == "monsters":
             if slot < 0:
                 slot = p.monsters.index(None)
@@ -94,7 +118,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     c.equipped_to = None
     c.attacks = 0
     c.flags = {}
-    lst: list[int] = getattr(s.players[c.owner], zone)
+    lst: list[int] = getattr(write_player(s, c.owner), zone)
     if zone == "deck" and top:
         lst.insert(0, c.id)
     else:
@@ -120,7 +144,7 @@ def _duel_started(s: State, f: Fact) -> None:
 
 @handles("shuffled")
 def _shuffled(s: State, f: Fact) -> None:
-    s.players[f["seat"]].deck = list(f["order"])
+    write_player(s, f["seat"]).deck = list(f["order"])
     if "rng" in f:
         s.rng = int(f["rng"])
 
@@ -139,7 +163,7 @@ def _fixed_outcome(s: State, f: Fact) -> None:
 
 @handles("drew")
 def _drew(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     _remove_from_zone(s, c)
     place(s, c, "hand")
 
@@ -147,7 +171,7 @@ def _drew(s: State, f: Fact) -> None:
 @handles("moved")
 def _moved(s: State, f: Fact) -> None:
     """A card changes zone. Keys: card, to, slot?, face_up?, position?, controller?, top?"""
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     _remove_from_zone(s, c)
     if "controller" in f:
         c.controller = f["controller"]
@@ -169,23 +193,22 @@ def _moved(s: State, f: Fact) -> None:
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")]
-        for other in s.cards.values():
-            if other.equipped_to == c.id:
-                other.equipped_to = None
+        for other in [o for o in s.cards.values() if o.equipped_to == c.id]:
+            write_card(s, other.id).equipped_to = None
 
 
 @handles("summoned")
 def _summoned(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     c.summoned_turn = s.turn
     c.position_turn = s.turn
     if f.get("kind") in ("normal", "tribute", "set"):
-        s.players[c.controller].normal_summoned = True
+        write_player(s, c.controller).normal_summoned = True
 
 
 @handles("position_changed")
 def _position_changed(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     c.position = f["position"]
     c.face_up = bool(f["face_up"])
     if f.get("by_player", True):
@@ -201,9 +224,16 @@ def _turn(s: State, f: Fact) -> None:
     s.skip = []
     s.skipped_main1 = False
     s.intent = None
-    for p in s.players:
-        p.normal_summoned = False
-    for c in s.cards.values():
+    for seat in (0, 1):
+        if s.players[seat].normal_summoned:
+            write_player(s, seat).normal_summoned = False
+    _reset_attacks(s)
+
+
+def _reset_attacks(s: State) -> None:
+    """No card has attacked yet (writes only the cards that had)."""
+    for cid in [k for k, c in s.cards.items() if c.attacks or "attacked_targets" in c.flags]:
+        c = write_card(s, cid)
         c.attacks = 0
         c.flags.pop("attacked_targets", None)
 
@@ -219,9 +249,7 @@ def _phase(s: State, f: Fact) -> None:
     if s.phase == "battle" and s.step == "start":
         s.battle_phases += 1
         s.start_step_monsters = [[m for m in s.players[sd].monsters if m is not None] for sd in (0, 1)]
-        for c in s.cards.values():
-            c.attacks = 0
-            c.flags.pop("attacked_targets", None)
+        _reset_attacks(s)
     if s.phase != "battle":
         s.attack = None
         # "until the end of the Battle Phase" (Dark Diviner): gone once the Battle Phase is left
@@ -275,7 +303,7 @@ def _event(s: State, f: Fact) -> None:
 def _activated(s: State, f: Fact) -> None:
     c = s.cards[f["card"]]
     if c.zone in ("spells_traps", "field") and not c.face_up:
-        c.face_up = True
+        write_card(s, c.id).face_up = True
     s.chain.append(
         Link(
             card=c.id,
@@ -333,21 +361,21 @@ def _chain_resolved(s: State, f: Fact) -> None:
 
 @handles("lp")
 def _lp(s: State, f: Fact) -> None:
-    s.players[f["seat"]].lp = max(0, int(f["lp"]))
+    write_player(s, f["seat"]).lp = max(0, int(f["lp"]))
     if s.attack is not None and f.get("reason") == "battle":
         s.attack.damage[f["seat"]] += -int(f.get("delta", 0))
 
 
 @handles("attack_declared")
 def _attack_declared(s: State, f: Fact) -> None:
-    a = s.cards[f["attacker"]]
+    a = write_card(s, f["attacker"])
     a.attacks += 1
     a.attacked_turn = s.turn
     a.flags["battled"] = [s.turn, s.battle_phases]
     a.flags.setdefault("attacked_targets", [])
     if f.get("target") is not None:
         a.flags["attacked_targets"] = [*a.flags["attacked_targets"], f["target"]]
-        s.cards[f["target"]].flags["battled"] = [s.turn, s.battle_phases]
+        write_card(s, f["target"]).flags["battled"] = [s.turn, s.battle_phases]
     s.attack = Attack(attacker=a.id, target=f.get("target"), snapshot=list(f.get("snapshot", [])))
     s.event = {"kind": "attack_declared", "attacker": a.id, "target": f.get("target")}
 
@@ -364,8 +392,8 @@ def _attack_retargeted(s: State, f: Fact) -> None:
         s.attack.target = f.get("target")
         s.attack.snapshot = list(f.get("snapshot", []))
         if f.get("target") is not None:
-            s.cards[f["target"]].flags["battled"] = [s.turn, s.battle_phases]
-            atk_card = s.cards[s.attack.attacker]
+            write_card(s, f["target"]).flags["battled"] = [s.turn, s.battle_phases]
+            atk_card = write_card(s, s.attack.attacker)
             atk_card.flags["attacked_targets"] = [*atk_card.flags.get("attacked_targets", []), f["target"]]
         s.attack.replay = False
         s.attack.responded = True
@@ -384,7 +412,7 @@ def _attack_ended(s: State, f: Fact) -> None:
 
 @handles("flipped")
 def _flipped(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     c.face_up = True
     if c.zone == "monsters" and f.get("position"):
         c.position = f["position"]
@@ -428,7 +456,7 @@ def _modifiers_expired(s: State, f: Fact) -> None:
 
 @handles("counters")
 def _counters(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     n = int(f["count"])
     if n <= 0:
         c.counters.pop(f["name"], None)
@@ -438,12 +466,12 @@ def _counters(s: State, f: Fact) -> None:
 
 @handles("equipped")
 def _equipped(s: State, f: Fact) -> None:
-    s.cards[f["card"]].equipped_to = f.get("to")
+    write_card(s, f["card"]).equipped_to = f.get("to")
 
 
 @handles("flag")
 def _flag(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+    c = write_card(s, f["card"])
     if f.get("value") is None:
         c.flags.pop(f["name"], None)
     else:
@@ -494,8 +522,8 @@ def _note(s: State, f: Fact) -> None:
 
 
 def apply_facts(state: State, facts: list[Fact]) -> State:
-    """Pure: the state after a whole entry's facts (copies once)."""
-    s = clone(state)
+    """Pure: the state after a whole entry's facts (``fold``)."""
+    s = derive(state)
     for f in facts:
         apply(s, f)
     return s

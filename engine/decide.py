@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from .apply import fold
 from .battle import battle_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
@@ -18,7 +19,7 @@ from .effects.base import effects_of, script_of
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
-from .state import Card, State, clone
+from .state import Card, State, begin_in_place, derive, end_in_place
 from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
@@ -180,11 +181,25 @@ def find_legal(s: State, seat: int, action: Action) -> Action:
     if p is None or p["seat"] != seat:
         raise IllegalAction("action/not_your_priority", "the engine is waiting for the other player")
     a = normalize(action)
-    legal = legal_actions(s, seat)
+    legal = known_legal_actions(s, seat)
     found = [la for la in legal if matches(a, la)]
     if not found:
         raise IllegalAction("action/illegal", explain(s, seat, a))
-    return found[0]
+    return dict(found[0])
+
+
+def known_legal_actions(s: State, seat: int) -> list[Action]:
+    """``legal_actions``, kept with the state until a fact changes it: the server computes
+    them to send them to the seat, then checks the seat's answer against them. Read only:
+    the list and its actions are shared (``legal_actions`` gives a fresh copy)."""
+    memo = s._memo
+    if memo is None:
+        memo = s._memo = {}
+    key = ("legal", seat)
+    got: list[Action] | None = memo.get(key)
+    if got is None:
+        got = memo[key] = legal_actions(s, seat)
+    return got
 
 
 def explain(s: State, seat: int, a: Action) -> str:
@@ -242,11 +257,41 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
         if set(action) != {"do"}:
             raise IllegalAction("action/malformed", "concede takes no fields: send {\"do\": \"concede\"}")
         return [{"t": "duel_ended", "winner": other(seat), "reason": "concede"}]
+    facts, _ = _decide(state, seat, action, keep=False)
+    return facts
+
+
+def decide_state(state: State, seat: int, action: Action) -> tuple[list[Fact], State]:
+    """``decide``, and the state after its facts: what ``fold(facts, state)`` gives (a
+    property test keeps them equal), without folding the facts a second time. ``state`` does
+    not change; the new state shares with it the cards the action did not change."""
+    return _decide(state, seat, action, keep=True)
+
+
+def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[Fact], State]:
+    if isinstance(action, dict) and action.get("do") == "concede":
+        facts = decide(state, seat, action)
+        return facts, fold(facts, state) if keep else state
     legal = find_legal(state, seat, action)
-    ctx = Ctx(clone(state))
-    perform(ctx, seat, legal)
-    settle(ctx)
-    return ctx.facts
+    # the Ctx writes the cards in place (rules code that holds a card sees every change to it);
+    # the journal gives each written card its first version back at the end, so ``state`` and
+    # every state sharing cards with it are as before, whether the action succeeds or raises
+    ctx = Ctx(derive(state))
+    journal = begin_in_place(ctx.s)
+    try:
+        perform(ctx, seat, legal)
+        settle(ctx)
+    finally:
+        end_in_place(ctx.s, journal, keep)
+    if keep and state._memo and all(f["t"] in BOARD_UNCHANGED for f in ctx.facts):
+        # nothing on the board changed (a pass): what views computed from the board stays true
+        ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones")}
+    return ctx.facts, ctx.s
+
+
+BOARD_UNCHANGED = frozenset({"passed", "priority"})
+"""Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
+modifier (so no ATK/DEF either: no stat depends on priority)."""
 
 
 def perform(ctx: Ctx, seat: int, a: Action) -> None:

@@ -8,13 +8,20 @@ change the state only through facts (``engine.apply``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
+import operator
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
 
 from .cards import CARDS, CardData
+
+CACHE = {"cache": True}
+"""Field metadata of bookkeeping that is not part of the duel state (``Card._memo``, ``State._w``)."""
 
 ZONES = ("deck", "hand", "monsters", "spells_traps", "field", "graveyard", "banished", "extra", "xyz_material")
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
@@ -47,6 +54,11 @@ class Card:
     equipped_to: int | None = None
     materials: list[int] = field(default_factory=list)
     flags: dict[str, Any] = field(default_factory=dict)
+    # not part of the duel state (never hashed, compared, shown or snapshotted): what was
+    # computed from this card while it did not change (its packed bytes for state_hash, its
+    # rendering in views); every write through engine.apply clears it (see write_card)
+    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
     @property
     def data(self) -> CardData:
@@ -69,6 +81,7 @@ class Player:
     spells_traps: list[int | None] = field(default_factory=lambda: [None] * 5)
     field_zone: int | None = None
     normal_summoned: bool = False
+    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
 
 @dataclass(slots=True)
@@ -168,6 +181,13 @@ class State:
     winner: int | str | None = None
     end_reason: str | None = None
     seq: int = 0  # facts applied
+    # how facts may write this state (never hashed, compared or snapshotted): None, it owns
+    # every object it holds; a set, it shares card objects with other states and owns the
+    # cards whose ids are in the set (copy-on-write); a Journal, a Ctx writes its cards in
+    # place and the journal keeps their first versions (see ADR 0006)
+    _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # what views computed from this state (engine.view); every fact applied clears it
+    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
     @property
     def finished(self) -> bool:
@@ -176,13 +196,29 @@ class State:
     def card(self, cid: int) -> Card:
         return self.cards[cid]
 
+    # The lookups below are asked many times between two facts (every ATK, every continuous
+    # effect): each is computed once and kept in ``_memo`` until the next fact is applied
+    # (engine.apply clears it). They return a fresh list each time.
+
+    def _kept(self, key: Any) -> list[Card] | None:
+        memo = self._memo
+        if memo is None:
+            self._memo = {}
+            return None
+        got: list[Card] | None = memo.get(key)
+        return got
+
     def monsters(self, seat: int) -> list[Card]:
-        return [self.cards[c] for c in self.players[seat].monsters if c is not None]
+        got = self._kept(("monsters", seat))
+        if got is None:
+            got = [self.cards[c] for c in self.players[seat].monsters if c is not None]
+            self._memo[("monsters", seat)] = got  # type: ignore[index]
+        return list(got)
 
     def spells_traps(self, seat: int) -> list[Card]:
         return [self.cards[c] for c in self.players[seat].spells_traps if c is not None]
 
-    def field_cards(self, seat: int | None = None) -> list[Card]:
+    def _field_cards(self, seat: int | None) -> list[Card]:
         seats = (0, 1) if seat is None else (seat,)
         out: list[Card] = []
         for s in seats:
@@ -193,54 +229,80 @@ class State:
                 out.append(self.cards[fz])
         return out
 
+    def field_cards(self, seat: int | None = None) -> list[Card]:
+        got = self._kept(("field", seat))
+        if got is None:
+            got = self._field_cards(seat)
+            self._memo[("field", seat)] = got  # type: ignore[index]
+        return list(got)
+
     def face_up_field(self) -> list[Card]:
-        return [c for c in self.field_cards() if c.face_up]
+        got = self._kept("face_up_field")
+        if got is None:
+            got = [c for c in self._field_cards(None) if c.face_up]
+            self._memo["face_up_field"] = got  # type: ignore[index]
+        return list(got)
+
+
+def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
+    """A copy function for a slotted state dataclass, written out from its fields (what a
+    hand-written copy would be, and it stays right when a field is added): each container
+    field (one with a default factory) is copied one level deep (``share``: shared too),
+    every other value shared; cache fields start empty."""
+    lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("cache"):
+            lines.append(f"    n.{f.name} = None")
+        elif f.default_factory is not dataclasses.MISSING and not share:
+            lines.append(f"    n.{f.name} = o.{f.name}.copy()")
+        else:
+            lines.append(f"    n.{f.name} = o.{f.name}")
+    lines.append("    return n")
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), scope)
+    fn: Callable[[Any], Any] = scope[f"copy_{cls.__name__}"]
+    return fn
+
+
+_copy_card: Callable[[Card], Card] = _copier(Card)
+_copy_player: Callable[[Player], Player] = _copier(Player)
+
+
+def _swapper(cls: type[Any]) -> Callable[[Any, Any], None]:
+    """A function exchanging every field (caches too) of two objects of ``cls``, written out."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    body = "".join(f"    a.{n}, b.{n} = b.{n}, a.{n}\n" for n in names)
+    scope: dict[str, Any] = {}
+    exec(f"def swap_{cls.__name__}(a, b):\n{body}", scope)  # code made from the dataclass fields only
+    fn: Callable[[Any, Any], None] = scope[f"swap_{cls.__name__}"]
+    return fn
+
+
+_swap_card: Callable[[Card, Card], None] = _swapper(Card)
+_swap_player: Callable[[Player, Player], None] = _swapper(Player)
+_copy_link: Callable[[Link], Link] = _copier(Link, share=True)
+_copy_attack: Callable[[Attack], Attack] = _copier(Attack, share=True)
 
 
 def _clone_card(c: Card) -> Card:
-    # written out field by field: 3x faster than copy.copy on a slotted dataclass; the
-    # property test tests/engine/test_properties.py checks it against copy.deepcopy
-    return Card(
-        id=c.id,
-        code=c.code,
-        owner=c.owner,
-        controller=c.controller,
-        zone=c.zone,
-        slot=c.slot,
-        face_up=c.face_up,
-        position=c.position,
-        set_turn=c.set_turn,
-        summoned_turn=c.summoned_turn,
-        position_turn=c.position_turn,
-        attacks=c.attacks,
-        attacked_turn=c.attacked_turn,
-        counters=dict(c.counters),
-        equipped_to=c.equipped_to,
-        materials=list(c.materials),
-        flags=dict(c.flags),  # flag values are replaced, never mutated in place
-    )
+    """A copy of one card (its counters, materials and flags containers copied; flag values
+    are replaced, never mutated in place)."""
+    return _copy_card(c)
 
 
 def _clone_player(p: Player) -> Player:
-    n = copy.copy(p)
-    n.deck = list(p.deck)
-    n.hand = list(p.hand)
-    n.graveyard = list(p.graveyard)
-    n.banished = list(p.banished)
-    n.extra = list(p.extra)
-    n.monsters = list(p.monsters)
-    n.spells_traps = list(p.spells_traps)
+    return _copy_player(p)
+
+
+def _shallow(state: State) -> State:
+    n: State = _share_state(state)
     return n
 
 
-def clone(state: State) -> State:
-    """A deep copy, written out by hand (about 20x faster than ``copy.deepcopy``, see
-    bench/); ``decide`` copies once and then applies facts to its copy."""
-    n = copy.copy(state)
-    n.options = dict(state.options)
-    n.cards = {k: _clone_card(c) for k, c in state.cards.items()}
-    n.players = [_clone_player(p) for p in state.players]
-    n.chain = [copy.copy(link) for link in state.chain]
+def _small_parts(n: State, state: State) -> None:
+    """Give ``n`` its own copies of everything but the cards (the players, the chain ...):
+    small, and written in place by the facts."""
+    n.chain = [_copy_link(link) for link in state.chain]
     for link in n.chain:
         link.targets = list(link.targets)
         link.data = copy.deepcopy(link.data)
@@ -248,31 +310,148 @@ def clone(state: State) -> State:
         r = state.resolving
         n.resolving = Resolving(was=[list(x) for x in r.was], destroyed=list(r.destroyed), started=r.started)
     if state.attack is not None:
-        a = copy.copy(state.attack)
+        a = _copy_attack(state.attack)
         a.snapshot = list(a.snapshot)
         a.destroyed = list(a.destroyed)
         a.damage = list(a.damage)
         n.attack = a
-    n.modifiers = [copy.copy(m) for m in state.modifiers]
-    n.triggers = [copy.copy(t) for t in state.triggers]
+    n.modifiers = list(state.modifiers)  # Modifier and Trigger objects are never written
+    n.triggers = list(state.triggers)
     n.skip = list(state.skip)
+    n.used = dict(state.used)
+    n.next_turn = list(state.next_turn)
+    # options, event, choice and start_step_monsters are replaced by the facts, never written
+
+
+def clone(state: State) -> State:
+    """A full copy that shares nothing with ``state`` (every card copied)."""
+    n = _shallow(state)
+    _small_parts(n, state)
+    n.players = [_copy_player(p) for p in state.players]
+    n.cards = {k: _copy_card(c) for k, c in state.cards.items()}
+    n.options = dict(state.options)
     n.event = None if state.event is None else dict(state.event)
     n.choice = None if state.choice is None else copy.deepcopy(state.choice)
-    n.used = dict(state.used)
     n.start_step_monsters = [list(x) for x in state.start_step_monsters]
-    n.next_turn = [dict(d) for d in state.next_turn]
     return n
 
 
 def deep_clone(state: State) -> State:
     """The obvious copy, kept as the benchmark baseline and as a cross-check in tests."""
-    return copy.deepcopy(state)
+    n = copy.deepcopy(state)
+    n._w = None
+    n._memo = None
+    return n
+
+
+# ---------------------------------------------------------------- copy-on-write (ADR 0006)
+
+
+class Journal:
+    """The cards (and players) a ``Ctx`` wrote in place, each with a copy of how it was before."""
+
+    __slots__ = ("cards", "players")
+
+    def __init__(self) -> None:
+        self.cards: dict[int, tuple[Card, Card]] = {}  # id -> (the card written, its first version)
+        self.players: dict[int, tuple[Player, Player]] = {}  # seat -> (the player written, its first version)
+
+
+def derive(state: State) -> State:
+    """A new state equal to ``state`` that shares its card objects with it: the cards dict is
+    the only thing copied that grows with the duel. Both states then write a shared card only
+    by copying it first (``write_card``), so neither ever sees the other's changes."""
+    if isinstance(state._w, Journal):  # a Ctx is writing its cards in place: share nothing
+        return clone(state)
+    n = _shallow(state)
+    _small_parts(n, state)
+    n.players = list(state.players)
+    n.cards = dict(state.cards)
+    n._w = set()
+    state._w = set()  # the cards it owned are shared now
+    return n
+
+
+def begin_in_place(state: State) -> Journal:
+    """Let a ``Ctx`` write ``state``'s cards in place (so that rules code holding a card sees
+    every change to it), keeping the first version of each card it writes."""
+    j = Journal()
+    state._w = j
+    return j
+
+
+def end_in_place(state: State, j: Journal, keep: bool) -> None:
+    """Close a journal. Every card written in place gets its first version back, so the
+    states it is shared with are as before. ``keep``: ``state`` holds the written versions,
+    as cards of its own (copy-on-write from then on); else ``state`` is thrown away."""
+    own: set[int] = set()
+    for cid, (card, first) in j.cards.items():
+        _swap_card(card, first)  # ``card`` is as it was; ``first`` now holds what was written
+        if keep and state.cards.get(cid) is card:
+            state.cards[cid] = first
+            own.add(cid)
+    for seat, (player, pfirst) in j.players.items():
+        _swap_player(player, pfirst)
+        if keep and state.players[seat] is player:
+            state.players[seat] = pfirst
+            own.add(_player_key(seat))
+    j.cards.clear()
+    j.players.clear()
+    state._w = own
+    state._memo = None  # what was kept refers to the card objects of before the swap
+
+
+def write_card(s: State, cid: int) -> Card:
+    """The card ``cid`` of ``s``, ready to be written (every write of a card in engine.apply
+    goes through here): copied first if ``s`` shares it, its first version kept if a Ctx
+    writes in place; its cached bytes and renderings are dropped."""
+    c = s.cards[cid]
+    w = s._w
+    if w is not None:
+        if type(w) is set:
+            if cid not in w:
+                c = _copy_card(c)
+                s.cards[cid] = c
+                w.add(cid)
+        elif cid not in w.cards:
+            first = _copy_card(c)
+            first._memo = c._memo
+            first._packed = c._packed
+            w.cards[cid] = (c, first)
+    c._memo = None
+    c._packed = None
+    return c
+
+
+def _player_key(seat: int) -> int:
+    """The key of a player in a copy-on-write state's set of owned objects (card ids are >= 0)."""
+    return -1 - seat
+
+
+def write_player(s: State, seat: int) -> Player:
+    """Player ``seat`` of ``s``, ready to be written (as ``write_card``: every write of a player
+    in engine.apply goes through here)."""
+    p = s.players[seat]
+    w = s._w
+    if w is not None:
+        if type(w) is set:
+            key = -1 - seat
+            if key not in w:
+                p = _copy_player(p)
+                s.players[seat] = p
+                w.add(key)
+        elif seat not in w.players:
+            first = _copy_player(p)
+            first._packed = p._packed
+            w.players[seat] = (p, first)
+    p._packed = None
+    return p
 
 
 def _plain(v: Any) -> Any:
     fields = getattr(v, "__dataclass_fields__", None)
     if fields is not None:
-        return {name: _plain(getattr(v, name)) for name in fields}
+        return {name: _plain(getattr(v, name)) for name in _hashed(type(v))}
     if isinstance(v, dict):
         return {k: _plain(x) for k, x in v.items()}
     if isinstance(v, list | tuple):
@@ -289,18 +468,85 @@ def to_plain(state: State) -> dict[str, Any]:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def _hashed(cls: type) -> tuple[str, ...]:
+    """The fields of a state dataclass that are part of the state (not caches), in order."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if not f.metadata.get("cache"))
+    return names
+
+
 def _pack_default(o: Any) -> list[Any]:
     """msgpack hook: a state dataclass packs as the list of its field values, in field order."""
     names = _FIELDS.get(type(o))
     if names is None:
         if not hasattr(o, "__dataclass_fields__"):
             raise TypeError(f"cannot hash a {type(o).__name__}")
-        names = _FIELDS[type(o)] = tuple(o.__dataclass_fields__)
+        names = _hashed(type(o))
     return [getattr(o, n) for n in names]
 
 
-def state_hash(state: State) -> str:
-    """A stable digest of the whole state (same bytes in every process): msgpack packs the
-    dataclasses straight from their fields (4x faster than building plain dicts first)."""
+def full_state_hash(state: State) -> str:
+    """``state_hash`` computed from scratch (msgpack of the whole state, then sha256): the
+    definition, kept as the cross-check of the cached one."""
     packed = msgpack.packb(state, default=_pack_default, use_bin_type=True)
     return hashlib.sha256(packed).hexdigest()[:32]
+
+
+_share_state: Callable[[State], State] = _copier(State, share=True)
+_STATE_HASHED = _hashed(State)
+_BEFORE_CARDS = _STATE_HASHED[: _STATE_HASHED.index("cards")]
+_AFTER_PLAYERS = _STATE_HASHED[_STATE_HASHED.index("players") + 1 :]
+assert _STATE_HASHED.index("players") == _STATE_HASHED.index("cards") + 1  # state_hash packs them in turn
+_local = threading.local()
+
+
+def _packer() -> msgpack.Packer:
+    p: msgpack.Packer | None = getattr(_local, "packer", None)
+    if p is None:
+        p = _local.packer = msgpack.Packer(default=_pack_default, use_bin_type=True)
+    return p
+
+
+_STATE_HEADER = _packer().pack_array_header(len(_STATE_HASHED))
+_before_cards = operator.attrgetter(*_BEFORE_CARDS)  # a tuple packs as the same msgpack array as a list
+_after_players = operator.attrgetter(*_AFTER_PLAYERS)
+_SKIP_BEFORE = len(_packer().pack_array_header(len(_BEFORE_CARDS)))
+_SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_PLAYERS)))
+
+
+def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
+    """The card's entry in the packed ``cards`` map (its id, then the card), cached on the
+    card until it is next written (``write_card`` clears ``_packed``)."""
+    b: bytes = packer.pack(c.id) + packer.pack(c)
+    c._packed = b
+    return b
+
+
+def _player_bytes(p: Player, packer: msgpack.Packer) -> bytes:
+    b: bytes = packer.pack(p)
+    p._packed = b
+    return b
+
+
+def state_hash(state: State) -> str:
+    """A stable digest of the whole state (same bytes in every process): sha256 of the
+    msgpack of the state, each dataclass packed as the list of its field values.
+
+    Exactly ``full_state_hash``, computed faster: the packed bytes of each card are kept on
+    the card while it does not change (most of an action leaves most cards alone, and a
+    state shares its unchanged card objects with the state before it), so only the cards an
+    action wrote (the players likewise) and the small rest of the state are packed again."""
+    packer = _packer()
+    cards = state.cards
+    parts = [
+        _STATE_HEADER,
+        packer.pack(_before_cards(state))[_SKIP_BEFORE:],
+        packer.pack_map_header(len(cards)),
+    ]
+    parts.extend([c._packed or _card_bytes(c, packer) for c in cards.values()])
+    players = state.players
+    parts.append(packer.pack_array_header(len(players)))
+    parts.extend([p._packed or _player_bytes(p, packer) for p in players])
+    parts.append(packer.pack(_after_players(state))[_SKIP_AFTER:])
+    return hashlib.sha256(b"".join(parts)).hexdigest()[:32]

@@ -8,6 +8,7 @@ finished matches and the operator's replays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .aliases import AliasBook
@@ -16,15 +17,67 @@ from .state import Card, State
 from .stats import atk, def_
 
 
+def _memo(s: State) -> dict[Any, Any]:
+    """What views computed from ``s`` (cleared by every fact applied to it)."""
+    m = s._memo
+    if m is None:
+        m = s._memo = {}
+    return m
+
+
+def _pending(s: State) -> dict[str, Any] | None:
+    """``flow.pending``, once per state (read only)."""
+    from .flow import pending  # local: flow imports battle modules that import view helpers
+
+    m = _memo(s)
+    if "pending" in m:
+        got: dict[str, Any] | None = m["pending"]
+        return got
+    p = m["pending"] = pending(s)
+    return p
+
+
+def _stats(s: State, c: Card) -> tuple[int, int, int | None]:
+    """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
+    once per state."""
+    m = _memo(s)
+    key = ("stats", c.id)
+    got: tuple[int, int, int | None] | None = m.get(key)
+    if got is None:
+        got = m[key] = (atk(s, c), def_(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+    return got
+
+
 def _card(s: State, c: Card, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
     if book is not None and not omniscient:
-        sight = book.sight(seat, c.id)
-        visible = sight.known
-        out: dict[str, Any] = {} if sight.ref is None else {"id": sight.ref}
-        out.update(zone=c.zone, controller=c.controller)
-    else:
-        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-        out = {"id": c.id, "zone": c.zone, "controller": c.controller}
+        ref, visible = book.sight_of(seat, c.id)
+        if c.equipped_to is None and not c.counters and not (c.zone == "monsters" and c.face_up):
+            # what the viewer sees of this card depends on the card alone (and how the viewer
+            # names it): kept on the card until it is next written (engine.state.write_card)
+            memo = c._memo
+            if memo is None:
+                memo = c._memo = {}
+            key = (seat, ref, visible)
+            seen: dict[str, Any] | None = memo.get(key)
+            if seen is None:
+                seen = memo[key] = _render(s, c, seat, ref, visible, book)
+            return dict(seen)
+        return _render(s, c, seat, ref, visible, book)
+    visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
+    out: dict[str, Any] = {"id": c.id, "zone": c.zone, "controller": c.controller}
+    return _finish(s, c, seat, omniscient, book, visible, out)
+
+
+def _render(s: State, c: Card, seat: int | None, ref: int | None, visible: bool, book: AliasBook) -> dict[str, Any]:
+    out: dict[str, Any] = {} if ref is None else {"id": ref}
+    out["zone"] = c.zone
+    out["controller"] = c.controller
+    return _finish(s, c, seat, False, book, visible, out)
+
+
+def _finish(
+    s: State, c: Card, seat: int | None, omniscient: bool, book: AliasBook | None, visible: bool, out: dict[str, Any]
+) -> dict[str, Any]:
     if c.zone == "monsters":
         out["position"] = c.position if c.face_up else "set"
     if c.zone in ("monsters", "spells_traps", "field"):
@@ -38,9 +91,7 @@ def _card(s: State, c: Card, seat: int | None, omniscient: bool = False, book: A
     out["name"] = d.name
     if d.is_monster:
         if c.zone == "monsters" and (c.face_up or omniscient):
-            out["atk"] = atk(s, c)
-            out["def"] = def_(s, c)
-            out["attacks_remaining"] = attacks_remaining(s, c) if s.phase == "battle" else None
+            out["atk"], out["def"], out["attacks_remaining"] = _stats(s, c)
         else:
             out["atk"] = d.atk
             out["def"] = d.def_
@@ -61,15 +112,48 @@ def _ref(book: AliasBook | None, seat: int | None, cid: int | None, omniscient: 
 def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
     """The duel as ``seat`` sees it (``None``: a spectator). With an alias ``book`` card ids
     are the viewer's aliases and cards in places it cannot track have no id (engine.aliases)."""
-    from .flow import pending  # local: flow imports battle modules that import view helpers
+    cards = s.cards
+    if book is not None and not omniscient:
+        places = book.places
+        aliases = book.aliases_of(seat)
 
-    def card(cid: int) -> dict[str, Any]:
-        return _card(s, s.cards[cid], seat, omniscient, book)
+        def card(cid: int) -> dict[str, Any]:
+            # _card for a viewer with an alias book, written out (the view's inner loop)
+            c = cards[cid]
+            place = places.get(cid)
+            if place is None:
+                ref, visible = None, False
+            else:
+                ref, visible = aliases.get(cid), place.known(seat)
+            if c.equipped_to is None and not c.counters and not (c.zone == "monsters" and c.face_up):
+                memo = c._memo
+                if memo is None:
+                    memo = c._memo = {}
+                key = (seat, ref, visible)
+                seen: dict[str, Any] | None = memo.get(key)
+                if seen is None:
+                    seen = memo[key] = _render(s, c, seat, ref, visible, book)
+                return dict(seen)
+            return _render(s, c, seat, ref, visible, book)
+
+    else:
+
+        def card(cid: int) -> dict[str, Any]:
+            return _card(s, cards[cid], seat, omniscient, book)
 
     def ref(cid: int | None) -> int | None:
         return _ref(book, seat, cid, omniscient)
 
-    players = []
+    zones_key: tuple[Any, ...] | None = None
+    if book is not None and not omniscient:
+        # the players' part of the view depends on the cards (and their stats) and how the
+        # viewer names them: kept with the state for this book while no fact moved a card in
+        # it (engine.decide carries it to the next state over facts that change neither)
+        zones_key = ("zones", seat, book.token, book.version)
+        kept: list[dict[str, Any]] | None = _memo(s).get(zones_key)
+        if kept is not None:
+            return _frame(s, seat, omniscient, book, [dict(p) for p in kept], ref)
+    players: list[dict[str, Any]] = []
     for sd in (0, 1):
         p = s.players[sd]
         players.append(
@@ -87,7 +171,30 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
                 "normal_summoned": p.normal_summoned,
             }
         )
-    shown = pending(s) if book is None or omniscient else presented_pending(s, seat, book)
+    if zones_key is not None and not any(s.cards[cid].equipped_to is not None for cid in _field_ids(s)):
+        _memo(s)[zones_key] = players  # (an equipped card may be named by an ephemeral alias)
+        players = [dict(p) for p in players]
+    return _frame(s, seat, omniscient, book, players, ref)
+
+
+def _field_ids(s: State) -> list[int]:
+    return [c.id for c in s.field_cards()]
+
+
+def _frame(
+    s: State,
+    seat: int | None,
+    omniscient: bool,
+    book: AliasBook | None,
+    players: list[dict[str, Any]],
+    ref: Callable[[int | None], int | None],
+) -> dict[str, Any]:
+    """The view around the players' part: the turn, the decision owed, chain and attack."""
+    if book is None or omniscient:
+        p = _pending(s)
+        shown = None if p is None else dict(p)
+    else:
+        shown = presented_pending(s, seat, book)
     attack = None
     if s.attack is not None:
         a = s.attack
@@ -130,9 +237,19 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
     a card in the hand) looks like any other priority window."""
-    from .flow import pending  # local: see view()
+    # kept with the state for this book while its aliases stay (places and the entry: an
+    # ephemeral alias changes with every entry)
+    key = ("shown", seat, book.token, book.version, book.entries)
+    memo = _memo(s)
+    if key in memo:
+        kept: dict[str, Any] | None = memo[key]
+        return None if kept is None else dict(kept)
+    shown = memo[key] = _presented_pending(s, seat, book)
+    return None if shown is None else dict(shown)
 
-    p = pending(s)
+
+def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
+    p = _pending(s)
     if p is None:
         return None
     decider = int(str(p["seat"]))

@@ -17,7 +17,7 @@ from typing import Any, TypeGuard
 
 from .aliases import AliasBook, Viewer
 from .cards import CARDS
-from .decide import legal_actions
+from .decide import known_legal_actions
 from .describe import describe
 from .redaction import present
 from .state import State
@@ -104,7 +104,7 @@ class Viewpoints:
 
     def legal(self, state: State, seat: int) -> list[Action]:
         """The legal actions of ``seat`` (empty if it owes nothing), in its aliases."""
-        return [_mapped(a, lambda cid: self.book.ref_any(seat, cid)) for a in legal_actions(state, seat)]
+        return [_mapped(a, lambda cid: self.book.ref_any(seat, cid)) for a in known_legal_actions(state, seat)]
 
     def to_engine(self, seat: int, action: Action) -> Action:
         """An action ``seat`` sent, with its aliases turned back into engine ids. An id the

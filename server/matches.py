@@ -32,6 +32,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -52,6 +53,14 @@ MAX_CATCH_UP = 2000
 """A reconnecting client further behind than this gets a snapshot instead."""
 
 __all__ = ["LiveMatch", "MatchService", "Watcher"]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an action is refused: a protocol error code and a reason in words."""
+
+    code: str
+    reason: str
 
 
 class MatchService:
@@ -154,18 +163,22 @@ class MatchService:
                 await self._sync(lm)
 
     async def _after(self, lm: LiveMatch, entries: list[LogEntry]) -> None:
-        """After new entries: fan out, re-arm the clock, mark the end."""
-        views.fan_out(lm, entries)
-        self._arm_clock(lm)
-        if lm.finished:
-            state = lm.state
-            await self.directory.finish(
-                lm.match_id,
-                winner=rules.winner(state),
-                reason=str(getattr(state, "end_reason", "") or ""),
-                length=lm.seq,
-                turns=int(getattr(state, "turn", 0)),
-            )
+        """After new entries: mark the end, fan out, re-arm the clock. The end is in the
+        directory before anyone is sent the last entry, so that a client that learns the duel
+        is over and asks for the finished matches finds it there."""
+        try:
+            if lm.finished:
+                state = lm.state
+                await self.directory.finish(
+                    lm.match_id,
+                    winner=rules.winner(state),
+                    reason=str(getattr(state, "end_reason", "") or ""),
+                    length=lm.seq,
+                    turns=int(getattr(state, "turn", 0)),
+                )
+        finally:  # the watchers get the entries even if the directory could not be written
+            views.fan_out(lm, entries)
+            self._arm_clock(lm)
 
     # ------------------------------------------------------------------ start
 
@@ -267,10 +280,10 @@ class MatchService:
         except rules.IllegalAction as exc:
             return reject(exc.code, exc.reason)
         decided = self._decide(lm, seat, action)
-        if isinstance(decided, tuple):
-            code, reason = decided
-            return reject(code, reason)
-        result = await self._append(lm, seat, action, decided, act.client_action_id, fingerprint(act.action))
+        if isinstance(decided, Refusal):
+            return reject(decided.code, decided.reason)
+        facts, new_state = decided
+        result = await self._append(lm, seat, action, facts, new_state, act.client_action_id, fingerprint(act.action))
         if result is None:
             return reject(E.ACTION_STALE, f"another action was appended first; the match is at {lm.seq}")
         entry, duplicate = result
@@ -289,19 +302,22 @@ class MatchService:
             await self._sync(lm)
         return act.expected_seq == lm.seq
 
-    def _decide(self, lm: LiveMatch, seat: int, action: rules.Action) -> list[rules.Fact] | tuple[str, str]:
-        """The facts of an action, or (code, reason) if it is refused."""
+    def _decide(
+        self, lm: LiveMatch, seat: int, action: rules.Action
+    ) -> tuple[list[rules.Fact], rules.State] | Refusal:
+        """The facts of an action and the state after them (computed once, not folded
+        again), or why it is refused."""
         try:
-            return rules.decide(lm.state, seat, action)
+            return rules.decide_state(lm.state, seat, action)
         except rules.IllegalAction as exc:
             code = exc.code if exc.code in E.ALL_CODES else E.ACTION_ILLEGAL
             owed = lm.owing_seat()
             if code == E.ACTION_ILLEGAL and owed is not None and owed != seat:
                 code = E.ACTION_NOT_YOUR_PRIORITY
-            return code, exc.reason
+            return Refusal(code, exc.reason)
         except Exception:  # the engine choked on a strange action: refuse it, change nothing
             log.exception("decide_failed", match_id=lm.match_id, seq=lm.seq, seat=seat)
-            return E.ACTION_MALFORMED, "the action could not be read"
+            return Refusal(E.ACTION_MALFORMED, "the action could not be read")
 
     async def _append(
         self,
@@ -309,14 +325,15 @@ class MatchService:
         seat: int,
         action: rules.Action,
         facts: list[rules.Fact],
+        new_state: rules.State,
         action_id: str,
         print_: str = "",
     ) -> tuple[LogEntry, bool] | None:
-        """Append at the next seq.  (entry, False) when appended; (entry, True)
+        """Append at the next seq (``new_state``: the state after ``facts``, as
+        ``rules.decide_state`` gave it).  (entry, False) when appended; (entry, True)
         when the action id was appended before (the entry then holds only the
         original seq and, as ``client_action_id``, the original action's
         fingerprint); None when another writer won."""
-        new_state = rules.fold(facts, lm.state)
         ts = now_ms()
         entry = LogEntry(
             seq=lm.seq + 1,
@@ -374,10 +391,11 @@ class MatchService:
                     return
                 action = forced_action(rules.legal_actions(lm.state, owing))
                 decided = self._decide(lm, owing, action)
-                if isinstance(decided, tuple):
-                    log.error("forced_action_refused", match_id=match_id, seq=seq, code=decided[0])
+                if isinstance(decided, Refusal):
+                    log.error("forced_action_refused", match_id=match_id, seq=seq, code=decided.code)
                     return
-                result = await self._append(lm, owing, action, decided, timeout_action_id(seq))
+                facts, new_state = decided
+                result = await self._append(lm, owing, action, facts, new_state, timeout_action_id(seq))
                 if result is not None and not result[1]:
                     log.info("clock_timeout", match_id=match_id, seq=result[0].seq, seat=owing, do=action["do"])
                     await self._after(lm, [result[0]])

@@ -49,6 +49,19 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
     return facts
 
 
+def decide_state(state: State, seat: int, action: Action) -> tuple[list[Fact], State]:
+    """The facts an action causes and the state after them, computed once (the live path;
+    equal to ``fold(facts, state)``); ``state`` does not change. Raises :class:`IllegalAction`."""
+    facts, new_state = engine.decide_state(state, seat, action)
+    return facts, new_state
+
+
+def fold_into(state: State, facts: list[Fact]) -> State:
+    """Fold ``facts`` onto ``state`` itself (replays and verification walking a log entry by
+    entry, when the state before each entry is not kept); other states do not change."""
+    return engine.fold_into(state, facts)
+
+
 def state_hash(state: State) -> str:
     return str(engine.state_hash(state))
 

@@ -51,10 +51,17 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@cache
+def _fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields a snapshot holds: not the engine's caches (``metadata={"cache": True}``:
+    ``Card._memo``, ``State._w``), which start empty in a decoded state."""
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("cache")]
+
+
 def encode(obj: Any) -> Any:
     """Plain msgpack data for a dataclass tree (a dataclass is the list of its field values)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return [encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)]
+        return [encode(getattr(obj, f.name)) for f in _fields(type(obj))]
     if isinstance(obj, enum.Enum):
         return obj.value
     if isinstance(obj, dict):
@@ -78,7 +85,7 @@ def decode(tp: Any, data: Any) -> Any:
             return decode(inner[0], data)
         return data  # int | str and friends: plain values
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        fields = [f for f in dataclasses.fields(tp)]
+        fields = _fields(tp)
         hints = _hints(tp)
         values = {f.name: decode(hints[f.name], v) for f, v in zip(fields, data, strict=True)}
         init = {k: v for k, v in values.items() if next(f for f in fields if f.name == k).init}

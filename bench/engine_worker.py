@@ -1,0 +1,194 @@
+"""One engine's side of ``bench.engine_work``: run as a script with the engine's source root
+first on ``sys.path`` (so that the old engine, extracted from a pinned commit, and the new
+one never meet in one process).
+
+    python bench/engine_worker.py ROOT [--tiny]
+
+It reads commands from stdin, one per line ("round", "quit"), and answers each "round" with
+one JSON line of timings. Only the engine package, msgpack and the standard library are
+imported, and only through the engine's public API (``decide``, ``fold``, ``state_hash``,
+``Viewpoints`` ...), so the same file drives the engine of any commit since the API existed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+import time
+from typing import Any
+
+ROOT = sys.argv[1]
+TINY = "--tiny" in sys.argv
+sys.path.insert(0, ROOT)
+
+import msgpack  # noqa: E402
+
+import engine  # noqa: E402
+from engine.decks import deck_named  # noqa: E402
+
+ALIAS_KEY = b"bench-alias-key-0123456789abcdef"
+PREFER = ("attack", "summon", "activate", "set", "flip_summon", "enter_battle_phase", "retarget", "choose")
+NEW_API = hasattr(engine, "decide_state")
+FOLD_INTO = getattr(engine, "fold_into", None)
+
+
+def policy(rnd: random.Random, acts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mostly the aggressive choice (tests/engine/play.py), sometimes any legal action."""
+    if rnd.random() < 0.15:
+        return rnd.choice(acts)
+    for kind in PREFER:
+        opts = [a for a in acts if a["do"] == kind]
+        if opts and (kind != "activate" or rnd.random() < 0.5):
+            return rnd.choice(opts)
+    passes = [a for a in acts if a["do"] == "pass"]
+    return passes[0] if passes else rnd.choice(acts)
+
+
+def record(seed: int, decks: tuple[list[int], list[int]], limit: int) -> tuple[list[Any], list[tuple[int, Any]]]:
+    """A duel played by ``policy``: its genesis facts and its actions."""
+    rnd = random.Random(seed)
+    genesis = engine.create(engine.DuelConfig(seed=seed, decks=decks))
+    state = engine.fold(genesis)
+    actions: list[tuple[int, Any]] = []
+    while len(actions) < limit and (owed := engine.pending(state)) is not None:
+        seat = int(owed["seat"])
+        action = policy(rnd, engine.legal_actions(state, seat))
+        state = engine.fold(engine.decide(state, seat, action), state)
+        actions.append((seat, action))
+    return genesis, actions
+
+
+DECK_PAIRS = [("counters", "battle-step"), ("end-step", "counters"), ("battle-step", "end-step")]
+if TINY:
+    DUELS = [record(1, (deck_named("counters"), deck_named("battle-step")), 40)]
+else:
+    DUELS = [record(seed, (deck_named(a), deck_named(b)), 400) for seed, (a, b) in enumerate(DECK_PAIRS * 2, start=1)]
+
+
+def engine_work(genesis: list[Any], actions: list[tuple[int, Any]]) -> tuple[float, int, str]:
+    """Seconds of engine work over one duel: per accepted action the new state, its hash,
+    the per-viewer facts, a view and the pending decision per seat, and the legal actions of
+    the seat that owes a decision (what the server does with one action)."""
+    state = engine.fold(genesis)
+    vp = engine.Viewpoints(ALIAS_KEY)
+    vp.apply(genesis)
+    digest = hashlib.sha256()
+    total = 0.0
+    clock = time.perf_counter
+    for seat, action in actions:
+        t0 = clock()
+        if NEW_API:
+            facts, new = engine.decide_state(state, seat, action)
+        else:
+            facts = engine.decide(state, seat, action)
+            new = engine.fold(facts, state)
+        h = engine.state_hash(new)
+        vp.apply(facts)
+        for v in (0, 1):
+            vp.view(new, v)
+            vp.pending(new, v)
+        owed = engine.pending(new)
+        if owed is not None:
+            vp.legal(new, int(owed["seat"]))
+        total += clock() - t0
+        digest.update(h.encode())
+        state = new
+    return total, len(actions), digest.hexdigest()[:16]
+
+
+def long_log() -> list[list[Any]]:
+    """The entries (facts per log entry) of the longest recorded duel."""
+    genesis, actions = max(DUELS, key=lambda d: len(d[1]))
+    entries = [genesis]
+    state = engine.fold(genesis)
+    for seat, action in actions:
+        facts = engine.decide(state, seat, action)
+        state = engine.fold(facts, state)
+        entries.append(facts)
+    return entries
+
+
+LOG = long_log()
+PACKED = [msgpack.packb(e, use_bin_type=True) for e in LOG]
+
+
+def fold_entry_by_entry() -> float:
+    """What replays and ``duel verify`` do: fold the log entry by entry from scratch."""
+    t0 = time.perf_counter()
+    if FOLD_INTO is not None:
+        state = engine.initial()
+        for facts in LOG:
+            FOLD_INTO(state, facts)
+    else:
+        state = None
+        for facts in LOG:
+            state = engine.fold(facts, state)
+    return time.perf_counter() - t0
+
+
+def fold_all_at_once() -> float:
+    t0 = time.perf_counter()
+    engine.fold([f for facts in LOG for f in facts])
+    return time.perf_counter() - t0
+
+
+def hash_every_entry() -> float:
+    """``duel verify``: fold entry by entry and hash the state after each."""
+    t0 = time.perf_counter()
+    if FOLD_INTO is not None:
+        state = engine.initial()
+        for facts in LOG:
+            FOLD_INTO(state, facts)
+            engine.state_hash(state)
+    else:
+        st = None
+        for facts in LOG:
+            st = engine.fold(facts, st)
+            engine.state_hash(st)
+    return time.perf_counter() - t0
+
+
+def decode() -> float:
+    t0 = time.perf_counter()
+    for raw in PACKED:
+        msgpack.unpackb(raw, raw=False, strict_map_key=False)
+    return time.perf_counter() - t0
+
+
+def one_round() -> dict[str, Any]:
+    work = 0.0
+    n = 0
+    digests = []
+    for genesis, actions in DUELS:
+        t, k, d = engine_work(genesis, actions)
+        work += t
+        n += k
+        digests.append(d)
+    return {
+        "work_per_action": work / n,
+        "actions": n,
+        "digest": hashlib.sha256("".join(digests).encode()).hexdigest()[:16],
+        "log_entries": len(LOG),
+        "log_facts": sum(len(e) for e in LOG),
+        "fold_entries": fold_entry_by_entry(),
+        "fold_all": fold_all_at_once(),
+        "fold_hash": hash_every_entry(),
+        "decode": decode(),
+        "new_api": NEW_API,
+    }
+
+
+def main() -> None:
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        cmd = line.strip()
+        if cmd == "round":
+            print(json.dumps(one_round()), flush=True)
+        elif cmd == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main()
