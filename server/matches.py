@@ -413,17 +413,24 @@ class MatchService:
     ) -> LiveMatch:
         """Add a watcher and send it what it missed after ``last_seq``, then its view.
         ``greet`` is called first, with the match caught up (and locked)."""
-        lm = await self.get(match_id)
-        async with lm.lock:
-            await self._sync(lm)
-            if greet is not None:
-                greet(lm)
-            lm.watchers.add(watcher)
-            await self._read_presence(lm)
-            if lm.started:
-                await self._catch_up(lm, watcher, last_seq)
-            self._arm_clock(lm)
-        return lm
+        while True:
+            lm = await self.get(match_id)
+            async with lm.lock:
+                # ``detach`` drops a cached match whose last watcher left while its lock was
+                # free; that can happen between ``get`` and taking the lock (a waiter woken
+                # by a release has not run yet). A watcher added to a dropped copy would
+                # never hear of later entries: take the cached match again
+                if self._live.get(match_id) is not lm:
+                    continue
+                await self._sync(lm)
+                if greet is not None:
+                    greet(lm)
+                lm.watchers.add(watcher)
+                await self._read_presence(lm)
+                if lm.started:
+                    await self._catch_up(lm, watcher, last_seq)
+                self._arm_clock(lm)
+            return lm
 
     # ------------------------------------------------------------------ presence
 

@@ -1,4 +1,4 @@
-"""A known bug the fault tests found (issue 15): a seat taken back at once on a new connection
+"""A bug the fault tests found (issue 15): a seat taken back at once on a new connection
 can be attached to a cached match that another connection's departure just dropped.
 
 The joiner's ``seated`` arrives, its connection closes, and new connections take both seats
@@ -10,7 +10,8 @@ and the orphaned seat never hears of them: its duel stalls. With ``detach`` neve
 cached match the stall is gone (0 in 60), so the fix belongs in server/matches.py (attach
 must re-check, under the lock, that the match it holds is still the cached one).
 
-Marked xfail (not strict) until server/matches.py is fixed; it passes once it is.
+Fixed in ``MatchService.attach``: under the lock it checks that the match it holds is still
+the cached one, and takes the cached one again if not.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 from pathlib import Path
-
-import pytest
 
 from protocol.messages import Accepted, CreateMatch, Join, Reconnect, Seated, Update
 from server.client import DuelClient
@@ -61,8 +60,6 @@ async def one_try(url: str) -> bool:
     return heard
 
 
-@pytest.mark.xfail(reason="server/matches.py: detach() can drop a cached match a reconnecting seat is "
-                   "attaching to (the seat then misses every later entry)", strict=False)
 def test_seats_taken_back_at_once_hear_every_entry(redis_url: str, tmp_path: Path) -> None:
     async def body() -> list[bool]:
         async with running_server(redis_url, tmp_path) as server:
