@@ -194,6 +194,24 @@ def check_win(ctx: Ctx) -> None:
         ctx.emit("duel_ended", winner=other(zero[0]), reason="lp")
 
 
+_TABLES: tuple[int, frozenset[int], dict[int, frozenset[str]]] = (-1, frozenset(), {})
+
+
+def _event_tables() -> tuple[frozenset[int], dict[int, frozenset[str]]]:
+    """The card codes whose script watches every event, and the event kinds each code's
+    trigger and FLIP effects answer: ``raise_event`` visits only those cards instead of
+    every card of the duel three times (rebuilt if a script is registered later)."""
+    global _TABLES
+    if _TABLES[0] != len(SCRIPTS):
+        watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
+        kinds = {
+            code: frozenset(e.trigger_on for e in sc.effects if e.kind in ("trigger", "flip") and e.trigger_on)
+            for code, sc in SCRIPTS.items()
+        }
+        _TABLES = (len(SCRIPTS), watchers, {code: k for code, k in kinds.items() if k})
+    return _TABLES[1], _TABLES[2]
+
+
 def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     """Record the trigger effects that ``event`` activates (they go on the chain later).
 
@@ -204,17 +222,19 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     s = ctx.s
     if s.finished:
         return
-    for c in list(s.cards.values()):
-        sc = SCRIPTS.get(c.code)
-        if sc is not None and sc.watch is not None:
+    watchers, triggers = _event_tables()
+    for c in [c for c in s.cards.values() if c.code in watchers]:
+        sc = SCRIPTS[c.code]
+        if sc.watch is not None:
             sc.watch(ctx, c, event)
+    kind = event["kind"]
+    answering = [c.id for c in s.cards.values() if kind in triggers.get(c.code, ())]
     for seat in (s.turn_player, other(s.turn_player)):
-        for c in list(s.cards.values()):
+        for cid in answering:
+            c = s.cards[cid]
             if c.controller != seat:
                 continue
-            sc = SCRIPTS.get(c.code)
-            if sc is None:
-                continue
+            sc = SCRIPTS[c.code]
             for idx, eff in enumerate(sc.effects, start=1):
                 if eff.kind not in ("trigger", "flip") or eff.trigger_on != event["kind"]:
                     continue

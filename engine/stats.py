@@ -16,7 +16,20 @@ from .types import CardFlag, LingeringFlag, Zone
 
 
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
-    """Face-up cards on the field with a script whose effects are not negated, in a fixed order."""
+    """Face-up cards on the field with a script whose effects are not negated, in a fixed order.
+
+    Asked for every ATK/DEF and permission check: computed once per state and kept in
+    ``State._memo``, which applying any fact clears (docs/performance.md)."""
+    memo = s._memo
+    if memo is None:
+        memo = s._memo = {}
+    got: list[tuple[Card, Script]] | None = memo.get("continuous_sources")
+    if got is None:
+        got = memo["continuous_sources"] = _continuous_sources(s)
+    return list(got)
+
+
+def _continuous_sources(s: State) -> list[tuple[Card, Script]]:
     cards = [(c, script_of(c)) for c in s.face_up_field()]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
