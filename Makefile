@@ -33,10 +33,10 @@ run: $(STAMP) web
 
 check: $(STAMP) $(WEB_STAMP)
 	$(BIN)/ruff check engine protocol server tests bench
-	$(BIN)/mypy engine protocol server
+	$(BIN)/mypy engine protocol server bench
 	cd web && node_modules/.bin/tsc --noEmit
 
-test: $(STAMP) check web
+test: $(STAMP) check web $(PEER_STAMP)
 	$(BIN)/pytest
 
 # the secrecy tests at length (issue 8): the cheater over 300 random effect-heavy duels, and
@@ -70,10 +70,14 @@ fuzz: $(STAMP)
 		cd artifacts/fuzz && PYTHONPATH=$(CURDIR) $(CURDIR)/$(BIN)/python -m tests.faults.fuzz_atheris \
 		-runs=$(FUZZ_RUNS) -print_final_stats=1; fi
 
-bench: $(STAMP)
-	$(BIN)/python -m bench.run
-	$(BIN)/python -m bench.server
-	$(BIN)/python -m bench.replays
+# boardgame.io, the peer of the benchmarks, from npm into var/bench-peer/ (not tracked)
+PEER_STAMP := var/bench-peer/.installed
+$(PEER_STAMP): bench/peer.py
+	$(BIN)/python -m bench.peer --install-only
+
+# every benchmark; the figures go into docs/performance.md (BENCH_ARGS=--quick: smaller)
+bench: $(STAMP) $(PEER_STAMP)
+	$(BIN)/python -m bench.all $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache web/node_modules web/dist artifacts

@@ -44,7 +44,7 @@ class Pipeline:
     def _update(self, duel: Duel, seat: int) -> bytes:
         over = duel.actions >= self.limit
         owing = duel.seq % 2
-        return msgpack.packb(
+        return msgpack.packb(  # type: ignore[no-any-return]
             {
                 "type": "update",
                 "match_id": duel.match_id,

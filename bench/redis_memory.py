@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             stats = asyncio.run(run(LoadConfig(srv.url, duels=a.duels, concurrency=min(a.duels, 20))))
             time.sleep(1.0)  # the end of a duel is recorded just after its last update goes out
             r = redis.Redis(unix_socket_path=rds.url.removeprefix("unix://"))
-            finished = [m.decode() for m in r.zrange(keys.LOBBY_FINISHED, 0, -1)]
+            finished = [m.decode() for m in r.zrange(keys.LOBBY_FINISHED, 0, -1)]  # type: ignore[union-attr]
             per_duel, per_entry, entries, after_day = [], [], [], []
             by_key: dict[str, list[int]] = {}
             for mid in finished:

@@ -51,7 +51,7 @@ class Monitor:
 
     def _listen(self) -> None:
         r = _client(self.url)
-        with r.monitor() as m:
+        with r.monitor() as m:  # type: ignore[no-untyped-call]
             self._ready.set()
             for cmd in m.listen():
                 words = str(cmd["command"]).split(" ", 2)

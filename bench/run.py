@@ -45,7 +45,7 @@ def play(seed: int) -> tuple[State, list[list[dict[str, Any]]], list[tuple[int, 
     rnd = random.Random(seed)
     entries = [create(DuelConfig(seed=seed, decks=(demo_deck(0), demo_deck(1))))]
     s = fold(entries[0])
-    actions = []
+    actions: list[tuple[int, dict[str, Any]]] = []
     while (p := pending(s)) is not None and len(actions) < 3000:
         seat = int(p["seat"])  # type: ignore[call-overload]
         acts = legal_actions(s, seat)

@@ -1,0 +1,78 @@
+"""``make bench``: every benchmark, one after another, printed as it runs, and their output
+written into docs/performance.md between the ``bench:start`` / ``bench:end`` markers (with
+the date and the machine), so that the figures there are always the last full run.
+
+    .venv/bin/python -m bench.all [--quick]     # --quick: fewer rounds, smaller sizes
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "performance.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+FULL: list[tuple[str, list[str]]] = [
+    ("engine work and log folding vs the engine before issue 12", ["bench.engine_work"]),
+    ("the server vs the bare pipeline (websockets + msgpack + one Redis append)", ["bench.throughput"]),
+    ("the server vs boardgame.io", ["bench.peer"]),
+    ("garbage collector: tuned vs CPython's settings", ["bench.gc"]),
+    ("Redis memory per finished duel", ["bench.redis_memory"]),
+    ("loading long matches, views at any seq", ["bench.replays"]),
+]
+QUICK_ARGS = {
+    "bench.throughput": ["--rounds", "2", "--duels", "100", "--seconds", "8", "--hold", "200,1000"],
+    "bench.peer": ["--rounds", "2", "--matches", "50", "--seconds", "8"],
+    "bench.gc": ["--rounds", "2", "--duels", "100", "--hold", "300", "--seconds", "8"],
+    "bench.redis_memory": ["--duels", "20"],
+}
+
+
+def machine() -> str:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cpus = len(os.sched_getaffinity(0))
+    return f"{cpus} CPUs ({model or platform.machine()}), Python {platform.python_version()}, {platform.system()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true")
+    a = p.parse_args(argv)
+    started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [f"Last `make bench{' BENCH_ARGS=--quick' if a.quick else ''}`: {started}, {machine()}.\n"]
+    status = 0
+    for title, cmd in FULL:
+        args = [sys.executable, "-m", *cmd, *(QUICK_ARGS.get(cmd[0], []) if a.quick else [])]
+        print(f"\n== {title}: {' '.join(args[2:])}", flush=True)
+        done = subprocess.run(args, cwd=REPO, stdout=subprocess.PIPE, text=True)
+        print(done.stdout, end="", flush=True)
+        status = status or done.returncode
+        parts.append(f"### {title}\n\n`python -m {' '.join(args[2:])}` (exit {done.returncode})\n\n"
+                     f"```\n{done.stdout.strip()}\n```\n")
+    text = DOC.read_text() if DOC.exists() else "# Performance\n"
+    block = f"{START}\n" + "\n".join(parts) + f"{END}"
+    if START in text and END in text:
+        text = text[: text.index(START)] + block + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip() + "\n\n## The last full run\n\n" + block + "\n"
+    DOC.write_text(text)
+    print(f"\nwritten into {DOC.relative_to(REPO)}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
