@@ -28,7 +28,7 @@ FULL: list[tuple[str, list[str]]] = [
     ("loading long matches, views at any seq", ["bench.replays"]),
 ]
 QUICK_ARGS = {
-    "bench.throughput": ["--rounds", "2", "--duels", "100", "--seconds", "8", "--hold", "200,1000"],
+    "bench.throughput": ["--rounds", "2", "--duels", "200", "--seconds", "8", "--hold", "200,1000,2000"],
     "bench.peer": ["--rounds", "2", "--matches", "50", "--seconds", "8"],
     "bench.gc": ["--rounds", "2", "--duels", "100", "--hold", "300", "--seconds", "8"],
     "bench.redis_memory": ["--duels", "20"],
