@@ -33,6 +33,7 @@ run: $(STAMP) web
 
 check: $(STAMP) $(WEB_STAMP)
 	$(BIN)/ruff check engine protocol server tests bench
+	$(BIN)/ruff format --check engine protocol server tests bench
 	$(BIN)/mypy engine protocol server bench
 	cd web && node_modules/.bin/tsc --noEmit
 

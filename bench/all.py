@@ -61,12 +61,14 @@ def main(argv: list[str] | None = None) -> int:
         done = subprocess.run(args, cwd=REPO, stdout=subprocess.PIPE, text=True)
         print(done.stdout, end="", flush=True)
         status = status or done.returncode
-        parts.append(f"### {title}\n\n`python -m {' '.join(args[2:])}` (exit {done.returncode})\n\n"
-                     f"```\n{done.stdout.strip()}\n```\n")
+        parts.append(
+            f"### {title}\n\n`python -m {' '.join(args[2:])}` (exit {done.returncode})\n\n"
+            f"```\n{done.stdout.strip()}\n```\n"
+        )
     text = DOC.read_text() if DOC.exists() else "# Performance\n"
     block = f"{START}\n" + "\n".join(parts) + f"{END}"
     if START in text and END in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END):]
+        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
     else:
         text = text.rstrip() + "\n\n## The last full run\n\n" + block + "\n"
     DOC.write_text(text)

@@ -129,8 +129,10 @@ def run(rounds: int, tiny: bool, also: tuple[str, ...] = ()) -> dict[str, list[f
     print(f"  new vs decoding {spread(vs_decode)} the time   (target <= 3x)")
     print(f"  (one fold of all facts at once: old {ms(series['old_fold_all'])}, new {ms(series['new_fold_all'])})")
     verify = [o["fold_hash"] / n["fold_hash"] for o, n in results]
-    print(f"  fold + state_hash after every entry (duel verify): old {ms(series['old_fold_hash'])}, "
-          f"new {ms(series['new_fold_hash'])}: {spread(verify)} faster")
+    print(
+        f"  fold + state_hash after every entry (duel verify): old {ms(series['old_fold_hash'])}, "
+        f"new {ms(series['new_fold_hash'])}: {spread(verify)} faster"
+    )
     series["work_ratio"] = work
     series["fold_ratio"] = fold
     series["fold_vs_decode"] = vs_decode
@@ -141,8 +143,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tiny", action="store_true", help="one short duel and 2 rounds: a smoke run")
     parser.add_argument("--rounds", type=int, default=None)
-    parser.add_argument("--also", action="append", default=[], metavar="REV",
-                        help="also time the engine of this commit against the old one (repeatable)")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="REV",
+        help="also time the engine of this commit against the old one (repeatable)",
+    )
     args = parser.parse_args(argv)
     run(args.rounds or (2 if args.tiny else 5), args.tiny, tuple(args.also))
 

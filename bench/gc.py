@@ -64,8 +64,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
         procs = {
-            m: ServeProcess(Path(d) / m, "--redis-url", rds.url, "--log-level", "warning", "--rate-limit",
-                            "100000", "--address-connections", "100000", "--address-rate", "10000000", "--gc", m, secret=SECRET).start()
+            m: ServeProcess(
+                Path(d) / m,
+                "--redis-url",
+                rds.url,
+                "--log-level",
+                "warning",
+                "--rate-limit",
+                "100000",
+                "--address-connections",
+                "100000",
+                "--address-rate",
+                "10000000",
+                "--gc",
+                m,
+                secret=SECRET,
+            ).start()
             for m in MODES
         }
         targets = {m: Target(m, pr.url, pr.proc.pid if pr.proc else 0) for m, pr in procs.items()}
@@ -77,8 +91,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     g = diff(gc_pauses(t.url), before)
                     add(m, "actions_per_s", sat["actions_per_s"])
                     add(m, "cpu_ms_per_action", sat["cpu_ms_per_action"])
-                    add(m, "gc_ms_per_action", sum(v for k, v in g.items() if k.startswith("sum")) * 1000
-                        / max(1, sat["actions"]))
+                    add(
+                        m,
+                        "gc_ms_per_action",
+                        sum(v for k, v in g.items() if k.startswith("sum")) * 1000 / max(1, sat["actions"]),
+                    )
                     add(m, "full_collections", g.get("count2", 0.0))
                     held = asyncio.run(run(LoadConfig(t.url, duels=a.hold, think_s=2.0, seconds=max(a.seconds, 3.0))))
                     add(m, "human_pace_p99_ms", held.percentile(0.99) * 1000)

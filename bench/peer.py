@@ -56,16 +56,19 @@ SOCKET_IO_CLIENT_VERSION = "4.8.4"
 OVERRIDES = {"koa-compose": "4.1.0"}
 PEER_JS = REPO / "bench" / "peer"
 
-PACKAGE_JSON = json.dumps(
-    {
-        "name": "duel-bench-peer",
-        "private": True,
-        "description": "boardgame.io for bench/peer.py (written by it; not part of the repository)",
-        "dependencies": {"boardgame.io": BGIO_VERSION, "socket.io-client": SOCKET_IO_CLIENT_VERSION},
-        "overrides": OVERRIDES,
-    },
-    indent=2,
-) + "\n"
+PACKAGE_JSON = (
+    json.dumps(
+        {
+            "name": "duel-bench-peer",
+            "private": True,
+            "description": "boardgame.io for bench/peer.py (written by it; not part of the repository)",
+            "dependencies": {"boardgame.io": BGIO_VERSION, "socket.io-client": SOCKET_IO_CLIENT_VERSION},
+            "overrides": OVERRIDES,
+        },
+        indent=2,
+    )
+    + "\n"
+)
 
 
 class Missing(Exception):
@@ -76,8 +79,9 @@ def install_dir() -> Path:
     """var/bench-peer under the repository when git ignores it, else under ~/.cache."""
     inside = REPO / "var" / "bench-peer"
     try:
-        ignored = subprocess.run(["git", "check-ignore", "-q", str(inside)], cwd=REPO,
-                                 capture_output=True).returncode == 0
+        ignored = (
+            subprocess.run(["git", "check-ignore", "-q", str(inside)], cwd=REPO, capture_output=True).returncode == 0
+        )
     except OSError:
         ignored = False
     return inside if ignored else Path.home() / ".cache" / "duel-bench-peer"
@@ -119,8 +123,13 @@ def install(npm: str) -> Path:
         stamp.unlink(missing_ok=True)
         print(f"installing boardgame.io {BGIO_VERSION} into {d} (npm install, once) ...", file=sys.stderr, flush=True)
         try:
-            done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel", "error"], cwd=d,
-                                  capture_output=True, text=True, timeout=900)
+            done = subprocess.run(
+                [npm, "install", "--no-audit", "--no-fund", "--loglevel", "error"],
+                cwd=d,
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
         except subprocess.TimeoutExpired as exc:
             raise Missing(f"npm install did not finish in {exc.timeout:.0f} s in {d} (registry unreachable?)") from exc
         if done.returncode != 0:
@@ -142,8 +151,14 @@ class BgioServer:
 
     def __init__(self, node: str, modules: Path, log: Path) -> None:
         self.log = log
-        self.proc = subprocess.Popen([node, str(PEER_JS / "server.mjs")], cwd=PEER_JS, env=node_env(modules),
-                                     stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
+        self.proc = subprocess.Popen(
+            [node, str(PEER_JS / "server.mjs")],
+            cwd=PEER_JS,
+            env=node_env(modules),
+            stdout=subprocess.PIPE,
+            stderr=log.open("w"),
+            text=True,
+        )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if "listening on" not in line:
@@ -171,9 +186,21 @@ def measure_bgio(node: str, modules: Path, server: BgioServer, concurrency: int,
     """bench/peer/load.mjs against the boardgame.io server; the same keys as measure()."""
     cpu0 = cpu_seconds(server.pid)
     done = subprocess.run(
-        [node, str(PEER_JS / "load.mjs"), "--url", server.url, "--concurrency", str(concurrency),
-         "--seconds", str(seconds)],
-        cwd=PEER_JS, env=node_env(modules), capture_output=True, text=True, timeout=seconds + 120,
+        [
+            node,
+            str(PEER_JS / "load.mjs"),
+            "--url",
+            server.url,
+            "--concurrency",
+            str(concurrency),
+            "--seconds",
+            str(seconds),
+        ],
+        cwd=PEER_JS,
+        env=node_env(modules),
+        capture_output=True,
+        text=True,
+        timeout=seconds + 120,
     )
     cpu = cpu_seconds(server.pid) - cpu0
     if done.returncode != 0 or not done.stdout.strip():
@@ -206,8 +233,12 @@ def measure_real(target: Target, cfg: LoadConfig, redis_pid: int) -> dict[str, A
 
 def run_peer(a: argparse.Namespace, node: str, modules: Path) -> dict[str, Any]:
     results: dict[str, Any] = {
-        "boardgame.io": BGIO_VERSION, "rounds": a.rounds, "matches": a.matches, "seconds": a.seconds,
-        "machine_cpus": len(os.sched_getaffinity(0)), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "boardgame.io": BGIO_VERSION,
+        "rounds": a.rounds,
+        "matches": a.matches,
+        "seconds": a.seconds,
+        "machine_cpus": len(os.sched_getaffinity(0)),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
     load0 = os.getloadavg()[0]
     sat: dict[str, list[dict[str, Any]]] = {"real": [], "bgio": []}
@@ -218,19 +249,36 @@ def run_peer(a: argparse.Namespace, node: str, modules: Path) -> dict[str, Any]:
         bgio: BgioServer | None = None
         try:
             redis_pid = int((rds.data_dir / "redis.pid").read_text().strip())
-            real_proc = ServeProcess(Path(d) / "real", "--redis-url", rds.url, "--log-level", "warning",
-                                     "--rate-limit", "100000", "--address-connections", "100000",
-                                     "--address-rate", "10000000", secret=SECRET).start()
+            real_proc = ServeProcess(
+                Path(d) / "real",
+                "--redis-url",
+                rds.url,
+                "--log-level",
+                "warning",
+                "--rate-limit",
+                "100000",
+                "--address-connections",
+                "100000",
+                "--address-rate",
+                "10000000",
+                secret=SECRET,
+            ).start()
             real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
             bgio = BgioServer(node, modules, Path(d) / "bgio.log")
             for r in range(a.rounds):
                 print(f"round {r + 1}/{a.rounds} ...", file=sys.stderr, flush=True)
-                sat["real"].append(measure_real(
-                    real, LoadConfig(real.url, duels=10**6, concurrency=a.matches, seconds=a.seconds), redis_pid))
+                sat["real"].append(
+                    measure_real(
+                        real, LoadConfig(real.url, duels=10**6, concurrency=a.matches, seconds=a.seconds), redis_pid
+                    )
+                )
                 sat["bgio"].append(measure_bgio(node, modules, bgio, a.matches, a.seconds))
                 # one duel after another as fast as they go (bench/throughput.py's back to back)
-                one["real"].append(measure_real(
-                    real, LoadConfig(real.url, duels=10**6, concurrency=1, seconds=a.seconds / 2), redis_pid))
+                one["real"].append(
+                    measure_real(
+                        real, LoadConfig(real.url, duels=10**6, concurrency=1, seconds=a.seconds / 2), redis_pid
+                    )
+                )
                 one["bgio"].append(measure_bgio(node, modules, bgio, 1, a.seconds / 2))
         finally:
             if bgio is not None:
@@ -249,7 +297,10 @@ def ratio_line(real: list[float], peer: list[float]) -> tuple[float, str]:
     if not ratios:
         return float("nan"), "ratio real/boardgame.io n/a"
     med = statistics.median(ratios)
-    return med, f"ratio real/boardgame.io {med:5.2f}x (range {min(ratios):.2f}-{max(ratios):.2f} over {len(ratios)} rounds)"
+    return (
+        med,
+        f"ratio real/boardgame.io {med:5.2f}x (range {min(ratios):.2f}-{max(ratios):.2f} over {len(ratios)} rounds)",
+    )
 
 
 def report(r: dict[str, Any]) -> None:
@@ -257,31 +308,43 @@ def report(r: dict[str, Any]) -> None:
         return statistics.median(xs) if xs else float("nan")
 
     sat, one = r["saturation"], r["back_to_back"]
-    print(f"our server (full rules, Redis appendfsync always, Python driver server/load.py) vs boardgame.io "
-          f"{r['boardgame.io']} (tic-tac-toe, in memory, Node driver with boardgame.io's Client): "
-          f"{r['rounds']} rounds, {r['matches']} at once, {r['seconds']:g} s per saturation round, "
-          f"{r['machine_cpus']} CPUs, {r['date']}")
+    print(
+        f"our server (full rules, Redis appendfsync always, Python driver server/load.py) vs boardgame.io "
+        f"{r['boardgame.io']} (tic-tac-toe, in memory, Node driver with boardgame.io's Client): "
+        f"{r['rounds']} rounds, {r['matches']} at once, {r['seconds']:g} s per saturation round, "
+        f"{r['machine_cpus']} CPUs, {r['date']}"
+    )
     real_tp = [m["actions_per_s"] for m in sat["real"]]
     peer_tp = [m["actions_per_s"] for m in sat["bgio"]]
     tp_ratio, tp_line = ratio_line(real_tp, peer_tp)
-    print(f"saturation, {r['matches']} at once: real {med(real_tp):7.0f} actions/s, boardgame.io {med(peer_tp):7.0f} "
-          f"moves/s -> {tp_line}")
+    print(
+        f"saturation, {r['matches']} at once: real {med(real_tp):7.0f} actions/s, boardgame.io {med(peer_tp):7.0f} "
+        f"moves/s -> {tp_line}"
+    )
     cpu_r = [m["cpu_ms_per_action"] for m in sat["real"]]
     cpu_p = [m["cpu_ms_per_action"] for m in sat["bgio"]]
-    print(f"server CPU per action/move (saturation): real {med(cpu_r):.3f} ms (+ Redis "
-          f"{med([m['redis_cpu_ms_per_action'] for m in sat['real']]):.3f} ms), boardgame.io {med(cpu_p):.3f} ms -> "
-          f"{ratio_line(cpu_r, cpu_p)[1]}")
+    print(
+        f"server CPU per action/move (saturation): real {med(cpu_r):.3f} ms (+ Redis "
+        f"{med([m['redis_cpu_ms_per_action'] for m in sat['real']]):.3f} ms), boardgame.io {med(cpu_p):.3f} ms -> "
+        f"{ratio_line(cpu_r, cpu_p)[1]}"
+    )
     busy_r = [m["actions_per_s"] * m["cpu_ms_per_action"] / 10 for m in sat["real"]]
     busy_p = [m["actions_per_s"] * m["cpu_ms_per_action"] / 10 for m in sat["bgio"]]
-    print(f"server process busy during saturation: real {med(busy_r):.0f} % of a core, boardgame.io {med(busy_p):.0f} %")
+    print(
+        f"server process busy during saturation: real {med(busy_r):.0f} % of a core, boardgame.io {med(busy_p):.0f} %"
+    )
     cap_r = [1000 / m["cpu_ms_per_action"] for m in sat["real"] if m["cpu_ms_per_action"]]
     cap_p = [1000 / m["cpu_ms_per_action"] for m in sat["bgio"] if m["cpu_ms_per_action"]]
-    print(f"server-CPU-bound capacity (1000 / server CPU ms per action, a whole core each, whatever the driver costs): "
-          f"real {med(cap_r):.0f}/s, boardgame.io {med(cap_p):.0f}/s -> {ratio_line(cap_r, cap_p)[1]}")
-    print(f"load driver CPU per action/move (saturation): real (Python) "
-          f"{med([m['driver_cpu_ms_per_action'] for m in sat['real']]):.3f} ms, boardgame.io (Node) "
-          f"{med([m['driver_cpu_ms_per_action'] for m in sat['bgio']]):.3f} ms; boardgame.io moves per match "
-          f"{med([m['actions_per_match'] for m in sat['bgio']]):.1f} (match set-up is in both throughputs)")
+    print(
+        f"server-CPU-bound capacity (1000 / server CPU ms per action, a whole core each, whatever the driver costs): "
+        f"real {med(cap_r):.0f}/s, boardgame.io {med(cap_p):.0f}/s -> {ratio_line(cap_r, cap_p)[1]}"
+    )
+    print(
+        f"load driver CPU per action/move (saturation): real (Python) "
+        f"{med([m['driver_cpu_ms_per_action'] for m in sat['real']]):.3f} ms, boardgame.io (Node) "
+        f"{med([m['driver_cpu_ms_per_action'] for m in sat['bgio']]):.3f} ms; boardgame.io moves per match "
+        f"{med([m['actions_per_match'] for m in sat['bgio']]):.1f} (match set-up is in both throughputs)"
+    )
     p50_ratio = float("nan")
     for q in ("p50_ms", "p99_ms"):
         rv = [m[q] for m in one["real"]]
@@ -289,31 +352,45 @@ def report(r: dict[str, Any]) -> None:
         ratio, line = ratio_line(rv, pv)
         if q == "p50_ms":
             p50_ratio = ratio
-        print(f"one match back to back, action -> both clients {q[:3]}: real {med(rv):7.2f} ms, boardgame.io "
-              f"{med(pv):7.2f} ms -> {line}")
+        print(
+            f"one match back to back, action -> both clients {q[:3]}: real {med(rv):7.2f} ms, boardgame.io "
+            f"{med(pv):7.2f} ms -> {line}"
+        )
     cpu_r1 = [m["cpu_ms_per_action"] for m in one["real"]]
     cpu_p1 = [m["cpu_ms_per_action"] for m in one["bgio"]]
-    print(f"server CPU per action/move (back to back): real {med(cpu_r1):.3f} ms, boardgame.io {med(cpu_p1):.3f} ms "
-          f"-> {ratio_line(cpu_r1, cpu_p1)[1]}")
+    print(
+        f"server CPU per action/move (back to back): real {med(cpu_r1):.3f} ms, boardgame.io {med(cpu_p1):.3f} ms "
+        f"-> {ratio_line(cpu_r1, cpu_p1)[1]}"
+    )
     for i, (sr, sp, br, bp) in enumerate(zip(sat["real"], sat["bgio"], one["real"], one["bgio"], strict=True)):
-        print(f"  round {i + 1}: saturation {sr['actions_per_s']:.0f} / {sp['actions_per_s']:.0f} per s, "
-              f"back to back p50 {br['p50_ms']:.2f} / {bp['p50_ms']:.2f} ms, p99 {br['p99_ms']:.2f} / "
-              f"{bp['p99_ms']:.2f} ms (real / boardgame.io)")
+        print(
+            f"  round {i + 1}: saturation {sr['actions_per_s']:.0f} / {sp['actions_per_s']:.0f} per s, "
+            f"back to back p50 {br['p50_ms']:.2f} / {bp['p50_ms']:.2f} ms, p99 {br['p99_ms']:.2f} / "
+            f"{bp['p99_ms']:.2f} ms (real / boardgame.io)"
+        )
     lavg = r["loadavg_1min"]
-    print(f"machine load average (1 min) {lavg['start']:.1f} at the start, {lavg['end']:.1f} at the end "
-          f"(anything else running on the machine is noise in these figures)")
+    print(
+        f"machine load average (1 min) {lavg['start']:.1f} at the start, {lavg['end']:.1f} at the end "
+        f"(anything else running on the machine is noise in these figures)"
+    )
     failed = {k: sum(m["failed"] for m in sat[k] + one[k]) for k in ("real", "bgio")}
     errors = {k: sum((sum(m["errors"].values()) for m in sat[k] + one[k]), 0) for k in ("real", "bgio")}
-    print(f"failed duels/matches: real {failed['real']}, boardgame.io {failed['bgio']}; "
-          f"errors: real {errors['real']}, boardgame.io {errors['bgio']}")
+    print(
+        f"failed duels/matches: real {failed['real']}, boardgame.io {failed['bgio']}; "
+        f"errors: real {errors['real']}, boardgame.io {errors['bgio']}"
+    )
 
     def verdict(ok: bool) -> str:
         return "met" if ok else "NOT met"
 
-    print(f"target: our p50 <= 0.5x boardgame.io's p50: {verdict(p50_ratio <= 0.5)} "
-          f"(ratio real/boardgame.io {p50_ratio:.2f}x)")
-    print(f"target: our throughput per process >= 1.0x boardgame.io's: {verdict(tp_ratio >= 1.0)} "
-          f"(ratio real/boardgame.io {tp_ratio:.2f}x)")
+    print(
+        f"target: our p50 <= 0.5x boardgame.io's p50: {verdict(p50_ratio <= 0.5)} "
+        f"(ratio real/boardgame.io {p50_ratio:.2f}x)"
+    )
+    print(
+        f"target: our throughput per process >= 1.0x boardgame.io's: {verdict(tp_ratio >= 1.0)} "
+        f"(ratio real/boardgame.io {tp_ratio:.2f}x)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -60,8 +60,9 @@ class Pipeline:
 
     async def _append(self, duel: Duel, action: dict[str, Any]) -> None:
         duel.seq += 1
-        await self.redis.xadd(f"bare:{{{duel.match_id}}}:log", {"seq": duel.seq, "action": msgpack.packb(action)},
-                              id=f"{duel.seq}-0")
+        await self.redis.xadd(
+            f"bare:{{{duel.match_id}}}:log", {"seq": duel.seq, "action": msgpack.packb(action)}, id=f"{duel.seq}-0"
+        )
 
     async def handle(self, ws: ServerConnection) -> None:
         duel: Duel | None = None
@@ -70,20 +71,36 @@ class Pipeline:
             msg = msgpack.unpackb(data, raw=False)
             kind = msg.get("type")
             if kind == "hello":
-                await ws.send(msgpack.packb({"type": "welcome", "version": 1, "server": "bare", "session": "x",
-                                             "max_frame": 16384, "rate_per_second": 1000}))
+                await ws.send(
+                    msgpack.packb(
+                        {
+                            "type": "welcome",
+                            "version": 1,
+                            "server": "bare",
+                            "session": "x",
+                            "max_frame": 16384,
+                            "rate_per_second": 1000,
+                        }
+                    )
+                )
             elif kind == "create_match":
                 duel = Duel(secrets.token_urlsafe(9))
                 self.duels[duel.match_id] = duel
                 duel.seats[0] = ws
-                await ws.send(msgpack.packb({"type": "seated", "match_id": duel.match_id, "seat": 0, "token": "t",
-                                             "started": False}))
+                await ws.send(
+                    msgpack.packb(
+                        {"type": "seated", "match_id": duel.match_id, "seat": 0, "token": "t", "started": False}
+                    )
+                )
             elif kind == "join":
                 duel = self.duels[msg["match_id"]]
                 seat = 1
                 duel.seats[1] = ws
-                await ws.send(msgpack.packb({"type": "seated", "match_id": duel.match_id, "seat": 1, "token": "t",
-                                             "started": True}))
+                await ws.send(
+                    msgpack.packb(
+                        {"type": "seated", "match_id": duel.match_id, "seat": 1, "token": "t", "started": True}
+                    )
+                )
                 await self._append(duel, {"do": "start"})
                 for s, peer in enumerate(duel.seats):
                     if peer is not None:
@@ -91,8 +108,16 @@ class Pipeline:
             elif kind == "action" and duel is not None:
                 await self._append(duel, msg["action"])
                 duel.actions += 1
-                await ws.send(msgpack.packb({"type": "accepted", "client_action_id": msg["client_action_id"],
-                                             "seq": duel.seq, "duplicate": False}))
+                await ws.send(
+                    msgpack.packb(
+                        {
+                            "type": "accepted",
+                            "client_action_id": msg["client_action_id"],
+                            "seq": duel.seq,
+                            "duplicate": False,
+                        }
+                    )
+                )
                 for s, peer in enumerate(duel.seats):
                     if peer is not None:
                         with contextlib.suppress(Exception):

@@ -30,9 +30,20 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="everysec").start()
-        srv = ServeProcess(Path(d) / "srv", "--redis-url", rds.url, "--log-level", "warning",
-                           "--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000",
-                           secret=SECRET).start()
+        srv = ServeProcess(
+            Path(d) / "srv",
+            "--redis-url",
+            rds.url,
+            "--log-level",
+            "warning",
+            "--rate-limit",
+            "100000",
+            "--address-connections",
+            "100000",
+            "--address-rate",
+            "10000000",
+            secret=SECRET,
+        ).start()
         try:
             stats = asyncio.run(run(LoadConfig(srv.url, duels=a.duels, concurrency=min(a.duels, 20))))
             time.sleep(1.0)  # the end of a duel is recorded just after its last update goes out
@@ -63,10 +74,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         "bytes_per_entry_median": statistics.median(per_entry) if per_entry else 0.0,
     }
     print(f"{stats.finished} duels played ({stats.failed} failed, errors {dict(stats.errors)})")
-    print(f"Redis memory per finished duel: median {out['kib_per_duel_median']:.1f} KiB over {len(finished)} duels "
-          f"({out['kib_per_duel_after_a_day']:.1f} KiB once its action ids expire after a day; "
-          f"median {out['entries_per_duel_median']:.0f} entries, {out['bytes_per_entry_median']:.0f} bytes per entry); "
-          "by key (median KiB): " + ", ".join(f"{k} {statistics.median(v) / 1024:.1f}" for k, v in by_key.items()))
+    print(
+        f"Redis memory per finished duel: median {out['kib_per_duel_median']:.1f} KiB over {len(finished)} duels "
+        f"({out['kib_per_duel_after_a_day']:.1f} KiB once its action ids expire after a day; "
+        f"median {out['entries_per_duel_median']:.0f} entries, {out['bytes_per_entry_median']:.0f} bytes per entry); "
+        "by key (median KiB): " + ", ".join(f"{k} {statistics.median(v) / 1024:.1f}" for k, v in by_key.items())
+    )
     return out
 
 

@@ -125,9 +125,11 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             redis.stop()
     a, b = statistics.median(with_snap), statistics.median(scratch)
-    print(f"load from snapshot + tail: {a * 1000:8.1f} ms   from scratch: {b * 1000:8.1f} ms   "
-          f"-> {b / a:.1f}x faster (median of {rounds}; range {min(scratch) / max(with_snap):.1f}-"
-          f"{max(scratch) / min(with_snap):.1f}x)")
+    print(
+        f"load from snapshot + tail: {a * 1000:8.1f} ms   from scratch: {b * 1000:8.1f} ms   "
+        f"-> {b / a:.1f}x faster (median of {rounds}; range {min(scratch) / max(with_snap):.1f}-"
+        f"{max(scratch) / min(with_snap):.1f}x)"
+    )
 
     rnd = random.Random(1)
     seqs = [rnd.randint(1, len(log)) for _ in range(40)]
@@ -136,8 +138,10 @@ def main(argv: list[str] | None = None) -> None:
     fast = [t for s in seqs for t in _timed(lambda s=s: replays.page(log, ALIAS_KEY, "0", s, 1, True, checkpoints), 1)]
     slow = [t for s in seqs[:8] for t in _timed(lambda s=s: replays.page(log, ALIAS_KEY, "0", s, 1, True), 1)]
     f, sl = statistics.median(fast), statistics.median(slow)
-    print(f"view at a random seq: {f * 1000:7.2f} ms (p99 {sorted(fast)[int(len(fast) * .99) - 1] * 1000:.2f} ms) "
-          f"from checkpoints, {sl * 1000:7.1f} ms from entry 1 -> {sl / f:.1f}x")
+    print(
+        f"view at a random seq: {f * 1000:7.2f} ms (p99 {sorted(fast)[int(len(fast) * 0.99) - 1] * 1000:.2f} ms) "
+        f"from checkpoints, {sl * 1000:7.1f} ms from entry 1 -> {sl / f:.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -74,9 +74,7 @@ class Monitor:
             raise RuntimeError("MONITOR did not start")
         return self
 
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         r = _client(self.url)
         r.echo(self._marker)  # the listener stops when it sees this: everything before it counted
         r.close()

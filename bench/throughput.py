@@ -55,7 +55,9 @@ class Bare:
     def __init__(self, redis_url: str, port: int) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.pipeline", "--port", str(port), "--redis-url", redis_url],
-            cwd=REPO, stdout=subprocess.PIPE, text=True,
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         assert self.proc.stdout is not None
         self.proc.stdout.readline()
@@ -131,8 +133,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(__import__("os").sched_getaffinity(0))}
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
-        real_proc = ServeProcess(Path(d) / "real", "--redis-url", rds.url, "--log-level", "warning",
-                                 "--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000", secret=SECRET).start()
+        real_proc = ServeProcess(
+            Path(d) / "real",
+            "--redis-url",
+            rds.url,
+            "--log-level",
+            "warning",
+            "--rate-limit",
+            "100000",
+            "--address-connections",
+            "100000",
+            "--address-rate",
+            "10000000",
+            secret=SECRET,
+        ).start()
         bare = Bare(rds.url, free_port())
         real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
         bare_t = Target("bare", bare.url, bare.proc.pid)
@@ -153,8 +167,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     for t in (real, bare_t):
                         # back to back: one duel after another as fast as they go; with think time:
                         # one duel held (a human pace of 50 ms)
-                        cfg = LoadConfig(t.url, duels=1 if think else 10**6, concurrency=1, think_s=think,
-                                         seconds=a.seconds if think else a.seconds / 2)
+                        cfg = LoadConfig(
+                            t.url,
+                            duels=1 if think else 10**6,
+                            concurrency=1,
+                            think_s=think,
+                            seconds=a.seconds if think else a.seconds / 2,
+                        )
                         lat[label][t.name].append(measure(t, cfg))
             results["one_duel"] = lat
             held: dict[int, dict[str, Any]] = {}
@@ -162,7 +181,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 held[n] = {}
                 for t in (real, bare_t):
                     idle = rss_kib(t.pid) or 0
-                    m = measure(t, LoadConfig(t.url, duels=n, think_s=2.0, seconds=max(a.seconds, 10.0 if not a.tiny else 3.0)))
+                    m = measure(
+                        t, LoadConfig(t.url, duels=n, think_s=2.0, seconds=max(a.seconds, 10.0 if not a.tiny else 3.0))
+                    )
                     m["rss_kib"] = rss_kib(t.pid) or 0
                     m["rss_kib_per_duel"] = (m["rss_kib"] - idle) / n
                     held[n][t.name] = m
@@ -181,27 +202,39 @@ def report(r: dict[str, Any]) -> None:
     sat = r["saturation"]
     real = [m["actions_per_s"] for m in sat["real"]]
     bare = [m["actions_per_s"] for m in sat["bare"]]
-    print(f"saturation: real {statistics.median(real):8.0f} actions/s, bare {statistics.median(bare):8.0f} -> "
-          f"{fmt_range(real, bare, True)}")
+    print(
+        f"saturation: real {statistics.median(real):8.0f} actions/s, bare {statistics.median(bare):8.0f} -> "
+        f"{fmt_range(real, bare, True)}"
+    )
     cpu = [m["cpu_ms_per_action"] for m in sat["real"]]
     cpu_b = [m["cpu_ms_per_action"] for m in sat["bare"]]
-    print(f"server CPU per action: real {statistics.median(cpu):.3f} ms, bare {statistics.median(cpu_b):.3f} ms -> "
-          f"{fmt_range(cpu, cpu_b, False)}")
+    print(
+        f"server CPU per action: real {statistics.median(cpu):.3f} ms, bare {statistics.median(cpu_b):.3f} ms -> "
+        f"{fmt_range(cpu, cpu_b, False)}"
+    )
     for label, d in r["one_duel"].items():
         for q in ("p50_ms", "p99_ms"):
             rv = [m[q] for m in d["real"]]
             bv = [m[q] for m in d["bare"]]
-            print(f"one duel {label:13} {q[:3]}: real {statistics.median(rv):7.2f} ms, bare {statistics.median(bv):7.2f} ms -> "
-                  f"{fmt_range(rv, bv, False)}")
+            print(
+                f"one duel {label:13} {q[:3]}: real {statistics.median(rv):7.2f} ms, bare "
+                f"{statistics.median(bv):7.2f} ms -> "
+                f"{fmt_range(rv, bv, False)}"
+            )
     for n, d in r["human_pace"].items():
-        print(f"{n:5} duels at a human pace: p99 real {d['real']['p99_ms']:7.1f} ms, bare {d['bare']['p99_ms']:7.1f} ms; "
-              f"failed {d['real']['failed']}/{d['bare']['failed']}; RSS per duel real {d['real']['rss_kib_per_duel']:.1f} KiB, "
-              f"bare {d['bare']['rss_kib_per_duel']:.1f} KiB")
+        print(
+            f"{n:5} duels at a human pace: p99 real {d['real']['p99_ms']:7.1f} ms, bare {d['bare']['p99_ms']:7.1f} ms; "
+            f"failed {d['real']['failed']}/{d['bare']['failed']}; RSS per duel real "
+            f"{d['real']['rss_kib_per_duel']:.1f} KiB, "
+            f"bare {d['bare']['rss_kib_per_duel']:.1f} KiB"
+        )
     c = r["redis_roundtrips"]
     for name in ("real", "bare"):
-        print(f"Redis round trips ({name}): {c[name]['per_action']:.3f} per accepted action in all, "
-              f"{c[name]['appends_per_action']:.3f} appends per action + {c[name]['other_per_duel']:.1f} "
-              f"other requests per duel (lobby, loading); {c[name]['by_command']}")
+        print(
+            f"Redis round trips ({name}): {c[name]['per_action']:.3f} per accepted action in all, "
+            f"{c[name]['appends_per_action']:.3f} appends per action + {c[name]['other_per_duel']:.1f} "
+            f"other requests per duel (lobby, loading); {c[name]['by_command']}"
+        )
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """The rules engine: pure, deterministic, no I/O (see docs/engine-api.md).
 
 ``decide(state, seat, action) -> facts``; ``decide_state(state, seat, action) -> (facts,
-new state)``; ``evolve(state, fact) -> state``; ``fold(facts) -> state``; ``fold_into``; ``legal_actions``, ``pending``, ``view``,
-``Viewpoints`` (per-viewer facts, views and card aliases), ``describe``. Randomness comes from the PRNG inside the state.
+new state)``; ``evolve(state, fact) -> state``; ``fold(facts) -> state``; ``fold_into``;
+``legal_actions``, ``pending``, ``view``, ``Viewpoints`` (per-viewer facts, views and card
+aliases), ``describe``. Randomness comes from the PRNG inside the state.
 """
 
 from __future__ import annotations

@@ -192,7 +192,9 @@ def _moved(s: State, f: Fact) -> None:
         c.flags["battle_sent"] = [s.turn, s.battle_phases]
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
-        s.modifiers = [m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")]
+        s.modifiers = [
+            m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")
+        ]
         for other in [o for o in s.cards.values() if o.equipped_to == c.id]:
             write_card(s, other.id).equipped_to = None
 

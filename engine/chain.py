@@ -442,7 +442,9 @@ def trigger_group(s: State) -> list[int]:
     tp = s.turn_player
     held = held_triggers(s)
     for seat, mandatory in ((tp, True), (tp, False), (1 - tp, True), (1 - tp, False)):
-        group = [i for i, t in enumerate(s.triggers) if t.controller == seat and t.mandatory == mandatory and i not in held]
+        group = [
+            i for i, t in enumerate(s.triggers) if t.controller == seat and t.mandatory == mandatory and i not in held
+        ]
         if group:
             return group
     return []

@@ -26,8 +26,20 @@ from .types import Action, Fact, IllegalAction, other
 PASS: Action = {"do": "pass"}
 KNOWN_ACTIONS = frozenset(
     {
-        "pass", "summon", "set", "flip_summon", "change_position", "activate", "attack", "retarget",
-        "cancel_attack", "choose", "enter_battle_phase", "end_battle_phase", "next_phase", "end_turn",
+        "pass",
+        "summon",
+        "set",
+        "flip_summon",
+        "change_position",
+        "activate",
+        "attack",
+        "retarget",
+        "cancel_attack",
+        "choose",
+        "enter_battle_phase",
+        "end_battle_phase",
+        "next_phase",
+        "end_turn",
         "concede",
     }
 )
@@ -43,7 +55,11 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     out: list[Action] = []
     out.extend(activation_actions(s, seat))
     if seat == s.turn_player and open_state(s):
-        out.extend(a for a in summon_actions(s, seat) if a["do"] != "summon" or can_summon(s, s.cards[a["card"]], seat, "normal"))
+        out.extend(
+            a
+            for a in summon_actions(s, seat)
+            if a["do"] != "summon" or can_summon(s, s.cards[a["card"]], seat, "normal")
+        )
         out.extend(procedure_actions(s, seat))
         out.extend(battle_step.attack_actions(s, seat))
         out.extend(_phase_actions(s))
@@ -255,7 +271,7 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
         if seat not in (0, 1):
             raise IllegalAction("action/malformed", "seat must be 0 or 1")
         if set(action) != {"do"}:
-            raise IllegalAction("action/malformed", "concede takes no fields: send {\"do\": \"concede\"}")
+            raise IllegalAction("action/malformed", 'concede takes no fields: send {"do": "concede"}')
         return [{"t": "duel_ended", "winner": other(seat), "reason": "concede"}]
     facts, _ = _decide(state, seat, action, keep=False)
     return facts
@@ -309,7 +325,9 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
             return
         ctx.emit("passed", seat=seat)
     elif do in ("next_phase", "enter_battle_phase", "end_turn", "end_battle_phase"):
-        intent = {"enter_battle_phase": "battle", "end_turn": "end", "next_phase": "next", "end_battle_phase": "next"}[do]
+        intent = {"enter_battle_phase": "battle", "end_turn": "end", "next_phase": "next", "end_battle_phase": "next"}[
+            do
+        ]
         if do == "end_turn" and s.phase == "battle":
             intent = "end"
         ctx.emit("passed", seat=seat, intent=intent)
@@ -323,7 +341,15 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
             activate_trigger(ctx, idx, a)
             return
         ahead = s.choice is not None and s.choice["kind"] == "ahead"
-        activate(ctx, seat, card, int(a.get("effect", 1)), list(a.get("target", [])), list(a.get("cost", [])), a.get("choose"))
+        activate(
+            ctx,
+            seat,
+            card,
+            int(a.get("effect", 1)),
+            list(a.get("target", [])),
+            list(a.get("cost", [])),
+            a.get("choose"),
+        )
         if ahead:
             ctx.emit("choice", choice=None)
     elif do == "summon" and a.get("procedure"):
@@ -374,5 +400,3 @@ def _answers_event(s: State, a: Action) -> bool:
     effs = effects_of(s.cards[a["card"]])
     idx = int(a.get("effect", 1))
     return 1 <= idx <= len(effs) and effs[idx - 1].event == s.event.get("kind")
-
-

@@ -50,7 +50,7 @@ END_REASONS = {
 
 
 def phase_text(phase: str, step: str | None = None, timing: str | None = None) -> str:
-    """"Battle Phase - Damage Step (before damage calculation)"."""
+    """ "Battle Phase - Damage Step (before damage calculation)"."""
     out = PHASES.get(phase, phase)
     if step:
         out += f" - {STEPS.get(step, step)}"
@@ -97,7 +97,13 @@ def _modifier(fact: Fact, name_of: NameOf | None) -> str | None:
         what = flags.get(stat)
         if what is None:
             return None
-        who = f"{SEAT[int(fact['value'])]}" if stat in ("no_battle_damage", "nutrient_z", "battle_indestructible_all") and isinstance(fact.get("value"), int) and fact["value"] in (0, 1) else _by_id(fact.get("value"), name_of)
+        who = (
+            f"{SEAT[int(fact['value'])]}"
+            if stat in ("no_battle_damage", "nutrient_z", "battle_indestructible_all")
+            and isinstance(fact.get("value"), int)
+            and fact["value"] in (0, 1)
+            else _by_id(fact.get("value"), name_of)
+        )
         return f"    {who} {what} {UNTIL.get(str(fact.get('until')), '')}".rstrip()
     target = _by_id(fact.get("card"), name_of, "a monster")
     label = stat.upper() if stat in ("atk", "def") else stat
@@ -122,7 +128,8 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
     if t == "duel_started":
         return f"Duel starts; {SEAT[fact.get('first', 0)]} goes first, {fact.get('lp', 8000)} LP each"
     if t == "setup":
-        return f"The duel starts from a set position: turn {fact.get('turn')}, {phase_text(str(fact.get('phase')), fact.get('step'))}"
+        where = phase_text(str(fact.get("phase")), fact.get("step"))
+        return f"The duel starts from a set position: turn {fact.get('turn')}, {where}"
     if t == "turn":
         return f"=== Turn {fact['turn']} ({SEAT[fact['player']]}) ==="
     if t == "phase":
@@ -141,7 +148,12 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
     if t == "summoned":
         if fact.get("kind") == "set":
             return f"  {SEAT[fact['seat']]} Sets a monster"
-        how = {"normal": "Normal Summons", "tribute": "Tribute Summons", "flip": "Flip Summons", "special": "Special Summons"}
+        how = {
+            "normal": "Normal Summons",
+            "tribute": "Tribute Summons",
+            "flip": "Flip Summons",
+            "special": "Special Summons",
+        }
         return f"  {SEAT[fact['seat']]} {how.get(str(fact.get('kind')), 'summons')} {card}"
     if t == "activated":
         effect = "" if int(fact.get("effect", 1)) == 1 else f" (effect {fact['effect']})"
@@ -172,7 +184,11 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
             return f"    {card}: the die shows {fact.get('result')}"
         return None
     if t == "attack_declared":
-        target = "directly" if fact.get("target") is None else _card(fact, name_of, "target_code", "target").replace("a card", "a face-down monster")
+        target = (
+            "directly"
+            if fact.get("target") is None
+            else _card(fact, name_of, "target_code", "target").replace("a card", "a face-down monster")
+        )
         return f"  {SEAT[fact['seat']]}'s {_card(fact, name_of, 'code', 'attacker')} attacks {target}"
     if t == "attack_replay":
         return "  replay: the monsters the attack could target changed; the attacker chooses again"
@@ -180,7 +196,12 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
         target = "directly" if fact.get("target") is None else _card(fact, name_of, "target_code", "target")
         return f"  replay: the attack is redirected {'at ' if fact.get('target') is not None else ''}{target}"
     if t == "attack_ended" and fact.get("reason") not in ("damage_step_over", "battle_phase_ended"):
-        reasons = {"cancelled": "the attack is cancelled", "negated": "the attack is negated", "attacker_gone": "the attack stops: the attacker can no longer attack", "attacker_cannot_attack": "the attack stops: the attacker can no longer attack"}
+        reasons = {
+            "cancelled": "the attack is cancelled",
+            "negated": "the attack is negated",
+            "attacker_gone": "the attack stops: the attacker can no longer attack",
+            "attacker_cannot_attack": "the attack stops: the attacker can no longer attack",
+        }
         reason = str(fact.get("reason"))
         return f"  {reasons.get(reason, 'the attack ends (' + reason + ')')}"
     if t == "battle_stopped":
@@ -197,7 +218,9 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
         return f"    damage calculation: {attacker} (ATK {fact['attacker_atk']}) vs {vs}"
     if t == "lp":
         d = int(fact.get("delta", 0))
-        what = {"battle": "battle damage", "cost": "paid as a cost", "effect": "by an effect"}.get(fact.get("reason", ""), "")
+        what = {"battle": "battle damage", "cost": "paid as a cost", "effect": "by an effect"}.get(
+            fact.get("reason", ""), ""
+        )
         return f"    {SEAT[fact['seat']]} LP {'+' if d > 0 else ''}{d} ({what}) -> {fact['lp']}"
     if t == "destroyed":
         how = {"battle": "by battle", "effect": "by an effect", "self": "by its own effect", "rule": "by the rules"}
@@ -205,7 +228,9 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
     if t == "moved":
         return _moved(fact, card)
     if t == "position_changed":
-        pos = {"attack": "Attack Position", "defense": "Defense Position"}.get(str(fact.get("position")), fact.get("position"))
+        pos = {"attack": "Attack Position", "defense": "Defense Position"}.get(
+            str(fact.get("position")), fact.get("position")
+        )
         face = "" if fact.get("face_up", True) else " face-down"
         return f"  {card} changes to{face} {pos}"
     if t == "flipped":
@@ -213,7 +238,8 @@ def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
     if t == "modifier":
         return _modifier(fact, name_of)
     if t == "counters":
-        return f"    {_by_id(fact.get('card'), name_of)} now has {fact.get('count')} {str(fact.get('name', '')).replace('_', ' ')} counter(s)"
+        kind = str(fact.get("name", "")).replace("_", " ")
+        return f"    {_by_id(fact.get('card'), name_of)} now has {fact.get('count')} {kind} counter(s)"
     if t == "equipped":
         if fact.get("to") is None:
             return None
@@ -231,7 +257,13 @@ def _moved(fact: Fact, card: str) -> str | None:
     if to in ("graveyard", "banished"):
         if reason in ("battle", "effect", "self"):
             return f"    {card} is banished" if to == "banished" else None
-        how = {"tribute": "is Tributed", "discard": "is discarded", "cost": "is sent as a cost", "detach": "is detached", "rule": "goes to the Graveyard"}
+        how = {
+            "tribute": "is Tributed",
+            "discard": "is discarded",
+            "cost": "is sent as a cost",
+            "detach": "is detached",
+            "rule": "goes to the Graveyard",
+        }
         verb = how.get(str(reason), f"goes to the {'Graveyard' if to == 'graveyard' else 'banishment'}")
         if to == "banished":
             verb += " (banished instead)"

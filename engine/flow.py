@@ -136,7 +136,7 @@ def go_to_end_phase(ctx: Ctx, reason: str) -> None:
 
 
 def _return_control(ctx: Ctx) -> None:
-    """"Take control until the End Phase" (``ops.take_control``: Enemy Controller, Uru): control
+    """ "Take control until the End Phase" (``ops.take_control``: Enemy Controller, Uru): control
     returns now."""
     s = ctx.s
     for c in list(s.cards.values()):
@@ -145,7 +145,16 @@ def _return_control(ctx: Ctx) -> None:
             continue
         ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=None)
         if c.controller != back and None in s.players[back].monsters:
-            ctx.emit("moved", card=c.id, code=c.code, to=Zone.MONSTERS, controller=back, position=c.position, face_up=c.face_up, reason="control")
+            ctx.emit(
+                "moved",
+                card=c.id,
+                code=c.code,
+                to=Zone.MONSTERS,
+                controller=back,
+                position=c.position,
+                face_up=c.face_up,
+                reason="control",
+            )
 
 
 def advance(ctx: Ctx) -> None:
@@ -333,7 +342,13 @@ def settle(ctx: Ctx) -> None:
                 continue
             # optional: activate or not; mandatory with several targets: which one; several
             # simultaneous triggers of one player: which goes first (ruling CH-5)
-            ch = {"seat": trig.controller, "kind": "trigger", "index": idx, "indices": group, "card": s.cards[trig.card].id}
+            ch = {
+                "seat": trig.controller,
+                "kind": "trigger",
+                "index": idx,
+                "indices": group,
+                "card": s.cards[trig.card].id,
+            }
             if trig.mandatory:
                 ch["mandatory"] = True
             ctx.emit("choice", choice=ch)

@@ -95,7 +95,17 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     controller = c.controller
     move(ctx, c, to, reason=reason)
     if to == Zone.GRAVEYARD:
-        raise_event(ctx, {"kind": "sent_to_grave", "card": c.id, "reason": reason, "by": by, "from_field": was_on_field, "controller": controller})
+        raise_event(
+            ctx,
+            {
+                "kind": "sent_to_grave",
+                "card": c.id,
+                "reason": reason,
+                "by": by,
+                "from_field": was_on_field,
+                "controller": controller,
+            },
+        )
     return to
 
 
@@ -112,7 +122,18 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)
     to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
-    raise_event(ctx, {"kind": "destroyed", "card": c.id, "reason": reason, "by": by, "to": to, "controller": controller, "face_up": face_up})
+    raise_event(
+        ctx,
+        {
+            "kind": "destroyed",
+            "card": c.id,
+            "reason": reason,
+            "by": by,
+            "to": to,
+            "controller": controller,
+            "face_up": face_up,
+        },
+    )
 
 
 def destroy_all(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
@@ -266,7 +287,14 @@ def change_position(ctx: Ctx, c: Card, position: str, face_up: bool = True) -> N
     if c.zone != Zone.MONSTERS:
         return
     was_down = not c.face_up
-    ctx.emit("position_changed", card=c.id, code=c.code if face_up or c.face_up else None, position=position, face_up=face_up, by_player=False)
+    ctx.emit(
+        "position_changed",
+        card=c.id,
+        code=c.code if face_up or c.face_up else None,
+        position=position,
+        face_up=face_up,
+        by_player=False,
+    )
     if was_down and face_up:
         raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
 
@@ -292,18 +320,27 @@ def take_control(ctx: Ctx, c: Card, seat: int) -> None:
     """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
     Earthbound Immortal Uru); control returns to its owner when the End Phase starts
     (``flow``)."""
-    ctx.emit("moved", card=c.id, code=c.code, to=Zone.MONSTERS, controller=seat, position=c.position, face_up=True, reason="control")
+    ctx.emit(
+        "moved",
+        card=c.id,
+        code=c.code,
+        to=Zone.MONSTERS,
+        controller=seat,
+        position=c.position,
+        face_up=True,
+        reason="control",
+    )
     ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=c.owner)
 
 
 def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
-    """"Banish it when it leaves the field" (Battle Fader): ``move`` banishes it whenever it would
+    """ "Banish it when it leaves the field" (Battle Fader): ``move`` banishes it whenever it would
     leave the field for any other place."""
     ctx.emit("flag", card=c.id, name=CardFlag.BANISH_ON_LEAVE, value=True)
 
 
 def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
-    """"It cannot declare an attack this turn" (Jurrac Guaiba; ruling BS-7)."""
+    """ "It cannot declare an attack this turn" (Jurrac Guaiba; ruling BS-7)."""
     ctx.emit("flag", card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn)
 
 

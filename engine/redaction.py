@@ -142,7 +142,17 @@ def _duel_started(book: AliasBook, fact: Fact) -> Seen:
     )
 
 
-SETUP_CARD_KEYS = ("owner", "controller", "zone", "slot", "face_up", "position", "counters", "set_turn", "summoned_turn")
+SETUP_CARD_KEYS = (
+    "owner",
+    "controller",
+    "zone",
+    "slot",
+    "face_up",
+    "position",
+    "counters",
+    "set_turn",
+    "summoned_turn",
+)
 
 
 def _setup(book: AliasBook, fact: Fact) -> Seen:
@@ -166,7 +176,9 @@ def _setup(book: AliasBook, fact: Fact) -> Seen:
             if e.get("materials"):
                 c["materials"] = _refs(book, v, e["materials"])
             cards.append(c)
-        red: Fact = {k: fact[k] for k in ("lp", "turn", "turn_player", "phase", "step", "options", "battle_phases") if k in fact}
+        red: Fact = {
+            k: fact[k] for k in ("lp", "turn", "turn_player", "phase", "step", "options", "battle_phases") if k in fact
+        }
         out.append({"t": "setup", **red, "cards": cards})
     return out
 

@@ -80,7 +80,9 @@ def _resolve(labels: dict[str, int], v: Any) -> Any:
     if isinstance(v, str):
         if v not in labels:
             if v in CARDS_BY_NAME:
-                raise ScenarioError(f"card name {v!r} is not unique in this scenario (or not in it): give it a label with 'as'")
+                raise ScenarioError(
+                    f"card name {v!r} is not unique in this scenario (or not in it): give it a label with 'as'"
+                )
             raise ScenarioError(f"unknown label or card name {v!r}")
         return labels[v]
     return v
@@ -150,7 +152,12 @@ class Runner:
         if w is None:
             return Failure(idx, "a pass was needed but the duel is over")
         if not any(a["do"] == "pass" for a in legal_actions(self.state, w)):
-            return Failure(idx, f"{SEAT_NAMES[w]} would have to pass, but passing is not legal now", "pass", self.describe_legal(legal_actions(self.state, w)))
+            return Failure(
+                idx,
+                f"{SEAT_NAMES[w]} would have to pass, but passing is not legal now",
+                "pass",
+                self.describe_legal(legal_actions(self.state, w)),
+            )
         self.act(w, {"do": "pass"})
         return None
 
@@ -230,7 +237,9 @@ class Runner:
             if self.state is not before or state_hash(before) != digest:
                 return Failure(idx, "the rejected action changed the state")
             return None
-        return Failure(idx, f"{key} {action['do']} should be illegal, but the engine accepted it", "illegal", "accepted")
+        return Failure(
+            idx, f"{key} {action['do']} should be illegal, but the engine accepted it", "illegal", "accepted"
+        )
 
     # -------------------------------------------------------------- expectations
 
@@ -340,7 +349,9 @@ class Runner:
         pat = {"t": entry} if isinstance(entry, str) else check_map("a history fact", entry)
         if pat.get("t") not in HANDLERS:
             raise ScenarioError(f"unknown fact type {pat.get('t')!r} in history (known: {', '.join(sorted(HANDLERS))})")
-        return {k: (_resolve(self.labels, v) if k in FACT_CARD_FIELDS and isinstance(v, str) else v) for k, v in pat.items()}
+        return {
+            k: (_resolve(self.labels, v) if k in FACT_CARD_FIELDS and isinstance(v, str) else v) for k, v in pat.items()
+        }
 
     def history(self, idx: int, want: dict[str, Any]) -> Failure | None:
         check_keys(f"step {idx}: expect.history", want, HISTORY_KEYS)

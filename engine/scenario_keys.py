@@ -21,14 +21,33 @@ TOP_KEYS = frozenset({"format", "name", "source", "seed", "auto_pass", "dice", "
 START_KEYS = frozenset({"turn", "turn_player", "phase", "step", "battle_phases", "extra_battle_phases", "A", "B"})
 SIDE_KEYS = frozenset(
     {
-        "lp", "hand", "deck", "graveyard", "banished", "extra", "monsters", "spells_traps", "field",
-        "normal_summoned", "start_step_monsters",
+        "lp",
+        "hand",
+        "deck",
+        "graveyard",
+        "banished",
+        "extra",
+        "monsters",
+        "spells_traps",
+        "field",
+        "normal_summoned",
+        "start_step_monsters",
     }
 )
 PLACEMENT_KEYS = frozenset(
     {
-        "card", "as", "position", "zone", "set", "summoned", "attacked", "was_attacked", "counters",
-        "materials", "equipped_to", "used",
+        "card",
+        "as",
+        "position",
+        "zone",
+        "set",
+        "summoned",
+        "attacked",
+        "was_attacked",
+        "counters",
+        "materials",
+        "equipped_to",
+        "used",
     }
 )
 STEP_KEYS = frozenset({"A", "B", "expect", "pass_until", "illegal"})
@@ -52,9 +71,28 @@ ACTIONS: dict[str, frozenset[str]] = {
 }
 EXPECT_KEYS = frozenset(
     {
-        "lp", "zone", "controller", "position", "atk", "def", "counters", "turn", "turn_player", "phase",
-        "step", "damage_step", "waiting_for", "chain", "legal", "illegal", "attacks_remaining",
-        "battle_phases_this_turn", "winner", "hand_count", "deck_count", "history",
+        "lp",
+        "zone",
+        "controller",
+        "position",
+        "atk",
+        "def",
+        "counters",
+        "turn",
+        "turn_player",
+        "phase",
+        "step",
+        "damage_step",
+        "waiting_for",
+        "chain",
+        "legal",
+        "illegal",
+        "attacks_remaining",
+        "battle_phases_this_turn",
+        "winner",
+        "hand_count",
+        "deck_count",
+        "history",
     }
 )
 HISTORY_KEYS = frozenset({"no_fact", "fact", "phases_visited"})

@@ -183,7 +183,9 @@ def build_setup(doc: dict[str, Any]) -> tuple[Fact, dict[str, int]]:
             cid = _label(b, label, f"start_step_monsters of {'AB'[seat]}")
             e = by_id[cid]
             if e["owner"] != seat or e["zone"] not in ("monsters", "graveyard"):
-                raise ScenarioError(f"start_step_monsters: {label!r} is not a monster or Graveyard card of {'AB'[seat]}")
+                raise ScenarioError(
+                    f"start_step_monsters: {label!r} is not a monster or Graveyard card of {'AB'[seat]}"
+                )
             start_step[seat].append(cid)
             if e["zone"] == "graveyard":
                 # one of them already destroyed by battle and sent to the Graveyard this Battle Phase

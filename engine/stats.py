@@ -177,7 +177,7 @@ def banish_instead(s: State, exclude: int | None = None) -> bool:
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
-    """"You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn)."""
+    """ "You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn)."""
     return has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat)
 
 
@@ -189,7 +189,12 @@ def needs_proper_summon(c: Card) -> bool:
     Summoned by" its own procedure (Fenrir): another effect may Special Summon it only after it
     was properly Summoned (ruling SUM-1)."""
     t = c.data.text
-    return c.data.extra_deck or "Must be " in t or "can only be Special Summoned by" in t or "cannot be Special Summoned by other ways" in t
+    return (
+        c.data.extra_deck
+        or "Must be " in t
+        or "can only be Special Summoned by" in t
+        or "cannot be Special Summoned by other ways" in t
+    )
 
 
 def properly_summoned(s: State, c: Card) -> bool:
@@ -223,12 +228,12 @@ def face_up_monsters_on_field(s: State) -> list[Card]:
 
 
 def effect_indestructible(s: State, c: Card) -> bool:
-    """"This card cannot be destroyed by card effects" (Tiras, Keeper of Genesis)."""
+    """ "This card cannot be destroyed by card effects" (Tiras, Keeper of Genesis)."""
     return any(fn(s, src, c) for src, fn in hooks(s, "effect_indestructible"))
 
 
 def unaffected(s: State, c: Card, source: Card) -> bool:
-    """"This card is unaffected by Trap effects" (Elemental HERO Wildheart): the script's
+    """ "This card is unaffected by Trap effects" (Elemental HERO Wildheart): the script's
     ``unaffected_by`` names the card kinds (``trap``, ``spell``, ``monster``) whose
     effects do not apply to it while it is face-up on the field (checked by ``ops.destroy`` and
     ``common.gain``)."""

@@ -48,7 +48,9 @@ def _stats(s: State, c: Card) -> tuple[int, int, int | None]:
     return got
 
 
-def _card(s: State, c: Card, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
+def _card(
+    s: State, c: Card, seat: int | None, omniscient: bool = False, book: AliasBook | None = None
+) -> dict[str, Any]:
     if book is not None and not omniscient:
         ref, visible = book.sight_of(seat, c.id)
         if c.equipped_to is None and not c.counters and not (c.zone == "monsters" and c.face_up):

@@ -215,7 +215,20 @@ ClientMessage = (
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
     cls.type: cls
-    for cls in (Hello, CreateMatch, Join, QuickMatch, ListMatches, Spectate, Reconnect, Act, Sync, GetReplay, GetCards, UploadReplay)
+    for cls in (
+        Hello,
+        CreateMatch,
+        Join,
+        QuickMatch,
+        ListMatches,
+        Spectate,
+        Reconnect,
+        Act,
+        Sync,
+        GetReplay,
+        GetCards,
+        UploadReplay,
+    )
 }
 
 

@@ -93,9 +93,7 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
-def check_value(
-    name: str, value: object, tp: Any, meta: typing.Mapping[str, Any], *, str_keys: bool = True
-) -> Any:
+def check_value(name: str, value: object, tp: Any, meta: typing.Mapping[str, Any], *, str_keys: bool = True) -> Any:
     """Check one field value against its annotation; return the value to store."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
@@ -151,9 +149,7 @@ def build(cls: type[T], raw: dict[str, Any], *, str_keys: bool = True) -> T:
     values: dict[str, Any] = {}
     for name, f in fields.items():
         if name not in raw:
-            has_default = (
-                f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-            )
+            has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
             if not has_default:
                 raise _bad(name, "is missing")
             continue

@@ -52,9 +52,7 @@ class DuelServer:
         self.directory = MatchDirectory(self.redis)
         self.quick = QuickQueue(self.redis)
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
-        self.service = MatchService(
-            self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id
-        )
+        self.service = MatchService(self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id)
         self.fanout = FanOut(
             redisconn.connect(redis_url, 8), self.service, config.poll_interval, self, redisconn.subscribers(redis_url)
         )

@@ -25,9 +25,7 @@ class ArchiveError(Exception):
     """The operation cannot be done; the message says why."""
 
 
-async def export_match(
-    client: aioredis.Redis, match_id: str, key: bytes | None = None
-) -> replay_file.Replay:
+async def export_match(client: aioredis.Redis, match_id: str, key: bytes | None = None) -> replay_file.Replay:
     info = await MatchDirectory(client).get(match_id)
     entries = await RedisEventStore(client).read(match_id)
     if not entries:
@@ -127,8 +125,15 @@ async def history(
             if result is not None and {"A": 0, "B": 1, "draw": "draw"}.get(result) != winner:
                 continue
             out.append(
-                HistoryRow(info.match_id, finished, info.names, winner, str(r.get("end_reason", "")),
-                           int(r.get("length", 0)), int(r.get("turns", 0)))
+                HistoryRow(
+                    info.match_id,
+                    finished,
+                    info.names,
+                    winner,
+                    str(r.get("end_reason", "")),
+                    int(r.get("length", 0)),
+                    int(r.get("turns", 0)),
+                )
             )
             if len(out) >= limit:
                 break
@@ -160,4 +165,3 @@ async def prune(client: aioredis.Redis, *, keep: int | None = None, max_age_days
 
 def _text(v: object) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
-

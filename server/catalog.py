@@ -40,8 +40,14 @@ def effect_labels(code: int) -> list[str]:
     script = SCRIPTS.get(code)
     if script is None:
         return []
-    kinds = {"spell": "activate", "trap": "activate", "quick": "quick effect", "ignition": "effect",
-             "trigger": "trigger effect", "flip": "flip effect"}
+    kinds = {
+        "spell": "activate",
+        "trap": "activate",
+        "quick": "quick effect",
+        "ignition": "effect",
+        "trigger": "trigger effect",
+        "flip": "flip effect",
+    }
     return [e.label or kinds.get(e.kind, e.kind) for e in script.effects]
 
 

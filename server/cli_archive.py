@@ -1,8 +1,8 @@
 """``duel export``, ``duel import`` and ``duel matches``: replay files and the match history.
 
-    duel export MATCH_ID FILE        # one self-contained replay file (docs/replay-format.md)
-    duel import FILE [--as ID]       # load it into Redis as a finished match
-    duel matches [--player NAME] [--since 2026-11-01] [--result A|B|draw] [--prune --keep N --max-age-days D]
+duel export MATCH_ID FILE        # one self-contained replay file (docs/replay-format.md)
+duel import FILE [--as ID]       # load it into Redis as a finished match
+duel matches [--player NAME] [--since 2026-11-01] [--result A|B|draw] [--prune --keep N --max-age-days D]
 """
 
 from __future__ import annotations
@@ -167,5 +167,8 @@ def run_matches(args: argparse.Namespace) -> int:
         when = dt.datetime.fromtimestamp(r.finished_ms / 1000, dt.UTC).strftime("%Y-%m-%d %H:%M")
         names = " vs ".join(n or "?" for n in r.players)
         result = "draw" if r.winner == "draw" else f"{'AB'[int(r.winner)]} won" if r.winner in (0, 1) else "-"
-        print(f"{r.match_id:<14} {when:<17} {names[:28]:<28} {(result + ' (' + r.reason + ')')[:14]:<14} {r.length:>7} {r.turns:>5}")
+        print(
+            f"{r.match_id:<14} {when:<17} {names[:28]:<28} {(result + ' (' + r.reason + ')')[:14]:<14} "
+            f"{r.length:>7} {r.turns:>5}"
+        )
     return 0

@@ -32,15 +32,29 @@ def register(sub: Any) -> None:
     how.add_argument("--join", metavar="MATCH_ID", help="take the free seat of a match")
     how.add_argument("--quick", action="store_true", help="pair with the next waiting player, or wait for one")
     how.add_argument("--reconnect", metavar="TOKEN", help="take a seat back with its token")
-    p.add_argument("--policy", choices=sorted(POLICIES), default="greedy", help="how it picks its actions (default: greedy)")
-    p.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
-                   help="about this long per decision (0.5x to 1.5x; default 0: at once)")
-    p.add_argument("--seed", type=int, default=None, help="random seed of its choices (the same seed, the same choices)")
+    p.add_argument(
+        "--policy", choices=sorted(POLICIES), default="greedy", help="how it picks its actions (default: greedy)"
+    )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="about this long per decision (0.5x to 1.5x; default 0: at once)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None, help="random seed of its choices (the same seed, the same choices)"
+    )
     p.add_argument("--deck", metavar="NAME", help="a demo deck by name (default: the server's demo deck for its seat)")
     p.add_argument("--name", default="Bot", help="its display name (default: Bot)")
     p.add_argument("-q", "--quiet", action="store_true", help="print the result only")
-    p.add_argument("--give-up-after", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to try to get a lost connection back (default: 30)")
+    p.add_argument(
+        "--give-up-after",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to try to get a lost connection back (default: 30)",
+    )
     p.set_defaults(func=run)
 
 

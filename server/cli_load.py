@@ -48,8 +48,14 @@ def run(args: argparse.Namespace) -> int:
     if args.think > 0 and args.seconds is None:
         print("duel load: --think needs --seconds (how long to hold the duels)", file=sys.stderr)
         return 2
-    cfg = LoadConfig(args.url, duels=args.duels, concurrency=args.concurrency, think_s=args.think,
-                     seconds=args.seconds, seed=args.seed)
+    cfg = LoadConfig(
+        args.url,
+        duels=args.duels,
+        concurrency=args.concurrency,
+        think_s=args.think,
+        seconds=args.seconds,
+        seed=args.seed,
+    )
     t0 = time.perf_counter()
 
     def tick(stats: Stats) -> None:
@@ -58,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         rss = rss_kib(args.server_pid) if args.server_pid else None
         line = (
             f"\rduels {stats.running:5} running {stats.finished:6} done {stats.failed:4} failed | "
-            f"{stats.rate():8.0f} actions/s | p50 {stats.percentile(.5) * 1000:6.1f} ms "
-            f"p99 {stats.percentile(.99) * 1000:6.1f} ms | errors {sum(stats.errors.values()):4}"
+            f"{stats.rate():8.0f} actions/s | p50 {stats.percentile(0.5) * 1000:6.1f} ms "
+            f"p99 {stats.percentile(0.99) * 1000:6.1f} ms | errors {sum(stats.errors.values()):4}"
             + (f" | server {rss / 1024:6.1f} MiB" if rss else "")
             + f" | {time.perf_counter() - t0:5.0f} s"
         )
@@ -68,8 +74,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_probe(args.url))
     except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as exc:
-        print(f"duel load: cannot reach a duel server at {args.url}: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
+        print(
+            f"duel load: cannot reach a duel server at {args.url}: {getattr(exc, 'strerror', None) or exc}",
+            file=sys.stderr,
+        )
         return 1
     try:
         stats = asyncio.run(run_load(cfg, tick))
@@ -83,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
             out["server_rss_kib_per_duel"] = round(rss / max(1, args.duels), 1)
     print(file=sys.stderr)
     rows = [
-        ("duels started / finished / failed", f"{out['duels_started']} / {out['duels_finished']} / {out['duels_failed']}"),
+        (
+            "duels started / finished / failed",
+            f"{out['duels_started']} / {out['duels_finished']} / {out['duels_failed']}",
+        ),
         ("accepted actions", f"{out['actions']} ({out['actions_per_s']}/s)"),
         ("action -> both clients, p50 / p99", f"{out['p50_ms']} ms / {out['p99_ms']} ms"),
         ("errors", ", ".join(f"{k}: {v}" for k, v in out["errors"].items()) or "none"),

@@ -42,24 +42,40 @@ def register(sub: Any) -> None:
         "card text on request. Type h in a duel for the commands.",
     )
     p.add_argument(
-        "--url", default=DEFAULT_URL, help=f"the duel server's websocket address (default: {DEFAULT_URL}, what `make run` serves)"
+        "--url",
+        default=DEFAULT_URL,
+        help=f"the duel server's websocket address (default: {DEFAULT_URL}, what `make run` serves)",
     )
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--vs-bot", action="store_true", help="play against the server's bot (one command, no second player)")
+    how.add_argument(
+        "--vs-bot", action="store_true", help="play against the server's bot (one command, no second player)"
+    )
     how.add_argument("--create", action="store_true", help="create a match and wait for an opponent to --join it")
     how.add_argument("--join", metavar="MATCH_ID", help="take the free seat of a match")
     how.add_argument("--quick", action="store_true", help="pair with the next waiting player, or wait for one")
-    how.add_argument("--reconnect", metavar="TOKEN", help="take your seat back with the token printed when you sat down")
+    how.add_argument(
+        "--reconnect", metavar="TOKEN", help="take your seat back with the token printed when you sat down"
+    )
     how.add_argument("--spectate", metavar="MATCH_ID", help="watch a match (public information only)")
     how.add_argument("--list", action="store_true", help="list the live and the finished matches, then exit")
-    p.add_argument("--deck", metavar="NAME", help="a demo deck by name (default: the server's demo deck for your seat); "
-                   "an unknown name lists them")
+    p.add_argument(
+        "--deck",
+        metavar="NAME",
+        help="a demo deck by name (default: the server's demo deck for your seat); an unknown name lists them",
+    )
     p.add_argument("--name", default=_default_name(), help="your display name (default: your login name)")
     p.add_argument("--auto-pass", action="store_true", help="pass for me whenever passing is the only legal action")
-    p.add_argument("--clock", type=float, metavar="MINUTES", help="with --create/--vs-bot: a chess clock of MINUTES per player")
-    p.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="with --clock: seconds added per decision")
     p.add_argument(
-        "--give-up-after", type=float, default=30.0, metavar="SECONDS",
+        "--clock", type=float, metavar="MINUTES", help="with --create/--vs-bot: a chess clock of MINUTES per player"
+    )
+    p.add_argument(
+        "--increment", type=float, default=0.0, metavar="SECONDS", help="with --clock: seconds added per decision"
+    )
+    p.add_argument(
+        "--give-up-after",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
         help="how long to keep trying to get a lost connection back before giving up (default: 30)",
     )
     p.add_argument("--bot", action="store_true", help=argparse.SUPPRESS)  # old spelling of `duel bot`
@@ -127,13 +143,27 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
     while True:
         match_hint: str | None = None
         if mode == "vs_bot":
-            request: Any = CreateMatch(deck=deck, name=args.name, request_id=new_request_id(), opponent="bot",
-                                       clock_ms=clock_ms, increment_ms=increment_ms if clock_ms else 0)
+            request: Any = CreateMatch(
+                deck=deck,
+                name=args.name,
+                request_id=new_request_id(),
+                opponent="bot",
+                clock_ms=clock_ms,
+                increment_ms=increment_ms if clock_ms else 0,
+            )
         elif mode == "create":
-            request = CreateMatch(deck=deck, name=args.name, request_id=new_request_id(),
-                                  clock_ms=clock_ms, increment_ms=increment_ms if clock_ms else 0)
+            request = CreateMatch(
+                deck=deck,
+                name=args.name,
+                request_id=new_request_id(),
+                clock_ms=clock_ms,
+                increment_ms=increment_ms if clock_ms else 0,
+            )
         elif mode == "join":
-            request, match_hint = Join(match_id=args.join, deck=deck, name=args.name, request_id=new_request_id()), args.join
+            request, match_hint = (
+                Join(match_id=args.join, deck=deck, name=args.name, request_id=new_request_id()),
+                args.join,
+            )
         elif mode == "quick":
             request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id())
         elif mode == "reconnect":
@@ -156,20 +186,28 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
             elif not seat.started and mode == "create":
                 out(f"waiting for an opponent; they type: duel play --join {seat.match_id}{flag}")
             elif not seat.started and mode == "quick":
-                out("waiting in the quick-match queue for an opponent (another `duel play --quick` or `duel bot --quick`)")
+                out(
+                    "waiting in the quick-match queue for an opponent (another `duel play --quick` or `duel bot "
+                    "--quick`)"
+                )
         game = Game(seat, cat, args, reader, out, fresh_resume=mode == "reconnect" and seat.started)
         outcome = await game.run()
         if outcome != "finished":
             return 0
-        out(f"replay this duel: duel replay {seat.match_id}"
+        out(
+            f"replay this duel: duel replay {seat.match_id}"
             + (f" --as {seat.seat_name}" if seat.seat is not None else "")
-            + "   (in the folder where the server runs, or with --redis-url)")
+            + "   (in the folder where the server runs, or with --redis-url)"
+        )
         if seat.seat is None:
             await _close(seat)
             return 0
         await _close(seat)
-        again = "against the bot again" if mode == "vs_bot" else (
-            "in the quick-match queue" if mode == "quick" else "as a new match for someone to join")
+        again = (
+            "against the bot again"
+            if mode == "vs_bot"
+            else ("in the quick-match queue" if mode == "quick" else "as a new match for someone to join")
+        )
         out(f"rematch? y: a new duel {again}; anything else: quit")
         answer = await reader.line()
         if answer is None or answer.strip().lower() not in ("y", "yes"):

@@ -153,8 +153,14 @@ def run_verify(args: argparse.Namespace) -> int:
             return 1
         entries, header = got
         same_rules = header.get("rules_version") == replay_file.rules_version()
-        signed = "signed by this deployment" if "signature" in header and replay_key(args) else (
-            "signed (by a deployment whose key is not here: signature not checked)" if "signature" in header else "unsigned"
+        signed = (
+            "signed by this deployment"
+            if "signature" in header and replay_key(args)
+            else (
+                "signed (by a deployment whose key is not here: signature not checked)"
+                if "signature" in header
+                else "unsigned"
+            )
         )
         print(f"{path}: match {args.match_id}, {len(entries)} entries, hash chain intact, {signed}")
         if not same_rules:

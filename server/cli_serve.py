@@ -22,7 +22,9 @@ def register(sub: Any) -> None:
     p.add_argument("--log-level", default="info")
     p.add_argument("--rate-limit", type=int, default=50, help="frames per second per connection (burst: 2x)")
     p.add_argument(
-        "--address-connections", type=int, default=256,
+        "--address-connections",
+        type=int,
+        default=256,
         help="connections one address may hold (more: HTTP 429); raise it for load tests from one machine",
     )
     p.add_argument(
@@ -36,7 +38,10 @@ def register(sub: Any) -> None:
         "--ping-timeout", type=float, default=20.0, help="seconds a pong may take before the client is dropped"
     )
     p.add_argument(
-        "--bot-think", type=float, default=0.6, metavar="SECONDS",
+        "--bot-think",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
         help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
     )
     p.add_argument(
@@ -47,7 +52,9 @@ def register(sub: Any) -> None:
         help="a proxy (e.g. 172.28.0.0/16) whose X-Forwarded-For names the client, for per-address limits",
     )
     p.add_argument(
-        "--gc", choices=("default", "tuned"), default="tuned",
+        "--gc",
+        choices=("default", "tuned"),
+        default="tuned",
         help="garbage collector settings: tuned (freeze start-up objects, rarer young collections) or CPython's",
     )
     p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")

@@ -149,8 +149,14 @@ class DuelClient:
         """Unique per seat even across reconnects: a random part per connection, then a count."""
         return f"{self.name}-{self._prefix}-{next(self._ids)}"
 
-    async def act(self, action: dict[str, Any], *, expected_seq: int | None = None,
-                  action_id: str | None = None, timeout: float = 10.0) -> Accepted | Rejected:
+    async def act(
+        self,
+        action: dict[str, Any],
+        *,
+        expected_seq: int | None = None,
+        action_id: str | None = None,
+        timeout: float = 10.0,
+    ) -> Accepted | Rejected:
         """Send an action and wait for its answer."""
         cid = action_id or self.next_action_id()
         seq = self.seq if expected_seq is None else expected_seq

@@ -219,7 +219,9 @@ class MatchDirectory:
         """Take seat 1 for ``request_id``: ``ok``, ``mine`` (taken by this request before),
         ``full`` (someone else has it, or the match is not waiting), ``notfound``."""
         reply = _text(
-            await self._join(keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name, keys.bell_channel(match_id)])
+            await self._join(
+                keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name, keys.bell_channel(match_id)]
+            )
         )
         return {"OK": "ok", "MINE": "mine", "FULL": "full"}.get(reply, "notfound")  # type: ignore[return-value]
 
@@ -256,7 +258,12 @@ class MatchDirectory:
         index to the history. Two steps, because the meta is in the match's hash slot and
         the indexes in the lobby's (Redis Cluster); moving it is idempotent, so every process
         that sees the end does it."""
-        fields = {"winner": "" if winner is None else str(winner), "end_reason": reason, "length": length, "turns": turns}
+        fields = {
+            "winner": "" if winner is None else str(winner),
+            "end_reason": reason,
+            "length": length,
+            "turns": turns,
+        }
         args: list[Any] = [_now_ms(), ACTION_IDS_KEPT_S]
         for k, v in fields.items():
             args.extend((k, v))
@@ -270,9 +277,7 @@ class MatchDirectory:
     async def hold(self, match_id: str, seat: int, conn: str) -> str:
         """``conn`` now holds ``seat``; tell every process (which closes an older holder).
         Returns the connection that held it before ("" if none)."""
-        before = await self._hold(
-            keys=[keys.meta_key(match_id)], args=[seat, conn, keys.bell_channel(match_id)]
-        )
+        before = await self._hold(keys=[keys.meta_key(match_id)], args=[seat, conn, keys.bell_channel(match_id)])
         return _text(before)
 
     async def release(self, match_id: str, seat: int, conn: str) -> None:
@@ -308,7 +313,12 @@ class MatchDirectory:
             for row in rows:
                 raw_id, score = row[0], float(row[1])
                 match_id = _text(raw_id)
-                if before_ms is not None and before_id is not None and int(score) == before_ms and match_id >= before_id:
+                if (
+                    before_ms is not None
+                    and before_id is not None
+                    and int(score) == before_ms
+                    and match_id >= before_id
+                ):
                     continue  # the same millisecond, at or before the cursor's row
                 info = await self.get(match_id)
                 if info is not None and (info.status == FINISHED) == (status == FINISHED):

@@ -42,23 +42,39 @@ def findings(config: dict[str, str], info: dict[str, Any], *, password_set: bool
     """The checks, from ``CONFIG GET *`` and ``INFO`` (pure: testable without a Redis)."""
     out: list[Finding] = []
     if config.get("appendonly") != "yes":
-        out.append(Finding("FAIL", "persistence", "appendonly is off: a Redis restart loses every match; set appendonly yes"))
+        out.append(
+            Finding("FAIL", "persistence", "appendonly is off: a Redis restart loses every match; set appendonly yes")
+        )
     else:
         fsync = config.get("appendfsync", "")
         if fsync == "always":
-            out.append(Finding("OK", "persistence", "appendonly yes, appendfsync always: an acknowledged action is on disk"))
+            out.append(
+                Finding("OK", "persistence", "appendonly yes, appendfsync always: an acknowledged action is on disk")
+            )
         elif fsync == "everysec":
-            out.append(Finding("WARN", "persistence", "appendfsync everysec: a power cut or OS crash can lose about the "
-                                                        "last second of acknowledged actions (docs/reliability.md)"))
+            out.append(
+                Finding(
+                    "WARN",
+                    "persistence",
+                    "appendfsync everysec: a power cut or OS crash can lose about the "
+                    "last second of acknowledged actions (docs/reliability.md)",
+                )
+            )
         else:
-            out.append(Finding("FAIL", "persistence", f"appendfsync {fsync or '?'}: the OS decides when data reaches disk"))
+            out.append(
+                Finding("FAIL", "persistence", f"appendfsync {fsync or '?'}: the OS decides when data reaches disk")
+            )
     if config.get("no-appendfsync-on-rewrite", "no") != "no":
-        out.append(Finding("WARN", "rewrites", "no-appendfsync-on-rewrite yes: during an AOF rewrite nothing is fsynced"))
+        out.append(
+            Finding("WARN", "rewrites", "no-appendfsync-on-rewrite yes: during an AOF rewrite nothing is fsynced")
+        )
     policy = config.get("maxmemory-policy", "noeviction")
     if policy != "noeviction":
         out.append(Finding("FAIL", "memory", f"maxmemory-policy {policy} may delete match logs; use noeviction"))
     else:
-        out.append(Finding("OK", "memory", "maxmemory-policy noeviction (Redis refuses writes when full: watch used_memory)"))
+        out.append(
+            Finding("OK", "memory", "maxmemory-policy noeviction (Redis refuses writes when full: watch used_memory)")
+        )
     version = str(info.get("redis_version", "0"))
     if _version(version) < (6, 2):
         out.append(Finding("FAIL", "version", f"Redis {version}; 6.2 or newer is needed"))
@@ -67,9 +83,13 @@ def findings(config: dict[str, str], info: dict[str, Any], *, password_set: bool
     cluster = str(info.get("cluster_enabled", "0")) == "1"
     out.append(Finding("OK", "mode", "Redis Cluster" if cluster else "a single Redis (or a primary)"))
     bind = config.get("bind", "")
-    local = config.get("port", "6379") == "0" or all(b in ("127.0.0.1", "::1", "-::1", "localhost") for b in bind.split())
+    local = config.get("port", "6379") == "0" or all(
+        b in ("127.0.0.1", "::1", "-::1", "localhost") for b in bind.split()
+    )
     if not password_set and not local:
-        out.append(Finding("WARN", "access", f"no password and listening on {bind or 'every interface'}; set requirepass"))
+        out.append(
+            Finding("WARN", "access", f"no password and listening on {bind or 'every interface'}; set requirepass")
+        )
     return out
 
 

@@ -73,17 +73,28 @@ class EmbeddedCluster:
         node_dir.mkdir(parents=True, exist_ok=True)
         args = [
             self.binary,
-            "--port", str(port),
-            "--bind", "127.0.0.1",
-            "--cluster-enabled", "yes",
-            "--cluster-config-file", str(node_dir / "nodes.conf"),
-            "--cluster-node-timeout", "2000",
-            "--dir", str(node_dir),
-            "--appendonly", "yes",
-            "--appendfsync", "everysec",
-            "--save", "",
-            "--daemonize", "no",
-            "--logfile", str(node_dir / "redis.log"),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            str(node_dir / "nodes.conf"),
+            "--cluster-node-timeout",
+            "2000",
+            "--dir",
+            str(node_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "everysec",
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(node_dir / "redis.log"),
         ]
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         if i < len(self.procs):
@@ -114,8 +125,9 @@ class EmbeddedCluster:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             infos = [_info(self._client(p).execute_command("CLUSTER INFO")) for p in self.ports]  # type: ignore[no-untyped-call]
-            if all(i.get("cluster_state") == "ok" and i.get("cluster_known_nodes") == str(self.primaries)
-                   for i in infos):
+            if all(
+                i.get("cluster_state") == "ok" and i.get("cluster_known_nodes") == str(self.primaries) for i in infos
+            ):
                 return self
             time.sleep(0.1)
         self.stop()

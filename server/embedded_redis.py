@@ -53,7 +53,9 @@ class EmbeddedRedis:
             # no retries: a stale socket left by a killed redis-server must answer "not alive"
             # at once (redis-py's default retries made a restart after a crash take ~4 s)
             client = redis.Redis(
-                unix_socket_path=str(self.socket_path), socket_timeout=1, socket_connect_timeout=1,
+                unix_socket_path=str(self.socket_path),
+                socket_timeout=1,
+                socket_connect_timeout=1,
                 retry=Retry(NoBackoff(), 0),
             )
             try:
@@ -71,18 +73,30 @@ class EmbeddedRedis:
             self.socket_path.unlink()
         args = [
             redis_server_binary(),
-            "--port", "0",
-            "--unixsocket", str(self.socket_path),
-            "--unixsocketperm", "700",
-            "--dir", str(self.data_dir),
-            "--appendonly", "yes",
-            "--appendfsync", self.fsync,
-            "--no-appendfsync-on-rewrite", "no",
-            "--save", "",
-            "--maxmemory-policy", "noeviction",
-            "--daemonize", "no",
-            "--logfile", str(self.data_dir / "redis.log"),
-            "--pidfile", str(self.data_dir / "redis.pid"),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket_path),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            self.fsync,
+            "--no-appendfsync-on-rewrite",
+            "no",
+            "--save",
+            "",
+            "--maxmemory-policy",
+            "noeviction",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
+            "--pidfile",
+            str(self.data_dir / "redis.pid"),
         ]
         self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         self.owned = True

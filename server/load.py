@@ -129,7 +129,6 @@ class Seat:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
 
-
     async def until_reply(self, cid: str) -> None:
         await self.wait(lambda: cid in self.replies)
 
@@ -170,8 +169,11 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
                 break
             actor = a if a.legal and a.seq >= b.seq else b if b.legal and b.seq >= a.seq else None
             if actor is None:
-                await asyncio.wait([asyncio.ensure_future(s.changed.wait()) for s in (a, b)], timeout=5,
-                                   return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    [asyncio.ensure_future(s.changed.wait()) for s in (a, b)],
+                    timeout=5,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
                 a.changed.clear()
                 b.changed.clear()
                 continue

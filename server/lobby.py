@@ -166,9 +166,7 @@ class QuickQueue:
 
     async def still_waiting(self, match_id: str) -> bool:
         """The waiting player is still connected; False once it is no longer queued."""
-        return bool(
-            await self._alive(keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE], args=[match_id, _now_ms() + ALIVE_MS])
-        )
+        return bool(await self._alive(keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE], args=[match_id, _now_ms() + ALIVE_MS]))
 
     async def requeue(self, me: Entrant, match_id: str) -> None:
         """Queue a waiting player again whose entry lapsed (its server went quiet too long)."""
@@ -180,9 +178,7 @@ class QuickQueue:
 
     async def leave(self, match_id: str) -> bool:
         """The waiting player left before anyone was paired with it; True if it was queued."""
-        return bool(
-            await self._leave(keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE, keys.QUICK_WAITER], args=[match_id])
-        )
+        return bool(await self._leave(keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE, keys.QUICK_WAITER], args=[match_id]))
 
     async def joiner(self, match_id: str) -> Entrant | None:
         """The player paired with ``match_id``'s waiting player, if any."""

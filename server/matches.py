@@ -200,9 +200,7 @@ class MatchService:
             action[SPECTATOR_DELAY_KEY] = spectator_delay
         await self.genesis(match_id, action, lambda: rules.genesis(seed, decks))
 
-    async def genesis(
-        self, match_id: str, action: dict[str, Any], make_facts: Callable[[], list[rules.Fact]]
-    ) -> bool:
+    async def genesis(self, match_id: str, action: dict[str, Any], make_facts: Callable[[], list[rules.Fact]]) -> bool:
         """Append entry 1 (``action`` by the server, with the facts
         ``make_facts`` gives) unless the match has started; True if appended."""
         lm = await self.get(match_id)
@@ -255,9 +253,7 @@ class MatchService:
             latency_ms=round(latency * 1000, 2),
         )
 
-    async def _submit_locked(
-        self, lm: LiveMatch, seat: int, act: Act
-    ) -> tuple[Accepted | Rejected, LogEntry | None]:
+    async def _submit_locked(self, lm: LiveMatch, seat: int, act: Act) -> tuple[Accepted | Rejected, LogEntry | None]:
         answer, entry = await self._try(lm, seat, act)
         if isinstance(answer, Rejected):
             dup = await self._duplicate(lm, seat, act)
@@ -302,9 +298,7 @@ class MatchService:
             await self._sync(lm)
         return act.expected_seq == lm.seq
 
-    def _decide(
-        self, lm: LiveMatch, seat: int, action: rules.Action
-    ) -> tuple[list[rules.Fact], rules.State] | Refusal:
+    def _decide(self, lm: LiveMatch, seat: int, action: rules.Action) -> tuple[list[rules.Fact], rules.State] | Refusal:
         """The facts of an action and the state after them (computed once, not folded
         again), or why it is refused."""
         try:

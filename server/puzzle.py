@@ -130,9 +130,11 @@ def serve_puzzle(args: argparse.Namespace, path: Path) -> int:
             print(f"  (or let a bot play a seat: duel bot --reconnect TOKEN --url {ws})", flush=True)
             n = len(expectations(doc))
             if n:
-                print(f"goal: the scenario's {n} expectation(s), in order, checked against the duel as it "
-                      "is played (its scripted actions are not enforced); the verdict comes when the duel ends",
-                      flush=True)
+                print(
+                    f"goal: the scenario's {n} expectation(s), in order, checked against the duel as it "
+                    "is played (its scripted actions are not enforced); the verdict comes when the duel ends",
+                    flush=True,
+                )
             else:
                 print("goal: none (the scenario states no expectations)", flush=True)
             stop = asyncio.Event()

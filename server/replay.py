@@ -75,9 +75,7 @@ def summary_lines(match_id: str, entries: list[LogEntry], state: rules.State) ->
     """The final state: LP, winner, and the state hash (as the live server had it)."""
     view: dict[str, Any] = rules.view(state, None)
     players = view.get("players") or []
-    lp = ", ".join(
-        f"{SEAT_NAMES[i]} {p.get('lp')}" for i, p in enumerate(players) if isinstance(p, dict) and i < 2
-    )
+    lp = ", ".join(f"{SEAT_NAMES[i]} {p.get('lp')}" for i, p in enumerate(players) if isinstance(p, dict) and i < 2)
     winner = rules.winner(state)
     if winner is None:
         result = "none yet (the duel is not over)"

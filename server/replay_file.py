@@ -170,8 +170,10 @@ def loads(data: bytes, key: bytes | None = None) -> Replay:
         raise ReplayFileError(f"the file is damaged: {len(records)} entries, the header says {header.get('entries')}")
     if chain(records) != header.get("chain"):
         raise ReplayFileError("the file is damaged or was altered: its entries do not match their hash chain")
-    if key is not None and "signature" in header and not hmac.compare_digest(
-        sign(str(header["chain"]), key), str(header["signature"])
+    if (
+        key is not None
+        and "signature" in header
+        and not hmac.compare_digest(sign(str(header["chain"]), key), str(header["signature"]))
     ):
         raise ReplayFileError("the file's signature does not hold: it was altered, or signed by another server")
     try:

@@ -114,9 +114,7 @@ class Session:
             self.dropped = True
             self.app.metrics.inc("duel_slow_clients_dropped_total")
             log.warning("slow_client_dropped", session=self.id, match_id=self.match_id)
-            asyncio.get_running_loop().create_task(
-                self.ws.close(CloseCode.TRY_AGAIN_LATER, "outgoing queue full")
-            )
+            asyncio.get_running_loop().create_task(self.ws.close(CloseCode.TRY_AGAIN_LATER, "outgoing queue full"))
 
     def error(self, code: str, reason: str, *, fatal: bool = False) -> None:
         self.app.metrics.inc("duel_errors_total", code=code)
@@ -270,9 +268,13 @@ class Session:
         except ConnectionClosed:
             raise
         except REDIS_ERRORS as exc:
-            log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__)
+            log.warning(
+                "redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__
+            )
             self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
-            self.error(E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly")
+            self.error(
+                E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly"
+            )
         except Exception:
             log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
             self.error(E.SERVER_INTERNAL, "the server failed; retry the request")
@@ -558,7 +560,9 @@ class Session:
             key = hashlib.sha256(b"upload." + replay.header["chain"].encode()).digest()
             got = replays.page(replay.entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views)
             players = list(replay.header.get("players", ["", ""]))
-            self.send(ReplayLog(replay.match_id, got.entries, msg.viewpoint, got.total, got.next_seq, players, got.result))
+            self.send(
+                ReplayLog(replay.match_id, got.entries, msg.viewpoint, got.total, got.next_seq, players, got.result)
+            )
             return
         info = await self.app.directory.get(msg.match_id)
         if info is None:

@@ -104,9 +104,7 @@ class RedisEventStore:
     def redis(self) -> aioredis.Redis:
         return self._redis
 
-    async def append(
-        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
-    ) -> AppendResult:
+    async def append(self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = "") -> AppendResult:
         fields = entry.to_fields()
         size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
         if size > MAX_ENTRY_BYTES:

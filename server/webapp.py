@@ -104,8 +104,7 @@ def static_response(path: str, request_headers: Headers | None = None, root: Pat
     if not (root / "index.html").is_file():
         if bare in ("/", "/index.html"):
             body = (
-                b"The web client is not built. Run `make run` (it builds web/ with npm), "
-                b"or `make web`, then reload.\n"
+                b"The web client is not built. Run `make run` (it builds web/ with npm), or `make web`, then reload.\n"
             )
             return _response(HTTPStatus.SERVICE_UNAVAILABLE, body, "text/plain; charset=utf-8", None)
         return None

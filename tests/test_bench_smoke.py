@@ -35,9 +35,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_benchmark_runs_at_a_tiny_size(name: str) -> None:
     module, expected = CASES[name]
-    done = subprocess.run(
-        [sys.executable, "-m", *module], cwd=REPO, capture_output=True, text=True, timeout=240
-    )
+    done = subprocess.run([sys.executable, "-m", *module], cwd=REPO, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     for words in expected:
         assert words in done.stdout, f"{name}: {words!r} missing from\n{done.stdout}"

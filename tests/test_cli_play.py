@@ -31,11 +31,21 @@ CAT = Catalogue.of(catalogue())
 def test_board_and_actions_render_with_names_and_stats_and_hide_secrets() -> None:
     s, lb = position(
         {
-            "turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
-            "A": {"hand": ["Kozaky"], "monsters": [{"card": "Dark Magician", "as": "dm"}],
-                  "graveyard": ["Celtic Guardian"]},
-            "B": {"hand": ["Mirror Force"], "monsters": [{"card": "Mystical Elf", "as": "elf", "position": "set"}],
-                  "spells_traps": [{"card": "Sakuretsu Armor", "set": True}], "banished": ["Honest"]},
+            "turn": 3,
+            "turn_player": "A",
+            "phase": "battle",
+            "step": "battle",
+            "A": {
+                "hand": ["Kozaky"],
+                "monsters": [{"card": "Dark Magician", "as": "dm"}],
+                "graveyard": ["Celtic Guardian"],
+            },
+            "B": {
+                "hand": ["Mirror Force"],
+                "monsters": [{"card": "Mystical Elf", "as": "elf", "position": "set"}],
+                "spells_traps": [{"card": "Sakuretsu Armor", "set": True}],
+                "banished": ["Honest"],
+            },
         }
     )
     v = view(s, 0)
@@ -53,8 +63,15 @@ def test_board_and_actions_render_with_names_and_stats_and_hide_secrets() -> Non
 
 
 def test_two_actions_never_read_alike() -> None:
-    s, _ = position({"turn": 3, "turn_player": "A", "phase": "main1",
-                     "A": {"hand": ["Celtic Guardian", "Celtic Guardian", "Vorse Raider"]}, "B": {}})
+    s, _ = position(
+        {
+            "turn": 3,
+            "turn_player": "A",
+            "phase": "main1",
+            "A": {"hand": ["Celtic Guardian", "Celtic Guardian", "Vorse Raider"]},
+            "B": {},
+        }
+    )
     v = view(s, 0)
     lines = Labeler(v, CAT, 0).labels(legal_actions(s, 0))
     assert len(set(lines)) == len(lines)
@@ -64,9 +81,15 @@ def test_two_actions_never_read_alike() -> None:
 
 
 def test_the_card_a_decision_is_about_is_named() -> None:
-    s, lb = position({"turn": 3, "turn_player": "A", "phase": "main1",
-                      "A": {"monsters": [{"card": "Honest", "as": "h"}]},
-                      "B": {"monsters": [{"card": "Vorse Raider", "as": "v"}]}})
+    s, lb = position(
+        {
+            "turn": 3,
+            "turn_player": "A",
+            "phase": "main1",
+            "A": {"monsters": [{"card": "Honest", "as": "h"}]},
+            "B": {"monsters": [{"card": "Vorse Raider", "as": "v"}]},
+        }
+    )
     v = view(s, 0)
     pending = {"seat": 0, "kind": "cards", "prompt": "...", "card": lb["h"], "source": lb["v"]}
     assert pending_about(v, CAT, 0, pending) == "card: Honest, asked by: the opponent's Vorse Raider"
@@ -77,11 +100,18 @@ def test_candidates_from_the_deck_are_named_from_the_pending_selection() -> None
     s, _ = position({"turn": 3, "turn_player": "A", "phase": "main1", "A": {}, "B": {}})
     v = view(s, 0)
     elf = next(code for code, c in CARDS.items() if c.name == "Gemini Elf")
-    pending = {"seat": 0, "kind": "cards", "prompt": "...",
-               "cards": [{"id": 901, "code": elf, "name": "Gemini Elf"}, {"id": 902, "code": elf, "name": "Gemini Elf"}]}
+    pending = {
+        "seat": 0,
+        "kind": "cards",
+        "prompt": "...",
+        "cards": [{"id": 901, "code": elf, "name": "Gemini Elf"}, {"id": 902, "code": elf, "name": "Gemini Elf"}],
+    }
     legal = [{"do": "choose", "cards": [901]}, {"do": "choose", "cards": [902]}, {"do": "choose", "cards": []}]
     assert Labeler(v, CAT, 0, pending).labels(legal) == [
-        "Choose Gemini Elf (copy 1)", "Choose Gemini Elf (copy 2)", "Choose none (decline)"]
+        "Choose Gemini Elf (copy 1)",
+        "Choose Gemini Elf (copy 2)",
+        "Choose none (decline)",
+    ]
     assert card_text_lines(v, CAT, [901], pending)[0].startswith("Gemini Elf (Normal Monster")
 
 
@@ -108,7 +138,9 @@ def test_a_puzzle_goal_is_each_expectation_in_order() -> None:
     assert goal_report(doc, played.entries).met is True
     setup = rules.scenario_setup(doc)
     conceded = goal_report(doc, [setup, rules.decide(rules.fold(setup, None), 0, {"do": "concede"})])
-    assert conceded.met is False and "expectation 1 of 3" in conceded.text and "expected 7800, got 8000" in conceded.text
+    assert (
+        conceded.met is False and "expectation 1 of 3" in conceded.text and "expected 7800, got 8000" in conceded.text
+    )
     assert goal_report({**doc, "steps": []}, [setup]).met is None
 
 

@@ -82,7 +82,11 @@ def test_every_docstring_citation_resolves_to_a_ruling() -> None:
 
 def test_ids_in_the_readme_and_adrs_resolve() -> None:
     known = set(entries())
-    for path in [ROOT / "README.md", *sorted((ROOT / "docs" / "adr").glob("*.md")), ROOT / "docs" / "scenario-format.md"]:
+    for path in [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs" / "adr").glob("*.md")),
+        ROOT / "docs" / "scenario-format.md",
+    ]:
         unknown = [c for c in ID.findall(path.read_text("utf-8")) if c not in known]
         assert not unknown, f"{path.name}: unknown rulings {unknown}"
 

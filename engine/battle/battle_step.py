@@ -31,7 +31,7 @@ def attacks_allowed(s: State, c: Card) -> int:
 
 
 def attacks_all(c: Card) -> bool:
-    """"This card can attack every monster your opponent controls (one attack on each)" (Wildedge)."""
+    """ "This card can attack every monster your opponent controls (one attack on each)" (Wildedge)."""
     sc = SCRIPTS.get(c.code)
     return sc is not None and sc.attack_all
 

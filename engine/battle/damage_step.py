@@ -149,7 +149,11 @@ def calculate(ctx: Ctx) -> None:
     kept = []
     for cid in destroyed:
         sc = SCRIPTS.get(s.cards[cid].code)
-        if sc is not None and sc.replace_battle_destruction is not None and sc.replace_battle_destruction(ctx, s.cards[cid]):
+        if (
+            sc is not None
+            and sc.replace_battle_destruction is not None
+            and sc.replace_battle_destruction(ctx, s.cards[cid])
+        ):
             continue
         kept.append(cid)
     destroyed = kept
@@ -175,7 +179,16 @@ def _after_calculation(ctx: Ctx) -> None:
     assert a is not None
     ctx.emit("modifiers_expired", until=["damage_calculation"])
     ctx.emit("damage_step", timing=Timing.AFTER_CALC)
-    raise_event(ctx, {"kind": "after_damage_calculation", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed), "calculated": a.calculated})
+    raise_event(
+        ctx,
+        {
+            "kind": "after_damage_calculation",
+            "attacker": a.attacker,
+            "target": a.target,
+            "destroyed": list(a.destroyed),
+            "calculated": a.calculated,
+        },
+    )
     if a.flipped is not None:
         flipped = s.cards[a.flipped]
         if flipped.zone == Zone.MONSTERS and flipped.face_up:
@@ -198,9 +211,35 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         by = a.target if cid == a.attacker else a.attacker
         ctx.emit("destroyed", card=c.id, code=c.code, reason="battle", by=by)
         to = send_to_grave(ctx, c, reason="battle", by=by)
-        raise_event(ctx, {"kind": "destroyed", "card": cid, "reason": "battle", "by": by, "to": to, "controller": controller, "face_up": True, "position": position})
-        left.append({"card": cid, "controller": controller, "owner": c.owner, "to": to, "position": position, "face_up": True, "reason": "battle", "destroyed": True, "by": by})
-    raise_event(ctx, {"kind": "damage_step_end", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed)})
+        raise_event(
+            ctx,
+            {
+                "kind": "destroyed",
+                "card": cid,
+                "reason": "battle",
+                "by": by,
+                "to": to,
+                "controller": controller,
+                "face_up": True,
+                "position": position,
+            },
+        )
+        left.append(
+            {
+                "card": cid,
+                "controller": controller,
+                "owner": c.owner,
+                "to": to,
+                "position": position,
+                "face_up": True,
+                "reason": "battle",
+                "destroyed": True,
+                "by": by,
+            }
+        )
+    raise_event(
+        ctx, {"kind": "damage_step_end", "attacker": a.attacker, "target": a.target, "destroyed": list(a.destroyed)}
+    )
     if left and not s.finished:
         # the monsters destroyed by battle were sent: "When ... is destroyed by battle and sent
         # to the Graveyard" cards (Time Machine, Destiny Signal, Michizure, Chthonian Blast)

@@ -75,8 +75,24 @@ register(
     by_name("Alien Grey").code,
     Script(
         effects=(
-            Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_flip_match, optional=False, resolve=_place, label="A-Counter"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_draw_match, optional=False, resolve=_draw, label="draw"),
+            Effect(
+                kind="flip",
+                speed=1,
+                trigger_on="flipped",
+                trigger_match=_flip_match,
+                optional=False,
+                resolve=_place,
+                label="A-Counter",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_draw_match,
+                optional=False,
+                resolve=_draw,
+                label="draw",
+            ),
         ),
         stat=a_counter_stat,
         watch=_watch,

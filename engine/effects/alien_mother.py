@@ -56,12 +56,18 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         a = s.attack
         if a is None or card.id not in (a.attacker, a.target):
             return
-        marked = [cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(Counter.A, 0) > 0]
+        marked = [
+            cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(Counter.A, 0) > 0
+        ]
         if marked:
             ctx.emit("flag", card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked])
-    elif kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard":
+    elif (
+        kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard"
+    ):
         if ev.get("card") in _ids(card, "am_marked", key):
-            ctx.emit("flag", card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]])
+            ctx.emit(
+                "flag", card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]]
+            )
 
 
 def _victims(s: State, card: Card) -> list[Card]:
@@ -101,8 +107,24 @@ register(
     by_name("Alien Mother").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_end_match, optional=False, resolve=_summon, label="Special Summon"),
-            Effect(kind="trigger", speed=1, trigger_on="left_the_field", trigger_match=_left_match, optional=False, resolve=_destroy_taken, label="destroy"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="battle_phase_end",
+                trigger_match=_end_match,
+                optional=False,
+                resolve=_summon,
+                label="Special Summon",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="left_the_field",
+                trigger_match=_left_match,
+                optional=False,
+                resolve=_destroy_taken,
+                label="destroy",
+            ),
         ),
         stat=a_counter_stat,
         watch=_watch,

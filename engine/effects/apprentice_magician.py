@@ -86,8 +86,24 @@ register(
     by_name("Apprentice Magician").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place, label="Spell Counter"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_destroyed, condition=can_summon_from_deck(_small_spellcaster), resolve=_summon, label="Special Summon"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on="summoned",
+                trigger_match=_summoned,
+                resolve=_place,
+                label="Spell Counter",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_destroyed,
+                condition=can_summon_from_deck(_small_spellcaster),
+                resolve=_summon,
+                label="Special Summon",
+            ),
         )
     ),
 )

@@ -47,5 +47,11 @@ def _summoned(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 register(
     by_name("Battle Fader").code,
-    Script(effects=(Effect(kind="quick", speed=2, event="attack_declared", from_hand=True, condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="quick", speed=2, event="attack_declared", from_hand=True, condition=_condition, resolve=_resolve
+            ),
+        )
+    ),
 )

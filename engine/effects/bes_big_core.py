@@ -63,8 +63,24 @@ register(
     by_name("B.E.S. Big Core").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_normal_summoned, resolve=_place, label="place counters"),
-            Effect(kind="trigger", speed=1, optional=False, trigger_on="damage_step_end", trigger_match=_battled, resolve=_remove, label="remove a counter"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on="summoned",
+                trigger_match=_normal_summoned,
+                resolve=_place,
+                label="place counters",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on="damage_step_end",
+                trigger_match=_battled,
+                resolve=_remove,
+                label="remove a counter",
+            ),
         ),
         battle_indestructible=_indestructible,
     ),

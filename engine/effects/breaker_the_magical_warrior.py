@@ -56,8 +56,24 @@ register(
     by_name("Breaker the Magical Warrior").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_normal_summoned, resolve=_place, label="Spell Counter"),
-            Effect(kind="ignition", speed=1, condition=_has_counter, cost=_remove_counter, targets=_targets, resolve=_destroy, label="destroy a Spell/Trap"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on="summoned",
+                trigger_match=_normal_summoned,
+                resolve=_place,
+                label="Spell Counter",
+            ),
+            Effect(
+                kind="ignition",
+                speed=1,
+                condition=_has_counter,
+                cost=_remove_counter,
+                targets=_targets,
+                resolve=_destroy,
+                label="destroy a Spell/Trap",
+            ),
         ),
         stat=_stat,
         spell_counters=1,

@@ -60,7 +60,14 @@ register(
     by_name("Bujin Yamato").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="phase_start", trigger_match=_match, once_per="turn", resolve=_resolve),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="phase_start",
+                trigger_match=_match,
+                once_per="turn",
+                resolve=_resolve,
+            ),
         )
     ),
 )

@@ -46,14 +46,31 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         return
     m = s.cards[int(mid)]
     if still_face_up(m) and m.controller == link.controller:
-        ctx.emit("modifier", card=m.id, stat="atk", op="set", value=2 * original(s, m, "atk"), until="damage_calculation", source=link.card)
+        ctx.emit(
+            "modifier",
+            card=m.id,
+            stat="atk",
+            op="set",
+            value=2 * original(s, m, "atk"),
+            until="damage_calculation",
+            source=link.card,
+        )
 
 
 register(
     by_name("Bujingi Crane").code,
     Script(
         effects=(
-            Effect(kind="quick", speed=2, from_hand=True, damage_step=DURING_CALC, only_in_damage_step=True, condition=_condition, cost=_cost, resolve=_resolve),
+            Effect(
+                kind="quick",
+                speed=2,
+                from_hand=True,
+                damage_step=DURING_CALC,
+                only_in_damage_step=True,
+                condition=_condition,
+                cost=_cost,
+                resolve=_resolve,
+            ),
         )
     ),
 )

@@ -65,7 +65,15 @@ def ask_cards(
     if not cards or (not optional and len(cards) == n):
         THEN[then](ctx, seat, cards[:n], d)
         return
-    choice: dict[str, Any] = {"seat": seat, "kind": "cards", "cards": cards, "count": n, "min": 0 if optional else n, "then": then, "data": d}
+    choice: dict[str, Any] = {
+        "seat": seat,
+        "kind": "cards",
+        "cards": cards,
+        "count": n,
+        "min": 0 if optional else n,
+        "then": then,
+        "data": d,
+    }
     if source is not None:
         choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
     ctx.emit("choice", choice=choice)
@@ -120,7 +128,7 @@ def free_monster_zone(s: State, seat: int) -> bool:
 
 
 def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
-    """"... 1 ... from your Deck": one candidate per different card (by passcode) in ``seat``'s
+    """ "... 1 ... from your Deck": one candidate per different card (by passcode) in ``seat``'s
     Deck that ``pred`` accepts, the copy nearest the top (copies are alike)."""
     seen: set[int] = set()
     out: list[int] = []
@@ -198,7 +206,7 @@ def can_summon_from_deck(pred: Callable[[Card], bool]) -> Callable[[State, Card,
 
 
 def summon_from_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool], then: str | None = None) -> None:
-    """"Special Summon 1 ... from your Deck": the monster is selected as the effect resolves
+    """ "Special Summon 1 ... from your Deck": the monster is selected as the effect resolves
     (SEL-1), among those in the Deck then, and Special Summoned in the position its controller
     picks (SEL-3); ``then`` runs after the Summon with [card] (Jurrac Guaiba)."""
     summon_one_of(ctx, link, deck_candidates(ctx.s, link.controller, pred), then)

@@ -26,7 +26,10 @@ from .common import Answer, Ctx, Zone, ask_cards, continuation, face_up_monsters
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    mine = any(e.get("destroyed") and e.get("face_up") and e.get("to") == "graveyard" and int(e["controller"]) == seat for e in left_field(s))
+    mine = any(
+        e.get("destroyed") and e.get("face_up") and e.get("to") == "graveyard" and int(e["controller"]) == seat
+        for e in left_field(s)
+    )
     return mine and bool(face_up_monsters(s))
 
 
@@ -37,7 +40,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         return
     low = min(atk(s, c) for c in mons)
     tied = [c.id for c in mons if atk(s, c) == low]
-    ask_cards(ctx, link.controller, tied, "chthonian_blast.destroy", {"source": link.card, "atk": low}, source=link.card)
+    ask_cards(
+        ctx, link.controller, tied, "chthonian_blast.destroy", {"source": link.card, "atk": low}, source=link.card
+    )
 
 
 @continuation("chthonian_blast.destroy")
@@ -59,6 +64,10 @@ def _destroy(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 register(
     by_name("Chthonian Blast").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve),)
+        effects=(
+            Effect(
+                kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve
+            ),
+        )
     ),
 )

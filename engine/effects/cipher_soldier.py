@@ -34,7 +34,14 @@ register(
     by_name("Cipher Soldier").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="damage_calculation", trigger_match=_match, optional=False, resolve=_resolve),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="damage_calculation",
+                trigger_match=_match,
+                optional=False,
+                resolve=_resolve,
+            ),
         )
     ),
 )

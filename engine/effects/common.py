@@ -194,7 +194,11 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if target_ok(s, t, face_up=True) and c.controller != link.controller and None in s.players[link.controller].monsters:
+        if (
+            target_ok(s, t, face_up=True)
+            and c.controller != link.controller
+            and None in s.players[link.controller].monsters
+        ):
             take_control(ctx, c, link.controller)
 
 
@@ -209,9 +213,16 @@ def _burn_controller(ctx: Ctx, link: Link) -> None:
 
 
 def burn_when_destroyed_face_up() -> Effect:
-    """"If this face-up card is destroyed, inflict damage equal to its original ATK to its
+    """ "If this face-up card is destroyed, inflict damage equal to its original ATK to its
     (current) controller" (Giant Kozaky, Zombie Mammoth)."""
-    return Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_destroyed_face_up, optional=False, resolve=_burn_controller)
+    return Effect(
+        kind="trigger",
+        speed=1,
+        trigger_on="destroyed",
+        trigger_match=_destroyed_face_up,
+        optional=False,
+        resolve=_burn_controller,
+    )
 
 
 # ------------------------------------------------------------------ destroyed by battle
@@ -244,7 +255,9 @@ def left_field(s: State) -> list[dict[str, Any]]:
 def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
     """The monsters of the ``left_field`` window destroyed by battle and sent to the Graveyard
     (not banished instead; ruling DS-9): Time Machine, Destiny Signal."""
-    return [e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"]
+    return [
+        e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"
+    ]
 
 
 # ------------------------------------------------------------------ card families
@@ -307,7 +320,7 @@ def _tag_resolve(ctx: Ctx, link: Link) -> None:
 
 
 def tag_out() -> Effect:
-    """"At the end of the Battle Phase, if this card attacked or was attacked: You can shuffle
+    """ "At the end of the Battle Phase, if this card attacked or was attacked: You can shuffle
     it into the Deck; Special Summon 1 "Gladiator Beast" monster from your Deck, except <its
     name>" (Bestiari, Laquari). The End Step (ruling ES-1; seed 003, TCG End Step: "The effects
     of Gladiator Beast monsters also take place during the End Step"): an optional trigger when

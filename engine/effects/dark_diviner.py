@@ -67,8 +67,24 @@ register(
     by_name("Dark Diviner").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="attack_declared", trigger_match=_declare_match, optional=False, resolve=_equalize, label="ATK becomes equal"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_mill_match, optional=False, resolve=_mill, label="send 3 cards"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="attack_declared",
+                trigger_match=_declare_match,
+                optional=False,
+                resolve=_equalize,
+                label="ATK becomes equal",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_mill_match,
+                optional=False,
+                resolve=_mill,
+                label="send 3 cards",
+            ),
         ),
         battle_indestructible=_indestructible,
     ),

@@ -13,7 +13,11 @@ from .common import Ctx, Zone
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("target") is not None and card.id in (ev.get("attacker"), ev.get("target")) and card.zone == Zone.MONSTERS
+    return (
+        ev.get("target") is not None
+        and card.id in (ev.get("attacker"), ev.get("target"))
+        and card.zone == Zone.MONSTERS
+    )
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -30,5 +34,11 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("D.D. Warrior Lady").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="after_damage_calculation", trigger_match=_match, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger", speed=1, trigger_on="after_damage_calculation", trigger_match=_match, resolve=_resolve
+            ),
+        )
+    ),
 )

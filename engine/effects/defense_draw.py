@@ -25,5 +25,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Defense Draw").code,
-    Script(effects=(Effect(kind="trap", speed=2, damage_step=DURING_CALC, only_in_damage_step=True, condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                damage_step=DURING_CALC,
+                only_in_damage_step=True,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -57,7 +57,11 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
 register(
     by_name("Des Mosquito").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place),),
+        effects=(
+            Effect(
+                kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place
+            ),
+        ),
         stat=_stat,
         replace_battle_destruction=_replace,
         watch=_watch,

@@ -36,7 +36,12 @@ def _active(s: State, card: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "phase_start" and ev.get("phase") == "standby" and ev.get("seat") == card.controller and _active(ctx.s, card):
+    if (
+        ev.get("kind") == "phase_start"
+        and ev.get("phase") == "standby"
+        and ev.get("seat") == card.controller
+        and _active(ctx.s, card)
+    ):
         pay_lp(ctx, card.controller, 500)
 
 
@@ -78,7 +83,15 @@ register(
     by_name("Desrook Archfiend").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_terrorking_match, cost=_send_self, resolve=_revive, label="Terrorking"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_terrorking_match,
+                cost=_send_self,
+                resolve=_revive,
+                label="Terrorking",
+            ),
         ),
         watch=_watch,
         on_targeted=_on_targeted,

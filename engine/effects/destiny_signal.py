@@ -43,6 +43,10 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Destiny Signal").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve),)
+        effects=(
+            Effect(
+                kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve
+            ),
+        )
     ),
 )

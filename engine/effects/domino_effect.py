@@ -61,7 +61,16 @@ register(
     Script(
         effects=(
             Effect(kind="spell", speed=1, label="activate"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, cost_options=_cost_options, cost=_cost, resolve=_resolve, label="destroy"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                cost_options=_cost_options,
+                cost=_cost,
+                resolve=_resolve,
+                label="destroy",
+            ),
         )
     ),
 )

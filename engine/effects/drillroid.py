@@ -34,5 +34,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Drillroid").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="before_damage_calculation", trigger_match=_match, optional=False, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="before_damage_calculation",
+                trigger_match=_match,
+                optional=False,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

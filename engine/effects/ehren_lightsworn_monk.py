@@ -56,8 +56,24 @@ register(
     by_name("Ehren, Lightsworn Monk").code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="before_damage_calculation", trigger_match=_attack_match, optional=False, resolve=_shuffle_in, label="shuffle"),
-            Effect(kind="trigger", speed=1, trigger_on="phase_start", trigger_match=_end_match, optional=False, resolve=_mill, label="mill"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="before_damage_calculation",
+                trigger_match=_attack_match,
+                optional=False,
+                resolve=_shuffle_in,
+                label="shuffle",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="phase_start",
+                trigger_match=_end_match,
+                optional=False,
+                resolve=_mill,
+                label="mill",
+            ),
         )
     ),
 )

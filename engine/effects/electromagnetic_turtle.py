@@ -35,7 +35,15 @@ register(
     by_name("Electromagnetic Turtle").code,
     Script(
         effects=(
-            Effect(kind="quick", speed=2, from_grave=True, once_per="duel", condition=_condition, cost=_cost, resolve=_resolve),
+            Effect(
+                kind="quick",
+                speed=2,
+                from_grave=True,
+                once_per="duel",
+                condition=_condition,
+                cost=_cost,
+                resolve=_resolve,
+            ),
         )
     ),
 )

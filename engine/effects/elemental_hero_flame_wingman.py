@@ -36,5 +36,11 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Elemental HERO Flame Wingman").code,
-    Script(effects=(Effect(kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve
+            ),
+        )
+    ),
 )

@@ -43,7 +43,15 @@ register(
     Script(
         effects=(
             Effect(kind="spell", speed=2, targets=_targets, resolve=_change, label="change battle position"),
-            Effect(kind="spell", speed=2, targets=_targets, cost_options=_tribute_options, cost=tribute_cost, resolve=take_control_until_end_phase, label="take control"),
+            Effect(
+                kind="spell",
+                speed=2,
+                targets=_targets,
+                cost_options=_tribute_options,
+                cost=tribute_cost,
+                resolve=take_control_until_end_phase,
+                label="take control",
+            ),
         )
     ),
 )

@@ -23,7 +23,11 @@ from .common import Ctx, Zone, destroyed_by_this, other
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
     if card.zone != Zone.HAND or None not in s.players[seat].monsters:
         return []
-    water = [cid for cid in s.players[seat].graveyard if s.cards[cid].data.is_monster and s.cards[cid].data.attribute == "WATER"]
+    water = [
+        cid
+        for cid in s.players[seat].graveyard
+        if s.cards[cid].data.is_monster and s.cards[cid].data.attribute == "WATER"
+    ]
     return [list(c) for c in combinations(water, 2)]
 
 
@@ -43,7 +47,11 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Fenrir").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve),),
+        effects=(
+            Effect(
+                kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve
+            ),
+        ),
         procedure=_procedure,
         procedure_cost=_procedure_cost,
     ),

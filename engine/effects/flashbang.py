@@ -38,5 +38,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Flashbang").code,
-    Script(effects=(Effect(kind="trap", speed=2, damage_step=AFTER_CALC, condition=_condition, resolve=_resolve, ahead_of=frozenset({"battle_damage"})),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                damage_step=AFTER_CALC,
+                condition=_condition,
+                resolve=_resolve,
+                ahead_of=frozenset({"battle_damage"}),
+            ),
+        )
+    ),
 )

@@ -97,7 +97,17 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         side, pos = c.flags["gepd_return"][3], c.flags["gepd_return"][4]
         ctx.emit("flag", card=c.id, name="gepd_return", value=None)
         if None in s.players[side].monsters:
-            ctx.emit("moved", card=c.id, code=c.code, to=Zone.MONSTERS, controller=side, position=pos, face_up=True, reason="return", **{"from": "banished"})
+            ctx.emit(
+                "moved",
+                card=c.id,
+                code=c.code,
+                to=Zone.MONSTERS,
+                controller=side,
+                position=pos,
+                face_up=True,
+                reason="return",
+                **{"from": "banished"},
+            )
     if gain:
         ctx.emit("flag", card=card.id, name="gepd_materials", value=None)
     if card.zone == Zone.MONSTERS and gain:
@@ -108,7 +118,9 @@ register(
     by_name("Galaxy-Eyes Photon Dragon").code,
     Script(
         effects=(
-            Effect(kind="quick", speed=2, condition=_condition, targets=_targets, resolve=_resolve, label="banish both"),
+            Effect(
+                kind="quick", speed=2, condition=_condition, targets=_targets, resolve=_resolve, label="banish both"
+            ),
         ),
         procedure=_procedure,
         procedure_cost=_procedure_cost,

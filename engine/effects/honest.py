@@ -58,7 +58,17 @@ register(
     Script(
         effects=(
             Effect(kind="ignition", speed=1, resolve=_return, label="return to hand"),
-            Effect(kind="quick", speed=2, from_hand=True, damage_step=UP_TO_CALC, condition=_battle_ok, cost=_remember, resolve=_gain, label="gain ATK", only_in_damage_step=True),
+            Effect(
+                kind="quick",
+                speed=2,
+                from_hand=True,
+                damage_step=UP_TO_CALC,
+                condition=_battle_ok,
+                cost=_remember,
+                resolve=_gain,
+                label="gain ATK",
+                only_in_damage_step=True,
+            ),
         )
     ),
 )

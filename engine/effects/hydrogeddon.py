@@ -29,5 +29,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     CODE,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, condition=can_summon_from_deck(lambda c: c.code == CODE), resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                condition=can_summon_from_deck(lambda c: c.code == CODE),
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -31,7 +31,16 @@ register(
     by_name("Injection Fairy Lily").code,
     Script(
         effects=(
-            Effect(kind="quick", speed=2, damage_step=DURING_CALC, condition=_condition, cost=_cost, resolve=_resolve, once_per="battle", only_in_damage_step=True),
+            Effect(
+                kind="quick",
+                speed=2,
+                damage_step=DURING_CALC,
+                condition=_condition,
+                cost=_cost,
+                resolve=_resolve,
+                once_per="battle",
+                only_in_damage_step=True,
+            ),
         )
     ),
 )

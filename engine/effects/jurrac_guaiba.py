@@ -41,5 +41,16 @@ def _no_attack(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 register(
     by_name("Jurrac Guaiba").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, condition=can_summon_from_deck(is_small_jurrac), resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                condition=can_summon_from_deck(is_small_jurrac),
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -31,5 +31,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Jurrac Velo").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, condition=can_summon_from_deck(is_small_jurrac), resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                condition=can_summon_from_deck(is_small_jurrac),
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -21,5 +21,18 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Kuriboh").code,
-    Script(effects=(Effect(kind="quick", speed=2, from_hand=True, damage_step=DURING_CALC, condition=_condition, cost=send_self_cost, resolve=_resolve, only_in_damage_step=True),)),
+    Script(
+        effects=(
+            Effect(
+                kind="quick",
+                speed=2,
+                from_hand=True,
+                damage_step=DURING_CALC,
+                condition=_condition,
+                cost=send_self_cost,
+                resolve=_resolve,
+                only_in_damage_step=True,
+            ),
+        )
+    ),
 )

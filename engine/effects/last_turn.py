@@ -24,7 +24,8 @@ Ruling CARD-1 (the card's official FAQ), in full:
    Damage and End Steps) but in addition to the turn's normal one, which stays possible later
    (one extra Battle Phase is granted when the normal one has not happened yet); afterwards the
    turn goes on from the phase it interrupted (``resume_phase``). In it the Summoned monster must
-   attack the selected monster and nothing else (``ops.restrict_attack``, no direct attack); battle damage is 0 for both players until it ends. Activated in the Start or Battle
+   attack the selected monster and nothing else (``ops.restrict_attack``, no direct attack);
+   battle damage is 0 for both players until it ends. Activated in the Start or Battle
    Step of a Battle Phase, that Battle Phase is the one in which the attack happens; in its End
    Step, a new Battle Phase follows.
 5. At the start of this turn's End Phase (rule bookkeeping in ``watch``): if exactly one monster
@@ -106,7 +107,9 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         if keep and done not in s.used:
             ctx.emit("used", key=done)
             tp = s.turn_player
-            ask_cards(ctx, tp, _summonable(s, tp), "last_turn.summon", {"source": card.id, "keep": keep[0]}, source=card.id)
+            ask_cards(
+                ctx, tp, _summonable(s, tp), "last_turn.summon", {"source": card.id, "keep": keep[0]}, source=card.id
+            )
     elif kind == "phase_start" and ev.get("phase") == "end":
         if not any(m.op == "flag" and m.stat == "last_turn" and m.source == card.id for m in s.modifiers):
             return

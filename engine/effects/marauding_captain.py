@@ -46,7 +46,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Marauding Captain").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="summoned", trigger_match=_match, condition=_condition, resolve=_resolve),),
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="summoned",
+                trigger_match=_match,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        ),
         can_be_attacked=_can_be_attacked,
     ),
 )

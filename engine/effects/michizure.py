@@ -42,6 +42,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Michizure").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, targets=_targets, resolve=_resolve),)
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                event="left_field",
+                damage_step=END_OF_DS,
+                condition=_condition,
+                targets=_targets,
+                resolve=_resolve,
+            ),
+        )
     ),
 )

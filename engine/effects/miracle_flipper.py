@@ -13,7 +13,8 @@ opponent controls."
   2): a mandatory trigger Special Summons it to the other side, in the face-up position its
   owner (who summons it) picks (ruling SEL-3).
 - Destroyed by a Spell/Trap effect: a mandatory trigger destroys 1 monster of the opponent; it
-  does not target, the monster is selected as the effect resolves (ruling SEL-1). The trigger belongs to the card's owner (it is in
+  does not target, the monster is selected as the effect resolves (ruling SEL-1). The trigger
+  belongs to the card's owner (it is in
   their Graveyard): if an opponent controlled it when it was destroyed, "your opponent" is
   still taken from the owner's side (a documented simplification)."""
 
@@ -61,7 +62,14 @@ def _return(ctx: Ctx, link: Link) -> None:
         return
     ctx.emit("flag", card=me.id, name="mf_return", value=None)
     if None in s.players[int(rec[2])].monsters:
-        ask_option(ctx, link.controller, list(POSITIONS), "miracle_flipper.return", {"card": me.id, "side": int(rec[2])}, source=me.id)
+        ask_option(
+            ctx,
+            link.controller,
+            list(POSITIONS),
+            "miracle_flipper.return",
+            {"card": me.id, "side": int(rec[2])},
+            source=me.id,
+        )
 
 
 @continuation("miracle_flipper.return")
@@ -100,8 +108,25 @@ register(
     by_name(NAME).code,
     Script(
         effects=(
-            Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_return_match, optional=False, resolve=_return, label="to the opponent's side"),
-            Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_spell_trap_match, optional=False, condition=_opponent_has_monster, resolve=_destroy_one, label="destroy 1 monster"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="battle_phase_end",
+                trigger_match=_return_match,
+                optional=False,
+                resolve=_return,
+                label="to the opponent's side",
+            ),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_spell_trap_match,
+                optional=False,
+                condition=_opponent_has_monster,
+                resolve=_destroy_one,
+                label="destroy 1 monster",
+            ),
         ),
         can_be_attacked=_can_be_attacked,
         cannot_summon=_cannot_summon,

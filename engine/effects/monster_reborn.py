@@ -29,7 +29,11 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == Zone.GRAVEYARD and may_special_summon(s, c, link.controller) and free_monster_zone(s, link.controller):
+        if (
+            c.zone == Zone.GRAVEYARD
+            and may_special_summon(s, c, link.controller)
+            and free_monster_zone(s, link.controller)
+        ):
             summon_choosing_position(ctx, c.id, link.controller, source=link.card)
 
 

@@ -41,5 +41,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Neko Mane King").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="sent_to_grave", trigger_match=_match, optional=False, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="sent_to_grave",
+                trigger_match=_match,
+                optional=False,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -53,7 +53,17 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Nightmare Penguin").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="flipped", trigger_match=_flipped, optional=False, targets=_targets, resolve=_resolve),),
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="flipped",
+                trigger_match=_flipped,
+                optional=False,
+                targets=_targets,
+                resolve=_resolve,
+            ),
+        ),
         stat=_stat,
     ),
 )

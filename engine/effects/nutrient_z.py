@@ -29,7 +29,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 
 def _before_battle_damage(ctx: Ctx, seat: int, amount: int) -> None:
-    """"If you take Battle Damage of 2000 points or more, increase your Life Points by 4000
+    """ "If you take Battle Damage of 2000 points or more, increase your Life Points by 4000
     points before the damage is subtracted"."""
     if amount >= 2000:
         gain_lp(ctx, seat, 4000)
@@ -38,7 +38,16 @@ def _before_battle_damage(ctx: Ctx, seat: int, amount: int) -> None:
 register(
     by_name("Nutrient Z").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, damage_step=ALL_DS, only_in_damage_step=True, condition=_condition, resolve=_resolve),),
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                damage_step=ALL_DS,
+                only_in_damage_step=True,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        ),
         lingering=(Lingering(FLAG, before_battle_damage=_before_battle_damage),),
     ),
 )

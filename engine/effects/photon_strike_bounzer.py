@@ -46,7 +46,16 @@ register(
     by_name("Photon Strike Bounzer").code,
     Script(
         effects=(
-            Effect(kind="quick", speed=2, damage_step=ALL_DS, negates=True, once_per="turn", condition=_condition, cost=_cost, resolve=_resolve),
+            Effect(
+                kind="quick",
+                speed=2,
+                damage_step=ALL_DS,
+                negates=True,
+                once_per="turn",
+                condition=_condition,
+                cost=_cost,
+                resolve=_resolve,
+            ),
         )
     ),
 )

@@ -77,7 +77,9 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     seat = link.controller
-    ask_cards(ctx, seat, _fusions(ctx.s, seat, link.card), "polymerization.fusion", {"source": link.card}, source=link.card)
+    ask_cards(
+        ctx, seat, _fusions(ctx.s, seat, link.card), "polymerization.fusion", {"source": link.card}, source=link.card
+    )
 
 
 @continuation("polymerization.fusion")

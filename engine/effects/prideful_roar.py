@@ -55,5 +55,17 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Prideful Roar").code,
-    Script(effects=(Effect(kind="trap", speed=2, damage_step=DURING_CALC, only_in_damage_step=True, condition=_condition, cost=_cost, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                damage_step=DURING_CALC,
+                only_in_damage_step=True,
+                condition=_condition,
+                cost=_cost,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -23,5 +23,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Raigeki Break").code,
-    Script(effects=(Effect(kind="trap", speed=2, targets=_targets, cost_options=discard_options, cost=discard_cost, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                targets=_targets,
+                cost_options=discard_options,
+                cost=discard_cost,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

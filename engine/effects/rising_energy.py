@@ -24,7 +24,15 @@ register(
     by_name("Rising Energy").code,
     Script(
         effects=(
-            Effect(kind="trap", speed=2, damage_step=STAT_CHANGE_DS, targets=_targets, cost_options=discard_options, cost=discard_cost, resolve=_resolve),
+            Effect(
+                kind="trap",
+                speed=2,
+                damage_step=STAT_CHANGE_DS,
+                targets=_targets,
+                cost_options=discard_options,
+                cost=discard_cost,
+                resolve=_resolve,
+            ),
         )
     ),
 )

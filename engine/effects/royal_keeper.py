@@ -42,7 +42,15 @@ register(
     Script(
         effects=(
             Effect(kind="ignition", speed=1, once_per="turn", resolve=_flip_down, label="flip face-down"),
-            Effect(kind="trigger", speed=1, trigger_on="flipped", trigger_match=_flipped, optional=False, resolve=_gain, label="flipped"),
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="flipped",
+                trigger_match=_flipped,
+                optional=False,
+                resolve=_gain,
+                label="flipped",
+            ),
         )
     ),
 )

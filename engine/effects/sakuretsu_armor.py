@@ -30,5 +30,11 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Sakuretsu Armor").code,
-    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, targets=_targets, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap", speed=2, event="attack_declared", condition=_condition, targets=_targets, resolve=_resolve
+            ),
+        )
+    ),
 )

@@ -22,5 +22,17 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 register(
     by_name("Seven Tools of the Bandit").code,
-    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, cost=_cost, resolve=negate_previous, negates=True, damage_step=ALL_DS),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=3,
+                condition=_condition,
+                cost=_cost,
+                resolve=negate_previous,
+                negates=True,
+                damage_step=ALL_DS,
+            ),
+        )
+    ),
 )

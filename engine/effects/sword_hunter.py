@@ -52,7 +52,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     for v in _victims(s, me):
         if None not in s.players[me.controller].spells_traps:
             break
-        ctx.emit("moved", card=v.id, code=v.code, to=Zone.SPELLS_TRAPS, controller=me.controller, face_up=True, reason="equip", **{"from": v.zone})
+        ctx.emit(
+            "moved",
+            card=v.id,
+            code=v.code,
+            to=Zone.SPELLS_TRAPS,
+            controller=me.controller,
+            face_up=True,
+            reason="equip",
+            **{"from": v.zone},
+        )
         equip(ctx, v, me, atk=200)
     ctx.emit("flag", card=me.id, name="hunted", value=None)
 
@@ -60,7 +69,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Sword Hunter").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="battle_phase_end", trigger_match=_match, optional=False, resolve=_resolve),),
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="battle_phase_end",
+                trigger_match=_match,
+                optional=False,
+                resolve=_resolve,
+            ),
+        ),
         watch=_watch,
     ),
 )

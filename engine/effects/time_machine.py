@@ -51,6 +51,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 register(
     by_name("Time Machine").code,
     Script(
-        effects=(Effect(kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, cost=_remember, resolve=_resolve),)
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                event="left_field",
+                damage_step=END_OF_DS,
+                condition=_condition,
+                cost=_remember,
+                resolve=_resolve,
+            ),
+        )
     ),
 )

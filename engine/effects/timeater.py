@@ -28,5 +28,11 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Timeater").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve
+            ),
+        )
+    ),
 )

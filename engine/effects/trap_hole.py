@@ -40,5 +40,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Trap Hole").code,
-    Script(effects=(Effect(kind="trap", speed=2, event="summoned", condition=_condition, targets=_targets, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(kind="trap", speed=2, event="summoned", condition=_condition, targets=_targets, resolve=_resolve),
+        )
+    ),
 )

@@ -18,5 +18,11 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 
 register(
     by_name("Trap Jammer").code,
-    Script(effects=(Effect(kind="trap", speed=3, condition=_condition, resolve=negate_previous, negates=True, damage_step=ALL_DS),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap", speed=3, condition=_condition, resolve=negate_previous, negates=True, damage_step=ALL_DS
+            ),
+        )
+    ),
 )

@@ -46,7 +46,9 @@ CHOSEN = "tualatin_attribute"
 def _all_gone(s: State, seat: int) -> bool:
     mons = s.start_step_monsters[seat]
     key = [s.turn, s.battle_phases]
-    return len(mons) >= 2 and all(s.cards[m].zone == Zone.GRAVEYARD and s.cards[m].flags.get(CardFlag.BATTLE_SENT) == key for m in mons)
+    return len(mons) >= 2 and all(
+        s.cards[m].zone == Zone.GRAVEYARD and s.cards[m].flags.get(CardFlag.BATTLE_SENT) == key for m in mons
+    )
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -96,7 +98,16 @@ def _cannot_summon(s: State, src: Card, monster: Card, seat: int, how: str) -> b
 register(
     by_name("Tualatin").code,
     Script(
-        effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, condition=_condition, resolve=_resolve),),
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        ),
         cannot_summon=_cannot_summon,
     ),
 )

@@ -41,5 +41,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Weather Report").code,
-    Script(effects=(Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_match, optional=False, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_match, optional=False, resolve=_resolve),
+        )
+    ),
 )

@@ -43,8 +43,10 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
         request = Reconnect(token=args.reconnect)
     seat = await take_seat(args.url, "bot", request, client=client, match_id=args.join)
     seat.command = "duel bot"
-    say(f"bot ({policy_name} policy) in match {seat.match_id} as {seat.seat_name}; "
-        f"it can be resumed with: duel bot --reconnect {seat.token}")
+    say(
+        f"bot ({policy_name} policy) in match {seat.match_id} as {seat.seat_name}; "
+        f"it can be resumed with: duel bot --reconnect {seat.token}"
+    )
     if not seat.started:
         say("waiting for an opponent")
     shown = seat.first_message
@@ -67,9 +69,11 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
         if c.finished:
             view = c.view
             assert view is not None and seat.seat is not None
-            out(f"result: {render.result_line(view, seat.seat, names)[len('RESULT: '):]}"
+            out(
+                f"result: {render.result_line(view, seat.seat, names)[len('RESULT: ') :]}"
                 f" — the bot played {seat.seat_name} in match {seat.match_id} ({actions} actions); "
-                f"replay: duel replay {seat.match_id}")
+                f"replay: duel replay {seat.match_id}"
+            )
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(c.close(), 5)
             return 0
@@ -92,7 +96,9 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
                 reply = await c.act(action, timeout=20)
             except ClientError as exc:
                 if exc.error.code not in (E.SERVER_UNAVAILABLE, E.SERVER_INTERNAL, E.RATE_LIMITED):
-                    raise CliError(f"the server refused the bot's action: {exc.error.reason} ({exc.error.code})") from None
+                    raise CliError(
+                        f"the server refused the bot's action: {exc.error.reason} ({exc.error.code})"
+                    ) from None
                 await asyncio.sleep(0.5)
                 asked_at = -1
                 continue

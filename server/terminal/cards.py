@@ -68,7 +68,7 @@ class Catalogue:
     # ------------------------------------------------------------------ words
 
     def kind_words(self, code: object) -> str:
-        """"Quick-Play Spell", "Counter Trap", "Effect Monster"."""
+        """ "Quick-Play Spell", "Counter Trap", "Effect Monster"."""
         c = self.get(code)
         if c is None:
             return ""

@@ -39,15 +39,23 @@ def match_list_lines(rows: list[dict[str, Any]], status: str) -> list[str]:
         mid = r.get("match_id")
         if status == "live":
             state = "waiting for a player" if r.get("status") == "waiting" else f"playing, entry {r.get('seq')}"
-            how = f"join: duel play --join {mid}" if r.get("status") == "waiting" else (
-                f"watch: duel play --spectate {mid}" if r.get("spectators", True) else "no spectators"
+            how = (
+                f"join: duel play --join {mid}"
+                if r.get("status") == "waiting"
+                else (f"watch: duel play --spectate {mid}" if r.get("spectators", True) else "no spectators")
             )
             out.append(f"  {mid}  {_players(r)}  {state}, created {_ago(r.get('created_ms'))}  ({how})")
         else:
             w = r.get("winner")
             names = list(r.get("players") or ["", ""])
-            won = "a draw" if w == "draw" else (
-                f"{SEATS[int(w)]}{' (' + names[int(w)] + ')' if names[int(w)] else ''} won" if isinstance(w, int) else "no result"
+            won = (
+                "a draw"
+                if w == "draw"
+                else (
+                    f"{SEATS[int(w)]}{' (' + names[int(w)] + ')' if names[int(w)] else ''} won"
+                    if isinstance(w, int)
+                    else "no result"
+                )
             )
             why = END_REASONS.get(str(r.get("end_reason")), str(r.get("end_reason") or ""))
             out.append(

@@ -78,7 +78,14 @@ class Game:
     """One match, from the seat to the end screen."""
 
     def __init__(
-        self, seat: Seat, cat: Catalogue, args: argparse.Namespace, reader: LineReader, out: Out, *, fresh_resume: bool = False
+        self,
+        seat: Seat,
+        cat: Catalogue,
+        args: argparse.Namespace,
+        reader: LineReader,
+        out: Out,
+        *,
+        fresh_resume: bool = False,
     ) -> None:
         self.seat = seat
         self.cat = cat
@@ -147,7 +154,10 @@ class Game:
                     if msg.view is not None:
                         lines, self.catch_up = self.catch_up, None
                         if len(lines) > CATCH_UP_LINES:
-                            self.out(f"(… {len(lines) - CATCH_UP_LINES} earlier lines; the whole duel: duel replay {self.seat.match_id})")
+                            self.out(
+                                f"(… {len(lines) - CATCH_UP_LINES} earlier lines; the whole duel: duel replay "
+                                f"{self.seat.match_id})"
+                            )
                         for line in lines[-CATCH_UP_LINES:]:
                             self.out(line)
                 else:
@@ -308,7 +318,14 @@ class Game:
             if now is None:
                 self.out("this match has no clocks")
             else:
-                self.out("clocks: " + " · ".join(f"{render.seat_label(s, self.names)} {render.clock_text(now[s])}" + (" (running)" if s == running else "") for s in (0, 1)))
+                self.out(
+                    "clocks: "
+                    + " · ".join(
+                        f"{render.seat_label(s, self.names)} {render.clock_text(now[s])}"
+                        + (" (running)" if s == running else "")
+                        for s in (0, 1)
+                    )
+                )
         elif low.startswith("?"):
             self.card_text(line[1:].strip())
         elif low in ("q", "quit", "exit", "leave"):
@@ -356,7 +373,11 @@ class Game:
         if what.isdigit():
             n = int(what)
             if not self.menu or self.menu_seq != c.seq or not 1 <= n <= len(self.menu):
-                self.out("no such action in the current menu" if self.me is not None else "spectators have no menu: use ? NAME")
+                self.out(
+                    "no such action in the current menu"
+                    if self.me is not None
+                    else "spectators have no menu: use ? NAME"
+                )
                 return
             ids = render.action_cards(self.menu[n - 1])
             if not ids:

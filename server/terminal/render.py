@@ -96,7 +96,7 @@ def _name_of(c: dict[str, Any] | None, cat: Catalogue | None) -> str:
 
 
 def _stat_words(c: dict[str, Any], cat: Catalogue | None) -> str:
-    """"Lv4, ATK 1900 / DEF 1200" (a changed stat shows what is printed on the card)."""
+    """ "Lv4, ATK 1900 / DEF 1200" (a changed stat shows what is printed on the card)."""
     base = cat.get(c.get("code")) if cat is not None else None
     parts = []
     level = cat.level_words(c.get("code")) if cat is not None else ""
@@ -108,7 +108,11 @@ def _stat_words(c: dict[str, Any], cat: Catalogue | None) -> str:
         if base is not None and c.get("zone") == "monsters" and (base.get("atk") != atk or base.get("def") != dfn):
             text += f" (printed {_num(base.get('atk'))} / {_num(base.get('def'))})"
         parts.append(text)
-    elif cat is not None and cat.get(c.get("code")) is not None and cat.kind_words(c.get("code")).endswith(("Spell", "Trap")):
+    elif (
+        cat is not None
+        and cat.get(c.get("code")) is not None
+        and cat.kind_words(c.get("code")).endswith(("Spell", "Trap"))
+    ):
         parts.append(cat.kind_words(c.get("code")))
     return ", ".join(parts)
 
@@ -301,7 +305,10 @@ class Labeler:
         if a.get("cost"):
             extras.append(f"paying with {self.names(a['cost'], where)}")
         if a.get("choose"):
-            extras.append("choosing " + ", ".join(nm(x) if isinstance(x, int) and x in self.cards else str(x) for x in a["choose"]))
+            extras.append(
+                "choosing "
+                + ", ".join(nm(x) if isinstance(x, int) and x in self.cards else str(x) for x in a["choose"])
+            )
         tail = f" ({'; '.join(extras)})" if extras else ""
         if do == "pass":
             return self.pass_label()
@@ -401,7 +408,9 @@ def describe_action(view: View, a: Action, cat: Catalogue | None = None) -> str:
     return Labeler(view, cat, view.get("you")).label(a)
 
 
-def menu_lines(view: View, cat: Catalogue | None, me: int | None, pending: dict[str, Any] | None, legal: list[Action]) -> list[str]:
+def menu_lines(
+    view: View, cat: Catalogue | None, me: int | None, pending: dict[str, Any] | None, legal: list[Action]
+) -> list[str]:
     labels = Labeler(view, cat, me, pending).labels(legal)
     return [f"  {i:2}. {lbl}" for i, lbl in enumerate(labels, start=1)]
 
@@ -437,7 +446,7 @@ def card_text_lines(view: View, cat: Catalogue, ids: list[int], pending: dict[st
 
 
 def waiting_line(view: View, pending: dict[str, Any], names: list[str] | None, clocks: list[int] | None = None) -> str:
-    """"waiting for B "Bot": to respond or pass (Battle Phase - Battle Step)"."""
+    """ "waiting for B "Bot": to respond or pass (Battle Phase - Battle Step)"."""
     seat = int(pending.get("seat", 0))
     kind = str(pending.get("kind", "priority"))
     if kind == "priority":

@@ -53,7 +53,13 @@ class LiveServer:
         self.thread.start()
         self.redis_url = redis_url
         # the server's bot opponent decides at once (bot_think=0): the tests wait on the page, not on it
-        settings: dict[str, Any] = {"poll_interval": 0.5, "rate_per_second": 2000, "rate_burst": 4000, "bot_think": 0.0, **config}
+        settings: dict[str, Any] = {
+            "poll_interval": 0.5,
+            "rate_per_second": 2000,
+            "rate_burst": 4000,
+            "bot_think": 0.0,
+            **config,
+        }
         cfg = ServerConfig(port=0, data_dir=data_dir, **settings)
         self.server: DuelServer = self.call(DuelServer(cfg, redis_url, secret=SECRET).start())
 

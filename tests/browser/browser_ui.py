@@ -29,7 +29,10 @@ def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *,
     for players) is off unless asked for, so that tests click every pass; when on,
     it passes at once (a player gets a moment to see the board first)."""
     ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-    ctx.add_init_script(f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); localStorage.setItem('duel.autopass_ms', '0')")
+    ctx.add_init_script(
+        f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); "
+        "localStorage.setItem('duel.autopass_ms', '0')"
+    )
     page = ctx.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []
@@ -43,9 +46,7 @@ def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *,
 def wait_app(page: Page, condition: str, arg: Any = None, timeout: float = 20_000) -> None:
     """Until ``condition`` (a JS function of ``arg``) holds of the app's state and the
     page shows it (the app renders what the server says at the next frame)."""
-    page.wait_for_function(
-        f"arg => ({condition})(arg) && !window.duelApp.renderPending", arg=arg, timeout=timeout
-    )
+    page.wait_for_function(f"arg => ({condition})(arg) && !window.duelApp.renderPending", arg=arg, timeout=timeout)
 
 
 def no_horizontal_scroll(page: Page) -> bool:
@@ -66,7 +67,12 @@ def wait_decision(page: Page, timeout: float = 20_000) -> None:
 
 
 def finished(page: Page) -> bool:
-    return bool(page.evaluate("() => { const v = window.duelApp.match && window.duelApp.match.view; return !!v && v.winner !== null && v.winner !== undefined; }"))
+    return bool(
+        page.evaluate(
+            "() => { const v = window.duelApp.match && window.duelApp.match.view; "
+            "return !!v && v.winner !== null && v.winner !== undefined; }"
+        )
+    )
 
 
 def owes(page: Page) -> bool:
@@ -177,5 +183,7 @@ def shot(page: Page, folder: Path, name: str) -> Path:
 
 def log_lines(page: Page) -> list[tuple[int, str]]:
     """The battle log as the page shows it: each line's entry and its exact text."""
-    rows = page.locator("[data-testid=log] li").evaluate_all("els => els.map(e => [Number(e.dataset.seq), e.textContent])")
+    rows = page.locator("[data-testid=log] li").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.seq), e.textContent])"
+    )
     return [(int(seq), str(text)) for seq, text in rows]

@@ -58,7 +58,9 @@ def browser() -> Iterator[Any]:
     except ImportError:
         if in_ci():
             raise
-        pytest.skip("skipped outside CI: playwright is not installed (pip install -e '.[dev]'; with CI=true this fails)")
+        pytest.skip(
+            "skipped outside CI: playwright is not installed (pip install -e '.[dev]'; with CI=true this fails)"
+        )
     pw = sync_playwright().start()
     b = pw.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
     try:

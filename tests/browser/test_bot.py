@@ -20,7 +20,9 @@ from browser_ui import (
 )
 
 
-def test_a_page_plays_against_the_servers_bot_to_the_end(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+def test_a_page_plays_against_the_servers_bot_to_the_end(
+    browser: Any, live_server: LiveServer, screenshots: Path
+) -> None:
     # auto-pass on (the default for players): windows where passing is all one can do pass by themselves
     page = open_page(browser, live_server.http + "/", auto_pass=True)
     assert page.evaluate("() => window.duelApp.autoPass")

@@ -43,7 +43,9 @@ def choice_dialog(page: Page) -> Any:
     return dlg
 
 
-def test_the_turn_player_orders_its_own_triggers_then_the_opponent_decides_its_own(browser: Any, live_server: LiveServer) -> None:
+def test_the_turn_player_orders_its_own_triggers_then_the_opponent_decides_its_own(
+    browser: Any, live_server: LiveServer
+) -> None:
     a, b = seat_pages(browser, live_server, SCENARIOS / "rules" / "ch5-segoc-turn-player-orders-own-triggers.yaml")
     attack(a, "Hydrogeddon", "Apprentice Magician")
     # end of the Damage Step: A's Hydrogeddon and Domino Effect trigger together; A puts one first
@@ -80,7 +82,11 @@ def test_the_turn_player_orders_its_own_triggers_then_the_opponent_decides_its_o
         assert [t.split(" (")[0] for t in chain] == ["3. Apprentice Magician", "2. Hydrogeddon", "1. Domino Effect"]
     click_and_wait(a, pass_button(a))
     text = "\n".join(line for _, line in log_lines(b))
-    for line in ('A activates "Domino Effect"', 'A activates "Hydrogeddon"', 'B activates "Apprentice Magician"\'s effect'):
+    for line in (
+        'A activates "Domino Effect"',
+        'A activates "Hydrogeddon"',
+        'B activates "Apprentice Magician"\'s effect',
+    ):
         assert line in text, line
     for page in (a, b):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
@@ -117,7 +123,9 @@ def test_cards_chosen_as_an_effect_resolves(browser: Any, live_server: LiveServe
         page.context.close()
 
 
-def test_a_card_chosen_from_ones_own_deck_is_named_and_its_text_shown(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+def test_a_card_chosen_from_ones_own_deck_is_named_and_its_text_shown(
+    browser: Any, live_server: LiveServer, screenshots: Path
+) -> None:
     a, b = seat_pages(browser, live_server, SCENARIOS / "cards" / "apprentice_magician.yaml")
     attack(a, "Vorse Raider", "Apprentice Magician")
     # the end of the Damage Step: B's Apprentice Magician (destroyed by battle) may summon from B's Deck
@@ -137,7 +145,14 @@ def test_a_card_chosen_from_ones_own_deck_is_named_and_its_text_shown(browser: A
         detail.locator("h3", has_text=name).wait_for()
         assert words in detail.inner_text()
         # whatever card it shows, the dialog keeps its place and size (no jumping under the pointer)
-        boxes.add(tuple(round(v) for v in dlg.evaluate("d => { const r = d.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }")))
+        boxes.add(
+            tuple(
+                round(v)
+                for v in dlg.evaluate(
+                    "d => { const r = d.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"
+                )
+            )
+        )
     assert len(boxes) == 1, boxes
     b.screenshot(path=str(screenshots / "dialog-choose-from-deck-1280x720.png"))
     click_and_wait(b, cards.filter(has_text="Miracle Flipper"))

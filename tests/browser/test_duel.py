@@ -104,7 +104,9 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     for seat in (0, 1):
         hand = spectator.locator(f".row.hand[data-seat='{seat}'] .card")
         assert hand.count() >= 1
-        assert all(c.get_attribute("data-code") is None and "back" in (c.get_attribute("class") or "") for c in hand.all())
+        assert all(
+            c.get_attribute("data-code") is None and "back" in (c.get_attribute("class") or "") for c in hand.all()
+        )
     assert spectator.locator(".card.back[data-zone=spells_traps][data-seat='1']").count() == 1
     assert hidden_cards_shown(spectator, (*HIDDEN_FROM_A, "Honest")) == []
     assert hidden_cards_shown(a, HIDDEN_FROM_A) == []
@@ -128,7 +130,9 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
     a.keyboard.press("Enter")
     target = a.locator(".card.targetable[data-name='Blue-Eyes White Dragon']")
     assert target.count() == 1
-    a.wait_for_function("() => document.activeElement && document.activeElement.dataset.name === 'Blue-Eyes White Dragon'")
+    a.wait_for_function(
+        "() => document.activeElement && document.activeElement.dataset.name === 'Blue-Eyes White Dragon'"
+    )
     outline = a.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"  # the focus is visible
     before = int(a.evaluate("() => window.duelApp.match.seq"))
@@ -189,7 +193,9 @@ def test_two_pages_duel_with_a_spectator_and_a_reload(browser: Any, live_server:
         page.locator(".decision [data-testid=prompt]", has_text="A wins").wait_for()
     assert "you won" in prompt(a) and "you lost" in prompt(b)
     assert b.locator("[data-testid=lp-1]").inner_text().startswith("LP 0")
-    assert b.locator("[data-testid=lp-1] .lp-delta").inner_text().strip() == "\u22121500"  # the change, shown (U+2212 minus)
+    assert (
+        b.locator("[data-testid=lp-1] .lp-delta").inner_text().strip() == "\u22121500"
+    )  # the change, shown (U+2212 minus)
     log = a.locator("[data-testid=log]").inner_text()
     assert "LP -1500 (battle damage) -> 0" in log
     assert '"Honest"' in log and "Duel over: A wins" in log

@@ -23,8 +23,15 @@ def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveSer
     frames: list[bytes] = []
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
-    page.on("request", lambda r: None if r.url.startswith((live_server.http, live_server.ws)) else foreign.append(r.url))
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())))
+    page.on(
+        "request", lambda r: None if r.url.startswith((live_server.http, live_server.ws)) else foreign.append(r.url)
+    )
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent", lambda payload: frames.append(payload if isinstance(payload, bytes) else payload.encode())
+        ),
+    )
     page.goto(live_server.http + "/")
     wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open'")
     page.get_by_role("heading", name="Duel in the browser").wait_for()
@@ -60,7 +67,10 @@ def test_a_demo_deck_chosen_by_title_is_the_deck_played(browser: Any, live_serve
     page.locator("[data-lobby=bot]").click()
     page.locator("[data-testid=turn]").wait_for()
     # every card A can see of its own (the opening hand) is from that deck
-    codes = [int(c) for c in page.locator(".row.hand[data-seat='0'] .card").evaluate_all("els => els.map(e => e.dataset.code)")]
+    codes = [
+        int(c)
+        for c in page.locator(".row.hand[data-seat='0'] .card").evaluate_all("els => els.map(e => e.dataset.code)")
+    ]
     assert codes and set(codes) <= set(deck["cards"])
     page.locator(".decision [data-key=concede]").click()
     page.locator("dialog.dlg[open] button[data-action=concede]").click()
@@ -105,7 +115,9 @@ def test_joining_an_unknown_match_says_so(browser: Any, live_server: LiveServer)
     page.context.close()
 
 
-def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browser: Any, live_server: LiveServer) -> None:
+def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(
+    browser: Any, live_server: LiveServer
+) -> None:
     host = open_page(browser, live_server.http + "/")
     host.get_by_label("Your name").fill("Hostess")
     host.get_by_label("Chess clock").select_option("300")
@@ -134,7 +146,9 @@ def test_create_with_a_clock_join_by_link_watch_from_the_list_and_concede(browse
         theirs = page.locator(f".row.hand[data-seat='{1 - me}'] .card")
         assert mine.count() >= 5 and theirs.count() >= 5
         assert all(c.get_attribute("data-code") for c in mine.all())
-        assert all("back" in (c.get_attribute("class") or "") and c.get_attribute("data-code") is None for c in theirs.all())
+        assert all(
+            "back" in (c.get_attribute("class") or "") and c.get_attribute("data-code") is None for c in theirs.all()
+        )
     # a third page finds the live match in the lobby's list and watches it
     watcher = open_page(browser, live_server.http + "/")
     watcher.locator("[data-key=refresh]").click()
@@ -223,7 +237,13 @@ def test_finished_matches_are_listed_newest_first_a_page_at_a_time(browser: Any,
     assert sorted(newest_first) == sorted(ids)
     page = open_page(browser, live_server.http + "/")
     sent: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(unpackb(payload if isinstance(payload, bytes) else payload.encode()))))
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent",
+            lambda payload: sent.append(unpackb(payload if isinstance(payload, bytes) else payload.encode())),
+        ),
+    )
     page.reload()  # so that the socket is watched from its start
     wait_app(page, "() => window.duelApp && window.duelApp.connState.kind === 'open'")
     rows = page.locator("[data-list=replay] li")

@@ -22,7 +22,7 @@ EXAMPLE = REPO / "tests" / "scenarios" / "battle_step" / "002-example-4-replay.y
 def activate(page: Page, name: str, label: str | None = None, screenshot: Path | None = None) -> None:
     """Click a card of one's own field by name, then its Activate button
     (the one whose text matches ``label`` when there are several)."""
-    page.locator(f".card.actionable[data-name=\"{name}\"]").click()
+    page.locator(f'.card.actionable[data-name="{name}"]').click()
     buttons = page.locator("dialog.dlg[open] .dlg-acts button[data-action=activate]")
     if label is not None:
         buttons = buttons.filter(has_text=re.compile(label))
@@ -59,7 +59,12 @@ def test_example_4_through_the_ui(browser: Any, live_server: LiveServer, screens
     activate(a, "Enemy Controller", r"^Activate, targeting .*Blue-Eyes White Dragon$")
     # Raigeki Break targeting Blue-Eyes, discarding Kozaky as the cost
     wait_decision(b)
-    activate(b, "Raigeki Break", r"Blue-Eyes White Dragon.*paying with Kozaky", screenshots / "dialog-target-and-cost-1280x720.png")
+    activate(
+        b,
+        "Raigeki Break",
+        r"Blue-Eyes White Dragon.*paying with Kozaky",
+        screenshots / "dialog-target-and-cost-1280x720.png",
+    )
     assert b.locator("[data-testid=chain] li").count() == 2
     both_pass([a, b])
     # the target is gone: a replay. A chooses the new target on the board

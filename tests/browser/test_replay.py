@@ -15,7 +15,9 @@ def pos(page: Any) -> int:
     return int(page.locator("main.replay").get_attribute("data-replay-seq"))
 
 
-def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+def test_the_replay_viewer_steps_through_a_finished_match(
+    browser: Any, live_server: LiveServer, screenshots: Path
+) -> None:
     match_id = live_server.call(bot_duel(live_server.ws))
     page = open_page(browser, f"{live_server.http}/#/replay/{match_id}")
     wait_app(page, "() => { const r = window.duelApp.replay; return r && !r.loading && r.entries.length > 10; }")
@@ -71,7 +73,10 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
         assert all(c.get_attribute("data-code") for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all())
     # A's view: B's hand is backs; the position is kept
     page.locator("#viewpoint").select_option("0")
-    wait_app(page, "() => { const r = window.duelApp.replay; return r.viewpoint === '0' && !r.loading && r.entries.length > 10; }")
+    wait_app(
+        page,
+        "() => { const r = window.duelApp.replay; return r.viewpoint === '0' && !r.loading && r.entries.length > 10; }",
+    )
     assert pos(page) == 2
     theirs = page.locator(".row.hand[data-seat='1'] .card")
     assert theirs.count() >= 5 and all(c.get_attribute("data-code") is None for c in theirs.all())
@@ -79,12 +84,22 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
     told_a = live_server.call(replay_stories(live_server.ws, match_id, "0"))
     assert log_lines(page) == [(s, line) for s, line in told_a if s <= 2]
     page.locator("#viewpoint").select_option("spectator")
-    wait_app(page, "() => { const r = window.duelApp.replay; return r.viewpoint === 'spectator' && !r.loading && r.entries.length > 10; }")
+    wait_app(
+        page,
+        "() => { const r = window.duelApp.replay; "
+        "return r.viewpoint === 'spectator' && !r.loading && r.entries.length > 10; }",
+    )
     for seat in (0, 1):
-        assert all(c.get_attribute("data-code") is None for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all())
+        assert all(
+            c.get_attribute("data-code") is None for c in page.locator(f".row.hand[data-seat='{seat}'] .card").all()
+        )
     # back to everything, in the middle of the duel: the board as the server saw it
     page.locator("#viewpoint").select_option("all")
-    wait_app(page, "() => { const r = window.duelApp.replay; return r.viewpoint === 'all' && !r.loading && r.entries.length > 10; }")
+    wait_app(
+        page,
+        "() => "
+        "{ const r = window.duelApp.replay; return r.viewpoint === 'all' && !r.loading && r.entries.length > 10; }",
+    )
     turns = page.locator("#jump option").all_inner_texts()[1:]
     page.locator("#jump").select_option(label=turns[len(turns) // 2])
     for _ in range(6):
@@ -94,7 +109,9 @@ def test_the_replay_viewer_steps_through_a_finished_match(browser: Any, live_ser
     # the match's replay file, from the link (a plain GET on the same port)
     href = page.locator("[data-testid=replay-file]").get_attribute("href")
     assert href == f"/replays/{match_id}.duelreplay"
-    status, body = page.evaluate("async h => { const r = await fetch(h); return [r.status, (await r.arrayBuffer()).byteLength]; }", href)
+    status, body = page.evaluate(
+        "async h => { const r = await fetch(h); return [r.status, (await r.arrayBuffer()).byteLength]; }", href
+    )
     assert status == 200 and body > 1000
     shot(page, screenshots, "replay-1280x720")
     page.set_viewport_size(PHONE)

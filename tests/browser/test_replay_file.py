@@ -22,7 +22,10 @@ from server import replay_file
 
 GOLDEN = REPO / "tests" / "golden" / "classic.duelreplay"
 
-LOADED = "() => { const r = window.duelApp.replay; return !!r && !!r.file && !!r.file.loaded && !r.loading && r.nextSeq === null; }"
+LOADED = (
+    "() => { const r = window.duelApp.replay; "
+    "return !!r && !!r.file && !!r.file.loaded && !r.loading && r.nextSeq === null; }"
+)
 REFUSED = "() => { const r = window.duelApp.replay; return !!r && !!r.file && r.file.error !== null; }"
 
 
@@ -49,7 +52,11 @@ def drop_file(page: Page, target: Any, name: str, data: bytes) -> None:
 
 def viewpoint(page: Page, v: str) -> None:
     page.locator("#viewpoint").select_option(v)
-    wait_app(page, f"() => {{ const r = window.duelApp.replay; return r.viewpoint === '{v}' && !r.loading && r.nextSeq === null; }}")
+    wait_app(
+        page,
+        "() => "
+        f"{{ const r = window.duelApp.replay; return r.viewpoint === '{v}' && !r.loading && r.nextSeq === null; }}",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +140,10 @@ def test_a_downloaded_replay_file_plays_back_in_a_fresh_page(
     # not a replay file at all
     drop_file(page, page.locator("main.replay"), "notes.txt", b"just some notes\n")
     wait_app(page, REFUSED)
-    assert error.inner_text() == "The server cannot play this file back: not a duel replay file (it does not start with DUELRPL1)"
+    assert (
+        error.inner_text()
+        == "The server cannot play this file back: not a duel replay file (it does not start with DUELRPL1)"
+    )
     # the good file again, dropped onto the same page: it plays
     drop_file(page, page.locator("main.replay"), path.name, data)
     wait_app(page, LOADED)
@@ -180,13 +190,18 @@ def test_the_parts_are_paced_under_the_servers_rate_limit(browser: Any, slow_ser
     assert "not kept after a reload" in page.locator(".replay-file").inner_text()
     sent: list[dict[str, Any]] = []
     received: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: (
-        ws.on("framesent", lambda p: sent.append(unpackb(p if isinstance(p, bytes) else p.encode()))),
-        ws.on("framereceived", lambda p: received.append(unpackb(p if isinstance(p, bytes) else p.encode()))),
-    ))
+    page.on(
+        "websocket",
+        lambda ws: (
+            ws.on("framesent", lambda p: sent.append(unpackb(p if isinstance(p, bytes) else p.encode()))),
+            ws.on("framereceived", lambda p: received.append(unpackb(p if isinstance(p, bytes) else p.encode()))),
+        ),
+    )
     page.locator("[data-testid=replay-file-again]").set_input_files(str(GOLDEN))
     wait_app(page, f"() => ({LOADED})() || ({REFUSED})()", timeout=60_000)
-    assert page.locator("[data-testid=replay-file-error]").count() == 0, page.locator("[data-testid=replay-file-error]").inner_text()
+    assert page.locator("[data-testid=replay-file-error]").count() == 0, page.locator(
+        "[data-testid=replay-file-error]"
+    ).inner_text()
     uploads = [m for m in sent if m.get("type") == "upload_replay"]
     assert [m["index"] for m in uploads] == list(range(parts))
     assert all(len(m["part"]) <= 4000 for m in uploads)

@@ -19,8 +19,13 @@ def aggressive(rnd: random.Random, acts: list[Action]) -> Action:
     return passes[0] if passes else rnd.choice(acts)
 
 
-def play(seed: int, decks: tuple[list[int], list[int]] | None = None, max_actions: int = 5000,
-         options: dict[str, object] | None = None, policy_random: float = 0.1) -> tuple[State, list[list[Fact]], list[tuple[int, Action]]]:
+def play(
+    seed: int,
+    decks: tuple[list[int], list[int]] | None = None,
+    max_actions: int = 5000,
+    options: dict[str, object] | None = None,
+    policy_random: float = 0.1,
+) -> tuple[State, list[list[Fact]], list[tuple[int, Action]]]:
     rnd = random.Random(seed)
     cfg = DuelConfig(seed=seed, decks=decks or (demo_deck(0), demo_deck(1)), options=dict(options or {}))
     entries = [create(cfg)]

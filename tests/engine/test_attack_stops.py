@@ -36,7 +36,10 @@ def _at_start_of_damage_step() -> tuple[State, dict[str, int]]:
 CHANGES: list[tuple[str, dict[str, Any]]] = [
     ("defense", {"t": "position_changed", "position": "defense", "face_up": True, "by_player": False}),
     ("face-down", {"t": "position_changed", "position": "defense", "face_up": False, "by_player": False}),
-    ("control", {"t": "moved", "to": "monsters", "controller": 1, "position": "attack", "face_up": True, "reason": "control"}),
+    (
+        "control",
+        {"t": "moved", "to": "monsters", "controller": 1, "position": "attack", "face_up": True, "reason": "control"},
+    ),
 ]
 
 

@@ -32,7 +32,9 @@ def test_choose_at_activation_reaches_the_link(monkeypatch: pytest.MonkeyPatch) 
     eff = Effect(kind="ignition", speed=1, choices=_choices, resolve=_resolve)
     monkeypatch.setitem(SCRIPTS, by_name(CARD).code, Script(effects=(eff,)))
     SEEN.clear()
-    s, labels = position({"turn": 3, "turn_player": "A", "phase": "main1", "A": {"monsters": [{"card": CARD, "as": "cg"}]}})
+    s, labels = position(
+        {"turn": 3, "turn_player": "A", "phase": "main1", "A": {"monsters": [{"card": CARD, "as": "cg"}]}}
+    )
     acts = [a for a in legal_actions(s, 0) if a["do"] == "activate"]
     assert [a["choose"] for a in acts] == [["DARK"], ["LIGHT"]]
     assert all(isinstance(v, str) for a in acts for v in a["choose"])

@@ -73,7 +73,10 @@ def test_face_down_target_is_flipped_before_calculation() -> None:
 
 def test_lp_zero_ends_the_duel() -> None:
     start = {
-        "turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
+        "turn": 3,
+        "turn_player": "A",
+        "phase": "battle",
+        "step": "battle",
         "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
         "B": {"lp": 2000},
     }

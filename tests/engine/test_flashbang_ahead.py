@@ -35,7 +35,9 @@ def _draw(ctx: Ctx, link: Link) -> None:
 @pytest.fixture
 def battle_damage_trigger(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """'When this card inflicts battle damage to your opponent: draw 1 card' (mandatory)."""
-    eff = Effect(kind="trigger", speed=1, trigger_on="battle_damage", trigger_match=_dealt_damage, optional=False, resolve=_draw)
+    eff = Effect(
+        kind="trigger", speed=1, trigger_on="battle_damage", trigger_match=_dealt_damage, optional=False, resolve=_draw
+    )
     monkeypatch.setitem(SCRIPTS, by_name(TRIGGER_CARD).code, Script(effects=(eff,)))
     yield
 

@@ -98,7 +98,12 @@ def test_views_and_redacted_facts_hide_hidden_cards(seed: int) -> None:
             v = vp.view(s, seat)
             assert not _leaks(v, hidden, vp, seat), _leaks(v, hidden, vp, seat)[:1]
             for r in seen[seat]:
-                assert not _leaks(r, {k: c for k, c in hidden.items() if s.cards[k].zone == "deck" or s.cards[k].owner != seat}, vp, seat), r
+                assert not _leaks(
+                    r,
+                    {k: c for k, c in hidden.items() if s.cards[k].zone == "deck" or s.cards[k].owner != seat},
+                    vp,
+                    seat,
+                ), r
                 assert "order" not in r and "rng" not in r and "decks" not in r
         spectator = vp.view(s, None)
         assert not _leaks(spectator, {**_hidden_ids(s, 0), **_hidden_ids(s, 1)}, vp, None)
@@ -109,15 +114,21 @@ JSONISH = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
 )
-ACTION_KEYS = st.sampled_from(["do", "card", "with", "target", "cost", "tribute", "direct", "effect", "choose", "cards", "option"])
-DOS = st.sampled_from(["pass", "attack", "activate", "summon", "set", "retarget", "choose", "next_phase", "concede", "x"])
+ACTION_KEYS = st.sampled_from(
+    ["do", "card", "with", "target", "cost", "tribute", "direct", "effect", "choose", "cards", "option"]
+)
+DOS = st.sampled_from(
+    ["pass", "attack", "activate", "summon", "set", "retarget", "choose", "next_phase", "concede", "x"]
+)
 
 
 @SETTINGS
 @given(
     seed=st.integers(min_value=0, max_value=2**16),
     steps=st.integers(min_value=0, max_value=120),
-    junk=st.lists(st.dictionaries(ACTION_KEYS, JSONISH, max_size=5).map(lambda d: d) | JSONISH, min_size=1, max_size=20),
+    junk=st.lists(
+        st.dictionaries(ACTION_KEYS, JSONISH, max_size=5).map(lambda d: d) | JSONISH, min_size=1, max_size=20
+    ),
     dos=st.lists(DOS, min_size=20, max_size=20),
 )
 def test_junk_actions_only_ever_raise_illegal_action(seed: int, steps: int, junk: list[Any], dos: list[str]) -> None:

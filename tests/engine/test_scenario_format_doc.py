@@ -73,7 +73,9 @@ def test_each_action_lists_exactly_its_arguments() -> None:
     for action, rest in sections()["Actions"]:
         args_cell = rest.split("|")[0]
         documented = set(re.findall(r"`([a-z_]+)`", args_cell))
-        assert documented == set(ACTIONS[action]), f"arguments of {action!r}: document {documented}, runner {set(ACTIONS[action])}"
+        assert documented == set(ACTIONS[action]), (
+            f"arguments of {action!r}: document {documented}, runner {set(ACTIONS[action])}"
+        )
 
 
 def test_the_documents_example_passes() -> None:
@@ -87,7 +89,12 @@ BASE: dict[str, Any] = {
     "format": 1,
     "name": "strictness",
     "source": "GEN-1",
-    "start": {"turn": 3, "turn_player": "A", "phase": "battle", "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]}},
+    "start": {
+        "turn": 3,
+        "turn_player": "A",
+        "phase": "battle",
+        "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
+    },
     "steps": [],
 }
 

@@ -95,7 +95,9 @@ class Cheater:
             prev_cid, prev_entry = prev
             assert prev_cid == cid, f"viewer {self.v}: id {alias} named card {prev_cid}, now {cid}"
             gone = {k for k in self.dark.get(cid, set()) if prev_entry < k < entry}
-            assert not gone, f"viewer {self.v}: id {alias} followed card {cid} through a hidden place (entries {sorted(gone)})"
+            assert not gone, (
+                f"viewer {self.v}: id {alias} followed card {cid} through a hidden place (entries {sorted(gone)})"
+            )
         self.last[alias] = (cid, entry)
 
 
@@ -114,7 +116,9 @@ def collect_ids(frame: Any) -> list[int]:
     return out
 
 
-def check_frame(vp: Viewpoints, state_before: State, state_after: State, frame: Any, cheater: Cheater, entry: int) -> None:
+def check_frame(
+    vp: Viewpoints, state_before: State, state_after: State, frame: Any, cheater: Cheater, entry: int
+) -> None:
     """Ids resolve to cards the viewer may name; codes only on cards it knows."""
     v = cheater.v
     shown_pending = frame.get("pending") if isinstance(frame, dict) else None
@@ -135,7 +139,9 @@ def check_frame(vp: Viewpoints, state_before: State, state_after: State, frame: 
             # a seat choosing from its own Deck sees what it chooses from
             own_deck_choice = d in candidates and after.zone == "deck" and after.owner == v
             if "link" not in d and d.get("t") != "note" and not own_deck_choice:
-                assert known(after, v) or (before is not None and known(before, v)), f"viewer {v} learns hidden {cid}: {d}"
+                assert known(after, v) or (before is not None and known(before, v)), (
+                    f"viewer {v} learns hidden {cid}: {d}"
+                )
             cheater.belief[alias] = after.code
     for alias in collect_ids(frame):
         cid = cheater.resolve(vp, alias)
@@ -155,7 +161,9 @@ def check_view(view: dict[str, Any], state: State, v: int | None) -> None:
                     assert "code" not in c and "name" not in c
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(seed=st.integers(min_value=0, max_value=2**32), aggression=st.sampled_from([0.4, 0.8]))
 def test_a_cheating_viewer_cannot_track_or_name_hidden_cards(seed: int, aggression: float) -> None:
     rnd = random.Random(seed)

@@ -25,7 +25,9 @@ KEY = b"regression-alias-key-0123456789"
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 
 
-def frames(entries: list[list[dict[str, Any]]], viewer: int | None) -> list[tuple[list[dict[str, Any]], dict[str, Any], State]]:
+def frames(
+    entries: list[list[dict[str, Any]]], viewer: int | None
+) -> list[tuple[list[dict[str, Any]], dict[str, Any], State]]:
     """For each entry: the facts ``viewer`` got, its view after the entry, and the state."""
     vp = Viewpoints(KEY)
     state = State()

@@ -37,7 +37,10 @@ def test_not_entering_goes_to_end_phase_not_main2() -> None:
 def test_each_monster_attacks_once() -> None:
     s, lb = position(
         {
-            "turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
+            "turn": 3,
+            "turn_player": "A",
+            "phase": "battle",
+            "step": "battle",
             "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
             "B": {"monsters": [{"card": "Celtic Guardian", "as": "cg"}, {"card": "Mystical Elf", "as": "elf"}]},
         }
@@ -57,7 +60,10 @@ def test_each_monster_attacks_once() -> None:
 def test_direct_attack_only_when_opponent_has_no_monsters() -> None:
     s, lb = position(
         {
-            "turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
+            "turn": 3,
+            "turn_player": "A",
+            "phase": "battle",
+            "step": "battle",
             "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
             "B": {"monsters": [{"card": "Mystical Elf", "as": "elf", "position": "set"}]},
         }
@@ -65,8 +71,14 @@ def test_direct_attack_only_when_opponent_has_no_monsters() -> None:
     assert not can(s, 0, do="attack", direct=True)
     assert can(s, 0, do="attack", target=lb["elf"])
     s2, _lb2 = position(
-        {"turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
-         "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]}, "B": {}}
+        {
+            "turn": 3,
+            "turn_player": "A",
+            "phase": "battle",
+            "step": "battle",
+            "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
+            "B": {},
+        }
     )
     assert can(s2, 0, do="attack", direct=True)
 
@@ -110,10 +122,15 @@ def test_hand_limit_discard_in_end_phase() -> None:
 
 def test_auto_pass_option_skips_only_windows_with_nothing_but_pass() -> None:
     start = {
-        "turn": 3, "turn_player": "A", "phase": "battle", "step": "battle",
+        "turn": 3,
+        "turn_player": "A",
+        "phase": "battle",
+        "step": "battle",
         "A": {"monsters": [{"card": "Dark Magician", "as": "dm"}]},
-        "B": {"monsters": [{"card": "Celtic Guardian", "as": "cg"}],
-              "spells_traps": [{"card": "Sakuretsu Armor", "as": "sak", "set": True}]},
+        "B": {
+            "monsters": [{"card": "Celtic Guardian", "as": "cg"}],
+            "spells_traps": [{"card": "Sakuretsu Armor", "as": "sak", "set": True}],
+        },
     }
     strict, lb = position(start)
     s = act(strict, 0, {"do": "attack", "with": lb["dm"], "target": lb["cg"]})

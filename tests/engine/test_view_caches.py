@@ -48,7 +48,11 @@ def test_kept_views_equal_views_from_scratch(seed: int, randomness: float) -> No
         seat = int(str(owed["seat"]))
         acts = vp.legal(state, seat)  # in aliases; fills the kept legal actions
         assert len(acts) == len(legal_actions(state, seat))
-        action = rnd.choice(legal_actions(state, seat)) if rnd.random() < randomness else aggressive(rnd, legal_actions(state, seat))
+        action = (
+            rnd.choice(legal_actions(state, seat))
+            if rnd.random() < randomness
+            else aggressive(rnd, legal_actions(state, seat))
+        )
         facts, state = decide_state(state, seat, action)
         passes += all(f["t"] in ("passed", "priority") for f in facts)
         vp.apply(facts)

@@ -114,8 +114,9 @@ async def _close(c: DuelClient | None) -> None:
             await asyncio.wait_for(c.close(), 3)
 
 
-async def lobby_request(url: Callable[[], str], msg: CreateMatch | Join, errors: Counter[str],
-                        timeout: float = 60.0) -> tuple[Seated, DuelClient]:
+async def lobby_request(
+    url: Callable[[], str], msg: CreateMatch | Join, errors: Counter[str], timeout: float = 60.0
+) -> tuple[Seated, DuelClient]:
     """Send a create or join (with a request id) until it is answered ``seated``: on any lost
     connection or ``server/unavailable`` the same request goes again on a new connection.
     Returns the answer and the connection that got it (still open: the seat plays on it)."""
@@ -149,8 +150,15 @@ class Player:
     whose answer never came is sent again with the same client action id, and
     ``server/unavailable`` is retried with backoff. Every ``accepted`` is kept as an Ack."""
 
-    def __init__(self, url: Callable[[], str], seated: Seated, rnd: random.Random, name: str,
-                 think: float = 0.0, client: DuelClient | None = None) -> None:
+    def __init__(
+        self,
+        url: Callable[[], str],
+        seated: Seated,
+        rnd: random.Random,
+        name: str,
+        think: float = 0.0,
+        client: DuelClient | None = None,
+    ) -> None:
         self.url = url
         self.match_id = seated.match_id
         self.seat = seated.seat
@@ -260,8 +268,9 @@ class Player:
         await _close(self.client)
 
 
-async def start_duel(url: Callable[[], str], n: int, errors: Counter[str], seed: int = 0,
-                     think: float = 0.0) -> tuple[Player, Player]:
+async def start_duel(
+    url: Callable[[], str], n: int, errors: Counter[str], seed: int = 0, think: float = 0.0
+) -> tuple[Player, Player]:
     """Create and join a match with request ids (retried through faults): its two players."""
     rnd = random.Random(seed * 1_000_003 + n)
     sa, ca = await lobby_request(url, CreateMatch(request_id=secrets.token_urlsafe(18), name=f"A{n}"), errors)
@@ -269,8 +278,10 @@ async def start_duel(url: Callable[[], str], n: int, errors: Counter[str], seed:
         url, Join(match_id=sa.match_id, request_id=secrets.token_urlsafe(18), name=f"B{n}"), errors
     )
     assert sb.match_id == sa.match_id and (sa.seat, sb.seat) == (0, 1)
-    return (Player(url, sa, random.Random(rnd.random()), f"d{n}a", think, ca),
-            Player(url, sb, random.Random(rnd.random()), f"d{n}b", think, cb))
+    return (
+        Player(url, sa, random.Random(rnd.random()), f"d{n}a", think, ca),
+        Player(url, sb, random.Random(rnd.random()), f"d{n}b", think, cb),
+    )
 
 
 # ------------------------------------------------------------------ the audit

@@ -23,9 +23,33 @@ from protocol.errors import ProtocolError
 from protocol.messages import CLIENT_TYPES
 
 TYPES = sorted(CLIENT_TYPES)
-FIELDS = ["versions", "client", "deck", "spectators", "name", "request_id", "match_id", "token", "last_seq",
-          "client_action_id", "expected_seq", "action", "status", "limit", "viewpoint", "from_seq", "views",
-          "upload_id", "index", "total", "part", "clock_ms", "increment_ms", "spectator_delay", "opponent"]
+FIELDS = [
+    "versions",
+    "client",
+    "deck",
+    "spectators",
+    "name",
+    "request_id",
+    "match_id",
+    "token",
+    "last_seq",
+    "client_action_id",
+    "expected_seq",
+    "action",
+    "status",
+    "limit",
+    "viewpoint",
+    "from_seq",
+    "views",
+    "upload_id",
+    "index",
+    "total",
+    "part",
+    "clock_ms",
+    "increment_ms",
+    "spectator_delay",
+    "opponent",
+]
 
 
 def _value(fdp: Any, depth: int = 0) -> Any:

@@ -34,14 +34,34 @@ DOCUMENTED = frozenset(v for k, v in vars(E).items() if k.isupper() and isinstan
 
 TYPES = sorted(CLIENT_TYPES)
 DECODE_ERRORS = frozenset({E.FRAME_MALFORMED, E.FRAME_TOO_LARGE, E.MESSAGE_UNKNOWN_TYPE, E.MESSAGE_BAD_FIELD})
-ACTION_REFUSALS = frozenset({
-    E.ACTION_ILLEGAL, E.ACTION_MALFORMED, E.ACTION_NOT_YOUR_PRIORITY, E.ACTION_STALE, E.ACTION_ID_REUSED,
-})
+ACTION_REFUSALS = frozenset(
+    {
+        E.ACTION_ILLEGAL,
+        E.ACTION_MALFORMED,
+        E.ACTION_NOT_YOUR_PRIORITY,
+        E.ACTION_STALE,
+        E.ACTION_ID_REUSED,
+    }
+)
 # verbs whose bare form may be legal at the start of a duel: never sent by the fuzzer
-_MAYBE_LEGAL = {"pass", "concede", "next_phase", "end_turn", "enter_battle_phase", "end_battle_phase",
-                "cancel_attack"}
-VERBS = ["summon", "set", "flip_summon", "change_position", "activate", "attack", "retarget", "choose",
-         "shuffle", "draw", "win", "", "do", "start", "scenario"]
+_MAYBE_LEGAL = {"pass", "concede", "next_phase", "end_turn", "enter_battle_phase", "end_battle_phase", "cancel_attack"}
+VERBS = [
+    "summon",
+    "set",
+    "flip_summon",
+    "change_position",
+    "activate",
+    "attack",
+    "retarget",
+    "choose",
+    "shuffle",
+    "draw",
+    "win",
+    "",
+    "do",
+    "start",
+    "scenario",
+]
 
 EXPECTED: dict[str, frozenset[str]] = {
     "bytes": DECODE_ERRORS,
@@ -75,8 +95,12 @@ def _missing_match_id(rnd: random.Random) -> str:
 
 def semantic_map(kind: str, rnd: random.Random) -> dict[str, Any]:
     if kind == "action":
-        return {"type": "action", "client_action_id": secrets.token_hex(4), "expected_seq": rnd.randint(0, 99),
-                "action": {"do": rnd.choice(VERBS)}}
+        return {
+            "type": "action",
+            "client_action_id": secrets.token_hex(4),
+            "expected_seq": rnd.randint(0, 99),
+            "action": {"do": rnd.choice(VERBS)},
+        }
     if kind == "sync":
         return {"type": "sync", "last_seq": rnd.randint(0, 10**6)}
     if kind == "hello":
@@ -90,16 +114,29 @@ def wrong_action(rnd: random.Random) -> dict[str, Any]:
     action: dict[str, Any] = {"do": rnd.choice(VERBS)}
     for _ in range(rnd.randint(0, 4)):
         key = rnd.choice(["card", "target", "with", "cards", "option", "effect", "tribute", "cost", "junk", "x"])
-        action[key] = rnd.choice([rnd.randint(-2**40, 2**40), "no such card", [rnd.randint(0, 10**9)], None, True,
-                                  {"a": [1, {"b": 2}]}, 1.5])
+        action[key] = rnd.choice(
+            [
+                rnd.randint(-(2**40), 2**40),
+                "no such card",
+                [rnd.randint(0, 10**9)],
+                None,
+                True,
+                {"a": [1, {"b": 2}]},
+                1.5,
+            ]
+        )
     if rnd.random() < 0.1:
         action.pop("do")
     return action
 
 
 def action_map(action: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
-    return {"type": "action", "client_action_id": f"fz-{secrets.token_hex(6)}",
-            "expected_seq": rnd.choice([0, 1, 1, 1, 2, 10**6]), "action": action}
+    return {
+        "type": "action",
+        "client_action_id": f"fz-{secrets.token_hex(6)}",
+        "expected_seq": rnd.choice([0, 1, 1, 1, 2, 10**6]),
+        "action": action,
+    }
 
 
 # ------------------------------------------------------------------ a fast plain generator
@@ -108,8 +145,17 @@ def action_map(action: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
 def _junk(rnd: random.Random, depth: int = 0) -> Any:
     r = rnd.random()
     if depth > 3 or r < 0.5:
-        return rnd.choice([None, True, rnd.randint(-2**63, 2**64 - 1), rnd.random(), "x" * rnd.randint(0, 40),
-                           "\u00e9\u0000", rnd.randint(0, 255)])
+        return rnd.choice(
+            [
+                None,
+                True,
+                rnd.randint(-(2**63), 2**64 - 1),
+                rnd.random(),
+                "x" * rnd.randint(0, 40),
+                "\u00e9\u0000",
+                rnd.randint(0, 255),
+            ]
+        )
     if r < 0.75:
         return [_junk(rnd, depth + 1) for _ in range(rnd.randint(0, 4))]
     return {rnd.choice(["a", "type", "seq", "", "match_id"]): _junk(rnd, depth + 1) for _ in range(rnd.randint(0, 4))}
@@ -132,8 +178,11 @@ def random_frame(rnd: random.Random, *, seated: bool = False) -> Frame:
     if r < 0.45:
         return "not_map", pack(rnd.choice([[1, 2], "hello", 7, None, [{"type": "hello"}], 1.5])), EXPECTED["not_map"]
     if r < 0.55:
-        m = {rnd.choice(["typ", "Type", "kind"]): "hello"} if rnd.random() < 0.5 else {
-            "type": rnd.choice(["helo", "", "HELLO", "action ", "admin", 7, None, ["hello"]])}
+        m = (
+            {rnd.choice(["typ", "Type", "kind"]): "hello"}
+            if rnd.random() < 0.5
+            else {"type": rnd.choice(["helo", "", "HELLO", "action ", "admin", 7, None, ["hello"]])}
+        )
         return "no_type", pack(m), EXPECTED["no_type"]
     if r < 0.85:
         m = {"type": rnd.choice(TYPES)}
@@ -149,10 +198,14 @@ def random_frame(rnd: random.Random, *, seated: bool = False) -> Frame:
 
 # no msgpack bin values in maps (the codec refuses them as frame/malformed: the "bytes" kind
 # covers that); no NaN (it is fine on the wire, but not equal to itself in a report)
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**64 - 1), st.floats(allow_nan=False),
-                     st.text(max_size=20))
-_data = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                              max_size=4), max_leaves=12)
+_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1), st.floats(allow_nan=False), st.text(max_size=20)
+)
+_data = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 
 
 @st.composite
@@ -170,8 +223,13 @@ def bad_frames(draw: st.DrawFn) -> Frame:
     if kind == "no_type":
         m = draw(st.dictionaries(st.text(max_size=8).filter(lambda k: k != "type"), _data, max_size=4))
         if draw(st.booleans()):
-            m["type"] = draw(st.one_of(st.text(max_size=12).filter(lambda t: t not in CLIENT_TYPES), st.integers(-(2**63), 2**63),
-                                       st.none()))
+            m["type"] = draw(
+                st.one_of(
+                    st.text(max_size=12).filter(lambda t: t not in CLIENT_TYPES),
+                    st.integers(-(2**63), 2**63),
+                    st.none(),
+                )
+            )
         return kind, pack(m), EXPECTED[kind]
     if kind == "bad_field":
         m = draw(st.dictionaries(st.text(max_size=12), _data, max_size=5))
@@ -189,9 +247,13 @@ def bad_frames(draw: st.DrawFn) -> Frame:
 @st.composite
 def bad_actions(draw: st.DrawFn) -> Frame:
     """A well-formed ``action`` message from a seated connection with a wrong action in it."""
-    action: dict[str, Any] = draw(st.dictionaries(
-        st.sampled_from(["card", "target", "with", "cards", "option", "effect", "tribute", "cost", "zz", "direct"]),
-        _data, max_size=4))
+    action: dict[str, Any] = draw(
+        st.dictionaries(
+            st.sampled_from(["card", "target", "with", "cards", "option", "effect", "tribute", "cost", "zz", "direct"]),
+            _data,
+            max_size=4,
+        )
+    )
     verb = draw(st.one_of(st.sampled_from(VERBS), st.text(max_size=10).filter(lambda v: v not in _MAYBE_LEGAL)))
     if draw(st.integers(0, 9)) > 0:
         action["do"] = verb

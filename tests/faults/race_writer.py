@@ -50,8 +50,14 @@ async def race(redis_url: str, match_id: str, index: int, seed: int) -> dict[str
             after = rules.fold(facts, state)
             count += 1
             cid = f"w{index}-{count}"
-            entry = LogEntry(seq=seq + 1, seat=seat, action=action, facts=facts,
-                             state_hash=rules.state_hash(after), client_action_id=cid)
+            entry = LogEntry(
+                seq=seq + 1,
+                seat=seat,
+                action=action,
+                facts=facts,
+                state_hash=rules.state_hash(after),
+                client_action_id=cid,
+            )
             result = await store.append(match_id, entry, action_key(seat, cid), fingerprint(action))
             if result.status == "ok":
                 won.append((result.seq, cid))

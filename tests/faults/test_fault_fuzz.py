@@ -55,10 +55,25 @@ EXAMPLES = knob("DUEL_FUZZ_EXAMPLES", 200)
 INPUTS = knob("DUEL_FUZZ_INPUTS", 4000)
 CONNECTIONS = knob("DUEL_FUZZ_CONNECTIONS", 4)
 BATCH = 100  # frames in flight per connection (the server queues at most 256 answers)
-REPLIES = ("error", "rejected", "accepted", "match_list", "cards", "seated", "spectating", "welcome", "replay",
-           "replay_loaded")
-LIFTED = {"rate_per_second": 10**7, "rate_burst": 10**7, "address_rate": 10**7, "max_violations": 10**12,
-          "ping_interval": None}
+REPLIES = (
+    "error",
+    "rejected",
+    "accepted",
+    "match_list",
+    "cards",
+    "seated",
+    "spectating",
+    "welcome",
+    "replay",
+    "replay_loaded",
+)
+LIFTED = {
+    "rate_per_second": 10**7,
+    "rate_burst": 10**7,
+    "address_rate": 10**7,
+    "max_violations": 10**12,
+    "ping_interval": None,
+}
 
 
 @dataclass
@@ -217,8 +232,16 @@ def test_generated_frames_at_speed_then_nothing_was_appended(fuzzed: Fuzzed) -> 
     sent = fuzzed.inputs - before
     # the hostile seats' last words: one more wrong action each, answered as such
     for ws in fuzzed.hostile:
-        ws.send(msgpack.packb({"type": "action", "client_action_id": "last", "expected_seq": 1,
-                               "action": {"do": "attack", "with": 1, "target": 2}}))
+        ws.send(
+            msgpack.packb(
+                {
+                    "type": "action",
+                    "client_action_id": "last",
+                    "expected_seq": 1,
+                    "action": {"do": "attack", "with": 1, "target": 2},
+                }
+            )
+        )
         msg = answer(ws)
         assert msg["type"] == "rejected" and msg["code"] in (E.ACTION_ILLEGAL, E.ACTION_NOT_YOUR_PRIORITY), msg
     fuzzed.stop.set()

@@ -68,9 +68,13 @@ async def never_reader(port: int, *frames: dict[str, object]) -> socket.socket:
     raw.setblocking(False)
     await loop.sock_connect(raw, ("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
-    await loop.sock_sendall(raw, (
-        f"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    await loop.sock_sendall(
+        raw,
+        (
+            f"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode(),
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         head += await loop.sock_recv(raw, 1)
@@ -91,9 +95,18 @@ async def wait_open(port: int, want: int, timeout: float) -> float:
 
 
 def test_never_reading_clients_are_dropped_within_the_bound(tmp_path: Path, redis_url: str) -> None:
-    server = ConfigServeProcess(tmp_path / "s", redis_url, out_queue=16, socket_send_buffer=4096,
-                                ping_interval=PING, ping_timeout=PONG_WAIT, close_timeout=CLOSE_WAIT,
-                                rate_per_second=5000, rate_burst=5000, address_rate=100000).start()
+    server = ConfigServeProcess(
+        tmp_path / "s",
+        redis_url,
+        out_queue=16,
+        socket_send_buffer=4096,
+        ping_interval=PING,
+        ping_timeout=PONG_WAIT,
+        close_timeout=CLOSE_WAIT,
+        rate_per_second=5000,
+        rate_burst=5000,
+        address_rate=100000,
+    ).start()
     figures: dict[str, object] = {}
 
     async def body() -> None:
@@ -137,8 +150,9 @@ async def flood(url: str, address: str, frames: int, errors: Counter[str]) -> bo
     the close code is 1008 unless the closing handshake timed out (a client this busy may not
     answer it within the server's close timeout on a loaded machine: the TCP connection is
     then cut, 1006)."""
-    ws: ClientConnection = await connect(url, additional_headers={"X-Forwarded-For": address},
-                                         compression=None, max_size=8 * 1024 * 1024)
+    ws: ClientConnection = await connect(
+        url, additional_headers={"X-Forwarded-For": address}, compression=None, max_size=8 * 1024 * 1024
+    )
     await ws.send(msgpack.packb({"type": "hello", "versions": [1]}))
     fatal = False
     with contextlib.suppress(Exception):
@@ -156,8 +170,15 @@ async def flood(url: str, address: str, frames: int, errors: Counter[str]) -> bo
 
 
 def test_a_flooding_address_is_limited_and_an_honest_duel_is_not(tmp_path: Path, redis_url: str) -> None:
-    server = ConfigServeProcess(tmp_path / "s", redis_url, trusted_proxies=["127.0.0.1"], rate_per_second=50,
-                                rate_burst=100, address_rate=200, max_connections_per_address=8).start()
+    server = ConfigServeProcess(
+        tmp_path / "s",
+        redis_url,
+        trusted_proxies=["127.0.0.1"],
+        rate_per_second=50,
+        rate_burst=100,
+        address_rate=200,
+        max_connections_per_address=8,
+    ).start()
     figures: dict[str, object] = {}
 
     async def body() -> None:
@@ -178,9 +199,13 @@ def test_a_flooding_address_is_limited_and_an_honest_duel_is_not(tmp_path: Path,
         for p in players:
             honest_errors.update(p.errors)
         figures.update(
-            flood_connections=8, flood_frames=8 * 400, flood_answers_by_code=dict(flood_errors),
-            flood_connections_closed_1008=closed, ninth_connection_http_status=refused,
-            honest_duel_finished=a.finished and b.finished, honest_errors=dict(honest_errors),
+            flood_connections=8,
+            flood_frames=8 * 400,
+            flood_answers_by_code=dict(flood_errors),
+            flood_connections_closed_1008=closed,
+            ninth_connection_http_status=refused,
+            honest_duel_finished=a.finished and b.finished,
+            honest_errors=dict(honest_errors),
             honest_actions=len(a.acks) + len(b.acks),
         )
         assert a.finished and b.finished
@@ -199,14 +224,20 @@ def test_a_flooding_address_is_limited_and_an_honest_duel_is_not(tmp_path: Path,
 
 def test_thousands_of_idle_connections_are_held_or_refused_cleanly(tmp_path: Path, redis_url: str) -> None:
     per_address = 256
-    server = ConfigServeProcess(tmp_path / "s", redis_url, trusted_proxies=["127.0.0.1"],
-                                max_connections_per_address=per_address, address_rate=100000).start()
+    server = ConfigServeProcess(
+        tmp_path / "s",
+        redis_url,
+        trusted_proxies=["127.0.0.1"],
+        max_connections_per_address=per_address,
+        address_rate=100000,
+    ).start()
     assert server.proc is not None
     figures: dict[str, object] = {}
 
     async def open_one(address: str) -> ClientConnection:
-        ws = await connect(server.url, additional_headers={"X-Forwarded-For": address}, compression=None,
-                           open_timeout=60)
+        ws = await connect(
+            server.url, additional_headers={"X-Forwarded-For": address}, compression=None, open_timeout=60
+        )
         await ws.send(msgpack.packb({"type": "hello", "versions": [1]}))
         assert msgpack.unpackb(await ws.recv())["type"] == "welcome"
         return ws
@@ -217,8 +248,10 @@ def test_thousands_of_idle_connections_are_held_or_refused_cleanly(tmp_path: Pat
         held: list[ClientConnection] = []
         t0 = time.monotonic()
         for start in range(0, IDLE, 100):  # from IDLE / 200 addresses, 200 at most each
-            batch = [open_one(f"198.51.{(i // 200) // 250}.{(i // 200) % 250 + 1}")
-                     for i in range(start, min(IDLE, start + 100))]
+            batch = [
+                open_one(f"198.51.{(i // 200) // 250}.{(i // 200) % 250 + 1}")
+                for i in range(start, min(IDLE, start + 100))
+            ]
             held.extend(await asyncio.gather(*batch))
         opened_s = time.monotonic() - t0
         await wait_open(server.port, IDLE, 30)
@@ -236,9 +269,14 @@ def test_thousands_of_idle_connections_are_held_or_refused_cleanly(tmp_path: Pat
         await asyncio.gather(a.play(timeout=200), b.play(timeout=200))
         still_open = sum(1 for ws in held + extra if ws.close_code is None)
         figures.update(
-            idle_connections=IDLE, opened_in_s=round(opened_s, 2), server_rss_before_kib=rss0,
-            server_rss_with_idle_kib=rss1, rss_per_idle_connection_kib=round((rss1 - rss0) / max(1, IDLE), 1),
-            one_address_held=len(extra), one_address_refused=dict(statuses), still_open=still_open,
+            idle_connections=IDLE,
+            opened_in_s=round(opened_s, 2),
+            server_rss_before_kib=rss0,
+            server_rss_with_idle_kib=rss1,
+            rss_per_idle_connection_kib=round((rss1 - rss0) / max(1, IDLE), 1),
+            one_address_held=len(extra),
+            one_address_refused=dict(statuses),
+            still_open=still_open,
             duel_finished=a.finished and b.finished,
         )
         assert len(extra) == per_address and statuses == Counter({429: 10})
@@ -253,5 +291,3 @@ def test_thousands_of_idle_connections_are_held_or_refused_cleanly(tmp_path: Pat
     finally:
         server.stop()
     report("idle_connections", **figures)
-
-

@@ -148,9 +148,7 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
                 # quick-match players arriving together (pairing replies lost), and duels by
                 # create + join (their replies lost)
                 arm("pair")
-                quick = await asyncio.gather(
-                    *(quick_seat(url, f"Q{i}", errors) for i in range(2 * QUICK_PAIRS))
-                )
+                quick = await asyncio.gather(*(quick_seat(url, f"Q{i}", errors) for i in range(2 * QUICK_PAIRS)))
                 duels = []
                 for n in range(DUELS):
                     arm("create", "join", "hold")

@@ -37,7 +37,13 @@ RACES = knob("DUEL_FAULT_RACES", 1)
 
 async def writer(redis_url: str, match_id: str, index: int) -> dict[str, object]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.faults.race_writer", redis_url, match_id, str(index), str(index * 7919),
+        sys.executable,
+        "-m",
+        "tests.faults.race_writer",
+        redis_url,
+        match_id,
+        str(index),
+        str(index * 7919),
         stdout=asyncio.subprocess.PIPE,
     )
     out, _ = await proc.communicate()
@@ -58,7 +64,8 @@ def test_racing_writer_processes_never_fork_a_match(redis_url: str, tmp_path: Pa
         await b.close()
         results = await asyncio.gather(
             *(writer(redis_url, a.match_id, i) for i in range(WRITERS)),
-            a.play(timeout=120), b.play(timeout=120),
+            a.play(timeout=120),
+            b.play(timeout=120),
         )
         writers = [r for r in results if isinstance(r, dict)]
         acks: list[Ack] = list(a.acks) + list(b.acks)

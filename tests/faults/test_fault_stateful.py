@@ -37,8 +37,16 @@ from tests.faults.fuzz_frames import VERBS
 EXAMPLES = knob("DUEL_STATEFUL_EXAMPLES", 10)
 STEPS = knob("DUEL_STATEFUL_STEPS", 30)
 SECRET = b"stateful-test-secret-0123456789ab"
-TOTALS: dict[str, int] = {"machines": 0, "steps": 0, "accepted": 0, "refused": 0, "duplicates": 0,
-                          "reconnects": 0, "crashes": 0, "checks": 0}
+TOTALS: dict[str, int] = {
+    "machines": 0,
+    "steps": 0,
+    "accepted": 0,
+    "refused": 0,
+    "duplicates": 0,
+    "reconnects": 0,
+    "crashes": 0,
+    "checks": 0,
+}
 
 
 class LiveMatchMachine(RuleBasedStateMachine):
@@ -74,8 +82,11 @@ class LiveMatchMachine(RuleBasedStateMachine):
         lm = self.server.service.cached(self.match_id)
         assert lm is not None, "a seated match is not live on its server"
         while any(c.seq < lm.seq or c.view is None for c in self.clients):
-            waits = [asyncio.ensure_future(c.expect(Update, timeout=10)) for c in self.clients
-                     if c.seq < lm.seq or c.view is None]
+            waits = [
+                asyncio.ensure_future(c.expect(Update, timeout=10))
+                for c in self.clients
+                if c.seq < lm.seq or c.view is None
+            ]
             await asyncio.gather(*waits)
         for c in self.clients:
             c.drain()
@@ -152,7 +163,10 @@ class LiveMatchMachine(RuleBasedStateMachine):
     def illegal_action(self, seat: int, verb: str, card: int) -> None:
         reply = self.run(self._act(seat, {"do": verb, "card": card, "target": card + 1}))
         assert isinstance(reply, Rejected) and reply.code in (
-            E.ACTION_ILLEGAL, E.ACTION_MALFORMED, E.ACTION_NOT_YOUR_PRIORITY), reply
+            E.ACTION_ILLEGAL,
+            E.ACTION_MALFORMED,
+            E.ACTION_NOT_YOUR_PRIORITY,
+        ), reply
 
     @precondition(lambda self: not self.finished() and self.owing() is not None)
     @rule()
@@ -164,8 +178,7 @@ class LiveMatchMachine(RuleBasedStateMachine):
         reply = self.run(self._act(other, action))
         assert isinstance(reply, Rejected), reply
 
-    @precondition(lambda self: not self.finished() and self.owing() is not None
-                  and self.clients[0].seq > 1)
+    @precondition(lambda self: not self.finished() and self.owing() is not None and self.clients[0].seq > 1)
     @rule()
     def stale_action(self) -> None:
         seat = self.owing()
@@ -250,8 +263,13 @@ def test_live_state_equals_the_fold_of_the_log(redis_url: str, tmp_path: Path) -
     LiveMatchMachine.redis_url = redis_url
     LiveMatchMachine.data_dir = tmp_path
     test = LiveMatchMachine.TestCase
-    test.settings = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
-                             suppress_health_check=list(HealthCheck), database=None)
+    test.settings = settings(
+        max_examples=EXAMPLES,
+        stateful_step_count=STEPS,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
     try:
         test().runTest()
     finally:

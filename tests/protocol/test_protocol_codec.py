@@ -55,8 +55,16 @@ def test_server_messages_round_trip() -> None:
         Accepted(client_action_id="c", seq=3),
         Rejected(client_action_id="c", code=E.ACTION_STALE, reason="behind", seq=9),
         Error(code=E.FRAME_MALFORMED, reason="x"),
-        Update(match_id="m", seq=2, actor=None, facts=[{"t": "drew", "seat": 0}], state_hash="ab",
-               view={"lp": [8000, 8000]}, pending={"seat": 0}, legal=[{"do": "pass"}]),
+        Update(
+            match_id="m",
+            seq=2,
+            actor=None,
+            facts=[{"t": "drew", "seat": 0}],
+            state_hash="ab",
+            view={"lp": [8000, 8000]},
+            pending={"seat": 0},
+            legal=[{"do": "pass"}],
+        ),
     ]
     for msg in samples:
         assert decode_server(encode(msg)) == msg
@@ -110,8 +118,7 @@ def test_unknown_type() -> None:
         {"type": "action", "client_action_id": "a", "expected_seq": -1, "action": {"do": "pass"}},
         {"type": "action", "client_action_id": "a", "expected_seq": True, "action": {"do": "pass"}},
         {"type": "action", "client_action_id": "a", "expected_seq": 1, "action": [1]},
-        {"type": "action", "client_action_id": "a", "expected_seq": 1,
-         "action": {"a": {"b": {"c": {"d": {"e": 1}}}}}},
+        {"type": "action", "client_action_id": "a", "expected_seq": 1, "action": {"a": {"b": {"c": {"d": {"e": 1}}}}}},
         {"type": "join", "match_id": "bad id!"},
         {"type": "join", "match_id": "{slot}"},
         {"type": "join", "match_id": None},
@@ -145,10 +152,27 @@ _plain = st.recursive(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.dictionaries(st.sampled_from(["type", "versions", "client", "action", "expected_seq",
-                                        "client_action_id", "match_id", "deck", "token", "last_seq"]),
-                       _plain, max_size=5),
-       st.sampled_from(sorted(CLIENT_TYPES)))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "type",
+                "versions",
+                "client",
+                "action",
+                "expected_seq",
+                "client_action_id",
+                "match_id",
+                "deck",
+                "token",
+                "last_seq",
+            ]
+        ),
+        _plain,
+        max_size=5,
+    ),
+    st.sampled_from(sorted(CLIENT_TYPES)),
+)
 def test_random_maps_only_raise_protocol_errors(raw: dict[str, object], tag: str) -> None:
     raw = {"type": tag, **{k: v for k, v in raw.items() if k != "type"}}
     try:

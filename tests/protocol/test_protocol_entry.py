@@ -5,9 +5,16 @@ from protocol.entry import ENTRY_SCHEMA_VERSION
 
 
 def test_entry_round_trip_through_stream_fields() -> None:
-    entry = LogEntry(seq=3, seat=1, action={"do": "attack", "with": 4, "direct": True},
-                     facts=[{"t": "lp", "seat": 0, "lp": 6200}], state_hash="ff00",
-                     time_ms=1234, client_action_id="c9", ts_ms=99)
+    entry = LogEntry(
+        seq=3,
+        seat=1,
+        action={"do": "attack", "with": 4, "direct": True},
+        facts=[{"t": "lp", "seat": 0, "lp": 6200}],
+        state_hash="ff00",
+        time_ms=1234,
+        client_action_id="c9",
+        ts_ms=99,
+    )
     fields = entry.to_fields()
     stored = {k.encode(): (v if isinstance(v, bytes) else str(v).encode()) for k, v in fields.items()}
     assert LogEntry.from_fields(stored) == entry
@@ -16,6 +23,5 @@ def test_entry_round_trip_through_stream_fields() -> None:
 
 def test_server_entry_has_no_seat() -> None:
     entry = LogEntry(seq=1, seat=None, action={"do": "start"}, facts=[], state_hash="x")
-    stored = {k.encode(): (v if isinstance(v, bytes) else str(v).encode())
-              for k, v in entry.to_fields().items()}
+    stored = {k.encode(): (v if isinstance(v, bytes) else str(v).encode()) for k, v in entry.to_fields().items()}
     assert LogEntry.from_fields(stored).seat is None

@@ -60,8 +60,6 @@ async def start_match(
     return a, b, seated_a.match_id, [seated_a.token, seated_b.token]
 
 
-
-
 async def wait_for_turn(clients: list[DuelClient], timeout: float = 10.0) -> DuelClient | None:
     """The client that owes a decision at the latest seq (None: duel over)."""
     loop = asyncio.get_running_loop()
@@ -77,8 +75,7 @@ async def wait_for_turn(clients: list[DuelClient], timeout: float = 10.0) -> Due
             if c.seq == top and c.owes_decision:
                 return c
         waits = [asyncio.ensure_future(c.changed.wait()) for c in clients]
-        await asyncio.wait(waits, timeout=max(0.0, deadline - loop.time()),
-                           return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(waits, timeout=max(0.0, deadline - loop.time()), return_when=asyncio.FIRST_COMPLETED)
         for w in waits:
             w.cancel()
     raise TimeoutError("nobody owes a decision")

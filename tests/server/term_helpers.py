@@ -28,7 +28,12 @@ class Terminal:
         self.args = args
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", *args],
-            stdin=slave, stdout=slave, stderr=slave, cwd=cwd or REPO, env=full_env, start_new_session=True,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd or REPO,
+            env=full_env,
+            start_new_session=True,
         )
         os.close(slave)
         self.master = master
@@ -70,7 +75,8 @@ class Terminal:
                     m = rx.search(self.text, self.mark)
                 if m is None:
                     raise AssertionError(
-                        f"the command exited ({self.proc.returncode}) before {pattern!r}; it showed:\n{self.text[-4000:]}"
+                        f"the command exited ({self.proc.returncode}) before {pattern!r}; it "
+                        f"showed:\n{self.text[-4000:]}"
                     )
             time.sleep(0.01)
 
@@ -104,7 +110,9 @@ class Terminal:
         self.close()
 
 
-def run_to_end(*args: str, timeout: float = 30.0, cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[int, str]:
+def run_to_end(
+    *args: str, timeout: float = 30.0, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[int, str]:
     """Run a command in a terminal to its end; its exit status and everything it printed."""
     with Terminal(*args, cwd=cwd, env=env) as t:
         rc = t.wait(timeout)

@@ -51,8 +51,18 @@ def one_error_line(rc: int, out: str) -> str:
 
 # ------------------------------------------------------------------ menus, as a player reads them
 
-PREFERENCE = ("Attack ", "Normal Summon", "Tribute Summon", "Enter the Battle Phase", "Go to the Standby Phase",
-              "Go to the Main Phase 1", "End the Battle Phase", "End the turn", "Finish the turn", "Pass")
+PREFERENCE = (
+    "Attack ",
+    "Normal Summon",
+    "Tribute Summon",
+    "Enter the Battle Phase",
+    "Go to the Standby Phase",
+    "Go to the Main Phase 1",
+    "End the Battle Phase",
+    "End the turn",
+    "Finish the turn",
+    "Pass",
+)
 
 
 def last_menu(t: Terminal) -> list[tuple[int, str]]:
@@ -131,13 +141,29 @@ def test_a_restarted_server_is_rejoined_and_a_lost_one_is_one_line(redis_url: st
     by itself and plays on. The server dies for good: one line with the command to resume."""
     port = str(free_port())
     args = ("--redis-url", redis_url, "--port", port)
-    with ServeProcess(tmp_path / "serve", *args) as srv, \
-            Terminal("play", "--create", "--url", srv.url, "--give-up-after", "4") as t:
+    with (
+        ServeProcess(tmp_path / "serve", *args) as srv,
+        Terminal("play", "--create", "--url", srv.url, "--give-up-after", "4") as t,
+    ):
         m = t.expect(r"they type: duel play --join (\S+)")
         restarted: ServeProcess | None = None
-        bot = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "--join", m.group(1), "--url", srv.url,
-                                "--give-up-after", "20"], cwd=REPO, stdout=(tmp_path / "bot.out").open("w"),
-                               stderr=subprocess.STDOUT)
+        bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "bot",
+                "--join",
+                m.group(1),
+                "--url",
+                srv.url,
+                "--give-up-after",
+                "20",
+            ],
+            cwd=REPO,
+            stdout=(tmp_path / "bot.out").open("w"),
+            stderr=subprocess.STDOUT,
+        )
         try:
             t.expect(PROMPT)
             token = re.search(r"duel play --reconnect (\S+)", t.output())
@@ -158,7 +184,7 @@ def test_a_restarted_server_is_rejoined_and_a_lost_one_is_one_line(redis_url: st
             srv.stop(signal.SIGKILL)
             t.expect("connection lost")
             rc = t.wait(30)
-            after = t.output()[t.mark:]
+            after = t.output()[t.mark :]
             assert rc == 1 and "Traceback" not in t.output()
             errors = [line for line in after.splitlines() if line.startswith("error:")]
             assert len(errors) == 1 and f"--reconnect {token.group(1)}" in errors[0], after
@@ -220,7 +246,7 @@ def test_a_duel_against_the_servers_bot_typed_in_the_terminal(server: ServeProce
             if not asked_card:
                 summon = next(((n, lbl) for n, lbl in menu if lbl.startswith("Normal Summon ")), None)
                 if summon is not None:
-                    name = re.sub(r" \[.*\]$", "", summon[1][len("Normal Summon "):])
+                    name = re.sub(r" \[.*\]$", "", summon[1][len("Normal Summon ") :])
                     t.send(f"? {summon[0]}")
                     card = next(c for c in CARDS.values() if c.name == name)
                     t.expect(re.escape(f"{card.name} (") + r".*ATK " + str(card.atk))
@@ -325,9 +351,26 @@ def test_duel_bot_against_duel_bot_reaches_a_result(server: ServeProcess) -> Non
     env_args = ["--url", server.url, "--quick"]
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "bot", *env_args, "--seed", str(i), "--name", f"Bot{i}",
-             "--policy", ("greedy", "random")[i], "--think", "0", *(["--quiet"] if i else ["--deck", deck.name])],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "bot",
+                *env_args,
+                "--seed",
+                str(i),
+                "--name",
+                f"Bot{i}",
+                "--policy",
+                ("greedy", "random")[i],
+                "--think",
+                "0",
+                *(["--quiet"] if i else ["--deck", deck.name]),
+            ],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for i in range(2)
     ]
@@ -381,7 +424,12 @@ def test_replay_elsewhere_says_where_it_looked_and_a_closed_pipe_is_quiet(
     for reader in ("head -n 2", "true"):
         done = subprocess.run(
             f"{sys.executable} -m server.cli replay {mid} --redis-url {redis_url} | {reader}",
-            shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+            shell=True,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
         )
         assert done.stderr == "", done.stderr
         assert len(done.stdout.splitlines()) <= 2
@@ -395,8 +443,22 @@ def test_a_puzzle_prints_the_commands_to_play_it_and_whether_its_goal_was_met(re
     the scenario's attack, the bot plays B; when the duel ends the goal's verdict is printed."""
     scenario = REPO / "tests" / "scenarios" / "cards" / "elemental_hero_flame_wingman.yaml"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "scenario", "--serve", str(scenario), "--port", "0", "--redis-url", redis_url],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=(tmp_path / "puzzle.log").open("w"), text=True,
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "scenario",
+            "--serve",
+            str(scenario),
+            "--port",
+            "0",
+            "--redis-url",
+            redis_url,
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=(tmp_path / "puzzle.log").open("w"),
+        text=True,
         env={**os.environ, "PYTHONPATH": str(REPO), "DUEL_SECRET": "puzzle-test-secret-0123456789"},
     )
     assert proc.stdout is not None
@@ -406,13 +468,22 @@ def test_a_puzzle_prints_the_commands_to_play_it_and_whether_its_goal_was_met(re
             line = proc.stdout.readline()
             assert line, (lines, (tmp_path / "puzzle.log").read_text()[-2000:])
             lines.append(line.rstrip("\n"))
-        commands = [m.group(1) for m in (re.search(r"player [AB]: (duel play --reconnect \S+ --url \S+)$", x) for x in lines) if m]
+        commands = [
+            m.group(1)
+            for m in (re.search(r"player [AB]: (duel play --reconnect \S+ --url \S+)$", x) for x in lines)
+            if m
+        ]
         assert len(commands) == 2, lines
         assert "goal: the scenario's 3 expectation(s)" in lines[-1]
         bot_args = commands[1].split()[1:]
         bot_args[0] = "bot"
-        bot = subprocess.Popen([sys.executable, "-m", "server.cli", *bot_args, "--quiet"], cwd=REPO,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", *bot_args, "--quiet"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         with Terminal(*commands[0].split()[1:], "--auto-pass") as a:
             a.expect(PROMPT)
             attack = next(n for n, label in last_menu(a) if label.startswith("Attack the opponent's Vorse Raider"))

@@ -255,7 +255,6 @@ def test_retention_deletes_only_finished_matches(redis_url: str, tmp_path: Path)
     run(body())
 
 
-
 async def http_get_bytes(port: int, path: str) -> tuple[int, bytes]:
     import asyncio
 
@@ -299,7 +298,11 @@ def test_replay_files_download_over_http_and_upload_over_the_protocol(redis_url:
                 await c.send(UploadReplay("f1", i, len(parts), part))
             loaded = await c.expect(ReplayLoaded)
             assert (loaded.match_id, loaded.total, loaded.signed, loaded.same_rules) == (
-                match_id, len(replay.entries), True, True)
+                match_id,
+                len(replay.entries),
+                True,
+                True,
+            )
             await c.send(GetReplay(match_id="ignored", upload_id="f1", viewpoint="1", views=True))
             from_file = await c.expect(ReplayLog)
             await c.send(GetReplay(match_id=match_id, viewpoint="1", views=True))

@@ -8,8 +8,14 @@ from duel_helpers import run, running_server
 
 from server import doctor, redisconn
 
-GOOD = {"appendonly": "yes", "appendfsync": "always", "no-appendfsync-on-rewrite": "no",
-        "maxmemory-policy": "noeviction", "bind": "127.0.0.1", "port": "6379"}
+GOOD = {
+    "appendonly": "yes",
+    "appendfsync": "always",
+    "no-appendfsync-on-rewrite": "no",
+    "maxmemory-policy": "noeviction",
+    "bind": "127.0.0.1",
+    "port": "6379",
+}
 
 
 def levels(config: dict[str, str], version: str = "7.2.4", password: bool = False) -> dict[str, str]:
@@ -27,7 +33,10 @@ def test_each_setting_that_matters_is_judged() -> None:
     assert levels(GOOD, version="6.0.9")["version"] == "FAIL"
     assert levels({**GOOD, "bind": "0.0.0.0"})["access"] == "WARN"
     assert "access" not in levels({**GOOD, "bind": "0.0.0.0"}, password=True)
-    assert doctor.worst(doctor.findings({**GOOD, "appendonly": "no"}, {"redis_version": "7.0"}, password_set=True)) == "FAIL"
+    assert (
+        doctor.worst(doctor.findings({**GOOD, "appendonly": "no"}, {"redis_version": "7.0"}, password_set=True))
+        == "FAIL"
+    )
 
 
 def test_the_live_checks_read_the_test_redis_and_health_shows_them(redis_url: str, tmp_path: Path) -> None:
@@ -61,12 +70,23 @@ def test_the_grafana_dashboard_queries_metrics_the_server_exposes() -> None:
 
     dashboard = json.loads((Path(__file__).resolve().parents[2] / "deploy" / "grafana-dashboard.json").read_text())
     metrics = Metrics()
-    for name in ("duel_actions_total", "duel_errors_total", "duel_redis_errors_total", "duel_appends_total",
-                 "duel_slow_clients_dropped_total", "duel_connections_refused_total", "duel_snapshots_loaded_total",
-                 "duel_snapshots_ignored_total"):
+    for name in (
+        "duel_actions_total",
+        "duel_errors_total",
+        "duel_redis_errors_total",
+        "duel_appends_total",
+        "duel_slow_clients_dropped_total",
+        "duel_connections_refused_total",
+        "duel_snapshots_loaded_total",
+        "duel_snapshots_ignored_total",
+    ):
         metrics.inc(name, **({"outcome": "accepted"} if name == "duel_actions_total" else {}))
     metrics.set("duel_matches_live", 1)
     exposed = set(re.findall(r"^([a-z_]+)", metrics.render(), re.M))
-    queried = {m for p in dashboard["panels"] for t in p["targets"]
-               for m in re.findall(r"\b((?:duel|process)_[a-z_]+)", t["expr"])}
+    queried = {
+        m
+        for p in dashboard["panels"]
+        for t in p["targets"]
+        for m in re.findall(r"\b((?:duel|process)_[a-z_]+)", t["expr"])
+    }
     assert queried and queried <= exposed, queried - exposed

@@ -66,8 +66,12 @@ def test_full_duel_illegal_actions_restart_and_replay(redis_url: str, tmp_path: 
                 (b"\xc1\x00", E.FRAME_MALFORMED),
                 (msgpack.packb({"type": "action", "pad": "x" * 20000}), E.FRAME_TOO_LARGE),
                 (msgpack.packb({"type": "fire_everything"}), E.MESSAGE_UNKNOWN_TYPE),
-                (msgpack.packb({"type": "action", "client_action_id": 5, "expected_seq": 1,
-                                "action": {"do": "pass"}}), E.MESSAGE_BAD_FIELD),
+                (
+                    msgpack.packb(
+                        {"type": "action", "client_action_id": 5, "expected_seq": 1, "action": {"do": "pass"}}
+                    ),
+                    E.MESSAGE_BAD_FIELD,
+                ),
                 ("hello", E.FRAME_NOT_BINARY),
             ]:
                 await a.send_raw(raw)

@@ -134,8 +134,10 @@ async def one_duel(urls: tuple[str, str], store: RedisEventStore, seed: int) -> 
         if actor is None:
             break
         if n in (3, 4):  # probe: refer to cards by ids the actor was never given
-            probe = {"do": rnd.choice(["activate", "summon", "set", "flip_summon"]), "card": rnd.choice(
-                [rnd.randrange(1, 2**48), rnd.randrange(1, 2100)])}
+            probe = {
+                "do": rnd.choice(["activate", "summon", "set", "flip_summon"]),
+                "card": rnd.choice([rnd.randrange(1, 2**48), rnd.randrange(1, 2100)]),
+            }
             reply = await actor.act(probe)
             assert isinstance(reply, Rejected), reply
             continue
@@ -161,8 +163,10 @@ def test_no_view_or_fact_leaks_hidden_cards(redis_url: str, tmp_path: Path) -> N
         client = aioredis.Redis.from_url(redis_url)
         store = RedisEventStore(client)
         checked = 0
-        async with running_server(redis_url, tmp_path, out_queue=4096) as s1, \
-                running_server(redis_url, tmp_path, out_queue=4096) as s2:
+        async with (
+            running_server(redis_url, tmp_path, out_queue=4096) as s1,
+            running_server(redis_url, tmp_path, out_queue=4096) as s2,
+        ):
             urls = (url_of(s1), url_of(s2))
             for start in range(0, DUELS, PARALLEL):
                 results = await asyncio.gather(

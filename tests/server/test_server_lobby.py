@@ -207,9 +207,7 @@ def test_a_waiting_player_who_left_is_never_paired(redis_url: str, tmp_path: Pat
     run(body())
 
 
-def test_a_paired_player_whose_server_died_does_not_strand_the_waiting_player(
-    redis_url: str, tmp_path: Path
-) -> None:
+def test_a_paired_player_whose_server_died_does_not_strand_the_waiting_player(redis_url: str, tmp_path: Path) -> None:
     """The pairing script ran for a joiner, whose server died before taking seat 1: the
     waiting player's server finds the pairing on record, takes seat 1 for it and starts
     the duel; the joiner, retrying its request later, finds its seat."""

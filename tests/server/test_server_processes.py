@@ -52,6 +52,7 @@ def test_serve_with_embedded_redis_keeps_matches_across_restarts(tmp_path: Path)
     assert not (tmp_path / "var" / "redis.sock").exists(), "the embedded Redis was stopped"
 
     with ServeProcess(tmp_path) as second:
+
         async def find() -> None:
             c = await DuelClient.connect(second.url)
             await c.send(ListMatches())
@@ -66,8 +67,10 @@ def test_serve_with_embedded_redis_keeps_matches_across_restarts(tmp_path: Path)
 
 
 def test_two_processes_share_one_match(redis_url: str, tmp_path: Path) -> None:
-    with ServeProcess(tmp_path / "p1", "--redis-url", redis_url) as p1, \
-         ServeProcess(tmp_path / "p2", "--redis-url", redis_url) as p2:
+    with (
+        ServeProcess(tmp_path / "p1", "--redis-url", redis_url) as p1,
+        ServeProcess(tmp_path / "p2", "--redis-url", redis_url) as p2,
+    ):
 
         async def body() -> None:
             a, b, match_id, _ = await start_match(p1.url, p2.url)

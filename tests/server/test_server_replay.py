@@ -14,8 +14,9 @@ def build_log(seed: int, actions: int) -> list[LogEntry]:
     decks = (rules.demo_deck(0), rules.demo_deck(1))
     facts = rules.genesis(seed, decks)
     state = rules.fold(facts, None)
-    log = [LogEntry(1, None, {"do": "start", "seed": seed, "decks": [decks[0], decks[1]]}, facts,
-                    rules.state_hash(state))]
+    log = [
+        LogEntry(1, None, {"do": "start", "seed": seed, "decks": [decks[0], decks[1]]}, facts, rules.state_hash(state))
+    ]
     rnd = random.Random(seed)
     while len(log) <= actions and not rules.finished(state):
         owed = rules.pending(state)

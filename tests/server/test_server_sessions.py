@@ -133,8 +133,11 @@ def test_spectators_see_public_information_and_cannot_act(redis_url: str, tmp_pa
             await s.expect(Update)
             assert s.view is not None and s.view["you"] is None and not s.legal
             reply_err = None
-            await s.send_raw(msgpack.packb({"type": "action", "client_action_id": "s1",
-                                            "expected_seq": s.seq, "action": {"do": "pass"}}))
+            await s.send_raw(
+                msgpack.packb(
+                    {"type": "action", "client_action_id": "s1", "expected_seq": s.seq, "action": {"do": "pass"}}
+                )
+            )
             reply_err = await s.expect(Error)
             assert reply_err.code == E.SESSION_SPECTATOR
             # no full replay while the duel runs
@@ -311,8 +314,13 @@ def test_healthz_metrics_and_plain_http(redis_url: str, tmp_path: Path) -> None:
             assert await asyncio.to_thread(get, "/healthz") == (200, "ok\n")
             status, text = await asyncio.to_thread(get, "/metrics")
             assert status == 200 and "# TYPE duel_action_latency_seconds histogram" in text
-            for family in ("process_resident_memory_bytes", "process_cpu_seconds_total", "duel_gc_pause_seconds_bucket",
-                           "duel_append_latency_seconds_bucket", "python_gc_collections_total"):
+            for family in (
+                "process_resident_memory_bytes",
+                "process_cpu_seconds_total",
+                "duel_gc_pause_seconds_bucket",
+                "duel_append_latency_seconds_bucket",
+                "python_gc_collections_total",
+            ):
                 assert family in text, family
             assert (await asyncio.to_thread(get, "/nothing"))[0] == 404
 
@@ -375,15 +383,10 @@ def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, t
 
 
 def _seat_sessions(server: DuelServer, match_id: str, seat: int) -> list[Session]:
-    return [
-        s for s in server.sessions
-        if s.match_id == match_id and s.watcher is not None and s.watcher.seat == seat
-    ]
+    return [s for s in server.sessions if s.match_id == match_id and s.watcher is not None and s.watcher.seat == seat]
 
 
-def test_a_peer_that_stops_answering_pings_is_dropped_and_the_match_goes_on(
-    redis_url: str, tmp_path: Path
-) -> None:
+def test_a_peer_that_stops_answering_pings_is_dropped_and_the_match_goes_on(redis_url: str, tmp_path: Path) -> None:
     """Seat 1's client freezes (its socket is no longer read, so no pong goes
     back): the server drops it within ping interval + ping timeout (+ the
     closing handshake's timeout); seat 0, which answers, stays; seat 0 plays

@@ -87,7 +87,7 @@ def test_spectators_trail_by_n_entries_and_see_everything_at_the_end(redis_url: 
             def check_step(live: int) -> None:
                 """No spectator holds an entry that is not DELAY behind ``live``."""
                 for s in watchers:
-                    new = updates(s)[seen[id(s)]:]
+                    new = updates(s)[seen[id(s)] :]
                     seen[id(s)] += len(new)
                     for u in new:
                         assert u.seq <= live - DELAY, f"{s.name} got entry {u.seq} at live seq {live}"

@@ -24,8 +24,9 @@ def run(coro: Awaitable[T]) -> T:
 
 
 def entry(seq: int, seat: int | None = 0, **kw: object) -> LogEntry:
-    return LogEntry(seq=seq, seat=seat, action={"do": "pass", "n": seq},
-                    facts=[{"t": "x", "seq": seq}], state_hash=f"h{seq}", **kw)  # type: ignore[arg-type]
+    return LogEntry(
+        seq=seq, seat=seat, action={"do": "pass", "n": seq}, facts=[{"t": "x", "seq": seq}], state_hash=f"h{seq}", **kw
+    )  # type: ignore[arg-type]
 
 
 def new_match() -> str:
