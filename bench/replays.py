@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
 
     rnd = random.Random(1)
     seqs = [rnd.randint(1, len(log)) for _ in range(40)]
-    checkpoints: dict[int, bytes] = {}
+    checkpoints: dict[int, replays.Checkpoint] = {}
     replays.page(log, ALIAS_KEY, "0", 1, len(log), False, checkpoints)
     fast = [t for s in seqs for t in _timed(lambda s=s: replays.page(log, ALIAS_KEY, "0", s, 1, True, checkpoints), 1)]
     slow = [t for s in seqs[:8] for t in _timed(lambda s=s: replays.page(log, ALIAS_KEY, "0", s, 1, True), 1)]
