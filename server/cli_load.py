@@ -24,7 +24,11 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("load", help="run many bot duels against a server and measure it")
-    p.add_argument("--url", default="ws://127.0.0.1:8765", help="the server (default: ws://127.0.0.1:8765)")
+    p.add_argument(
+        "--url",
+        default="ws://127.0.0.1:8765",
+        help="the server (default: ws://127.0.0.1:8765), or several, comma-separated: seats spread over them",
+    )
     p.add_argument("--duels", type=int, default=100, help="duels in all (full speed) or held at once (--think)")
     p.add_argument("--concurrency", type=int, default=50, help="duels at once, at full speed (default 50)")
     p.add_argument("--think", type=float, default=0.0, help="seconds per decision per seat (0: full speed)")
@@ -35,10 +39,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-async def _probe(url: str) -> None:
-    """One connection before the load: a wrong URL is one clear line, not N failed duels."""
-    async with connect(url, open_timeout=10):
-        pass
+async def _probe(urls: str) -> None:
+    """One connection to each server before the load: a wrong URL is one clear line, not N
+    failed duels."""
+    for url in urls.split(","):
+        async with connect(url, open_timeout=10):
+            pass
 
 
 def run(args: argparse.Namespace) -> int:

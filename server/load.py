@@ -35,7 +35,7 @@ MAX_LATENCIES = 200_000
 
 @dataclass
 class LoadConfig:
-    url: str
+    url: str  # one server, or several separated by commas (a duel's seats on different ones)
     duels: int = 10  # duels in all (full speed) or held at once (human pace)
     concurrency: int = 10  # duels running at once (full speed)
     think_s: float = 0.0  # 0: full speed; else seconds per decision per seat
@@ -147,8 +147,11 @@ async def _seat(url: str, hello_name: str) -> Seat:
 async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) -> None:
     rnd = random.Random(cfg.seed * 1_000_003 + n)
     try:
-        a = await _seat(cfg.url, "load")
-        b = await _seat(cfg.url, "load")
+        # several servers (comma-separated URLs): the two seats of a duel sit on different
+        # processes when there are two or more (the fan-out between processes is exercised)
+        urls = cfg.url.split(",")
+        a = await _seat(urls[n % len(urls)], "load")
+        b = await _seat(urls[(n + 1) % len(urls)], "load")
     except (OSError, ConnectionClosed, TimeoutError) as exc:
         stats.failed += 1
         stats.errors[f"connect:{type(exc).__name__}"] += 1
