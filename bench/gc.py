@@ -20,11 +20,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from server.child import ServeProcess
 from server.embedded_redis import EmbeddedRedis
 from server.load import LoadConfig, rss_kib, run
 
-from .throughput import SECRET, Target, measure
+from .throughput import Target, measure, serve_for_load
 
 MODES = ("default", "tuned")
 
@@ -63,25 +62,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
-        procs = {
-            m: ServeProcess(
-                Path(d) / m,
-                "--redis-url",
-                rds.url,
-                "--log-level",
-                "warning",
-                "--rate-limit",
-                "100000",
-                "--address-connections",
-                "100000",
-                "--address-rate",
-                "10000000",
-                "--gc",
-                m,
-                secret=SECRET,
-            ).start()
-            for m in MODES
-        }
+        procs = {m: serve_for_load(Path(d) / m, rds.url, "--gc", m) for m in MODES}
         targets = {m: Target(m, pr.url, pr.proc.pid if pr.proc else 0) for m, pr in procs.items()}
         try:
             for _ in range(a.rounds):

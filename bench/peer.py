@@ -45,7 +45,7 @@ from server.child import REPO, ServeProcess, cpu_seconds
 from server.embedded_redis import EmbeddedRedis
 from server.load import LoadConfig
 
-from .throughput import SECRET, Target, measure
+from .throughput import Target, measure, serve_for_load
 
 BGIO_VERSION = "0.50.2"
 # the socket.io client boardgame.io 0.50.2 asks for (^4.1.3), pinned
@@ -249,20 +249,7 @@ def run_peer(a: argparse.Namespace, node: str, modules: Path) -> dict[str, Any]:
         bgio: BgioServer | None = None
         try:
             redis_pid = int((rds.data_dir / "redis.pid").read_text().strip())
-            real_proc = ServeProcess(
-                Path(d) / "real",
-                "--redis-url",
-                rds.url,
-                "--log-level",
-                "warning",
-                "--rate-limit",
-                "100000",
-                "--address-connections",
-                "100000",
-                "--address-rate",
-                "10000000",
-                secret=SECRET,
-            ).start()
+            real_proc = serve_for_load(Path(d) / "real", rds.url)
             real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
             bgio = BgioServer(node, modules, Path(d) / "bgio.log")
             for r in range(a.rounds):

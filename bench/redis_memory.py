@@ -17,11 +17,10 @@ from pathlib import Path
 import redis
 
 from server import keys
-from server.child import ServeProcess
 from server.embedded_redis import EmbeddedRedis
 from server.load import LoadConfig, run
 
-from .throughput import SECRET
+from .throughput import serve_for_load
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
@@ -30,20 +29,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="everysec").start()
-        srv = ServeProcess(
-            Path(d) / "srv",
-            "--redis-url",
-            rds.url,
-            "--log-level",
-            "warning",
-            "--rate-limit",
-            "100000",
-            "--address-connections",
-            "100000",
-            "--address-rate",
-            "10000000",
-            secret=SECRET,
-        ).start()
+        srv = serve_for_load(Path(d) / "srv", rds.url)
         try:
             stats = asyncio.run(run(LoadConfig(srv.url, duels=a.duels, concurrency=min(a.duels, 20))))
             time.sleep(1.0)  # the end of a duel is recorded just after its last update goes out

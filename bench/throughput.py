@@ -49,6 +49,16 @@ class Target:
     pid: int
 
 
+UNLIMITED = ("--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000")
+"""A load generator on one address sends far more than a person: the limits are lifted."""
+
+
+def serve_for_load(workdir: Path, redis_url: str, *extra: str) -> ServeProcess:
+    """``duel serve`` on ``redis_url`` as the benchmarks run it (quiet logs, no limits), started."""
+    args = ("--redis-url", redis_url, "--log-level", "warning", *UNLIMITED, *extra)
+    return ServeProcess(workdir, *args, secret=SECRET).start()
+
+
 class Bare:
     """bench/pipeline.py as a child process."""
 
@@ -133,20 +143,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(__import__("os").sched_getaffinity(0))}
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
-        real_proc = ServeProcess(
-            Path(d) / "real",
-            "--redis-url",
-            rds.url,
-            "--log-level",
-            "warning",
-            "--rate-limit",
-            "100000",
-            "--address-connections",
-            "100000",
-            "--address-rate",
-            "10000000",
-            secret=SECRET,
-        ).start()
+        real_proc = serve_for_load(Path(d) / "real", rds.url)
         bare = Bare(rds.url, free_port())
         real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
         bare_t = Target("bare", bare.url, bare.proc.pid)

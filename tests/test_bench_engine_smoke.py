@@ -3,14 +3,11 @@ figures exist and the two engines played the same duel. No speed is asserted her
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from bench import engine_work
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="the baseline engine is extracted with git")
 def test_tiny_engine_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     series = engine_work.run(1, tiny=True)
     out = capsys.readouterr().out

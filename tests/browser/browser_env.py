@@ -31,13 +31,9 @@ LAUNCH_ARGS = [
     "--no-default-browser-check",
 ]
 HOW_TO_INSTALL = (
-    "skipped outside CI: Chromium not found at {path} (apt-get install chromium; "
-    "CI installs it and with CI=true these tests never skip)"
+    "Chromium not found at {path}: the browser tests drive Debian's Chromium "
+    "(apt-get install chromium; .ci/run installs it)"
 )
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def chromium_path() -> str:
