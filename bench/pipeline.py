@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
-import redis.asyncio as aioredis
 from websockets.asyncio.server import ServerConnection, serve
+
+from server import resp
 
 PASS = {"do": "pass"}
 
@@ -37,7 +38,8 @@ class Duel:
 
 class Pipeline:
     def __init__(self, redis_url: str, actions_per_duel: int) -> None:
-        self.redis = aioredis.Redis.from_url(redis_url, max_connections=256)
+        # the same lean pipelined connection the real server appends with (server.resp)
+        self.redis = resp.Pipe(redis_url)
         self.duels: dict[str, Duel] = {}
         self.limit = actions_per_duel
 
@@ -60,9 +62,8 @@ class Pipeline:
 
     async def _append(self, duel: Duel, action: dict[str, Any]) -> None:
         duel.seq += 1
-        await self.redis.xadd(
-            f"bare:{{{duel.match_id}}}:log", {"seq": duel.seq, "action": msgpack.packb(action)}, id=f"{duel.seq}-0"
-        )
+        key = f"bare:{{{duel.match_id}}}:log"
+        await self.redis.call("XADD", key, f"{duel.seq}-0", "seq", duel.seq, "action", msgpack.packb(action))
 
     async def handle(self, ws: ServerConnection) -> None:
         duel: Duel | None = None
@@ -137,7 +138,7 @@ async def main(port: int, redis_url: str, actions: int) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
-    await pipe.redis.aclose()
+    await pipe.redis.close()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import keys, redisconn, webapp
+from server import keys, redisconn, resp, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
@@ -48,7 +48,9 @@ class DuelServer:
         self.metrics = Metrics()
         self.process_id = secrets.token_hex(6)
         self.redis = redisconn.connect(redis_url, config.redis_connections)
-        self.store = RedisEventStore(self.redis)
+        # the appends go over one lean pipelined connection when the server is one Redis
+        self.pipe = resp.Pipe(redis_url) if resp.supports(redis_url) else None
+        self.store = RedisEventStore(self.redis, self.pipe)
         self.directory = MatchDirectory(self.redis)
         self.quick = QuickQueue(self.redis)
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
@@ -263,6 +265,8 @@ class DuelServer:
                 await asyncio.wait_for(self._server.wait_closed(), self.config.drain_timeout)
         await self.fanout.stop()
         await self.redis.aclose()
+        if self.pipe is not None:
+            await self.pipe.close()
         log.info("stopped")
 
     async def __aenter__(self) -> DuelServer:

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 import redis.asyncio as aioredis
 
 from protocol.entry import LogEntry
-from server import keys
+from server import keys, resp
 
 MAX_ENTRY_BYTES = 512 * 1024
 READ_BATCH = 500
@@ -96,9 +96,11 @@ def fingerprint(action: object) -> str:
 class RedisEventStore:
     """:class:`EventStore` on Redis streams (works on Redis 6.2+ and Cluster)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, pipe: resp.Pipe | None = None) -> None:
+        """``pipe``: a lean pipelined connection for the appends (server.resp), when the
+        server is one Redis; everything else goes through ``client`` (redis-py)."""
         self._redis = client
-        self._append = client.register_script(APPEND_LUA)
+        self._append: Any = client.register_script(APPEND_LUA) if pipe is None else resp.Script(pipe, APPEND_LUA)
 
     @property
     def redis(self) -> aioredis.Redis:

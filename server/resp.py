@@ -1,0 +1,192 @@
+"""A lean, pipelined Redis connection for the hot path: one socket, many requests in flight.
+
+redis-py spends more CPU per command than the command itself costs: a pool checkout, a
+retry wrapper, a deprecation shim, a timeout context and a round of packing for every call
+(measured under load: about 17 % of the server's CPU went to appending, most of it in
+the client; docs/performance.md). The appends of every match are independent requests
+whose replies come back in the order they were sent, so one connection can carry them all
+at once: each call writes its command and waits for its own reply, which the protocol hands
+out in order (RESP2 replies, parsed by hiredis).
+
+Only what the hot path needs: commands, replies, ``EVALSHA`` with a fall-back to ``EVAL``,
+one reconnect-and-retry policy. A dropped connection fails every request in flight with
+:class:`RedisConnectionError`; the caller's call is sent again on a new connection (up to
+``RETRIES`` times), which is safe because every write the server makes is a script that
+may run twice (server.store: a repeated action key appends nothing). One server only:
+``redis://`` and ``unix://`` URLs (``rediss://`` and clusters use redis-py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import deque
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import hiredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+RETRIES = 3
+"""A call whose connection broke is sent again this many times (on a new connection)."""
+CALL_TIMEOUT_S = 5.0
+"""A reply later than this breaks the connection (like redis-py's ``socket_timeout``)."""
+CONNECT_TIMEOUT_S = 2.0
+
+
+def supports(url: str) -> bool:
+    """Whether this client can talk to ``url`` (one server, no TLS)."""
+    return url.startswith(("redis://", "unix://"))
+
+
+def encode(args: tuple[bytes | str | int, ...]) -> bytes:
+    """One command in RESP (an array of bulk strings)."""
+    out = [b"*%d\r\n" % len(args)]
+    for a in args:
+        b = a if isinstance(a, bytes) else (a.encode() if isinstance(a, str) else b"%d" % a)
+        out.append(b"$%d\r\n" % len(b))
+        out.append(b)
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+class _Protocol(asyncio.Protocol):
+    """Replies are handed to the waiting calls in the order the commands were written."""
+
+    def __init__(self) -> None:
+        self.reader = hiredis.Reader()
+        self.waiting: deque[asyncio.Future[Any]] = deque()
+        self.transport: asyncio.Transport | None = None
+        self.lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        while True:
+            reply = self.reader.gets()
+            if reply is False:
+                return
+            if not self.waiting:  # pragma: no cover - Redis never answers what was not asked
+                continue
+            fut = self.waiting.popleft()
+            if fut.done():  # its caller timed out and gave up
+                continue
+            if isinstance(reply, hiredis.ReplyError):
+                fut.set_exception(ResponseError(str(reply)))
+            else:
+                fut.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        while self.waiting:
+            fut = self.waiting.popleft()
+            if not fut.done():
+                fut.set_exception(RedisConnectionError(f"connection to Redis lost: {exc or 'closed'}"))
+
+    def send(self, data: bytes) -> asyncio.Future[Any]:
+        assert self.transport is not None
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.waiting.append(fut)
+        self.transport.write(data)
+        return fut
+
+
+class Pipe:
+    """One pipelined connection to one Redis, (re)connected on first use."""
+
+    def __init__(self, url: str) -> None:
+        if not supports(url):
+            raise ValueError(f"the lean Redis client does not handle {url.split('://', 1)[0]}:// URLs")
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        self._unix = unquote(parts.path) if parts.scheme == "unix" else None
+        self._host = parts.hostname or "127.0.0.1"
+        self._port = parts.port or 6379
+        self._password = unquote(parts.password) if parts.password else None
+        self._username = unquote(parts.username) if parts.username else None
+        if self._unix is not None:
+            db = query.get("db", ["0"])[0]
+        else:
+            db = (parts.path or "/0").lstrip("/") or query.get("db", ["0"])[0]
+        self._db = int(db)
+        self._proto: _Protocol | None = None
+        self._connecting: asyncio.Lock | None = None
+
+    async def _connection(self) -> _Protocol:
+        proto = self._proto
+        if proto is not None and not proto.lost:
+            return proto
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:  # one reconnect for all the calls that found it broken
+            if self._proto is not None and not self._proto.lost:
+                return self._proto
+            loop = asyncio.get_running_loop()
+            try:
+                if self._unix is not None:
+                    opening = loop.create_unix_connection(_Protocol, self._unix)
+                else:
+                    opening = loop.create_connection(_Protocol, self._host, self._port)
+                _, fresh = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
+            except (OSError, TimeoutError) as exc:
+                raise RedisConnectionError(f"cannot connect to Redis: {exc}") from exc
+            proto = fresh
+            if self._password is not None:
+                auth = ("AUTH", self._username, self._password) if self._username else ("AUTH", self._password)
+                await self._await(proto, proto.send(encode(auth)))
+            if self._db:
+                await self._await(proto, proto.send(encode(("SELECT", self._db))))
+            self._proto = proto
+            return proto
+
+    async def _await(self, proto: _Protocol, fut: asyncio.Future[Any]) -> Any:
+        try:
+            return await asyncio.wait_for(fut, CALL_TIMEOUT_S)
+        except TimeoutError as exc:
+            # the replies of this connection can no longer be matched to their calls
+            if proto.transport is not None:
+                proto.transport.abort()
+            raise RedisTimeoutError("Redis did not answer in time") from exc
+
+    async def call(self, *args: bytes | str | int) -> Any:
+        """Send one command and return its reply (a Redis error raises ``ResponseError``)."""
+        data = encode(args)
+        delay = 0.05
+        for attempt in range(RETRIES + 1):
+            try:
+                proto = await self._connection()
+                return await self._await(proto, proto.send(data))
+            except (RedisConnectionError, RedisTimeoutError):
+                if attempt == RETRIES:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(0.5, delay * 2)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def close(self) -> None:
+        proto, self._proto = self._proto, None
+        if proto is not None and proto.transport is not None:
+            proto.transport.close()
+
+
+class Script:
+    """A Lua script run with ``EVALSHA`` (``EVAL`` once when Redis does not know it yet)."""
+
+    def __init__(self, pipe: Pipe, source: str) -> None:
+        self.pipe = pipe
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+
+    async def __call__(self, keys: list[str], args: list[Any]) -> Any:
+        """Called as redis-py's scripts are: ``script(keys=[...], args=[...])``."""
+        try:
+            return await self.pipe.call("EVALSHA", self.sha, len(keys), *keys, *args)
+        except ResponseError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+            return await self.pipe.call("EVAL", self.source, len(keys), *keys, *args)

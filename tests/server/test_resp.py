@@ -1,0 +1,144 @@
+"""server.resp, the lean pipelined Redis connection of the appends: against a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable
+from typing import TypeVar
+
+import pytest
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+
+from protocol import LogEntry
+from server import resp
+from server.store import APPEND_LUA, RedisEventStore, action_key
+from tests.server.redis_proxy import LossyProxy, script_sha
+
+T = TypeVar("T")
+
+
+def run(coro: Awaitable[T]) -> T:
+    async def main() -> T:
+        return await coro
+
+    return asyncio.run(main())
+
+
+def test_encode_is_resp() -> None:
+    assert resp.encode(("SET", b"k\r\n", 12)) == b"*3\r\n$3\r\nSET\r\n$3\r\nk\r\n\r\n$2\r\n12\r\n"
+    assert resp.encode(("GET", "é")) == b"*2\r\n$3\r\nGET\r\n$2\r\n\xc3\xa9\r\n"
+
+
+def test_supports_one_server_without_tls_only() -> None:
+    assert resp.supports("redis://127.0.0.1:6379/0") and resp.supports("unix:///tmp/r.sock")
+    assert not resp.supports("rediss://h:6380") and not resp.supports("redis+cluster://h:1,h:2/")
+    with pytest.raises(ValueError, match="rediss"):
+        resp.Pipe("rediss://h:6380")
+
+
+def test_concurrent_calls_each_get_their_own_reply(redis_url: str) -> None:
+    """Hundreds of commands in flight on one socket: replies are matched to callers in order."""
+
+    async def body() -> None:
+        pipe = resp.Pipe(redis_url)
+        prefix = "resp:" + secrets.token_hex(4)
+        values = [secrets.token_bytes(1 + i % 300) for i in range(500)]
+        await asyncio.gather(*(pipe.call("SET", f"{prefix}:{i}", v) for i, v in enumerate(values)))
+        got = await asyncio.gather(*(pipe.call("GET", f"{prefix}:{i}") for i in range(len(values))))
+        assert got == values
+        await pipe.close()
+
+    run(body())
+
+
+def test_an_error_reply_raises_and_the_connection_stays_usable(redis_url: str) -> None:
+    async def body() -> None:
+        pipe = resp.Pipe(redis_url)
+        key = "resp:" + secrets.token_hex(4)
+        await pipe.call("SET", key, "not a number")
+        with pytest.raises(ResponseError, match="not an integer"):
+            await pipe.call("INCR", key)
+        assert await pipe.call("ECHO", "still here") == b"still here"
+        await pipe.close()
+
+    run(body())
+
+
+def test_script_falls_back_to_eval_when_redis_does_not_know_it(redis_url: str) -> None:
+    async def body() -> None:
+        pipe = resp.Pipe(redis_url)
+        source = "return {KEYS[1], ARGV[1], '" + secrets.token_hex(4) + "'}"  # a script Redis has not seen
+        script = resp.Script(pipe, source)
+        direct = aioredis.Redis.from_url(redis_url)
+        assert await direct.script_exists(script.sha) == [False]
+        reply = await script(keys=["k"], args=["a"])
+        assert reply[:2] == [b"k", b"a"]
+        assert await direct.script_exists(script.sha) == [True]  # EVAL cached it: EVALSHA from now on
+        assert (await script(keys=["k2"], args=["b"]))[:2] == [b"k2", b"b"]
+        await direct.aclose()
+        await pipe.close()
+
+    run(body())
+
+
+def test_a_killed_connection_is_replaced_on_the_next_call(redis_url: str) -> None:
+    async def body() -> None:
+        pipe = resp.Pipe(redis_url)
+        first_id = await pipe.call("CLIENT", "ID")
+        direct = aioredis.Redis.from_url(redis_url)
+        assert await direct.execute_command("CLIENT", "KILL", "ID", first_id) == 1
+        await asyncio.sleep(0.05)
+        assert await pipe.call("ECHO", "again") == b"again"
+        assert await pipe.call("CLIENT", "ID") != first_id
+        await direct.aclose()
+        await pipe.close()
+
+    run(body())
+
+
+def test_unreachable_redis_fails_with_a_connection_error(tmp_path: object) -> None:
+    async def body() -> None:
+        pipe = resp.Pipe(f"unix://{tmp_path}/no-such.sock")
+        with pytest.raises(RedisConnectionError, match="cannot connect"):
+            await pipe.call("PING")
+
+    run(body())
+
+
+def test_lost_append_replies_are_retried_without_doubling(redis_url: str) -> None:
+    """The reply to an append is lost while other appends are in flight on the same socket:
+    every caller still gets one answer, each action is in the log once, and the action whose
+    reply was lost comes back as the entry it made (its id was recorded)."""
+
+    async def body() -> None:
+        proxy = await LossyProxy(redis_url).start()
+        pipe = resp.Pipe(proxy.url)
+        store = RedisEventStore(aioredis.Redis.from_url(redis_url), pipe)
+        matches = ["r" + secrets.token_hex(6) for _ in range(20)]
+        proxy.lose_reply_to(script_sha(APPEND_LUA), 3)
+        proxy.lose_reply_to(APPEND_LUA.encode(), 3)
+
+        async def play(m: str) -> list[tuple[str, int]]:
+            out = []
+            for seq in range(1, 6):
+                action = {"do": "x", "n": seq}
+                e = LogEntry(seq=seq, seat=0, action=action, facts=[], state_hash="h", client_action_id=f"a{seq}")
+                r = await store.append(m, e, action_key(0, f"a{seq}"), "fp")
+                out.append((r.status, r.seq))
+            return out
+
+        results = await asyncio.gather(*(play(m) for m in matches))
+        assert proxy.dropped, "no reply was lost: the test proved nothing"
+        for m, res in zip(matches, results, strict=True):
+            assert [seq for _, seq in res] == [1, 2, 3, 4, 5]
+            assert {status for status, _ in res} <= {"ok", "duplicate"}
+            assert [e.seq for e in await store.read(m)] == [1, 2, 3, 4, 5]
+        assert sum(status == "duplicate" for res in results for status, _ in res) >= 1
+        await store.redis.aclose()
+        await pipe.close()
+        await proxy.stop()
+
+    run(body())
