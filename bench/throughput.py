@@ -13,6 +13,9 @@ hits both. Figures are printed as real / bare with the range over rounds:
 - one duel back to back, and with 50 ms think time: p50 / p99 of "action -> both clients";
 - a human pace (each seat acts every 2 s): p99 with N duels held at once, for N in ``--hold``;
 - server RSS per active duel (the human-pace run: RSS with N duels minus RSS idle, over N);
+- two server processes on the machine: saturation throughput with the duels spread over both
+  (each duel on one process, as a load balancer places them) and with each duel's seats on
+  different processes (every action crosses the fan-out), against one process in the same round;
 - Redis round trips per accepted action: the requests Redis receives from clients (MONITOR,
   bench/roundtrips.py: commands a script runs inside Redis are not round trips), counted over a
   separate short run of the saturation load, since MONITOR slows Redis down.
@@ -121,6 +124,43 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
     }
 
 
+def measure_many(pids: list[int], cfgs: list[LoadConfig]) -> dict[str, Any]:
+    """Several loads at once (one event loop): accepted actions/s in all, CPU of ``pids``."""
+
+    async def together() -> list[Any]:
+        return list(await asyncio.gather(*(run(c) for c in cfgs)))
+
+    t0 = time.perf_counter()
+    cpu0 = sum(cpu_seconds(p) for p in pids)
+    stats = asyncio.run(together())
+    wall = time.perf_counter() - t0
+    actions = sum(st.actions for st in stats)
+    return {
+        "actions": actions,
+        "actions_per_s": actions / wall if wall else 0.0,
+        "failed": sum(st.failed for st in stats),
+        "cpu_ms_per_action": (sum(cpu_seconds(p) for p in pids) - cpu0) * 1000 / max(1, actions),
+    }
+
+
+def scale_out(one: Target, two: Target, duels: int, seconds: float, rounds: int) -> dict[str, list[dict[str, Any]]]:
+    """Saturation with one server process, with the duels spread over two, and with each
+    duel's seats on two different processes; rounds interleave the three."""
+    out: dict[str, list[dict[str, Any]]] = {"one": [], "spread": [], "split": []}
+    pids = [one.pid, two.pid]
+    for _ in range(rounds):
+        out["one"].append(measure(one, LoadConfig(one.url, duels=10**6, concurrency=duels, seconds=seconds)))
+        half = max(1, duels // 2)
+        spread = [
+            LoadConfig(t.url, duels=10**6, concurrency=half, seconds=seconds, seed=i + 1)
+            for i, t in enumerate((one, two))
+        ]
+        out["spread"].append(measure_many(pids, spread))
+        split = LoadConfig(f"{one.url},{two.url}", duels=10**6, concurrency=duels, seconds=seconds)
+        out["split"].append(measure_many(pids, [split]))
+    return out
+
+
 def fmt_range(real: list[float], bare: list[float], higher_is_better: bool) -> str:
     ratios = [r / b for r, b in zip(real, bare, strict=True) if b]
     med = statistics.median(ratios) if ratios else float("nan")
@@ -144,8 +184,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
         real_proc = serve_for_load(Path(d) / "real", rds.url)
+        second_proc = serve_for_load(Path(d) / "real2", rds.url)
         bare = Bare(rds.url, free_port())
         real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0)
+        second = Target("real2", second_proc.url, second_proc.proc.pid if second_proc.proc else 0)
         bare_t = Target("bare", bare.url, bare.proc.pid)
         try:
             sat: dict[str, list[dict[str, Any]]] = {"real": [], "bare": []}
@@ -154,6 +196,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     m = measure(t, LoadConfig(t.url, duels=10**6, concurrency=a.duels, seconds=a.seconds))
                     sat[t.name].append(m)
             results["saturation"] = sat
+            results["two_processes"] = scale_out(real, second, a.duels, a.seconds, a.rounds)
             results["redis_roundtrips"] = {
                 t.name: roundtrips(t, rds.url, a.duels, min(a.seconds, 5.0)) for t in (real, bare_t)
             }
@@ -187,6 +230,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             results["human_pace"] = held
         finally:
             bare.stop()
+            second_proc.stop()
             real_proc.stop()
             rds.stop()
     report(results)
@@ -209,6 +253,15 @@ def report(r: dict[str, Any]) -> None:
         f"server CPU per action: real {statistics.median(cpu):.3f} ms, bare {statistics.median(cpu_b):.3f} ms -> "
         f"{fmt_range(cpu, cpu_b, False)}"
     )
+    two = r["two_processes"]
+    one = [m["actions_per_s"] for m in two["one"]]
+    for key, what in (("spread", "duels spread over two processes"), ("split", "each duel's seats on two processes")):
+        v = [m["actions_per_s"] for m in two[key]]
+        print(
+            f"{what}: {statistics.median(v):8.0f} actions/s, one process {statistics.median(one):8.0f} -> "
+            f"{fmt_range(v, one, True)} (CPU {statistics.median(m['cpu_ms_per_action'] for m in two[key]):.3f} ms "
+            f"per action, both processes)"
+        )
     for label, d in r["one_duel"].items():
         for q in ("p50_ms", "p99_ms"):
             rv = [m[q] for m in d["real"]]

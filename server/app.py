@@ -51,7 +51,7 @@ class DuelServer:
         # the appends go over one lean pipelined connection when the server is one Redis
         self.pipe = resp.Pipe(redis_url) if resp.supports(redis_url) else None
         self.store = RedisEventStore(self.redis, self.pipe)
-        self.directory = MatchDirectory(self.redis)
+        self.directory = MatchDirectory(self.redis, self.pipe)
         self.quick = QuickQueue(self.redis)
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
         self.service = MatchService(self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id)

@@ -25,7 +25,7 @@ import msgpack
 import redis.asyncio as aioredis
 
 from protocol.codec import pack
-from server import keys
+from server import keys, resp
 from server.clocks import ClockSettings
 
 WAITING = "waiting"
@@ -171,13 +171,17 @@ def _now_ms() -> int:
 
 
 class MatchDirectory:
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, pipe: resp.Pipe | None = None) -> None:
+        """``pipe``: the lean connection (server.resp) for the scripts and the reads every
+        duel makes, when the server is one Redis."""
         self._redis = client
-        self._create = client.register_script(CREATE_LUA)
-        self._join = client.register_script(JOIN_LUA)
-        self._hold = client.register_script(HOLD_LUA)
-        self._release = client.register_script(RELEASE_LUA)
-        self._finish = client.register_script(FINISH_LUA)
+        self._pipe = pipe
+        register = resp.script_registrar(client, pipe)
+        self._create = register(CREATE_LUA)
+        self._join = register(JOIN_LUA)
+        self._hold = register(HOLD_LUA)
+        self._release = register(RELEASE_LUA)
+        self._finish = register(FINISH_LUA)
 
     async def create(
         self,
@@ -226,7 +230,12 @@ class MatchDirectory:
         return {"OK": "ok", "MINE": "mine", "FULL": "full"}.get(reply, "notfound")  # type: ignore[return-value]
 
     async def get(self, match_id: str) -> MatchInfo | None:
-        raw = await self._redis.hgetall(keys.meta_key(match_id))
+        key = keys.meta_key(match_id)
+        raw: dict[Any, Any]
+        if self._pipe is None:
+            raw = await self._redis.hgetall(key)
+        else:
+            raw = resp.pairs(await self._pipe.call("HGETALL", key))
         if not raw or b"status" not in raw:
             return None
         f: dict[str, Any] = {_text(k): v for k, v in raw.items()}
@@ -291,7 +300,8 @@ class MatchDirectory:
 
     async def holders(self, match_id: str) -> tuple[tuple[str, str], tuple[str, str]]:
         """(the connections holding the seats, the players' names)."""
-        raw = await self._redis.hmget(keys.meta_key(match_id), ["conn0", "conn1", "name0", "name1"])
+        key, names = keys.meta_key(match_id), ("conn0", "conn1", "name0", "name1")
+        raw = await self._redis.hmget(key, names) if self._pipe is None else await self._pipe.call("HMGET", key, *names)
         t = [_text(x or b"") for x in raw]
         return (t[0], t[1]), (t[2], t[3])
 

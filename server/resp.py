@@ -21,18 +21,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 RETRIES = 3
 """A call whose connection broke is sent again this many times (on a new connection)."""
 CALL_TIMEOUT_S = 5.0
-"""A reply later than this breaks the connection (like redis-py's ``socket_timeout``)."""
+"""A reply later than this breaks the connection (like redis-py's ``socket_timeout``), and
+the calls in flight are retried on a new one."""
 CONNECT_TIMEOUT_S = 2.0
 
 
@@ -53,13 +54,23 @@ def encode(args: tuple[bytes | str | int, ...]) -> bytes:
 
 
 class _Protocol(asyncio.Protocol):
-    """Replies are handed to the waiting calls in the order the commands were written."""
+    """Replies are handed to the waiting calls in the order the commands were written.
 
-    def __init__(self) -> None:
+    The commands of one turn of the event loop go out in one write (fewer system calls when
+    many matches append at once). A watchdog aborts the connection when the oldest command
+    has waited longer than :data:`CALL_TIMEOUT_S`: its reply, and so every later one, can no
+    longer be trusted to arrive, and the callers retry on a new connection."""
+
+    def __init__(self, timeout_s: float = CALL_TIMEOUT_S) -> None:
+        self.timeout_s = timeout_s
         self.reader = hiredis.Reader()
         self.waiting: deque[asyncio.Future[Any]] = deque()
+        self.sent_at: deque[float] = deque()
+        self.outbox: list[bytes] = []
         self.transport: asyncio.Transport | None = None
         self.lost = False
+        self.loop = asyncio.get_running_loop()
+        self.watchdog: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -67,14 +78,16 @@ class _Protocol(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
+        waiting, sent_at = self.waiting, self.sent_at
         while True:
             reply = self.reader.gets()
             if reply is False:
                 return
-            if not self.waiting:  # pragma: no cover - Redis never answers what was not asked
+            if not waiting:  # pragma: no cover - Redis never answers what was not asked
                 continue
-            fut = self.waiting.popleft()
-            if fut.done():  # its caller timed out and gave up
+            fut = waiting.popleft()
+            sent_at.popleft()
+            if fut.done():  # its caller was cancelled
                 continue
             if isinstance(reply, hiredis.ReplyError):
                 fut.set_exception(ResponseError(str(reply)))
@@ -83,23 +96,47 @@ class _Protocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+        self.sent_at.clear()
         while self.waiting:
             fut = self.waiting.popleft()
             if not fut.done():
                 fut.set_exception(RedisConnectionError(f"connection to Redis lost: {exc or 'closed'}"))
 
     def send(self, data: bytes) -> asyncio.Future[Any]:
-        assert self.transport is not None
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Any] = self.loop.create_future()
         self.waiting.append(fut)
-        self.transport.write(data)
+        self.sent_at.append(self.loop.time())
+        if not self.outbox:
+            self.loop.call_soon(self._flush)
+        self.outbox.append(data)
+        if self.watchdog is None:
+            self.watchdog = self.loop.call_later(self.timeout_s, self._check)
         return fut
+
+    def _flush(self) -> None:
+        data, self.outbox = b"".join(self.outbox), []
+        if self.transport is not None and not self.lost:
+            self.transport.write(data)
+
+    def _check(self) -> None:
+        self.watchdog = None
+        if not self.sent_at:
+            return
+        late = self.loop.time() - self.sent_at[0]
+        if late >= self.timeout_s:
+            assert self.transport is not None
+            self.transport.abort()  # connection_lost fails every call in flight
+            return
+        self.watchdog = self.loop.call_later(self.timeout_s - late, self._check)
 
 
 class Pipe:
     """One pipelined connection to one Redis, (re)connected on first use."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout_s: float = CALL_TIMEOUT_S) -> None:
+        self._timeout_s = timeout_s
         if not supports(url):
             raise ValueError(f"the lean Redis client does not handle {url.split('://', 1)[0]}:// URLs")
         parts = urlsplit(url)
@@ -117,6 +154,9 @@ class Pipe:
         self._proto: _Protocol | None = None
         self._connecting: asyncio.Lock | None = None
 
+    def _protocol(self) -> _Protocol:
+        return _Protocol(self._timeout_s)
+
     async def _connection(self) -> _Protocol:
         proto = self._proto
         if proto is not None and not proto.lost:
@@ -129,29 +169,20 @@ class Pipe:
             loop = asyncio.get_running_loop()
             try:
                 if self._unix is not None:
-                    opening = loop.create_unix_connection(_Protocol, self._unix)
+                    opening = loop.create_unix_connection(self._protocol, self._unix)
                 else:
-                    opening = loop.create_connection(_Protocol, self._host, self._port)
+                    opening = loop.create_connection(self._protocol, self._host, self._port)
                 _, fresh = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
             except (OSError, TimeoutError) as exc:
                 raise RedisConnectionError(f"cannot connect to Redis: {exc}") from exc
             proto = fresh
             if self._password is not None:
                 auth = ("AUTH", self._username, self._password) if self._username else ("AUTH", self._password)
-                await self._await(proto, proto.send(encode(auth)))
+                await proto.send(encode(auth))
             if self._db:
-                await self._await(proto, proto.send(encode(("SELECT", self._db))))
+                await proto.send(encode(("SELECT", self._db)))
             self._proto = proto
             return proto
-
-    async def _await(self, proto: _Protocol, fut: asyncio.Future[Any]) -> Any:
-        try:
-            return await asyncio.wait_for(fut, CALL_TIMEOUT_S)
-        except TimeoutError as exc:
-            # the replies of this connection can no longer be matched to their calls
-            if proto.transport is not None:
-                proto.transport.abort()
-            raise RedisTimeoutError("Redis did not answer in time") from exc
 
     async def call(self, *args: bytes | str | int) -> Any:
         """Send one command and return its reply (a Redis error raises ``ResponseError``)."""
@@ -160,8 +191,8 @@ class Pipe:
         for attempt in range(RETRIES + 1):
             try:
                 proto = await self._connection()
-                return await self._await(proto, proto.send(data))
-            except (RedisConnectionError, RedisTimeoutError):
+                return await proto.send(data)
+            except RedisConnectionError:
                 if attempt == RETRIES:
                     raise
                 await asyncio.sleep(delay)
@@ -190,3 +221,17 @@ class Script:
             if not str(exc).startswith("NOSCRIPT"):
                 raise
             return await self.pipe.call("EVAL", self.source, len(keys), *keys, *args)
+
+
+def script_registrar(client: Any, pipe: Pipe | None) -> Callable[[str], Any]:
+    """How a module registers its Lua scripts: on the lean pipe when the server has one,
+    else redis-py's ``register_script`` (a cluster, TLS). Both are called alike."""
+    if pipe is None:
+        register: Callable[[str], Any] = client.register_script
+        return register
+    return lambda source: Script(pipe, source)
+
+
+def pairs(flat: list[Any]) -> dict[bytes, Any]:
+    """A flat ``[field, value, ...]`` reply (HGETALL, a stream entry) as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))

@@ -100,6 +100,7 @@ class RedisEventStore:
         """``pipe``: a lean pipelined connection for the appends (server.resp), when the
         server is one Redis; everything else goes through ``client`` (redis-py)."""
         self._redis = client
+        self._pipe = pipe
         self._append: Any = client.register_script(APPEND_LUA) if pipe is None else resp.Script(pipe, APPEND_LUA)
 
     @property
@@ -134,18 +135,29 @@ class RedisEventStore:
         key = keys.log_key(match_id)
         while limit is None or len(out) < limit:
             count = READ_BATCH if limit is None else min(READ_BATCH, limit - len(out))
-            rows = await self._redis.xrange(key, min=f"{start}-0", max="+", count=count)
+            rows = await self._xrange(key, f"{start}-0", "+", count)
             if not rows:
                 break
-            for _id, fields in rows:
+            for fields in rows:
                 out.append(LogEntry.from_fields(fields))
             start = out[-1].seq + 1
             if len(rows) < count:
                 break
         return out
 
+    async def _xrange(self, key: str, lo: str, hi: str, count: int) -> list[dict[bytes, Any]]:
+        """The fields of the stream entries from ``lo`` to ``hi`` (at most ``count``)."""
+        if self._pipe is None:
+            rows: Any = await self._redis.xrange(key, min=lo, max=hi, count=count)
+            return [fields for _id, fields in rows]
+        return [resp.pairs(flat) for _id, flat in await self._pipe.call("XRANGE", key, lo, hi, "COUNT", count)]
+
     async def last_seq(self, match_id: str) -> int:
-        rows = await self._redis.xrevrange(keys.log_key(match_id), max="+", min="-", count=1)
+        key = keys.log_key(match_id)
+        if self._pipe is not None:
+            rows = await self._pipe.call("XREVRANGE", key, "+", "-", "COUNT", 1)
+        else:
+            rows = await self._redis.xrevrange(key, max="+", min="-", count=1)
         if not rows:
             return 0
         entry_id = rows[0][0]
@@ -162,8 +174,8 @@ class RedisEventStore:
         return int(seq), fp
 
     async def entry(self, match_id: str, seq: int) -> LogEntry | None:
-        rows = await self._redis.xrange(keys.log_key(match_id), min=f"{seq}-0", max=f"{seq}-0", count=1)
-        return LogEntry.from_fields(rows[0][1]) if rows else None
+        rows = await self._xrange(keys.log_key(match_id), f"{seq}-0", f"{seq}-0", 1)
+        return LogEntry.from_fields(rows[0]) if rows else None
 
     async def put_snapshot(self, match_id: str, seq: int, blob: bytes) -> None:
         await self._redis.hset(keys.snapshots_key(match_id), str(seq), blob)

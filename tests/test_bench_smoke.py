@@ -27,7 +27,14 @@ CASES = {
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
     "throughput": (
         ["bench.throughput", "--tiny"],
-        ["saturation: real", "one duel back_to_back", "duels at a human pace", "Redis round trips (real)"],
+        [
+            "saturation: real",
+            "duels spread over two processes",
+            "seats on two processes",
+            "one duel back_to_back",
+            "duels at a human pace",
+            "Redis round trips (real)",
+        ],
     ),
 }
 

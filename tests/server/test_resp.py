@@ -108,6 +108,28 @@ def test_unreachable_redis_fails_with_a_connection_error(tmp_path: object) -> No
     run(body())
 
 
+def test_a_redis_that_never_answers_fails_the_call_after_the_retries() -> None:
+    """The watchdog aborts a connection whose oldest command waited too long; the call is
+    retried on new connections and then fails with a connection error (never hangs)."""
+
+    async def body() -> None:
+        heard: list[bytes] = []
+
+        async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            while data := await reader.read(65536):
+                heard.append(data)
+
+        server = await asyncio.start_server(mute, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0", timeout_s=0.2)
+        with pytest.raises(RedisConnectionError):
+            await asyncio.wait_for(pipe.call("PING"), 10)
+        assert sum(d.count(b"PING") for d in heard) == resp.RETRIES + 1  # sent, then retried
+        server.close()
+
+    run(body())
+
+
 def test_lost_append_replies_are_retried_without_doubling(redis_url: str) -> None:
     """The reply to an append is lost while other appends are in flight on the same socket:
     every caller still gets one answer, each action is in the log once, and the action whose
