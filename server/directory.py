@@ -183,6 +183,9 @@ class MatchDirectory:
         self._release = register(RELEASE_LUA)
         self._finish = register(FINISH_LUA)
 
+    async def _cmd(self, *args: bytes | str | int) -> Any:
+        return await resp.command(self._redis, self._pipe, *args)
+
     async def create(
         self,
         match_id: str,
@@ -216,7 +219,7 @@ class MatchDirectory:
             args.extend((k, v))
         reply = _text(await self._create(keys=[keys.meta_key(match_id)], args=args))
         if reply in ("OK", "MINE"):
-            await self._redis.zadd(keys.LOBBY_MATCHES, {match_id: now}, nx=True)
+            await self._cmd("ZADD", keys.LOBBY_MATCHES, "NX", now, match_id)
         return "ok" if reply == "OK" else "mine" if reply == "MINE" else "taken"
 
     async def join(self, match_id: str, request_id: str, deck1: list[int], name: str = "") -> JoinOutcome:
@@ -260,7 +263,7 @@ class MatchDirectory:
         )
 
     async def set_status(self, match_id: str, status: str) -> None:
-        await self._redis.hset(keys.meta_key(match_id), "status", status)
+        await self._cmd("HSET", keys.meta_key(match_id), "status", status)
 
     async def finish(self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int) -> bool:
         """Record the result (once; True for the first) and move the match from the live
@@ -278,9 +281,9 @@ class MatchDirectory:
             args.extend((k, v))
         match_keys = [keys.meta_key(match_id), keys.snapshots_key(match_id), keys.actions_key(match_id)]
         first = bool(await self._finish(keys=match_keys, args=args))
-        finished_ms = int(await self._redis.hget(keys.meta_key(match_id), "finished_ms") or _now_ms())
-        await self._redis.zadd(keys.LOBBY_FINISHED, {match_id: finished_ms})
-        await self._redis.zrem(keys.LOBBY_MATCHES, match_id)
+        finished_ms = int(await self._cmd("HGET", keys.meta_key(match_id), "finished_ms") or _now_ms())
+        await self._cmd("ZADD", keys.LOBBY_FINISHED, finished_ms, match_id)
+        await self._cmd("ZREM", keys.LOBBY_MATCHES, match_id)
         return first
 
     async def hold(self, match_id: str, seat: int, conn: str) -> str:
@@ -301,7 +304,7 @@ class MatchDirectory:
     async def holders(self, match_id: str) -> tuple[tuple[str, str], tuple[str, str]]:
         """(the connections holding the seats, the players' names)."""
         key, names = keys.meta_key(match_id), ("conn0", "conn1", "name0", "name1")
-        raw = await self._redis.hmget(key, names) if self._pipe is None else await self._pipe.call("HMGET", key, *names)
+        raw = await self._cmd("HMGET", key, *names)
         t = [_text(x or b"") for x in raw]
         return (t[0], t[1]), (t[2], t[3])
 

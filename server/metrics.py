@@ -97,6 +97,7 @@ class Metrics:
         GCCollector(registry=self.registry)
         self.registry.register(GC_PAUSES)
         self._metrics: dict[str, Any] = {}
+        self._children: dict[tuple[Any, ...], Any] = {}
         self._histograms = {
             name: Histogram(name, text, buckets=LATENCY_BUCKETS, registry=self.registry)
             for name, text in _HISTOGRAMS.items()
@@ -106,6 +107,15 @@ class Metrics:
                 self._metrics[name] = Gauge(name, text, registry=self.registry)
 
     def _metric(self, name: str, labels: dict[str, str], gauge: bool) -> Any:
+        """The child of ``name`` for ``labels`` (remembered: ``labels()`` costs a lock and a
+        few dicts, and frames and actions count several metrics each)."""
+        key = (name, *labels.items())
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = self._child(name, labels, gauge)
+        return child
+
+    def _child(self, name: str, labels: dict[str, str], gauge: bool) -> Any:
         metric = self._metrics.get(name)
         if metric is None:
             kind, text = _HELP.get(name, ("gauge" if gauge else "counter", name))

@@ -235,3 +235,12 @@ def script_registrar(client: Any, pipe: Pipe | None) -> Callable[[str], Any]:
 def pairs(flat: list[Any]) -> dict[bytes, Any]:
     """A flat ``[field, value, ...]`` reply (HGETALL, a stream entry) as a dict."""
     return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+async def command(client: Any, pipe: Pipe | None, *args: bytes | str | int) -> Any:
+    """One command over the lean connection when there is one, else redis-py's: only for
+    commands whose reply redis-py passes on as Redis sent it (HGET, HSET, HMGET, HKEYS,
+    XLEN, ZADD, ZREM), so that both give the same."""
+    if pipe is not None:
+        return await pipe.call(*args)
+    return await client.execute_command(*args)

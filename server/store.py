@@ -145,6 +145,9 @@ class RedisEventStore:
                 break
         return out
 
+    async def _cmd(self, *args: bytes | str | int) -> Any:
+        return await resp.command(self._redis, self._pipe, *args)
+
     async def _xrange(self, key: str, lo: str, hi: str, count: int) -> list[dict[bytes, Any]]:
         """The fields of the stream entries from ``lo`` to ``hi`` (at most ``count``)."""
         if self._pipe is None:
@@ -167,7 +170,7 @@ class RedisEventStore:
 
     async def action_outcome(self, match_id: str, action_key: str) -> tuple[int, str] | None:
         """(seq, fingerprint) of the entry a client action id produced, if any."""
-        raw = await self._redis.hget(keys.actions_key(match_id), action_key)
+        raw = await self._cmd("HGET", keys.actions_key(match_id), action_key)
         if raw is None:
             return None
         seq, _, fp = (raw.decode() if isinstance(raw, bytes) else str(raw)).partition(":")
@@ -178,17 +181,17 @@ class RedisEventStore:
         return LogEntry.from_fields(rows[0]) if rows else None
 
     async def put_snapshot(self, match_id: str, seq: int, blob: bytes) -> None:
-        await self._redis.hset(keys.snapshots_key(match_id), str(seq), blob)
+        await self._cmd("HSET", keys.snapshots_key(match_id), str(seq), blob)
 
     async def newest_snapshot(self, match_id: str) -> tuple[int, bytes] | None:
         """The snapshot of the highest seq, if any (server.snapshots)."""
-        seqs = [int(k) for k in await self._redis.hkeys(keys.snapshots_key(match_id))]
+        seqs = [int(k) for k in await self._cmd("HKEYS", keys.snapshots_key(match_id))]
         if not seqs:
             return None
         seq = max(seqs)
-        blob = await self._redis.hget(keys.snapshots_key(match_id), str(seq))
+        blob = await self._cmd("HGET", keys.snapshots_key(match_id), str(seq))
         return (seq, blob) if isinstance(blob, bytes) else None
 
     async def length(self, match_id: str) -> int:
-        n: int = await self._redis.xlen(keys.log_key(match_id))
+        n: int = await self._cmd("XLEN", keys.log_key(match_id))
         return n
