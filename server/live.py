@@ -80,7 +80,14 @@ class Point(Protocol):
 
     def clocks(self) -> list[int] | None: ...
 
-    def seen(self, seq: int) -> rules.PerViewer | None: ...
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A log entry and its facts as each viewer sees them (``Viewpoints.apply``), computed
+    once, when the position follows the entry, and handed to the fan-out."""
+
+    entry: LogEntry
+    per: rules.PerViewer
 
 
 @dataclass(eq=False)
@@ -107,14 +114,10 @@ class Delayed:
     state_hash: str = ""
     clock: Clock | None = None
     held: deque[LogEntry] = field(default_factory=deque)
-    released: list[LogEntry] = field(default_factory=list)
-    recent: dict[int, rules.PerViewer] = field(default_factory=dict)
+    released: list[Seen] = field(default_factory=list)
 
     def clocks(self) -> list[int] | None:
         return None if self.clock is None else list(self.clock.remaining)
-
-    def seen(self, seq: int) -> rules.PerViewer | None:
-        return self.recent.get(seq)
 
     def push(self, entry: LogEntry, *, live_finished: bool) -> None:
         """The live log has moved on to ``entry``: release what is now far enough behind
@@ -124,24 +127,14 @@ class Delayed:
             released = self.held.popleft()
             owing = owing_seat_of(self.state)
             self.state = rules.fold(released.facts, self.state)
-            _remember(self.recent, released.seq, self.vp.apply(released.facts))
+            per = self.vp.apply(released.facts)
             self.clock = step_clock(self.clock, released, owing)
             self.seq, self.state_hash = released.seq, released.state_hash
-            self.released.append(released)
+            self.released.append(Seen(released, per))
 
-    def take_released(self) -> list[LogEntry]:
+    def take_released(self) -> list[Seen]:
         out, self.released = self.released, []
         return out
-
-
-RECENT = 64
-"""How many entries' per-viewer facts a position keeps for the fan-out."""
-
-
-def _remember(recent: dict[int, rules.PerViewer], seq: int, seen: rules.PerViewer) -> None:
-    recent[seq] = seen
-    if len(recent) > RECENT:
-        del recent[min(recent)]
 
 
 @dataclass(eq=False)
@@ -149,7 +142,7 @@ class LiveMatch:
     match_id: str
     alias_key: bytes = b""
     vp: rules.Viewpoints = field(init=False)
-    recent: dict[int, rules.PerViewer] = field(default_factory=dict)
+    unsent: list[Seen] = field(default_factory=list)  # entries followed, not fanned out yet
     state: rules.State | None = None
     seq: int = 0
     state_hash: str = ""
@@ -170,9 +163,11 @@ class LiveMatch:
     def started(self) -> bool:
         return self.state is not None
 
-    def seen(self, seq: int) -> rules.PerViewer | None:
-        """Entry ``seq``'s facts as each viewer sees them (recent entries only)."""
-        return self.recent.get(seq)
+    def take_unsent(self) -> list[Seen]:
+        """The entries followed since the last call, with their per-viewer facts (the
+        fan-out sends them; a match loaded from its log drops them: nobody watched)."""
+        out, self.unsent = self.unsent, []
+        return out
 
     @property
     def finished(self) -> bool:
@@ -217,7 +212,7 @@ class LiveMatch:
         self.clock = step_clock(self.clock, entry, owing)
         self.state, self.seq, self.state_hash = new_state, entry.seq, entry.state_hash
         self.last_ts_ms = entry.ts_ms
-        _remember(self.recent, entry.seq, self.vp.apply(entry.facts))
+        self.unsent.append(Seen(entry, self.vp.apply(entry.facts)))
         if check and rules.state_hash(new_state) != entry.state_hash:
             log.error("state_hash_mismatch", match_id=self.match_id, seq=entry.seq)
         if entry.seq == 1:

@@ -99,8 +99,9 @@ class MatchService:
         after = await self._from_snapshot(lm)
         for entry in await self.store.read(match_id, after=after):
             lm.advance(entry)
+        lm.take_unsent()  # nobody watched them being appended (or released, below)
         if lm.delayed is not None:
-            lm.delayed.take_released()  # nobody watched them being released
+            lm.delayed.take_released()
         if lm.state is not None and rules.state_hash(lm.state) != lm.state_hash:
             log.error("state_hash_mismatch_on_load", match_id=match_id, seq=lm.seq)
         return lm
@@ -149,7 +150,7 @@ class MatchService:
         for entry in entries:
             lm.advance(entry, check=True)
         if entries:
-            await self._after(lm, entries)
+            await self._after(lm)
         return entries
 
     async def sync(self, match_id: str, seq: int | None = None) -> None:
@@ -162,8 +163,8 @@ class MatchService:
             if seq is None or lm.seq < seq:
                 await self._sync(lm)
 
-    async def _after(self, lm: LiveMatch, entries: list[LogEntry]) -> None:
-        """After new entries: mark the end, fan out, re-arm the clock. The end is in the
+    async def _after(self, lm: LiveMatch) -> None:
+        """After new entries (``lm.advance``): mark the end, fan out, re-arm the clock. The end is in the
         directory before anyone is sent the last entry, so that a client that learns the duel
         is over and asks for the finished matches finds it there."""
         try:
@@ -177,7 +178,7 @@ class MatchService:
                     turns=int(getattr(state, "turn", 0)),
                 )
         finally:  # the watchers get the entries even if the directory could not be written
-            views.fan_out(lm, entries)
+            views.fan_out(lm)
             self._arm_clock(lm)
 
     # ------------------------------------------------------------------ start
@@ -220,7 +221,7 @@ class MatchService:
             lm.advance(entry, state)
             await self.directory.set_status(match_id, LIVE)
             log.info("match_started", match_id=match_id, seq=1, do=action.get("do"))
-            await self._after(lm, [entry])
+            await self._after(lm)
             return True
 
     # ------------------------------------------------------------------ actions
@@ -234,7 +235,7 @@ class MatchService:
             answer, entry = await self._submit_locked(lm, seat, act)
             reply(answer)
             if entry is not None:
-                await self._after(lm, [entry])
+                await self._after(lm)
                 if entry.seq % snapshots.EVERY == 0:
                     await self._snapshot(lm)
         latency = time.perf_counter() - t0
@@ -392,7 +393,7 @@ class MatchService:
                 result = await self._append(lm, owing, action, facts, new_state, timeout_action_id(seq))
                 if result is not None and not result[1]:
                     log.info("clock_timeout", match_id=match_id, seq=result[0].seq, seat=owing, do=action["do"])
-                    await self._after(lm, [result[0]])
+                    await self._after(lm)
         except Exception:
             log.exception("timeout_failed", match_id=match_id, seq=seq)
 

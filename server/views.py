@@ -37,14 +37,6 @@ def legal_for(at: Point, seat: int | None) -> list[rules.Action]:
     return at.vp.legal(_state(at), seat)
 
 
-def _facts(at: Point, entry: LogEntry, seat: int | None, seen: rules.PerViewer | None) -> list[rules.Fact]:
-    if seen is None:
-        seen = at.seen(entry.seq)
-    if seen is None:  # pragma: no cover - callers pass what they computed
-        raise RuntimeError(f"no per-viewer facts for entry {entry.seq}")
-    return seen[viewer_index(seat)]
-
-
 def entry_update(
     match_id: str,
     at: Point,
@@ -52,12 +44,12 @@ def entry_update(
     seat: int | None,
     *,
     with_view: bool,
-    seen: rules.PerViewer | None = None,
+    seen: rules.PerViewer,
     presence: list[bool] | None = None,
 ) -> Update:
-    """``entry`` as ``seat`` may see it; with the view at ``at`` if ``with_view``.
-    ``seen``: the entry's per-viewer facts (default: what ``at`` remembers)."""
-    facts = _facts(at, entry, seat, seen)
+    """``entry`` as ``seat`` may see it (``seen``: the entry's per-viewer facts); with the
+    view at ``at`` if ``with_view``."""
+    facts = seen[viewer_index(seat)]
     story = at.vp.story(seat, facts)
     if not with_view:
         return Update(match_id, entry.seq, entry.seat, facts, entry.state_hash, story=story)
@@ -93,9 +85,11 @@ def snapshot_update(match_id: str, at: Point, seat: int | None, presence: list[b
     )
 
 
-def fan_out(lm: LiveMatch, entries: list[LogEntry]) -> None:
-    """Send new entries to every watcher; the last one carries the view.
-    Spectators of a delayed match get the entries the delay released instead."""
+def fan_out(lm: LiveMatch) -> None:
+    """Send the entries the match followed since the last fan-out to every watcher; the
+    last one carries the view. Spectators of a delayed match get the entries the delay
+    released instead."""
+    entries = lm.take_unsent()
     for_spectators = entries if lm.delayed is None else lm.delayed.take_released()
     if not lm.watchers:
         return
@@ -107,8 +101,8 @@ def fan_out(lm: LiveMatch, entries: list[LogEntry]) -> None:
             at = lm.point_for(seat)
             last = len(batch) - 1
             built[seat] = [
-                entry_update(lm.match_id, at, entry, seat, with_view=i == last, presence=lm.presence)
-                for i, entry in enumerate(batch)
+                entry_update(lm.match_id, at, s.entry, seat, with_view=i == last, seen=s.per, presence=lm.presence)
+                for i, s in enumerate(batch)
             ]
         for update in built[seat]:
             watcher.send(update)

@@ -80,3 +80,41 @@ def test_idle_matches_stop_costing_checks(redis_url: str, tmp_path: Path) -> Non
                 await c.close()
 
     run(body())
+
+
+def test_a_process_far_behind_sends_every_missed_entry_when_it_catches_up(redis_url: str, tmp_path: Path) -> None:
+    """A spectator's process hears nothing while both seats play on another process (more
+    entries than any cache of per-viewer facts would hold); when it catches up, it sends the
+    spectator every entry it missed, in order, each once, then the view."""
+
+    async def body() -> None:
+        from protocol.messages import Spectate, Spectating
+        from server.client import DuelClient
+
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, match_id, _ = await start_match(url_of(s2))
+            watcher = await DuelClient.connect(url_of(s1), "S")
+            await watcher.send(Spectate(match_id=match_id))
+            await watcher.expect(Spectating)
+            await watcher.expect(Update)
+            start = watcher.seq
+            s1.fanout._schedule = lambda *args, **kw: None  # type: ignore[method-assign]  # deaf, no checks
+            rnd = __import__("random").Random(5)
+            while max(a.seq, b.seq) < start + 150:
+                actor = await wait_for_turn([a, b])
+                assert actor is not None, "the duel ended before 150 entries"
+                await actor.act(bot_choice(actor.legal, rnd))
+            target = max(a.seq, b.seq)
+            await asyncio.sleep(0.2)
+            watcher.drain()
+            assert watcher.seq == start, "the deaf process sent something"
+            await s1.service.sync(match_id)
+            got: list[Update] = []
+            while not got or got[-1].seq < target:
+                got.append(await watcher.expect(Update, timeout=10))
+            assert [u.seq for u in got] == list(range(start + 1, target + 1))
+            assert got[-1].view is not None and all(u.view is None for u in got[:-1])
+            for c in (a, b, watcher):
+                await c.close()
+
+    run(body())
