@@ -56,7 +56,12 @@ class DuelServer:
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
         self.service = MatchService(self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id)
         self.fanout = FanOut(
-            redisconn.connect(redis_url, 8), self.service, config.poll_interval, self, redisconn.subscribers(redis_url)
+            redisconn.connect(redis_url, 8),
+            self.service,
+            config.poll_interval,
+            self,
+            redisconn.subscribers(redis_url),
+            lean=self.pipe,
         )
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here

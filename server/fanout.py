@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 import redis.asyncio as aioredis
 import structlog
 
-from server import keys
+from server import keys, resp
 from server.matches import MatchService
 
 if TYPE_CHECKING:
@@ -76,8 +76,11 @@ class FanOut:
         poll_interval: float,
         app: DuelServer | None = None,
         subscribers: Callable[[], aioredis.Redis] | None = None,
+        lean: resp.Pipe | None = None,
     ) -> None:
+        """``lean``: listen for bells over server.resp (one Redis) instead of redis-py."""
         self._redis = client
+        self._lean = lean
         # where to subscribe: the same Redis, or (Redis Cluster) one node after another: a
         # classic PUBLISH reaches every node's subscribers
         self._subscribers = subscribers or (lambda: client)
@@ -136,23 +139,18 @@ class FanOut:
                 self._schedule(match_id)
 
     async def _listen(self) -> None:
+        if self._lean is not None:
+            await self._listen_lean(self._lean)
+            return
         while True:
             pubsub = self._subscribers().pubsub()
             try:
                 await pubsub.psubscribe(keys.BELL_PATTERN)
-                if self.ready.is_set():
-                    # subscribed again after a failure: bells may have been missed meanwhile
-                    self._spawn(self._catch_up_all())
-                self.ready.set()
+                self._subscribed()
                 while True:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if msg is None:
-                        continue
-                    channel = msg["channel"]
-                    name = channel.decode() if isinstance(channel, bytes) else str(channel)
-                    match_id = keys.match_of_bell(name)
-                    if match_id is not None:
-                        self._ring(match_id, msg.get("data"))
+                    if msg is not None:
+                        self._bell(msg["channel"], msg.get("data"))
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -161,6 +159,30 @@ class FanOut:
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _subscribed(self) -> None:
+        if self.ready.is_set():
+            # subscribed again after a failure: bells may have been missed meanwhile
+            self._spawn(self._catch_up_all())
+        self.ready.set()
+
+    def _bell(self, channel: bytes | str, data: object) -> None:
+        match_id = keys.match_of_bell(channel.decode() if isinstance(channel, bytes) else channel)
+        if match_id is not None:
+            self._ring(match_id, data)
+
+    async def _listen_lean(self, pipe: resp.Pipe) -> None:
+        """The bells over the lean connection (server.resp): each message is handled as it
+        is parsed, without a request and a task per message as redis-py's pub/sub has."""
+        while True:
+            try:
+                await pipe.listen(keys.BELL_PATTERN, self._bell, self._subscribed)
+                log.warning("bell_listener_lost")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bell_listener_failed")
+            await asyncio.sleep(0.5)
 
     def _ring(self, match_id: str, data: object) -> None:
         text = data.decode() if isinstance(data, bytes) else str(data)

@@ -204,6 +204,97 @@ class Pipe:
         if proto is not None and proto.transport is not None:
             proto.transport.close()
 
+    async def listen(
+        self, pattern: str, on_message: OnMessage, on_subscribed: Callable[[], None], health_s: float | None = None
+    ) -> None:
+        """Subscribe to ``pattern`` on a connection of its own and hand every message to
+        ``on_message(channel, data)`` (called from the protocol: no task per message);
+        ``on_subscribed`` once Redis confirmed. Returns when the connection is lost (the
+        caller subscribes again and catches up what it may have missed); raises
+        ``RedisConnectionError`` when Redis cannot be reached."""
+        loop = asyncio.get_running_loop()
+        lost: asyncio.Future[None] = loop.create_future()
+
+        def listener() -> _Listener:
+            return _Listener(on_message, on_subscribed, lost, HEALTH_S if health_s is None else health_s)
+
+        try:
+            if self._unix is not None:
+                opening = loop.create_unix_connection(listener, self._unix)
+            else:
+                opening = loop.create_connection(listener, self._host, self._port)
+            transport, _ = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError) as exc:
+            raise RedisConnectionError(f"cannot connect to Redis: {exc}") from exc
+        if self._password is not None:
+            auth = ("AUTH", self._username, self._password) if self._username else ("AUTH", self._password)
+            transport.write(encode(auth))
+        transport.write(encode(("PSUBSCRIBE", pattern)))
+        try:
+            await lost
+        finally:
+            transport.close()
+
+
+OnMessage = Callable[[bytes, bytes], None]
+
+HEALTH_S = 15.0
+"""A subscription silent this long is asked for a PING; silent for another such pause, it
+is taken for dead (a connection can die without a word, e.g. a dropped network)."""
+
+
+class _Listener(asyncio.Protocol):
+    """A pattern subscription: messages go straight to a callback, as they are parsed."""
+
+    def __init__(
+        self, on_message: OnMessage, on_subscribed: Callable[[], None], lost: asyncio.Future[None], health_s: float
+    ) -> None:
+        self.health_s = health_s
+        self.reader = hiredis.Reader()
+        self.on_message = on_message
+        self.on_subscribed = on_subscribed
+        self.lost = lost
+        self.heard = True
+        self.pinged = False
+        self.transport: asyncio.Transport | None = None
+        self.loop = asyncio.get_running_loop()
+        self.health = self.loop.call_later(self.health_s, self._check)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = True
+        self.reader.feed(data)
+        while (reply := self.reader.gets()) is not False:
+            if isinstance(reply, hiredis.ReplyError):
+                log_error = RedisConnectionError(f"subscription refused: {reply}")
+                if not self.lost.done():
+                    self.lost.set_exception(log_error)
+                return
+            kind = reply[0] if isinstance(reply, list) and reply else None
+            if kind == b"pmessage":
+                self.on_message(reply[2], reply[3])
+            elif kind == b"psubscribe":
+                self.on_subscribed()
+
+    def _check(self) -> None:
+        if self.heard:
+            self.heard, self.pinged = False, False
+        elif not self.pinged and self.transport is not None:
+            self.transport.write(encode(("PING",)))
+            self.pinged = True
+        elif self.transport is not None:
+            self.transport.abort()
+            return
+        self.health = self.loop.call_later(self.health_s, self._check)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.health.cancel()
+        if not self.lost.done():
+            self.lost.set_result(None)
+
 
 class Script:
     """A Lua script run with ``EVALSHA`` (``EVAL`` once when Redis does not know it yet)."""

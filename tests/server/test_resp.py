@@ -164,3 +164,47 @@ def test_lost_append_replies_are_retried_without_doubling(redis_url: str) -> Non
         await proxy.stop()
 
     run(body())
+
+
+def test_a_subscription_hands_each_message_over_in_order_until_its_connection_dies(redis_url: str) -> None:
+    async def body() -> None:
+        pipe = resp.Pipe(redis_url)
+        tag = secrets.token_hex(4)
+        got: list[tuple[bytes, bytes]] = []
+        subscribed = asyncio.Event()
+        listening = asyncio.ensure_future(pipe.listen(f"t:{tag}:*", lambda c, d: got.append((c, d)), subscribed.set))
+        await asyncio.wait_for(subscribed.wait(), 5)
+        direct = aioredis.Redis.from_url(redis_url)
+        for i in range(50):
+            await direct.publish(f"t:{tag}:{i % 3}", str(i))
+        await direct.publish(f"other:{tag}", "not for us")
+        deadline = asyncio.get_running_loop().time() + 5
+        while len(got) < 50 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        assert got == [(f"t:{tag}:{i % 3}".encode(), str(i).encode()) for i in range(50)]
+        assert not listening.done()
+        assert await direct.execute_command("CLIENT", "KILL", "TYPE", "pubsub") >= 1
+        await asyncio.wait_for(listening, 5)  # returns: the caller subscribes again
+        await direct.aclose()
+
+    run(body())
+
+
+def test_a_silent_subscription_is_taken_for_dead() -> None:
+    """Nothing heard for two health pauses (a PING unanswered): the listener gives up."""
+
+    async def body() -> None:
+        async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            while await reader.read(65536):
+                pass
+
+        server = await asyncio.start_server(mute, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0")
+        subscribed = asyncio.Event()
+        t0 = asyncio.get_running_loop().time()
+        await asyncio.wait_for(pipe.listen("x:*", lambda c, d: None, subscribed.set, health_s=0.1), 5)
+        assert asyncio.get_running_loop().time() - t0 >= 0.2 and not subscribed.is_set()
+        server.close()
+
+    run(body())
