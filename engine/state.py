@@ -82,6 +82,9 @@ class Player:
     field_zone: int | None = None
     normal_summoned: bool = False
     _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # what views rendered from this player and its cards (engine.view), as ``Card._memo``:
+    # every write through engine.apply clears it (see write_player)
+    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
 
 @dataclass(slots=True)
@@ -443,8 +446,10 @@ def write_player(s: State, seat: int) -> Player:
         elif seat not in w.players:
             first = _copy_player(p)
             first._packed = p._packed
+            first._memo = p._memo
             w.players[seat] = (p, first)
     p._packed = None
+    p._memo = None
     return p
 
 
