@@ -14,8 +14,9 @@ from typing import Any
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
+from .flow import pending
 from .state import Card, Player, State
-from .stats import atk, def_
+from .stats import atk_def
 
 
 def _memo(s: State) -> dict[Any, Any]:
@@ -28,8 +29,6 @@ def _memo(s: State) -> dict[Any, Any]:
 
 def _pending(s: State) -> dict[str, Any] | None:
     """``flow.pending``, once per state (read only)."""
-    from .flow import pending  # local: flow imports battle modules that import view helpers
-
     m = _memo(s)
     if "pending" in m:
         got: dict[str, Any] | None = m["pending"]
@@ -49,7 +48,7 @@ def _stats(s: State, c: Card) -> Stats:
     key = ("stats", c.id)
     got: Stats | None = m.get(key)
     if got is None:
-        got = m[key] = (atk(s, c), def_(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+        got = m[key] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
     return got
 
 
@@ -195,7 +194,10 @@ class _Side:
         for cid, memo in self.rendered:
             if cards[cid]._memo is not memo:
                 return False
-        return all(_stats(s, cards[cid]) == stats for cid, stats in self.shown)
+        for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
+            if _stats(s, cards[cid]) != stats:
+                return False
+        return True
 
 
 def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
