@@ -27,16 +27,6 @@ def _memo(s: State) -> dict[Any, Any]:
     return m
 
 
-def _pending(s: State) -> dict[str, Any] | None:
-    """``flow.pending``, once per state (read only)."""
-    m = _memo(s)
-    if "pending" in m:
-        got: dict[str, Any] | None = m["pending"]
-        return got
-    p = m["pending"] = pending(s)
-    return p
-
-
 Stats = tuple[int, int, int | None]
 """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
 
@@ -239,8 +229,7 @@ def _frame(
 ) -> dict[str, Any]:
     """The view around the players' part: the turn, the decision owed, chain and attack."""
     if book is None or omniscient:
-        p = _pending(s)
-        shown = None if p is None else dict(p)
+        shown = pending(s)
     else:
         shown = presented_pending(s, seat, book)
     attack = None
@@ -297,7 +286,7 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
 
 
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
-    p = _pending(s)
+    p = pending(s)
     if p is None:
         return None
     decider = int(str(p["seat"]))
