@@ -212,24 +212,29 @@ class State:
         return got
 
     def monsters(self, seat: int) -> list[Card]:
-        got = self._kept(("monsters", seat))
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        key = _MONSTERS_KEYS[seat]
+        got: list[Card] | None = memo.get(key)
         if got is None:
-            got = [self.cards[c] for c in self.players[seat].monsters if c is not None]
-            self._memo[("monsters", seat)] = got  # type: ignore[index]
-        return list(got)
+            cards = self.cards
+            got = memo[key] = [cards[c] for c in self.players[seat].monsters if c is not None]
+        return got.copy()
 
     def spells_traps(self, seat: int) -> list[Card]:
-        return [self.cards[c] for c in self.players[seat].spells_traps if c is not None]
+        cards = self.cards
+        return [cards[c] for c in self.players[seat].spells_traps if c is not None]
 
     def _field_cards(self, seat: int | None) -> list[Card]:
-        seats = (0, 1) if seat is None else (seat,)
+        cards = self.cards
         out: list[Card] = []
-        for s in seats:
-            out.extend(self.monsters(s))
-            out.extend(self.spells_traps(s))
-            fz = self.players[s].field_zone
-            if fz is not None:
-                out.append(self.cards[fz])
+        for sd in (0, 1) if seat is None else (seat,):
+            p = self.players[sd]
+            out += [cards[c] for c in p.monsters if c is not None]
+            out += [cards[c] for c in p.spells_traps if c is not None]
+            if p.field_zone is not None:
+                out.append(cards[p.field_zone])
         return out
 
     def field_cards(self, seat: int | None = None) -> list[Card]:
@@ -240,11 +245,18 @@ class State:
         return list(got)
 
     def face_up_field(self) -> list[Card]:
-        got = self._kept("face_up_field")
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        got: list[Card] | None = memo.get("face_up_field")
         if got is None:
-            got = [c for c in self._field_cards(None) if c.face_up]
-            self._memo["face_up_field"] = got  # type: ignore[index]
-        return list(got)
+            every = memo.get(_ALL_FIELD_KEY)
+            got = memo["face_up_field"] = [c for c in every or self._field_cards(None) if c.face_up]
+        return got.copy()
+
+
+_MONSTERS_KEYS = (("monsters", 0), ("monsters", 1))
+_ALL_FIELD_KEY = ("field", None)
 
 
 def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
