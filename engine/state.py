@@ -493,14 +493,25 @@ def _hashed(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _pack_default(o: Any) -> list[Any]:
-    """msgpack hook: a state dataclass packs as the list of its field values, in field order."""
-    names = _FIELDS.get(type(o))
-    if names is None:
+def _pack_default(o: Any) -> tuple[Any, ...]:
+    """msgpack hook: a state dataclass packs as the list of its field values, in field order
+    (a tuple packs as the same msgpack array)."""
+    values = _VALUES.get(type(o))
+    if values is None:
         if not hasattr(o, "__dataclass_fields__"):
             raise TypeError(f"cannot hash a {type(o).__name__}")
         names = _hashed(type(o))
-    return [getattr(o, n) for n in names]
+        if len(names) == 1:
+            only = names[0]
+            values = _VALUES[type(o)] = lambda x: (getattr(x, only),)
+        else:
+            values = _VALUES[type(o)] = operator.attrgetter(*names)
+    got: tuple[Any, ...] = values(o)
+    return got
+
+
+_VALUES: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+"""Per state dataclass: its field values (not caches) as a tuple, in field order."""
 
 
 def full_state_hash(state: State) -> str:
