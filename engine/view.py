@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
@@ -289,7 +289,7 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
     p = pending(s)
     if p is None:
         return None
-    decider = int(str(p["seat"]))
+    decider = cast(int, p["seat"])  # an int (flow.pending: a choice's seat or the priority)
     if decider == seat:
         out = dict(p)
         for key in ("card", "source"):  # the trigger's card; the card whose effect asks
