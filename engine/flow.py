@@ -39,7 +39,19 @@ MAX_LOOP = 10_000
 
 
 def pending(s: State) -> dict[str, object] | None:
-    """Who must decide now, and what kind of decision."""
+    """Who must decide now, and what kind of decision (a fresh dict; worked out once per state,
+    asked by decide, legal_actions, views and the server: kept in ``State._memo``, which
+    applying any fact clears)."""
+    memo = s._memo
+    if memo is None:
+        memo = s._memo = {}
+    if "pending" not in memo:
+        memo["pending"] = _pending(s)
+    kept: dict[str, object] | None = memo["pending"]
+    return None if kept is None else dict(kept)
+
+
+def _pending(s: State) -> dict[str, object] | None:
     if s.finished or not s.started:
         return None
     if s.choice is not None:

@@ -82,6 +82,9 @@ class Player:
     field_zone: int | None = None
     normal_summoned: bool = False
     _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # what views rendered from this player and its cards (engine.view), as ``Card._memo``:
+    # every write through engine.apply clears it (see write_player)
+    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
 
 
 @dataclass(slots=True)
@@ -209,24 +212,29 @@ class State:
         return got
 
     def monsters(self, seat: int) -> list[Card]:
-        got = self._kept(("monsters", seat))
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        key = _MONSTERS_KEYS[seat]
+        got: list[Card] | None = memo.get(key)
         if got is None:
-            got = [self.cards[c] for c in self.players[seat].monsters if c is not None]
-            self._memo[("monsters", seat)] = got  # type: ignore[index]
-        return list(got)
+            cards = self.cards
+            got = memo[key] = [cards[c] for c in self.players[seat].monsters if c is not None]
+        return got.copy()
 
     def spells_traps(self, seat: int) -> list[Card]:
-        return [self.cards[c] for c in self.players[seat].spells_traps if c is not None]
+        cards = self.cards
+        return [cards[c] for c in self.players[seat].spells_traps if c is not None]
 
     def _field_cards(self, seat: int | None) -> list[Card]:
-        seats = (0, 1) if seat is None else (seat,)
+        cards = self.cards
         out: list[Card] = []
-        for s in seats:
-            out.extend(self.monsters(s))
-            out.extend(self.spells_traps(s))
-            fz = self.players[s].field_zone
-            if fz is not None:
-                out.append(self.cards[fz])
+        for sd in (0, 1) if seat is None else (seat,):
+            p = self.players[sd]
+            out += [cards[c] for c in p.monsters if c is not None]
+            out += [cards[c] for c in p.spells_traps if c is not None]
+            if p.field_zone is not None:
+                out.append(cards[p.field_zone])
         return out
 
     def field_cards(self, seat: int | None = None) -> list[Card]:
@@ -237,11 +245,18 @@ class State:
         return list(got)
 
     def face_up_field(self) -> list[Card]:
-        got = self._kept("face_up_field")
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        got: list[Card] | None = memo.get("face_up_field")
         if got is None:
-            got = [c for c in self._field_cards(None) if c.face_up]
-            self._memo["face_up_field"] = got  # type: ignore[index]
-        return list(got)
+            every = memo.get(_ALL_FIELD_KEY)
+            got = memo["face_up_field"] = [c for c in every or self._field_cards(None) if c.face_up]
+        return got.copy()
+
+
+_MONSTERS_KEYS = (("monsters", 0), ("monsters", 1))
+_ALL_FIELD_KEY = ("field", None)
 
 
 def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
@@ -443,8 +458,10 @@ def write_player(s: State, seat: int) -> Player:
         elif seat not in w.players:
             first = _copy_player(p)
             first._packed = p._packed
+            first._memo = p._memo
             w.players[seat] = (p, first)
     p._packed = None
+    p._memo = None
     return p
 
 
@@ -476,14 +493,25 @@ def _hashed(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _pack_default(o: Any) -> list[Any]:
-    """msgpack hook: a state dataclass packs as the list of its field values, in field order."""
-    names = _FIELDS.get(type(o))
-    if names is None:
+def _pack_default(o: Any) -> tuple[Any, ...]:
+    """msgpack hook: a state dataclass packs as the list of its field values, in field order
+    (a tuple packs as the same msgpack array)."""
+    values = _VALUES.get(type(o))
+    if values is None:
         if not hasattr(o, "__dataclass_fields__"):
             raise TypeError(f"cannot hash a {type(o).__name__}")
         names = _hashed(type(o))
-    return [getattr(o, n) for n in names]
+        if len(names) == 1:
+            only = names[0]
+            values = _VALUES[type(o)] = lambda x: (getattr(x, only),)
+        else:
+            values = _VALUES[type(o)] = operator.attrgetter(*names)
+    got: tuple[Any, ...] = values(o)
+    return got
+
+
+_VALUES: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+"""Per state dataclass: its field values (not caches) as a tuple, in field order."""
 
 
 def full_state_hash(state: State) -> str:

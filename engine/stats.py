@@ -102,27 +102,44 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
     ``exclude`` leaves out the continuous effect of a source card, or of a set of them (a card
     whose condition compares ATK values must not count its own bonus).
     """
+    a, d = atk_def(s, c, exclude)
+    return a if which == "atk" else d
+
+
+def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> tuple[int, int]:
+    """Current ATK and DEF of a card (``stat``), both in one walk of the modifiers and the
+    continuous effects (a view shows both)."""
     if not c.data.is_monster:
-        return 0
+        return 0, 0
+    a = original(s, c, "atk")
+    d = original(s, c, "def")
     if c.zone != Zone.MONSTERS or not c.face_up:
-        return original(s, c, which)
-    value = original(s, c, which)
+        return a, d
+    cid = c.id
     for m in s.modifiers:
-        if m.card == c.id and m.stat == which and m.op == "add":
-            value += m.value
+        if m.card == cid and m.op == "add":
+            if m.stat == "atk":
+                a += m.value
+            elif m.stat == "def":
+                d += m.value
     for m in s.modifiers:
-        if m.card == c.id and m.stat == which and m.op == "set":
-            value = m.value
+        if m.card == cid and m.op == "set":
+            if m.stat == "atk":
+                a = m.value
+            elif m.stat == "def":
+                d = m.value
     for src, sc in continuous_sources(s):
         if sc.stat is None or src.id == exclude or (isinstance(exclude, frozenset) and src.id in exclude):
             continue
         da, dd = sc.stat(s, src, c)
-        value += da if which == "atk" else dd
+        a += da
+        d += dd
     for e in s.face_up_field():
         # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
-        if e.equipped_to == c.id and e.zone == Zone.SPELLS_TRAPS:
-            value += int(e.flags.get(CardFlag.EQUIP_ATK if which == "atk" else CardFlag.EQUIP_DEF, 0))
-    return max(value, 0)
+        if e.equipped_to == cid and e.zone == Zone.SPELLS_TRAPS:
+            a += int(e.flags.get(CardFlag.EQUIP_ATK, 0))
+            d += int(e.flags.get(CardFlag.EQUIP_DEF, 0))
+    return max(a, 0), max(d, 0)
 
 
 def atk(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:

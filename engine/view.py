@@ -9,12 +9,14 @@ finished matches and the operator's replays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
-from .state import Card, State
-from .stats import atk, def_
+from .flow import pending
+from .state import Card, Player, State
+from .stats import atk_def
 
 
 def _memo(s: State) -> dict[Any, Any]:
@@ -25,64 +27,31 @@ def _memo(s: State) -> dict[Any, Any]:
     return m
 
 
-def _pending(s: State) -> dict[str, Any] | None:
-    """``flow.pending``, once per state (read only)."""
-    from .flow import pending  # local: flow imports battle modules that import view helpers
-
-    m = _memo(s)
-    if "pending" in m:
-        got: dict[str, Any] | None = m["pending"]
-        return got
-    p = m["pending"] = pending(s)
-    return p
+Stats = tuple[int, int, int | None]
+"""A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
 
 
-def _stats(s: State, c: Card) -> tuple[int, int, int | None]:
+def _stats(s: State, c: Card) -> Stats:
     """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
-    once per state."""
+    once per state (``engine.decide`` carries them over a pass)."""
     m = _memo(s)
     key = ("stats", c.id)
-    got: tuple[int, int, int | None] | None = m.get(key)
+    got: Stats | None = m.get(key)
     if got is None:
-        got = m[key] = (atk(s, c), def_(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+        got = m[key] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
     return got
 
 
-def _card(
-    s: State, c: Card, seat: int | None, omniscient: bool = False, book: AliasBook | None = None
-) -> dict[str, Any]:
-    if book is not None and not omniscient:
-        ref, visible = book.sight_of(seat, c.id)
-        if c.equipped_to is None and not c.counters and not (c.zone == "monsters" and c.face_up):
-            # what the viewer sees of this card depends on the card alone (and how the viewer
-            # names it): kept on the card until it is next written (engine.state.write_card)
-            memo = c._memo
-            if memo is None:
-                memo = c._memo = {}
-            key = (seat, ref, visible)
-            seen: dict[str, Any] | None = memo.get(key)
-            if seen is None:
-                seen = memo[key] = _render(s, c, seat, ref, visible, book)
-            return dict(seen)
-        return _render(s, c, seat, ref, visible, book)
-    visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-    out: dict[str, Any] = {"id": c.id, "zone": c.zone, "controller": c.controller}
-    return _finish(s, c, seat, omniscient, book, visible, out)
-
-
-def _render(s: State, c: Card, seat: int | None, ref: int | None, visible: bool, book: AliasBook) -> dict[str, Any]:
+def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped_to: int | None) -> dict[str, Any]:
+    """What a viewer sees of card ``c``: a function of the card and of the arguments alone
+    (``ref``: how the viewer names it; ``visible``: whether it knows the card; ``stats``: its
+    ATK/DEF when shown computed; ``equipped_to``: how the viewer names what it equips)."""
     out: dict[str, Any] = {} if ref is None else {"id": ref}
-    out["zone"] = c.zone
+    zone = out["zone"] = c.zone
     out["controller"] = c.controller
-    return _finish(s, c, seat, False, book, visible, out)
-
-
-def _finish(
-    s: State, c: Card, seat: int | None, omniscient: bool, book: AliasBook | None, visible: bool, out: dict[str, Any]
-) -> dict[str, Any]:
-    if c.zone == "monsters":
+    if zone == "monsters":
         out["position"] = c.position if c.face_up else "set"
-    if c.zone in ("monsters", "spells_traps", "field"):
+    if zone in FIELD_ZONES:
         out["slot"] = c.slot
         out["face_up"] = c.face_up
     if not visible:
@@ -92,95 +61,162 @@ def _finish(
     out["code"] = c.code
     out["name"] = d.name
     if d.is_monster:
-        if c.zone == "monsters" and (c.face_up or omniscient):
-            out["atk"], out["def"], out["attacks_remaining"] = _stats(s, c)
+        if stats is not None:
+            out["atk"], out["def"], out["attacks_remaining"] = stats
         else:
             out["atk"] = d.atk
             out["def"] = d.def_
     if c.counters:
         out["counters"] = dict(c.counters)
     if c.equipped_to is not None:
-        out["equipped_to"] = _ref(book, seat, c.equipped_to, omniscient)
+        out["equipped_to"] = equipped_to
     return out
-
-
-def _ref(book: AliasBook | None, seat: int | None, cid: int | None, omniscient: bool) -> int | None:
-    """How ``seat`` names card ``cid`` (its alias; the engine id without a book)."""
-    if cid is None or book is None or omniscient:
-        return cid
-    return book.ref_any(seat, cid)
 
 
 def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook | None = None) -> dict[str, Any]:
     """The duel as ``seat`` sees it (``None``: a spectator). With an alias ``book`` card ids
-    are the viewer's aliases and cards in places it cannot track have no id (engine.aliases)."""
-    cards = s.cards
-    if book is not None and not omniscient:
-        places = book.places
-        aliases = book.aliases_of(seat)
+    are the viewer's aliases and cards in places it cannot track have no id (engine.aliases).
 
-        def card(cid: int) -> dict[str, Any]:
-            # _card for a viewer with an alias book, written out (the view's inner loop)
-            c = cards[cid]
-            place = places.get(cid)
-            if place is None:
-                ref, visible = None, False
-            else:
-                ref, visible = aliases.get(cid), place.known(seat)
-            if c.equipped_to is None and not c.counters and not (c.zone == "monsters" and c.face_up):
-                memo = c._memo
-                if memo is None:
-                    memo = c._memo = {}
-                key = (seat, ref, visible)
-                seen: dict[str, Any] | None = memo.get(key)
-                if seen is None:
-                    seen = memo[key] = _render(s, c, seat, ref, visible, book)
-                return dict(seen)
-            return _render(s, c, seat, ref, visible, book)
-
-    else:
-
-        def card(cid: int) -> dict[str, Any]:
-            return _card(s, cards[cid], seat, omniscient, book)
+    Read only below the top level: the players' dicts are the caller's, the zone lists and
+    card dicts in them may be shared with other views (of this state or of others)."""
+    if book is None or omniscient:
+        return _frame(s, seat, omniscient, book, _players_plain(s, seat, omniscient), lambda cid: cid)
+    memo = _memo(s)
+    # the players' part depends on the cards (and their stats) and how the viewer names them:
+    # kept with the state for this book while no fact moved a card in it (engine.decide
+    # carries it to the next state over facts that change neither)
+    zones_key = ("zones", seat, book.token, book.version)
+    players: list[dict[str, Any]] | None = memo.get(zones_key)
+    if players is None:
+        players, lasting = _players(s, seat, book)
+        if lasting:
+            memo[zones_key] = players
 
     def ref(cid: int | None) -> int | None:
-        return _ref(book, seat, cid, omniscient)
+        return None if cid is None else book.ref_any(seat, cid)
 
-    zones_key: tuple[Any, ...] | None = None
-    if book is not None and not omniscient:
-        # the players' part of the view depends on the cards (and their stats) and how the
-        # viewer names them: kept with the state for this book while no fact moved a card in
-        # it (engine.decide carries it to the next state over facts that change neither)
-        zones_key = ("zones", seat, book.token, book.version)
-        kept: list[dict[str, Any]] | None = _memo(s).get(zones_key)
-        if kept is not None:
-            return _frame(s, seat, omniscient, book, [dict(p) for p in kept], ref)
-    players: list[dict[str, Any]] = []
+    return _frame(s, seat, omniscient, book, [dict(p) for p in players], ref)
+
+
+FIELD_ZONES = frozenset({"monsters", "spells_traps", "field"})
+
+
+def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str, Any]], bool]:
+    """The players' part of ``seat``'s view, and whether it lasts while the book's places do
+    (not if it names a card by an ephemeral alias, which changes with every log entry)."""
+    cards = s.cards
+    places = book.places
+    aliases = book.aliases_of(seat)
+    lasting = True
+    rendered: list[tuple[int, dict[Any, Any]]] = []  # (card, its memo) for each card rendered
+    shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
+
+    def card(cid: int) -> dict[str, Any]:
+        nonlocal lasting
+        c = cards[cid]
+        place = places.get(cid)
+        if place is None:
+            ref, visible = None, False
+        else:
+            ref, visible = aliases.get(cid), place.known(seat)
+        stats = None
+        if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
+            stats = _stats(s, c)
+            shown.append((cid, stats))
+        equipped = c.equipped_to
+        if equipped is not None:
+            named = aliases.get(equipped)
+            if named is None:
+                named = book.ref_any(seat, equipped)
+                lasting = False
+            equipped = named
+        # the rendering is a function of the card object and the key alone: kept on the card
+        # until it is next written (engine.state.write_card), shared by every state holding it
+        memo = c._memo
+        if memo is None:
+            memo = c._memo = {}
+        rendered.append((cid, memo))
+        key = (ref, visible, stats, equipped)
+        seen: dict[str, Any] | None = memo.get(key)
+        if seen is None:
+            seen = memo[key] = _render(c, ref, visible, stats, equipped)
+        return seen
+
+    out = []
     for sd in (0, 1):
         p = s.players[sd]
-        players.append(
-            {
-                "lp": p.lp,
-                "hand": [card(c) for c in p.hand],
-                "hand_count": len(p.hand),
-                "deck_count": len(p.deck),
-                "extra_count": len(p.extra),
-                "monsters": [None if c is None else card(c) for c in p.monsters],
-                "spells_traps": [None if c is None else card(c) for c in p.spells_traps],
-                "field": None if p.field_zone is None else card(p.field_zone),
-                "graveyard": [card(c) for c in p.graveyard],
-                "banished": [card(c) for c in p.banished],
-                "normal_summoned": p.normal_summoned,
-            }
-        )
-    if zones_key is not None and not any(s.cards[cid].equipped_to is not None for cid in _field_ids(s)):
-        _memo(s)[zones_key] = players  # (an equipped card may be named by an ephemeral alias)
-        players = [dict(p) for p in players]
-    return _frame(s, seat, omniscient, book, players, ref)
+        # a player's part as this viewer saw it, kept on the player until it is next written
+        # (engine.state.write_player): still right while the book's places, each of its cards
+        # (an unchanged card keeps its memo: a written one has another or none) and the stats
+        # shown are the same
+        pm = p._memo
+        if pm is None:
+            pm = p._memo = {}
+        kept: _Side | None = pm.get(seat)
+        if kept is not None and kept.token is book.token and kept.version == book.version and kept.holds(s):
+            out.append(kept.side)
+            continue
+        rendered.clear()
+        shown.clear()
+        was = lasting
+        lasting = True
+        side = _side(p, card)
+        if lasting:
+            pm[seat] = _Side(book.token, book.version, tuple(rendered), tuple(shown), side)
+        lasting = lasting and was
+        out.append(side)
+    return out, lasting
 
 
-def _field_ids(s: State) -> list[int]:
-    return [c.id for c in s.field_cards()]
+@dataclass(slots=True)
+class _Side:
+    """One player's part of a view as one viewer saw it, and what it was rendered from."""
+
+    token: object  # the alias book's (its places at ``version``)
+    version: int
+    rendered: tuple[tuple[int, dict[Any, Any]], ...]  # (card, its memo) for each card in it
+    shown: tuple[tuple[int, Stats], ...]  # (card, its stats) for each face-up monster in it
+    side: dict[str, Any]
+
+    def holds(self, s: State) -> bool:
+        """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
+        cards = s.cards
+        for cid, memo in self.rendered:
+            if cards[cid]._memo is not memo:
+                return False
+        for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
+            if _stats(s, cards[cid]) != stats:
+                return False
+        return True
+
+
+def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
+    """The players' part with engine ids (no alias book), nothing kept."""
+    cards = s.cards
+
+    def card(cid: int) -> dict[str, Any]:
+        c = cards[cid]
+        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
+        shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
+        return _render(c, cid, visible, _stats(s, c) if shown else None, c.equipped_to)
+
+    return [_side(s.players[sd], card) for sd in (0, 1)]
+
+
+def _side(p: Player, card: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "lp": p.lp,
+        "hand": [card(c) for c in p.hand],
+        "hand_count": len(p.hand),
+        "deck_count": len(p.deck),
+        "extra_count": len(p.extra),
+        "monsters": [None if c is None else card(c) for c in p.monsters],
+        "spells_traps": [None if c is None else card(c) for c in p.spells_traps],
+        "field": None if p.field_zone is None else card(p.field_zone),
+        "graveyard": [card(c) for c in p.graveyard],
+        "banished": [card(c) for c in p.banished],
+        "normal_summoned": p.normal_summoned,
+    }
 
 
 def _frame(
@@ -193,8 +229,7 @@ def _frame(
 ) -> dict[str, Any]:
     """The view around the players' part: the turn, the decision owed, chain and attack."""
     if book is None or omniscient:
-        p = _pending(s)
-        shown = None if p is None else dict(p)
+        shown = pending(s)
     else:
         shown = presented_pending(s, seat, book)
     attack = None
@@ -251,10 +286,10 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
 
 
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
-    p = _pending(s)
+    p = pending(s)
     if p is None:
         return None
-    decider = int(str(p["seat"]))
+    decider = cast(int, p["seat"])  # an int (flow.pending: a choice's seat or the priority)
     if decider == seat:
         out = dict(p)
         for key in ("card", "source"):  # the trigger's card; the card whose effect asks

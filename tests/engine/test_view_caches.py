@@ -1,8 +1,9 @@
 """What views keep between calls (docs/adr/0006) never shows anything else than a view
 computed from scratch: along random duels, every seat's and the spectator's view, pending
 decision and legal actions on the live state (with its kept renderings, stats, legal
-actions, and what ``decide_state`` carried over a pass) equal those computed on a copy of
-the state with every cache emptied."""
+actions, each player's part kept on the player, and what ``decide_state`` carried over a
+pass) equal those computed on a copy of the state with every cache emptied; likewise along
+the same log folded in place into one state (replays)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,21 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import State, Viewpoints, create, decide_state, demo_deck, fold, legal_actions, pending
+from engine import (
+    Fact,
+    State,
+    Viewpoints,
+    create,
+    decide_state,
+    demo_deck,
+    fold,
+    fold_into,
+    initial,
+    legal_actions,
+    pending,
+    view,
+)
+from engine.decks import deck_named
 from engine.genesis import DuelConfig
 from tests.engine.play import aggressive
 
@@ -32,11 +47,15 @@ def fresh(s: State) -> State:
     return n
 
 
-@SETTINGS
-@given(seed=st.integers(min_value=0, max_value=2**32), randomness=st.sampled_from([0.1, 0.5]))
-def test_kept_views_equal_views_from_scratch(seed: int, randomness: float) -> None:
+def play_and_check(
+    seed: int, decks: tuple[list[int], list[int]], randomness: float, check: bool = True, plain: bool = False
+) -> list[list[Fact]]:
+    """Play a duel with ``decide_state``, checking (``check``) every view, pending decision and
+    legal actions against those of a cache-free copy after every action (``plain``: the views
+    without an alias book too); the log's entries."""
     rnd = random.Random(seed)
-    genesis = create(DuelConfig(seed=seed, decks=(demo_deck(seed % 3), demo_deck(1))))
+    genesis = create(DuelConfig(seed=seed, decks=decks))
+    entries = [genesis]
     state = fold(genesis)
     vp = Viewpoints(b"view-cache-test-key")
     vp.apply(genesis)
@@ -54,15 +73,62 @@ def test_kept_views_equal_views_from_scratch(seed: int, randomness: float) -> No
             else aggressive(rnd, legal_actions(state, seat))
         )
         facts, state = decide_state(state, seat, action)
+        entries.append(facts)
         passes += all(f["t"] in ("passed", "priority") for f in facts)
         vp.apply(facts)
+        if not check:
+            continue
         scratch = fresh(state)
+        bookless = fresh(state) if plain else scratch
         for v in (0, 1, None):
             for _twice in range(2):  # the second call is served from what the first one kept
                 assert vp.view(state, v) == vp.view(scratch, v)
                 assert vp.pending(state, v) == vp.pending(scratch, v)
+            if plain:  # without a book (engine ids), and the operator's omniscient view
+                assert view(state, v) == view(bookless, v)
+                assert view(state, v, omniscient=True) == view(bookless, v, omniscient=True)
         nxt = pending(state)
         if nxt is not None:
             s2 = int(str(nxt["seat"]))
             assert vp.legal(state, s2) == vp.legal(scratch, s2)
     assert passes > 0
+    return entries
+
+
+@SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32), randomness=st.sampled_from([0.1, 0.5]))
+def test_kept_views_equal_views_from_scratch(seed: int, randomness: float) -> None:
+    play_and_check(seed, (demo_deck(seed % 3), demo_deck(1)), randomness)
+
+
+# the decks with counters, equipped monsters (Sword Hunter), ATK/DEF changes and the Battle
+# Phase's attacks left: every kind of rendering a view keeps
+DECK_PAIRS = [
+    ("counters", "battle-step"),
+    ("end-step", "counters"),
+    ("battle-step", "end-step"),
+    ("counters", "counters"),
+]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32), pair=st.sampled_from(DECK_PAIRS))
+def test_kept_views_over_the_demo_decks(seed: int, pair: tuple[str, str]) -> None:
+    play_and_check(seed, (deck_named(pair[0]), deck_named(pair[1])), 0.2, plain=True)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32), pair=st.sampled_from(DECK_PAIRS))
+def test_kept_views_of_a_state_folded_in_place(seed: int, pair: tuple[str, str]) -> None:
+    """Replays fold a log into one state object (``fold_into``: its cards and players written
+    in place): what views kept on them must go with every write."""
+    entries = play_and_check(seed, (deck_named(pair[0]), deck_named(pair[1])), 0.2, check=False)
+    state = initial()
+    vp = Viewpoints(b"view-cache-test-key")
+    for facts in entries:
+        fold_into(state, facts)
+        vp.apply(facts)
+        scratch = fresh(state)
+        for v in (0, 1, None):
+            assert vp.view(state, v) == vp.view(scratch, v)
+            assert vp.pending(state, v) == vp.pending(scratch, v)
