@@ -109,6 +109,7 @@ class Fact:
     SENT: ClassVar[Sent]
     LAYOUTS: ClassVar[tuple[tuple[str, ...], ...]] = ()
     KEYS: ClassVar[dict[str, str]]  # wire key -> field name, in the fields' order
+    _layouts: ClassVar[dict[tuple[str, ...], int]] = {}  # wire order -> layout (made by ``fact``)
 
     def to_wire(self) -> WireFact:
         raise NotImplementedError  # made for each class by ``fact``
@@ -143,7 +144,7 @@ def _wire_key(name: str) -> str:
 
 
 def _compile(cls: type[Fact], code: str, env: dict[str, Any], name: str) -> Any:
-    exec(compile(code, f"<engine.facts {cls.__name__}.{name}>", "exec"), env)  # noqa: S102
+    exec(compile(code, f"<engine.facts {cls.__name__}.{name}>", "exec"), env)
     return env[name]
 
 
@@ -152,14 +153,15 @@ def fact(cls: type[F]) -> type[F]:
     class). Gives it a faster ``__init__`` (a frozen dataclass's own sets each field through
     ``object.__setattr__``; this one through the slot, about twice as fast: facts are made by
     the hundred per action and the log is read back into them) and ``to_wire``."""
-    if cls.t in FACTS:
-        raise ValueError(f"two fact classes for {cls.t!r}")
-    names = [f.name for f in fields(cls) if f.name != "layout"]
-    cls.KEYS = {_wire_key(n): n for n in names}
-    env: dict[str, Any] = {"ABSENT": ABSENT, "cls": cls}
+    c: Any = cls  # a dataclass: mypy does not know it of a type variable
+    if c.t in FACTS:
+        raise ValueError(f"two fact classes for {c.t!r}")
+    names = [f.name for f in fields(c) if f.name != "layout"]
+    c.KEYS = {_wire_key(n): n for n in names}
+    env: dict[str, Any] = {"ABSENT": ABSENT, "cls": c}
     params, body = [], []
-    for f in fields(cls):
-        env[f"set_{f.name}"] = getattr(cls, f.name).__set__
+    for f in fields(c):
+        env[f"set_{f.name}"] = getattr(c, f.name).__set__
         if f.default is not MISSING:
             env[f"default_{f.name}"] = f.default
             params.append(f"{f.name}=default_{f.name}")
@@ -168,29 +170,29 @@ def fact(cls: type[F]) -> type[F]:
         body.append(f"    set_{f.name}(self, {f.name})")
     signature = ", ".join(["self", "*", *params] if params else ["self"])
     code = f"def __init__({signature}):\n" + "\n".join(body or ["    pass"]) + "\n"
-    setattr(cls, "__init__", _compile(cls, code, env, "__init__"))
-    layouts = [tuple(_wire_key(n) for n in names), *cls.LAYOUTS]
+    c.__init__ = _compile(c, code, env, "__init__")
+    layouts = [tuple(_wire_key(n) for n in names), *c.LAYOUTS]
     writers = []
     for i, layout in enumerate(layouts):
-        if sorted(layout) != sorted(cls.KEYS):
-            raise ValueError(f"{cls.__name__}.LAYOUTS[{i - 1}] does not have exactly its keys")
-        lines = [f"def to_wire(self):", f"    d = {{'t': {cls.t!r}}}"]
+        if sorted(layout) != sorted(c.KEYS):
+            raise ValueError(f"{c.__name__}.LAYOUTS[{i - 1}] does not have exactly its keys")
+        lines = ["def to_wire(self):", f"    d = {{'t': {c.t!r}}}"]
         for key in layout:
-            attr = cls.KEYS[key]
-            if getattr(cls, "__dataclass_fields__")[attr].default is ABSENT:
+            attr = c.KEYS[key]
+            if c.__dataclass_fields__[attr].default is ABSENT:
                 lines.append(f"    v = self.{attr}")
                 lines.append(f"    if v is not ABSENT: d[{key!r}] = v")
             else:
                 lines.append(f"    d[{key!r}] = self.{attr}")
         lines.append("    return d")
-        writers.append(_compile(cls, "\n".join(lines) + "\n", dict(env), "to_wire"))
+        writers.append(_compile(c, "\n".join(lines) + "\n", dict(env), "to_wire"))
     if len(writers) == 1:
-        setattr(cls, "to_wire", writers[0])
+        c.to_wire = writers[0]
     else:
         table = tuple(writers)
-        setattr(cls, "to_wire", lambda self: table[self.layout](self))
-        setattr(cls, "_layouts", {layout: i for i, layout in enumerate(layouts)})
-    FACTS[cls.t] = cls
+        c.to_wire = lambda self: table[self.layout](self)
+        c._layouts = {layout: i for i, layout in enumerate(layouts)}
+    FACTS[c.t] = cls
     return cls
 
 
@@ -209,8 +211,7 @@ def from_wire(d: WireFact) -> Fact:
         kw["from_"] = kw.pop("from")
     if cls.LAYOUTS:
         order = tuple(k for k in d if k != "t")
-        layouts: dict[tuple[str, ...], int] = getattr(cls, "_layouts")
-        for layout, i in layouts.items():
+        for layout, i in cls._layouts.items():
             if tuple(k for k in layout if k in d) == order:
                 kw["layout"] = i
                 break
@@ -225,14 +226,11 @@ def facts_of(wire: list[WireFact]) -> list[Fact]:
     return [from_wire(d) for d in wire]
 
 
-DATACLASS = dataclass(frozen=True, slots=True, kw_only=True)
-
-
 # ====================================================================== the duel's frame
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DuelStarted(Fact):
     """entry 1: who goes first, starting LP, Deck sizes"""
 
@@ -247,7 +245,7 @@ class DuelStarted(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Setup(Fact):
     """a puzzle's position: each card `{id?, code?, hidden?, owner, controller, zone, slot, face_up, position,
     counters, set_turn, summoned_turn, equipped_to?, materials?}` as the receiver may see it"""
@@ -272,7 +270,7 @@ class Setup(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Fact):
     """a turn begins"""
 
@@ -283,7 +281,7 @@ class Turn(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PhaseBegan(Fact):
     """a phase or Battle Phase step begins (`reason`: the card effect that moved it, if any)"""
 
@@ -296,7 +294,7 @@ class PhaseBegan(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DamageStep(Fact):
     """a Damage Step timing begins"""
 
@@ -306,7 +304,7 @@ class DamageStep(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SkipPhase(Fact):
     """a phase will be (now: is) skipped"""
 
@@ -317,7 +315,7 @@ class SkipPhase(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ExtraBattlePhase(Fact):
     """more Battle Phases are granted this turn"""
 
@@ -327,7 +325,7 @@ class ExtraBattlePhase(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Priority(Fact):
     """a seat gets priority"""
 
@@ -339,7 +337,7 @@ class Priority(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Passed(Fact):
     """a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on; `auto`: passed by the rules
     because it had nothing to activate)"""
@@ -352,7 +350,7 @@ class Passed(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LifePoints(Fact):
     """Life Points changed (`reason`: `battle`, `effect`, `cost`)"""
 
@@ -365,7 +363,7 @@ class LifePoints(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DuelEnded(Fact):
     """see `end_reason`"""
 
@@ -376,7 +374,7 @@ class DuelEnded(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ModifiersExpired(Fact):
     """the changes lasting until these ends are gone"""
 
@@ -386,7 +384,7 @@ class ModifiersExpired(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Shuffled(Fact):
     """a Deck was shuffled"""
 
@@ -401,14 +399,12 @@ class Shuffled(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Activated(Fact):
     """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
 
     t: ClassVar[str] = "activated"
-    SENT: ClassVar[Sent] = custom(
-        "activated", "seat", "card", "code", "effect", "link", "trigger", "targets", "data?"
-    )
+    SENT: ClassVar[Sent] = custom("activated", "seat", "card", "code", "effect", "link", "trigger", "targets", "data?")
     seat: int
     card: int
     code: int
@@ -421,7 +417,7 @@ class Activated(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Triggered(Fact):
     """a trigger effect is waiting to be activated (sent only to viewers who know the card)"""
 
@@ -437,7 +433,7 @@ class Triggered(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TriggerDone(Fact):
     """a pending trigger left the list (activated, declined or skipped)"""
 
@@ -449,7 +445,7 @@ class TriggerDone(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Negated(Fact):
     """`what`: `activation` or `effect`"""
 
@@ -462,7 +458,7 @@ class Negated(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChainResolving(Fact):
     """the chain starts to resolve"""
 
@@ -472,7 +468,7 @@ class ChainResolving(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LinkResolving(Fact):
     """a link starts to resolve"""
 
@@ -482,7 +478,7 @@ class LinkResolving(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LinkResolved(Fact):
     """a link finished resolving"""
 
@@ -492,7 +488,7 @@ class LinkResolved(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChainResolved(Fact):
     """the whole chain has resolved"""
 
@@ -501,7 +497,7 @@ class ChainResolved(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Note(Fact):
     """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
     `die_roll` and `coin_toss` (`result`)"""
@@ -520,7 +516,7 @@ class Note(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Drew(Fact):
     """a draw (card and code only for the drawing seat)"""
 
@@ -533,7 +529,7 @@ class Drew(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Moved(Fact):
     """a card changed place (`reason`: `tribute`, `discard`, `cost`, `detach`, `battle`, `effect`, `rule`,
     `control`, `return`, `equip`, `fusion`, ...)"""
@@ -558,14 +554,12 @@ class Moved(Fact):
     code: int | Absent = ABSENT
     private: int | Absent = ABSENT  # only this seat knows the card (never sent)
     layout: int = field(default=0, compare=False, repr=False)
-
-
-FROM_HAND_TO_ACTIVATE: Final = 1
-CODE_FIRST: Final = 2
+    FROM_HAND_TO_ACTIVATE: ClassVar[int] = 1
+    CODE_FIRST: ClassVar[int] = 2
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Summoned(Fact):
     """`kind`: `normal`, `tribute`, `set`, `flip`, `special`, `fusion`"""
 
@@ -583,28 +577,26 @@ class Summoned(Fact):
     code: int | Absent = ABSENT
     procedure: bool | Absent = ABSENT
     layout: int = field(default=0, compare=False, repr=False)
-
-
-CODE_BEFORE_KIND: Final = 1
-SEAT_LAST: Final = 2
+    CODE_BEFORE_KIND: ClassVar[int] = 1
+    SEAT_LAST: ClassVar[int] = 2
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PositionChanged(Fact):
     """a monster's battle position changed (`by_player`: false when an effect changed it)"""
 
     t: ClassVar[str] = "position_changed"
     SENT: ClassVar[Sent] = moving("position", "face_up", "by_player")
     card: int
-    code: int | None | Absent = ABSENT
+    code: int | Absent | None = ABSENT
     position: str
     face_up: bool
     by_player: bool | Absent = ABSENT
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Flipped(Fact):
     """a face-down monster turned face-up"""
 
@@ -617,7 +609,7 @@ class Flipped(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Destroyed(Fact):
     """a card is destroyed (`by`: the card that destroyed it); its move to the Graveyard follows"""
 
@@ -626,11 +618,11 @@ class Destroyed(Fact):
     card: int
     code: int
     reason: str
-    by: int
+    by: int | None
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Modifier(Fact):
     """a lasting change: `op` `add` (ATK/DEF +value), `set`, `set_original`, `half_original`, or `flag` (a rule
     effect named by `stat`, e.g. `no_battle_damage` for seat `value`; `card` -1); `until`: `damage_calculation`,
@@ -647,7 +639,7 @@ class Modifier(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Counters(Fact):
     """a card's counters of one kind are now `count`"""
 
@@ -659,7 +651,7 @@ class Counters(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Equipped(Fact):
     """`to` nil: unequipped"""
 
@@ -673,7 +665,7 @@ class Equipped(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackDeclared(Fact):
     """`target` nil: a direct attack"""
 
@@ -690,7 +682,7 @@ class AttackDeclared(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackReplay(Fact):
     """the attacker must choose again (a replay)"""
 
@@ -699,7 +691,7 @@ class AttackReplay(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackRetargeted(Fact):
     """the new target after a replay (nil: direct)"""
 
@@ -711,7 +703,7 @@ class AttackRetargeted(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackEnded(Fact):
     """`damage_step_over`, `cancelled`, `negated`, `attacker_cannot_attack`, or the card that ended the Battle
     Phase"""
@@ -722,7 +714,7 @@ class AttackEnded(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BattleStopped(Fact):
     """damage calculation does not happen"""
 
@@ -732,7 +724,7 @@ class BattleStopped(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Battle(Fact):
     """damage calculation: `target_def` when the target was in Defense Position; `destroyed` (ids) destroyed by
     this battle; `damage` per seat"""
@@ -754,7 +746,7 @@ class Battle(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rng(Fact):
     """the random state after a die roll or coin toss"""
 
@@ -764,7 +756,7 @@ class Rng(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FixedOutcome(Fact):
     """a die result or coin toss a scenario fixed in advance was used"""
 
@@ -774,7 +766,7 @@ class FixedOutcome(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Used(Fact):
     """a once-per-turn (or once-per-duel) key was used this turn"""
 
@@ -784,7 +776,7 @@ class Used(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Flag(Fact):
     """a card's flag is set (``value`` None: cleared); ``engine.types.CardFlag``"""
 
@@ -796,7 +788,7 @@ class Flag(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Choice(Fact):
     """the decision a player now owes (None: none)"""
 
@@ -806,7 +798,7 @@ class Choice(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Event(Fact):
     """the event the next responses answer (None: none)"""
 
@@ -816,7 +808,7 @@ class Event(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Delayed(Fact):
     """an effect that applies in a player's next turn (skip a phase, extra Battle Phases)"""
 
@@ -827,7 +819,7 @@ class Delayed(Fact):
 
 
 @fact
-@DATACLASS
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DelayedDone(Fact):
     """a delayed effect was applied"""
 
