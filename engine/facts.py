@@ -132,6 +132,11 @@ class Fact:
     def __contains__(self, key: str) -> bool:
         return key == "t" or self.get(key, ABSENT) is not ABSENT
 
+    def __repr__(self) -> str:
+        """``Moved(card=3, to='hand')``: the fields a fact has (not the absent ones)."""
+        shown = (f"{name}={getattr(self, name)!r}" for name in self.KEYS.values() if getattr(self, name) is not ABSENT)
+        return f"{type(self).__name__}({', '.join(shown)})"
+
 
 F = TypeVar("F", bound=Fact)
 
@@ -171,6 +176,7 @@ def fact(cls: type[F]) -> type[F]:
     signature = ", ".join(["self", "*", *params] if params else ["self"])
     code = f"def __init__({signature}):\n" + "\n".join(body or ["    pass"]) + "\n"
     c.__init__ = _compile(c, code, env, "__init__")
+    c.__repr__ = Fact.__repr__  # the dataclass's own would list every absent field
     layouts = [tuple(_wire_key(n) for n in names), *c.LAYOUTS]
     writers = []
     for i, layout in enumerate(layouts):

@@ -37,7 +37,7 @@ def legal_for(at: Point, seat: int | None) -> list[rules.Action]:
     return at.vp.legal(_state(at), seat)
 
 
-def _facts(at: Point, entry: LogEntry, seat: int | None, seen: rules.PerViewer | None) -> list[rules.Fact]:
+def _facts(at: Point, entry: LogEntry, seat: int | None, seen: rules.PerViewer | None) -> list[rules.WireFact]:
     if seen is None:
         seen = at.seen(entry.seq)
     if seen is None:  # pragma: no cover - callers pass what they computed
