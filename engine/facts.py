@@ -21,6 +21,7 @@ such a class lists those orders in ``LAYOUTS`` and the fact says which one it us
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
 from typing import Any, ClassVar, Final, TypeVar
@@ -142,6 +143,8 @@ F = TypeVar("F", bound=Fact)
 
 FACTS: dict[str, type[Fact]] = {}
 """Every fact class by its ``t``."""
+READERS: dict[str, Callable[[WireFact], Fact]] = {}
+"""``from_wire`` of each class, by ``t``."""
 
 
 def _wire_key(name: str) -> str:
@@ -198,8 +201,47 @@ def fact(cls: type[F]) -> type[F]:
         table = tuple(writers)
         c.to_wire = lambda self: table[self.layout](self)
         c._layouts = {layout: i for i, layout in enumerate(layouts)}
+    READERS[c.t] = _reader(c, env)
     FACTS[c.t] = cls
     return cls
+
+
+def _reader(c: Any, env: dict[str, Any]) -> Callable[[WireFact], Fact]:
+    """``from_wire`` for one class: the fields set straight from the map (no keyword arguments
+    to build and parse: reading a stored log is mostly this)."""
+    known = frozenset(["t", *c.KEYS])
+    env = {**env, "new": object.__new__, "known": known, "layout_of": _layout_of, "unknown": _unknown}
+    lines = ["def read(d):", "    if not known.issuperset(d): unknown(cls, d, known)", "    self = new(cls)"]
+    for key, attr in c.KEYS.items():
+        value = f"d.get({key!r}, ABSENT)" if c.__dataclass_fields__[attr].default is ABSENT else f"d[{key!r}]"
+        lines.append(f"    set_{attr}(self, {value})")
+    if "layout" in c.__dataclass_fields__:
+        lines.append("    set_layout(self, layout_of(cls, d))")
+    lines.append("    return self")
+    reader: Callable[[WireFact], Fact] = _compile(c, "\n".join(lines) + "\n", env, "read")
+    return reader
+
+
+def _unknown(cls: type[Fact], d: WireFact, known: frozenset[str]) -> None:
+    raise TypeError(f"a {cls.t!r} fact has no key {sorted(set(d) - known)}")
+
+
+_LAYOUT_OF: dict[tuple[str, tuple[str, ...]], int] = {}
+
+
+def _layout_of(cls: type[Fact], d: WireFact) -> int:
+    """Which of the class's key orders ``d`` has (0 if none: then only its order is lost)."""
+    order = tuple(d)
+    got = _LAYOUT_OF.get((cls.t, order))
+    if got is None:
+        got = 0
+        for layout, i in cls._layouts.items():
+            if ("t", *(k for k in layout if k in d)) == order:
+                got = i
+                break
+        if len(_LAYOUT_OF) < 4096:  # the orders seen: a few dozen
+            _LAYOUT_OF[cls.t, order] = got
+    return got
 
 
 def to_wire(f: Fact) -> WireFact:
@@ -209,27 +251,19 @@ def to_wire(f: Fact) -> WireFact:
 
 def from_wire(d: WireFact) -> Fact:
     """The fact of a wire map (a log entry's, a replay file's). Raises KeyError for an unknown
-    ``t`` and TypeError for a key its class does not have or a missing one."""
-    cls = FACTS[d["t"]]
-    kw = dict(d)
-    del kw["t"]
-    if "from" in kw:
-        kw["from_"] = kw.pop("from")
-    if cls.LAYOUTS:
-        order = tuple(k for k in d if k != "t")
-        for layout, i in cls._layouts.items():
-            if tuple(k for k in layout if k in d) == order:
-                kw["layout"] = i
-                break
-    return cls(**kw)
+    ``t`` or a missing key, TypeError for a key its class does not have."""
+    return READERS[d["t"]](d)
 
 
 def wire_facts(facts: list[Fact]) -> list[WireFact]:
+    """A list of facts as the log stores them."""
     return [f.to_wire() for f in facts]
 
 
 def facts_of(wire: list[WireFact]) -> list[Fact]:
-    return [from_wire(d) for d in wire]
+    """A stored list of facts as the engine takes them."""
+    readers = READERS
+    return [readers[d["t"]](d) for d in wire]
 
 
 # ====================================================================== the duel's frame

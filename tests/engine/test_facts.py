@@ -90,7 +90,7 @@ def test_an_unknown_fact_or_key_is_refused() -> None:
         from_wire({"t": "teleported", "card": 1})
     with pytest.raises(TypeError):
         from_wire({"t": "turn", "turn": 1, "player": 0, "extra": 1})
-    with pytest.raises(TypeError):
+    with pytest.raises(KeyError):
         from_wire({"t": "turn", "turn": 1})
 
 
