@@ -1,4 +1,4 @@
-"""The facts: one frozen, slotted dataclass per fact type (what happened in a duel).
+"""The facts: one immutable, slotted dataclass per fact type (what happened in a duel).
 
 ``decide`` returns these objects and ``evolve``/``fold`` take them; ``engine.apply`` (how a
 fact changes the state), ``engine.describe`` (its plain words) and ``engine.redaction`` (what
@@ -22,9 +22,9 @@ such a class lists those orders in ``LAYOUTS`` and the fact says which one it us
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
 WireFact = dict[str, Any]
 """A fact as the log, the wire and the clients have it: ``{"t": type, key: value, ...}``."""
@@ -156,29 +156,23 @@ def _compile(cls: type[Fact], code: str, env: dict[str, Any], name: str) -> Any:
     return env[name]
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
 def fact(cls: type[F]) -> type[F]:
-    """Register a fact class (applied to a ``@dataclass(frozen=True, slots=True, kw_only=True)``
-    class). Gives it a faster ``__init__`` (a frozen dataclass's own sets each field through
-    ``object.__setattr__``; this one through the slot, about twice as fast: facts are made by
-    the hundred per action and the log is read back into them) and ``to_wire``."""
-    c: Any = cls  # a dataclass: mypy does not know it of a type variable
+    """Make a fact class: a slotted dataclass with keyword-only fields, registered by its ``t``,
+    with ``to_wire`` and a reader for ``from_wire``.
+
+    Immutable by contract, not at run time: mypy takes these classes as frozen (assigning a
+    field is a type error), but the class is not ``frozen=True``, whose ``__init__`` sets each
+    field through ``object.__setattr__``. Facts are made by the dozen per action and a stored
+    log is read back into them: with frozen classes, folding a stored log (``from_wire`` and
+    ``fold``) took 3.1-3.3x the time of msgpack-decoding it (the target is 3x), 2.8x without
+    (``bench/engine_worker.py``; docs/engine-api.md has the figures)."""
+    c: Any = dataclass(slots=True, kw_only=True)(cls)
     if c.t in FACTS:
         raise ValueError(f"two fact classes for {c.t!r}")
     names = [f.name for f in fields(c) if f.name != "layout"]
     c.KEYS = {_wire_key(n): n for n in names}
     env: dict[str, Any] = {"ABSENT": ABSENT, "cls": c}
-    params, body = [], []
-    for f in fields(c):
-        env[f"set_{f.name}"] = getattr(c, f.name).__set__
-        if f.default is not MISSING:
-            env[f"default_{f.name}"] = f.default
-            params.append(f"{f.name}=default_{f.name}")
-        else:
-            params.append(f.name)
-        body.append(f"    set_{f.name}(self, {f.name})")
-    signature = ", ".join(["self", "*", *params] if params else ["self"])
-    code = f"def __init__({signature}):\n" + "\n".join(body or ["    pass"]) + "\n"
-    c.__init__ = _compile(c, code, env, "__init__")
     c.__repr__ = Fact.__repr__  # the dataclass's own would list every absent field
     layouts = [tuple(_wire_key(n) for n in names), *c.LAYOUTS]
     writers = []
@@ -202,8 +196,8 @@ def fact(cls: type[F]) -> type[F]:
         c.to_wire = lambda self: table[self.layout](self)
         c._layouts = {layout: i for i, layout in enumerate(layouts)}
     READERS[c.t] = _reader(c, env)
-    FACTS[c.t] = cls
-    return cls
+    FACTS[c.t] = c
+    return c  # type: ignore[no-any-return]
 
 
 def _reader(c: Any, env: dict[str, Any]) -> Callable[[WireFact], Fact]:
@@ -214,9 +208,9 @@ def _reader(c: Any, env: dict[str, Any]) -> Callable[[WireFact], Fact]:
     lines = ["def read(d):", "    if not known.issuperset(d): unknown(cls, d, known)", "    self = new(cls)"]
     for key, attr in c.KEYS.items():
         value = f"d.get({key!r}, ABSENT)" if c.__dataclass_fields__[attr].default is ABSENT else f"d[{key!r}]"
-        lines.append(f"    set_{attr}(self, {value})")
+        lines.append(f"    self.{attr} = {value}")
     if "layout" in c.__dataclass_fields__:
-        lines.append("    set_layout(self, layout_of(cls, d))")
+        lines.append("    self.layout = layout_of(cls, d)")
     lines.append("    return self")
     reader: Callable[[WireFact], Fact] = _compile(c, "\n".join(lines) + "\n", env, "read")
     return reader
@@ -270,7 +264,6 @@ def facts_of(wire: list[WireFact]) -> list[Fact]:
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DuelStarted(Fact):
     """entry 1: who goes first, starting LP, Deck sizes"""
 
@@ -285,7 +278,6 @@ class DuelStarted(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Setup(Fact):
     """a puzzle's position: each card `{id?, code?, hidden?, owner, controller, zone, slot, face_up, position,
     counters, set_turn, summoned_turn, equipped_to?, materials?}` as the receiver may see it"""
@@ -310,7 +302,6 @@ class Setup(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Turn(Fact):
     """a turn begins"""
 
@@ -321,7 +312,6 @@ class Turn(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PhaseBegan(Fact):
     """a phase or Battle Phase step begins (`reason`: the card effect that moved it, if any)"""
 
@@ -334,7 +324,6 @@ class PhaseBegan(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DamageStep(Fact):
     """a Damage Step timing begins"""
 
@@ -344,7 +333,6 @@ class DamageStep(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class SkipPhase(Fact):
     """a phase will be (now: is) skipped"""
 
@@ -355,7 +343,6 @@ class SkipPhase(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ExtraBattlePhase(Fact):
     """more Battle Phases are granted this turn"""
 
@@ -365,7 +352,6 @@ class ExtraBattlePhase(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Priority(Fact):
     """a seat gets priority"""
 
@@ -377,7 +363,6 @@ class Priority(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Passed(Fact):
     """a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on; `auto`: passed by the rules
     because it had nothing to activate)"""
@@ -390,7 +375,6 @@ class Passed(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LifePoints(Fact):
     """Life Points changed (`reason`: `battle`, `effect`, `cost`)"""
 
@@ -403,7 +387,6 @@ class LifePoints(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DuelEnded(Fact):
     """see `end_reason`"""
 
@@ -414,7 +397,6 @@ class DuelEnded(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ModifiersExpired(Fact):
     """the changes lasting until these ends are gone"""
 
@@ -424,7 +406,6 @@ class ModifiersExpired(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Shuffled(Fact):
     """a Deck was shuffled"""
 
@@ -439,7 +420,6 @@ class Shuffled(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Activated(Fact):
     """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
 
@@ -457,7 +437,6 @@ class Activated(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Triggered(Fact):
     """a trigger effect is waiting to be activated (sent only to viewers who know the card)"""
 
@@ -473,7 +452,6 @@ class Triggered(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TriggerDone(Fact):
     """a pending trigger left the list (activated, declined or skipped)"""
 
@@ -485,7 +463,6 @@ class TriggerDone(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Negated(Fact):
     """`what`: `activation` or `effect`"""
 
@@ -498,7 +475,6 @@ class Negated(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ChainResolving(Fact):
     """the chain starts to resolve"""
 
@@ -508,7 +484,6 @@ class ChainResolving(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LinkResolving(Fact):
     """a link starts to resolve"""
 
@@ -518,7 +493,6 @@ class LinkResolving(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class LinkResolved(Fact):
     """a link finished resolving"""
 
@@ -528,7 +502,6 @@ class LinkResolved(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ChainResolved(Fact):
     """the whole chain has resolved"""
 
@@ -537,7 +510,6 @@ class ChainResolved(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Note(Fact):
     """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
     `die_roll` and `coin_toss` (`result`)"""
@@ -556,7 +528,6 @@ class Note(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Drew(Fact):
     """a draw (card and code only for the drawing seat)"""
 
@@ -569,7 +540,6 @@ class Drew(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Moved(Fact):
     """a card changed place (`reason`: `tribute`, `discard`, `cost`, `detach`, `battle`, `effect`, `rule`,
     `control`, `return`, `equip`, `fusion`, ...)"""
@@ -599,7 +569,6 @@ class Moved(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Summoned(Fact):
     """`kind`: `normal`, `tribute`, `set`, `flip`, `special`, `fusion`"""
 
@@ -622,7 +591,6 @@ class Summoned(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class PositionChanged(Fact):
     """a monster's battle position changed (`by_player`: false when an effect changed it)"""
 
@@ -636,7 +604,6 @@ class PositionChanged(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Flipped(Fact):
     """a face-down monster turned face-up"""
 
@@ -649,7 +616,6 @@ class Flipped(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Destroyed(Fact):
     """a card is destroyed (`by`: the card that destroyed it); its move to the Graveyard follows"""
 
@@ -662,7 +628,6 @@ class Destroyed(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Modifier(Fact):
     """a lasting change: `op` `add` (ATK/DEF +value), `set`, `set_original`, `half_original`, or `flag` (a rule
     effect named by `stat`, e.g. `no_battle_damage` for seat `value`; `card` -1); `until`: `damage_calculation`,
@@ -679,7 +644,6 @@ class Modifier(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Counters(Fact):
     """a card's counters of one kind are now `count`"""
 
@@ -691,7 +655,6 @@ class Counters(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Equipped(Fact):
     """`to` nil: unequipped"""
 
@@ -705,7 +668,6 @@ class Equipped(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackDeclared(Fact):
     """`target` nil: a direct attack"""
 
@@ -722,7 +684,6 @@ class AttackDeclared(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackReplay(Fact):
     """the attacker must choose again (a replay)"""
 
@@ -731,7 +692,6 @@ class AttackReplay(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackRetargeted(Fact):
     """the new target after a replay (nil: direct)"""
 
@@ -743,7 +703,6 @@ class AttackRetargeted(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class AttackEnded(Fact):
     """`damage_step_over`, `cancelled`, `negated`, `attacker_cannot_attack`, or the card that ended the Battle
     Phase"""
@@ -754,7 +713,6 @@ class AttackEnded(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class BattleStopped(Fact):
     """damage calculation does not happen"""
 
@@ -764,7 +722,6 @@ class BattleStopped(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Battle(Fact):
     """damage calculation: `target_def` when the target was in Defense Position; `destroyed` (ids) destroyed by
     this battle; `damage` per seat"""
@@ -786,7 +743,6 @@ class Battle(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Rng(Fact):
     """the random state after a die roll or coin toss"""
 
@@ -796,7 +752,6 @@ class Rng(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FixedOutcome(Fact):
     """a die result or coin toss a scenario fixed in advance was used"""
 
@@ -806,7 +761,6 @@ class FixedOutcome(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Used(Fact):
     """a once-per-turn (or once-per-duel) key was used this turn"""
 
@@ -816,7 +770,6 @@ class Used(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Flag(Fact):
     """a card's flag is set (``value`` None: cleared); ``engine.types.CardFlag``"""
 
@@ -828,7 +781,6 @@ class Flag(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Choice(Fact):
     """the decision a player now owes (None: none)"""
 
@@ -838,7 +790,6 @@ class Choice(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Event(Fact):
     """the event the next responses answer (None: none)"""
 
@@ -848,7 +799,6 @@ class Event(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Delayed(Fact):
     """an effect that applies in a player's next turn (skip a phase, extra Battle Phases)"""
 
@@ -859,7 +809,6 @@ class Delayed(Fact):
 
 
 @fact
-@dataclass(frozen=True, slots=True, kw_only=True)
 class DelayedDone(Fact):
     """a delayed effect was applied"""
 

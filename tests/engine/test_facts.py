@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -58,11 +60,21 @@ def test_every_fact_class_has_a_handler_a_narration_policy_and_a_redaction_rule(
             assert cls.SENT.rule in CUSTOM, cls.__name__
 
 
-def test_facts_are_frozen_and_slotted() -> None:
+def test_facts_are_slotted_and_mypy_refuses_to_change_one(tmp_path: Path) -> None:
+    """Facts are immutable by contract (``engine.facts.fact``: not frozen at run time, for
+    speed); mypy, which ``make check`` runs over the engine, refuses an assignment."""
     f = Moved(card=1, to="hand")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        f.card = 2  # type: ignore[misc]
     assert not hasattr(f, "__dict__")
+    assert dataclasses.fields(f)[0].name == "card"
+    snippet = tmp_path / "change_a_fact.py"
+    snippet.write_text("from engine.facts import Moved\n\nf = Moved(card=1, to='hand')\nf.card = 2\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent", str(snippet)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert out.returncode == 1 and '"card" defined in "Moved" is read-only' in out.stdout, out.stdout + out.stderr
     assert f == Moved(card=1, to="hand") and f != Moved(card=2, to="hand")
     assert f.code is ABSENT and "code" not in f and f.get("to") == "hand" and f["t"] == "moved"
 
