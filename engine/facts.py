@@ -260,7 +260,7 @@ def facts_of(wire: list[WireFact]) -> list[Fact]:
     return [readers[d["t"]](d) for d in wire]
 
 
-# ====================================================================== the duel's frame
+# ====================================================================== what the receivers get (in PROTOCOL.md's order)
 
 
 @fact
@@ -375,34 +375,15 @@ class Passed(Fact):
 
 
 @fact
-class LifePoints(Fact):
-    """Life Points changed (`reason`: `battle`, `effect`, `cost`)"""
+class Drew(Fact):
+    """a draw (card and code only for the drawing seat)"""
 
-    t: ClassVar[str] = "lp"
-    SENT: ClassVar[Sent] = public("seat", "lp", "delta", "reason")
+    t: ClassVar[str] = "drew"
+    SENT: ClassVar[Sent] = custom("drew", "seat", "card?", "code?")
     seat: int
-    lp: int
-    delta: int
-    reason: str
-
-
-@fact
-class DuelEnded(Fact):
-    """see `end_reason`"""
-
-    t: ClassVar[str] = "duel_ended"
-    SENT: ClassVar[Sent] = public("winner", "reason")
-    winner: int | str  # a seat, or "draw"
-    reason: str
-
-
-@fact
-class ModifiersExpired(Fact):
-    """the changes lasting until these ends are gone"""
-
-    t: ClassVar[str] = "modifiers_expired"
-    SENT: ClassVar[Sent] = public("until")
-    until: list[str]
+    card: int
+    code: int
+    private: int  # only this seat knows the card (never sent)
 
 
 @fact
@@ -414,129 +395,6 @@ class Shuffled(Fact):
     seat: int
     order: list[int]
     rng: int
-
-
-# ====================================================================== chains
-
-
-@fact
-class Activated(Fact):
-    """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
-
-    t: ClassVar[str] = "activated"
-    SENT: ClassVar[Sent] = custom("activated", "seat", "card", "code", "effect", "link", "trigger", "targets", "data?")
-    seat: int
-    card: int
-    code: int
-    effect: int
-    link: int
-    targets: list[int]
-    data: dict[str, Any]
-    trigger: bool | Absent = ABSENT
-    once: str | Absent = ABSENT  # the once-per-turn key it used (never sent)
-
-
-@fact
-class Triggered(Fact):
-    """a trigger effect is waiting to be activated (sent only to viewers who know the card)"""
-
-    t: ClassVar[str] = "triggered"
-    SENT: ClassVar[Sent] = custom("triggered", "card", "code", "effect", "seat", "mandatory")
-    card: int
-    code: int
-    effect: int
-    seat: int
-    event: dict[str, Any]
-    mandatory: bool
-    private: int | Absent = ABSENT  # the card is hidden: only this seat knows it (never sent)
-
-
-@fact
-class TriggerDone(Fact):
-    """a pending trigger left the list (activated, declined or skipped)"""
-
-    t: ClassVar[str] = "trigger_done"
-    SENT: ClassVar[Sent] = HIDDEN
-    index: int
-    declined: bool | Absent = ABSENT
-    skipped: bool | Absent = ABSENT
-
-
-@fact
-class Negated(Fact):
-    """`what`: `activation` or `effect`"""
-
-    t: ClassVar[str] = "negated"
-    SENT: ClassVar[Sent] = with_cards(("link", "what"), cards=("card",), public_codes=("code",))
-    link: int
-    what: str
-    card: int
-    code: int
-
-
-@fact
-class ChainResolving(Fact):
-    """the chain starts to resolve"""
-
-    t: ClassVar[str] = "chain_resolving"
-    SENT: ClassVar[Sent] = public()  # its snapshot of the field is bookkeeping
-    was: list[list[Any]]
-
-
-@fact
-class LinkResolving(Fact):
-    """a link starts to resolve"""
-
-    t: ClassVar[str] = "link_resolving"
-    SENT: ClassVar[Sent] = public("link")
-    link: int
-
-
-@fact
-class LinkResolved(Fact):
-    """a link finished resolving"""
-
-    t: ClassVar[str] = "link_resolved"
-    SENT: ClassVar[Sent] = public("link")
-    link: int
-
-
-@fact
-class ChainResolved(Fact):
-    """the whole chain has resolved"""
-
-    t: ClassVar[str] = "chain_resolved"
-    SENT: ClassVar[Sent] = public()
-
-
-@fact
-class Note(Fact):
-    """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
-    `die_roll` and `coin_toss` (`result`)"""
-
-    t: ClassVar[str] = "note"
-    SENT: ClassVar[Sent] = with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",))
-    what: str
-    link: int | Absent = ABSENT
-    card: int
-    code: int
-    seat: int | Absent = ABSENT
-    result: Any = ABSENT
-
-
-# ====================================================================== cards
-
-
-@fact
-class Drew(Fact):
-    """a draw (card and code only for the drawing seat)"""
-
-    t: ClassVar[str] = "drew"
-    SENT: ClassVar[Sent] = custom("drew", "seat", "card?", "code?")
-    seat: int
-    card: int
-    code: int
-    private: int  # only this seat knows the card (never sent)
 
 
 @fact
@@ -616,55 +474,97 @@ class Flipped(Fact):
 
 
 @fact
-class Destroyed(Fact):
-    """a card is destroyed (`by`: the card that destroyed it); its move to the Graveyard follows"""
+class Activated(Fact):
+    """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
 
-    t: ClassVar[str] = "destroyed"
-    SENT: ClassVar[Sent] = with_cards(("reason",), cards=("card", "by"), codes=(("code", "card"),))
+    t: ClassVar[str] = "activated"
+    SENT: ClassVar[Sent] = custom("activated", "seat", "card", "code", "effect", "link", "trigger", "targets", "data?")
+    seat: int
     card: int
     code: int
-    reason: str
-    by: int | None
+    effect: int
+    link: int
+    targets: list[int]
+    data: dict[str, Any]
+    trigger: bool | Absent = ABSENT
+    once: str | Absent = ABSENT  # the once-per-turn key it used (never sent)
 
 
 @fact
-class Modifier(Fact):
-    """a lasting change: `op` `add` (ATK/DEF +value), `set`, `set_original`, `half_original`, or `flag` (a rule
-    effect named by `stat`, e.g. `no_battle_damage` for seat `value`; `card` -1); `until`: `damage_calculation`,
-    `end_of_damage_step`, `end_of_battle_phase`, `end_phase`, `turn`, `while_face_up`, `permanent`"""
+class Triggered(Fact):
+    """a trigger effect is waiting to be activated (sent only to viewers who know the card)"""
 
-    t: ClassVar[str] = "modifier"
-    SENT: ClassVar[Sent] = with_cards(("stat", "op", "value", "until"), cards=("card", "source"))
+    t: ClassVar[str] = "triggered"
+    SENT: ClassVar[Sent] = custom("triggered", "card", "code", "effect", "seat", "mandatory")
     card: int
-    stat: str
-    op: str
-    value: int
-    until: str
-    source: int
+    code: int
+    effect: int
+    seat: int
+    event: dict[str, Any]
+    mandatory: bool
+    private: int | Absent = ABSENT  # the card is hidden: only this seat knows it (never sent)
 
 
 @fact
-class Counters(Fact):
-    """a card's counters of one kind are now `count`"""
+class Negated(Fact):
+    """`what`: `activation` or `effect`"""
 
-    t: ClassVar[str] = "counters"
-    SENT: ClassVar[Sent] = with_cards(("name", "count"), cards=("card",))
+    t: ClassVar[str] = "negated"
+    SENT: ClassVar[Sent] = with_cards(("link", "what"), cards=("card",), public_codes=("code",))
+    link: int
+    what: str
     card: int
-    name: str
-    count: int
+    code: int
 
 
 @fact
-class Equipped(Fact):
-    """`to` nil: unequipped"""
+class ChainResolving(Fact):
+    """the chain starts to resolve"""
 
-    t: ClassVar[str] = "equipped"
-    SENT: ClassVar[Sent] = with_cards(cards=("card", "to"))
+    t: ClassVar[str] = "chain_resolving"
+    SENT: ClassVar[Sent] = public()  # its snapshot of the field is bookkeeping
+    was: list[list[Any]]
+
+
+@fact
+class LinkResolving(Fact):
+    """a link starts to resolve"""
+
+    t: ClassVar[str] = "link_resolving"
+    SENT: ClassVar[Sent] = public("link")
+    link: int
+
+
+@fact
+class LinkResolved(Fact):
+    """a link finished resolving"""
+
+    t: ClassVar[str] = "link_resolved"
+    SENT: ClassVar[Sent] = public("link")
+    link: int
+
+
+@fact
+class ChainResolved(Fact):
+    """the whole chain has resolved"""
+
+    t: ClassVar[str] = "chain_resolved"
+    SENT: ClassVar[Sent] = public()
+
+
+@fact
+class Note(Fact):
+    """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
+    `die_roll` and `coin_toss` (`result`)"""
+
+    t: ClassVar[str] = "note"
+    SENT: ClassVar[Sent] = with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",))
+    what: str
+    link: int | Absent = ABSENT
     card: int
-    to: int | None
-
-
-# ====================================================================== battle
+    code: int
+    seat: int | Absent = ABSENT
+    result: Any = ABSENT
 
 
 @fact
@@ -739,7 +639,98 @@ class Battle(Fact):
     damage: list[int]
 
 
+@fact
+class LifePoints(Fact):
+    """Life Points changed (`reason`: `battle`, `effect`, `cost`)"""
+
+    t: ClassVar[str] = "lp"
+    SENT: ClassVar[Sent] = public("seat", "lp", "delta", "reason")
+    seat: int
+    lp: int
+    delta: int
+    reason: str
+
+
+@fact
+class Destroyed(Fact):
+    """a card is destroyed (`by`: the card that destroyed it); its move to the Graveyard follows"""
+
+    t: ClassVar[str] = "destroyed"
+    SENT: ClassVar[Sent] = with_cards(("reason",), cards=("card", "by"), codes=(("code", "card"),))
+    card: int
+    code: int
+    reason: str
+    by: int | None
+
+
+@fact
+class Modifier(Fact):
+    """a lasting change: `op` `add` (ATK/DEF +value), `set`, `set_original`, `half_original`, or `flag` (a rule
+    effect named by `stat`, e.g. `no_battle_damage` for seat `value`; `card` -1); `until`: `damage_calculation`,
+    `end_of_damage_step`, `end_of_battle_phase`, `end_phase`, `turn`, `while_face_up`, `permanent`"""
+
+    t: ClassVar[str] = "modifier"
+    SENT: ClassVar[Sent] = with_cards(("stat", "op", "value", "until"), cards=("card", "source"))
+    card: int
+    stat: str
+    op: str
+    value: int
+    until: str
+    source: int
+
+
+@fact
+class ModifiersExpired(Fact):
+    """the changes lasting until these ends are gone"""
+
+    t: ClassVar[str] = "modifiers_expired"
+    SENT: ClassVar[Sent] = public("until")
+    until: list[str]
+
+
+@fact
+class Counters(Fact):
+    """a card's counters of one kind are now `count`"""
+
+    t: ClassVar[str] = "counters"
+    SENT: ClassVar[Sent] = with_cards(("name", "count"), cards=("card",))
+    card: int
+    name: str
+    count: int
+
+
+@fact
+class Equipped(Fact):
+    """`to` nil: unequipped"""
+
+    t: ClassVar[str] = "equipped"
+    SENT: ClassVar[Sent] = with_cards(cards=("card", "to"))
+    card: int
+    to: int | None
+
+
+@fact
+class DuelEnded(Fact):
+    """see `end_reason`"""
+
+    t: ClassVar[str] = "duel_ended"
+    SENT: ClassVar[Sent] = public("winner", "reason")
+    winner: int | str  # a seat, or "draw"
+    reason: str
+
+
 # ====================================================================== bookkeeping nobody is sent
+
+
+@fact
+class TriggerDone(Fact):
+    """a pending trigger left the list (activated, declined or skipped)"""
+
+    t: ClassVar[str] = "trigger_done"
+    SENT: ClassVar[Sent] = HIDDEN
+    index: int
+    declined: bool | Absent = ABSENT
+    skipped: bool | Absent = ABSENT
 
 
 @fact
