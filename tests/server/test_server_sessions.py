@@ -34,6 +34,7 @@ from protocol.messages import (
     Spectating,
     Update,
 )
+from engine.facts import facts_of
 from server import rules
 from server.app import DuelServer
 from server.client import DuelClient
@@ -154,7 +155,7 @@ def test_spectators_see_public_information_and_cannot_act(redis_url: str, tmp_pa
             replay = await s.expect(ReplayLog)
             state = None
             for entry in replay.entries:
-                state = rules.fold(entry["facts"], state)
+                state = rules.fold(facts_of(entry["facts"]), state)
             assert rules.state_hash(state) == a.state_hash
             for c in (a, b, s):
                 await c.close()
