@@ -13,6 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 from duel_helpers import choose, play, run, running_server, start_match, url_of, wait_for_turn
 
+from engine.facts import facts_of
 from protocol import errors as E
 from protocol.errors import CloseCode
 from protocol.messages import (
@@ -34,7 +35,6 @@ from protocol.messages import (
     Spectating,
     Update,
 )
-from engine.facts import facts_of
 from server import rules
 from server.app import DuelServer
 from server.client import DuelClient
