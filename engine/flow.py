@@ -37,7 +37,6 @@ from .facts import (
     ExtraBattlePhase,
     Flag,
     ModifiersExpired,
-    Moved,
     Passed,
     PhaseBegan,
     Priority,
@@ -45,7 +44,7 @@ from .facts import (
     TriggerDone,
     Turn,
 )
-from .ops import destroy, draw, raise_event
+from .ops import control_to, destroy, draw, raise_event
 from .prompts import prompt_for
 from .state import State
 from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
@@ -161,18 +160,7 @@ def _return_control(ctx: Ctx) -> None:
             continue
         ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=None))
         if c.controller != back and None in s.players[back].monsters:
-            ctx.emit(
-                Moved(
-                    card=c.id,
-                    code=c.code,
-                    to=Zone.MONSTERS,
-                    controller=back,
-                    position=c.position,
-                    face_up=c.face_up,
-                    reason="control",
-                    layout=Moved.CODE_FIRST,
-                )
-            )
+            control_to(ctx, c, back, face_up=c.face_up)
 
 
 def advance(ctx: Ctx) -> None:

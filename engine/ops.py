@@ -369,6 +369,12 @@ def take_control(ctx: Ctx, c: Card, seat: int) -> None:
     """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
     Earthbound Immortal Uru); control returns to its owner when the End Phase starts
     (``flow``)."""
+    control_to(ctx, c, seat, face_up=True)
+    ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=c.owner))
+
+
+def control_to(ctx: Ctx, c: Card, seat: int, face_up: bool) -> None:
+    """``seat`` now controls the monster ``c`` (it stays in its position)."""
     ctx.emit(
         Moved(
             card=c.id,
@@ -376,12 +382,11 @@ def take_control(ctx: Ctx, c: Card, seat: int) -> None:
             to=Zone.MONSTERS,
             controller=seat,
             position=c.position,
-            face_up=True,
+            face_up=face_up,
             reason="control",
             layout=Moved.CODE_FIRST,
         )
     )
-    ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=c.owner))
 
 
 def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
