@@ -25,6 +25,7 @@ from .state import (
     write_card,
     write_player,
 )
+from .types import CardFlag
 
 FactT = TypeVar("FactT", bound=Fact)
 HANDLERS: dict[type[Fact], Callable[[State, Any], None]] = {}
@@ -192,7 +193,7 @@ def _moved(s: State, f: F.Moved) -> None:
     place(s, c, to, -1 if f.slot is ABSENT else int(f.slot), f.top is not False)
     if to == "graveyard" and f.reason == "battle":
         # destroyed by battle and sent to the Graveyard in this Battle Phase (Tualatin)
-        c.flags["battle_sent"] = [s.turn, s.battle_phases]
+        c.flags[CardFlag.BATTLE_SENT] = [s.turn, s.battle_phases]
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [
@@ -237,10 +238,10 @@ def _turn(s: State, f: F.Turn) -> None:
 
 def _reset_attacks(s: State) -> None:
     """No card has attacked yet (writes only the cards that had)."""
-    for cid in [k for k, c in s.cards.items() if c.attacks or "attacked_targets" in c.flags]:
+    for cid in [k for k, c in s.cards.items() if c.attacks or CardFlag.ATTACKED_TARGETS in c.flags]:
         c = write_card(s, cid)
         c.attacks = 0
-        c.flags.pop("attacked_targets", None)
+        c.flags.pop(CardFlag.ATTACKED_TARGETS, None)
 
 
 @handles(F.PhaseBegan)
@@ -374,11 +375,11 @@ def _attack_declared(s: State, f: F.AttackDeclared) -> None:
     a = write_card(s, f.attacker)
     a.attacks += 1
     a.attacked_turn = s.turn
-    a.flags["battled"] = [s.turn, s.battle_phases]
-    a.flags.setdefault("attacked_targets", [])
+    a.flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
+    a.flags.setdefault(CardFlag.ATTACKED_TARGETS, [])
     if f.target is not None:
-        a.flags["attacked_targets"] = [*a.flags["attacked_targets"], f.target]
-        write_card(s, f.target).flags["battled"] = [s.turn, s.battle_phases]
+        a.flags[CardFlag.ATTACKED_TARGETS] = [*a.flags[CardFlag.ATTACKED_TARGETS], f.target]
+        write_card(s, f.target).flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
     s.attack = Attack(attacker=a.id, target=f.target, snapshot=list(f.snapshot))
     s.event = {"kind": "attack_declared", "attacker": a.id, "target": f.target}
 
@@ -395,9 +396,9 @@ def _attack_retargeted(s: State, f: F.AttackRetargeted) -> None:
         s.attack.target = f.target
         s.attack.snapshot = list(f.snapshot)
         if f.target is not None:
-            write_card(s, f.target).flags["battled"] = [s.turn, s.battle_phases]
+            write_card(s, f.target).flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
             atk_card = write_card(s, s.attack.attacker)
-            atk_card.flags["attacked_targets"] = [*atk_card.flags.get("attacked_targets", []), f.target]
+            atk_card.flags[CardFlag.ATTACKED_TARGETS] = [*atk_card.flags.get(CardFlag.ATTACKED_TARGETS, []), f.target]
         s.attack.replay = False
         s.attack.responded = True
 

@@ -125,7 +125,6 @@ def _modifier(fact: WireFact, name_of: NameOf | None) -> str | None:
         flags = {
             "no_battle_damage": "takes no battle damage",
             "nutrient_z": "is protected by Nutrient Z",
-            "battle_indestructible": "cannot be destroyed by battle",
             "battle_indestructible_all": "has monsters that cannot be destroyed by battle",
         }
         what = flags.get(stat)

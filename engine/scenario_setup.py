@@ -26,6 +26,7 @@ from .scenario_keys import (
     check_keys,
     check_map,
 )
+from .types import CardFlag
 
 SEATS = {"A": 0, "B": 1}
 LIST_ZONES = ("hand", "deck", "graveyard", "banished", "extra")
@@ -69,9 +70,9 @@ class _Builder:
             if spec.get("attacked"):
                 entry["attacks"] = 1
                 entry["attacked_turn"] = self.turn
-                flags["battled"] = [self.turn, self.bp]
+                flags[CardFlag.BATTLED] = [self.turn, self.bp]
             if spec.get("was_attacked"):
-                flags["battled"] = [self.turn, self.bp]
+                flags[CardFlag.BATTLED] = [self.turn, self.bp]
         elif zone == "spells_traps":
             st = spec.get("set", False)
             entry["face_up"] = not st
