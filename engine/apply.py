@@ -25,7 +25,14 @@ from .state import (
     write_card,
     write_player,
 )
-from .types import CardFlag
+from .types import CardFlag, Phase, Position, Step, Timing, Zone
+
+# the fact's string (a log's, or already the member) -> the member the state holds
+ZONES = {z.value: z for z in Zone}
+POSITIONS = {p.value: p for p in Position}
+PHASES = {p.value: p for p in Phase}
+STEPS = {st.value: st for st in Step}
+TIMINGS = {t.value: t for t in Timing}
 
 FactT = TypeVar("FactT", bound=Fact)
 HANDLERS: dict[type[Fact], Callable[[State, Any], None]] = {}
@@ -99,7 +106,7 @@ def _remove_from_zone(s: State, c: Card) -> None:
 
 def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> None:
     """Put a card (already removed from its old zone) into ``zone``."""
-    c.zone = zone
+    c.zone = ZONES[zone]
     if zone in ("monsters", "spells_traps", "field"):
         p = write_player(s, c.controller)
         if zone == "monsters":
@@ -118,7 +125,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     # leaving the field resets the card's on-field status
     c.controller = c.owner
     c.face_up = zone in ("graveyard", "banished")
-    c.position = "attack"
+    c.position = Position.ATTACK
     c.counters = {}
     c.equipped_to = None
     c.attacks = 0
@@ -139,10 +146,10 @@ def _duel_started(s: State, f: F.DuelStarted) -> None:
     for seat, deck in enumerate(f.decks):
         s.players[seat].lp = int(f.lp)
         for cid, code in deck:
-            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone="deck")
+            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone=Zone.DECK)
             s.players[seat].deck.append(cid)
         for cid, code in f.extra[seat]:
-            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone="extra")
+            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone=Zone.EXTRA)
             s.players[seat].extra.append(cid)
     s.turn_player = int(f.first)
 
@@ -182,7 +189,7 @@ def _moved(s: State, f: F.Moved) -> None:
     to = f.to
     if to in ("monsters", "spells_traps", "field"):
         c.face_up = f.face_up is not False
-        c.position = "attack" if f.position is ABSENT else f.position
+        c.position = Position.ATTACK if f.position is ABSENT else POSITIONS[f.position]
         if not c.face_up and to != "monsters":
             c.set_turn = s.turn
         if to == "monsters":
@@ -215,7 +222,7 @@ def _summoned(s: State, f: F.Summoned) -> None:
 @handles(F.PositionChanged)
 def _position_changed(s: State, f: F.PositionChanged) -> None:
     c = write_card(s, f.card)
-    c.position = f.position
+    c.position = POSITIONS[f.position]
     c.face_up = bool(f.face_up)
     if f.by_player is not False:
         c.position_turn = s.turn
@@ -246,8 +253,8 @@ def _reset_attacks(s: State) -> None:
 
 @handles(F.PhaseBegan)
 def _phase(s: State, f: F.PhaseBegan) -> None:
-    s.phase = f.phase
-    s.step = None if f.step is ABSENT else f.step
+    s.phase = PHASES[f.phase]
+    s.step = None if f.step is ABSENT else STEPS[f.step]
     s.damage_step = None
     s.intent = None
     s.event = None
@@ -277,8 +284,8 @@ def _extra_bp(s: State, f: F.ExtraBattlePhase) -> None:
 
 @handles(F.DamageStep)
 def _damage_step(s: State, f: F.DamageStep) -> None:
-    s.step = "damage"
-    s.damage_step = f.timing
+    s.step = Step.DAMAGE
+    s.damage_step = TIMINGS[f.timing]
     s.chains_in_timing = 0
     s.event = None
 
@@ -411,7 +418,7 @@ def _attack_ended(s: State, f: F.AttackEnded) -> None:
     s.damage_step = None
     s.modifiers = [m for m in s.modifiers if m.until not in ("damage_calculation", "end_of_damage_step")]
     if s.phase == "battle":
-        s.step = "battle"
+        s.step = Step.BATTLE
 
 
 @handles(F.Flipped)
@@ -419,7 +426,7 @@ def _flipped(s: State, f: F.Flipped) -> None:
     c = write_card(s, f.card)
     c.face_up = True
     if c.zone == "monsters" and f.position:
-        c.position = f.position
+        c.position = POSITIONS[f.position]
     if s.attack is not None and f.by_attack:
         s.attack.flipped = c.id
 
@@ -554,7 +561,7 @@ def _setup(s: State, f: F.Setup) -> None:
     for e in f.cards:
         c = Card(id=int(e["id"]), code=int(e["code"]), owner=int(e["owner"]), controller=int(e["controller"]))
         c.face_up = bool(e.get("face_up", False))
-        c.position = e.get("position", "attack")
+        c.position = POSITIONS[e.get("position", "attack")]
         c.set_turn = int(e.get("set_turn", 0))
         c.summoned_turn = int(e.get("summoned_turn", 0))
         c.position_turn = int(e.get("position_turn", 0))
@@ -566,11 +573,11 @@ def _setup(s: State, f: F.Setup) -> None:
         c.flags = dict(e.get("flags", {}))
         s.cards[c.id] = c
         if e["zone"] == "xyz_material":
-            c.zone = "xyz_material"
+            c.zone = Zone.XYZ_MATERIAL
             continue
         zone = e["zone"]
         if zone in ("monsters", "spells_traps", "field"):
-            c.zone = zone
+            c.zone = ZONES[zone]
             p = s.players[c.controller]
             slot = int(e.get("slot", -1))
             if zone == "monsters":
@@ -584,11 +591,11 @@ def _setup(s: State, f: F.Setup) -> None:
                 slot = 0
             c.slot = slot
         else:
-            c.zone = zone
+            c.zone = ZONES[zone]
             lst: list[int] = getattr(s.players[c.owner], zone)
             lst.append(c.id)
-    s.phase = f.phase
-    s.step = f.step
+    s.phase = PHASES[f.phase]
+    s.step = None if f.step is None else STEPS[f.step]
     s.battle_phases = int(f.battle_phases)
     s.extra_battle_phases = 0 if f.extra_battle_phases is ABSENT else int(f.extra_battle_phases)
     s.used = {} if f.used is ABSENT else dict(f.used)

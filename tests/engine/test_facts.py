@@ -25,6 +25,7 @@ from engine.describe import NARRATION, SILENT
 from engine.facts import ABSENT, FACTS, Fact, Moved, Summoned, from_wire, to_wire
 from engine.redaction import CUSTOM, RULES
 from engine.scenario import run
+from engine.types import Phase, Position, Step, Timing, Zone
 from tests.engine.play import play
 from tests.engine.test_pool_duels import random_deck
 
@@ -168,3 +169,21 @@ def test_played_facts_go_to_the_wire_and_back_unchanged() -> None:
         assert list(to_wire(from_wire(d)).items()) == list(d.items())
         # the wire map is plain data: msgpack takes it as it is
         assert msgpack.unpackb(msgpack.packb(d), raw=False, strict_map_key=False) == d
+
+
+def test_the_fold_keeps_the_turn_and_place_names_as_enum_members() -> None:
+    """``State.phase/step/damage_step`` and each card's ``zone``/``position`` hold the StrEnum
+    members (engine.types), also when the facts come from a stored log (plain strings)."""
+    _, entries, _ = play(3, max_actions=600, policy_random=0.2)
+    state = State()
+    seen: set[str] = set()
+    for entry in entries:
+        state = apply_facts(state, [from_wire(to_wire(f)) for f in entry])
+        assert isinstance(state.phase, Phase)
+        assert state.step is None or isinstance(state.step, Step)
+        assert state.damage_step is None or isinstance(state.damage_step, Timing)
+        for c in state.cards.values():
+            assert isinstance(c.zone, Zone) and isinstance(c.position, Position), c
+            seen.add(c.zone)
+        seen.add(state.damage_step or "")
+    assert {"graveyard", "monsters", "hand", "deck", "before_damage_calculation"} <= seen
