@@ -11,7 +11,8 @@ imported, and only through the engine's public API (``decide``, ``fold``, ``stat
 
 An engine whose facts are classes (``engine.facts``, issue 12) pays here what the server pays
 for them and an engine of plain dicts does not: per action, ``to_wire`` of its facts (what
-the log stores); for a stored log, ``from_wire`` of each decoded fact before folding it.
+the log stores); for a stored log, ``facts_of`` (``from_wire`` of each decoded fact, what
+``protocol.entry`` does reading an entry) before folding it.
 """
 
 from __future__ import annotations
@@ -40,10 +41,10 @@ FOLD_INTO = getattr(engine, "fold_into", None)
 # typed facts (issue 12) are converted at the edge, as the server does. Checked on a fact made
 # by this engine (the editable install may put another tree's ``engine.facts`` on the path)
 TYPED = not isinstance(engine.create(engine.DuelConfig(seed=1, decks=([], [])))[0], dict)
-from_wire: Callable[[Any], Any] | None = None
+facts_of: Callable[[Any], Any] | None = None
 to_wire: Callable[[Any], Any] | None = None
 if TYPED:
-    from engine.facts import from_wire, to_wire
+    from engine.facts import facts_of, to_wire
 
 
 def policy(rnd: random.Random, acts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -130,7 +131,7 @@ PACKED = [msgpack.packb(e, use_bin_type=True) for e in LOG]
 
 def stored(facts: list[Any]) -> list[Any]:
     """A stored entry's facts as the engine folds them."""
-    return facts if from_wire is None else [from_wire(d) for d in facts]
+    return facts if facts_of is None else facts_of(facts)
 
 
 def fold_entry_by_entry() -> float:
