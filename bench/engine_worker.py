@@ -8,6 +8,11 @@ It reads commands from stdin, one per line ("round", "quit"), and answers each "
 one JSON line of timings. Only the engine package, msgpack and the standard library are
 imported, and only through the engine's public API (``decide``, ``fold``, ``state_hash``,
 ``Viewpoints`` ...), so the same file drives the engine of any commit since the API existed.
+
+An engine whose facts are classes (``engine.facts``, issue 12) pays here what the server pays
+for them and an engine of plain dicts does not: per action, ``to_wire`` of its facts (what
+the log stores); for a stored log, ``facts_of`` (``from_wire`` of each decoded fact, what
+``protocol.entry`` does reading an entry) before folding it.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 ROOT = sys.argv[1]
@@ -32,6 +38,13 @@ ALIAS_KEY = b"bench-alias-key-0123456789abcdef"
 PREFER = ("attack", "summon", "activate", "set", "flip_summon", "enter_battle_phase", "retarget", "choose")
 NEW_API = hasattr(engine, "decide_state")
 FOLD_INTO = getattr(engine, "fold_into", None)
+# typed facts (issue 12) are converted at the edge, as the server does. Checked on a fact made
+# by this engine (the editable install may put another tree's ``engine.facts`` on the path)
+TYPED = not isinstance(engine.create(engine.DuelConfig(seed=1, decks=([], [])))[0], dict)
+facts_of: Callable[[Any], Any] | None = None
+to_wire: Callable[[Any], Any] | None = None
+if TYPED:
+    from engine.facts import facts_of, to_wire
 
 
 def policy(rnd: random.Random, acts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -84,6 +97,8 @@ def engine_work(genesis: list[Any], actions: list[tuple[int, Any]]) -> tuple[flo
         else:
             facts = engine.decide(state, seat, action)
             new = engine.fold(facts, state)
+        if to_wire is not None:
+            [to_wire(f) for f in facts]  # the log entry's facts
         h = engine.state_hash(new)
         vp.apply(facts)
         for v in (0, 1):
@@ -99,7 +114,7 @@ def engine_work(genesis: list[Any], actions: list[tuple[int, Any]]) -> tuple[flo
 
 
 def long_log() -> list[list[Any]]:
-    """The entries (facts per log entry) of the longest recorded duel."""
+    """The entries (facts per log entry, as the log stores them) of the longest recorded duel."""
     genesis, actions = max(DUELS, key=lambda d: len(d[1]))
     entries = [genesis]
     state = engine.fold(genesis)
@@ -107,11 +122,16 @@ def long_log() -> list[list[Any]]:
         facts = engine.decide(state, seat, action)
         state = engine.fold(facts, state)
         entries.append(facts)
-    return entries
+    return entries if to_wire is None else [[to_wire(f) for f in e] for e in entries]
 
 
 LOG = long_log()
 PACKED = [msgpack.packb(e, use_bin_type=True) for e in LOG]
+
+
+def stored(facts: list[Any]) -> list[Any]:
+    """A stored entry's facts as the engine folds them."""
+    return facts if facts_of is None else facts_of(facts)
 
 
 def fold_entry_by_entry() -> float:
@@ -120,7 +140,7 @@ def fold_entry_by_entry() -> float:
     if FOLD_INTO is not None:
         state = engine.initial()
         for facts in LOG:
-            FOLD_INTO(state, facts)
+            FOLD_INTO(state, stored(facts))
     else:
         state = None
         for facts in LOG:
@@ -130,7 +150,7 @@ def fold_entry_by_entry() -> float:
 
 def fold_all_at_once() -> float:
     t0 = time.perf_counter()
-    engine.fold([f for facts in LOG for f in facts])
+    engine.fold([f for facts in LOG for f in stored(facts)])
     return time.perf_counter() - t0
 
 
@@ -140,7 +160,7 @@ def hash_every_entry() -> float:
     if FOLD_INTO is not None:
         state = engine.initial()
         for facts in LOG:
-            FOLD_INTO(state, facts)
+            FOLD_INTO(state, stored(facts))
             engine.state_hash(state)
     else:
         st = None

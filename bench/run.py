@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import (
     DuelConfig,
+    Fact,
     State,
     apply_facts,
     create,
@@ -41,7 +42,7 @@ def timed(fn: Callable[[], Any], repeat: int = 5) -> float:
     return best
 
 
-def play(seed: int) -> tuple[State, list[list[dict[str, Any]]], list[tuple[int, dict[str, Any]]]]:
+def play(seed: int) -> tuple[State, list[list[Fact]], list[tuple[int, dict[str, Any]]]]:
     rnd = random.Random(seed)
     entries = [create(DuelConfig(seed=seed, decks=(demo_deck(0), demo_deck(1))))]
     s = fold(entries[0])

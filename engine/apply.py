@@ -8,8 +8,10 @@ They trust the fact: deciding whether it was allowed is ``decide``'s job.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
+from . import facts as F
+from .facts import ABSENT, Fact
 from .state import (
     Attack,
     Card,
@@ -23,15 +25,25 @@ from .state import (
     write_card,
     write_player,
 )
-from .types import Fact
+from .types import CardFlag, Phase, Position, Step, Timing, Zone
 
-Handler = Callable[[State, Fact], None]
-HANDLERS: dict[str, Handler] = {}
+# the fact's string (a log's, or already the member) -> the member the state holds
+ZONES = {z.value: z for z in Zone}
+POSITIONS = {p.value: p for p in Position}
+PHASES = {p.value: p for p in Phase}
+STEPS = {st.value: st for st in Step}
+TIMINGS = {t.value: t for t in Timing}
+
+FactT = TypeVar("FactT", bound=Fact)
+HANDLERS: dict[type[Fact], Callable[[State, Any], None]] = {}
+"""How each fact class changes the state (``tests/engine/test_facts.py``: every class has one)."""
 
 
-def handles(name: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        HANDLERS[name] = fn
+def handles(cls: type[FactT]) -> Callable[[Callable[[State, FactT], None]], Callable[[State, FactT], None]]:
+    def register(fn: Callable[[State, FactT], None]) -> Callable[[State, FactT], None]:
+        if cls in HANDLERS:
+            raise ValueError(f"two handlers for {cls.__name__}")
+        HANDLERS[cls] = fn
         return fn
 
     return register
@@ -41,7 +53,7 @@ def apply(state: State, fact: Fact) -> None:
     """Apply one fact to ``state`` in place. A card ``state`` shares with other states is
     copied before it is written (``write_card``), so only ``state`` changes."""
     state._memo = None  # what was computed from the state before (engine.state, engine.view)
-    HANDLERS[fact["t"]](state, fact)
+    HANDLERS[fact.__class__](state, fact)
     state.seq += 1
     state._memo = None
 
@@ -94,7 +106,7 @@ def _remove_from_zone(s: State, c: Card) -> None:
 
 def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> None:
     """Put a card (already removed from its old zone) into ``zone``."""
-    c.zone = zone
+    c.zone = ZONES[zone]
     if zone in ("monsters", "spells_traps", "field"):
         p = write_player(s, c.controller)
         if zone == "monsters":
@@ -113,7 +125,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     # leaving the field resets the card's on-field status
     c.controller = c.owner
     c.face_up = zone in ("graveyard", "banished")
-    c.position = "attack"
+    c.position = Position.ATTACK
     c.counters = {}
     c.equipped_to = None
     c.attacks = 0
@@ -125,60 +137,59 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
         lst.append(c.id)
 
 
-@handles("duel_started")
-def _duel_started(s: State, f: Fact) -> None:
+@handles(F.DuelStarted)
+def _duel_started(s: State, f: F.DuelStarted) -> None:
     s.started = True
-    s.options = dict(f.get("options", {}))
-    s.rng = int(f["rng"])
+    s.options = dict(f.options)
+    s.rng = int(f.rng)
     s.players = [Player(), Player()]
-    for seat, deck in enumerate(f["decks"]):
-        s.players[seat].lp = int(f.get("lp", 8000))
+    for seat, deck in enumerate(f.decks):
+        s.players[seat].lp = int(f.lp)
         for cid, code in deck:
-            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone="deck")
+            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone=Zone.DECK)
             s.players[seat].deck.append(cid)
-        for cid, code in f.get("extra", [[], []])[seat]:
-            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone="extra")
+        for cid, code in f.extra[seat]:
+            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone=Zone.EXTRA)
             s.players[seat].extra.append(cid)
-    s.turn_player = int(f.get("first", 0))
+    s.turn_player = int(f.first)
 
 
-@handles("shuffled")
-def _shuffled(s: State, f: Fact) -> None:
-    write_player(s, f["seat"]).deck = list(f["order"])
-    if "rng" in f:
-        s.rng = int(f["rng"])
+@handles(F.Shuffled)
+def _shuffled(s: State, f: F.Shuffled) -> None:
+    write_player(s, f.seat).deck = list(f.order)
+    s.rng = int(f.rng)
 
 
-@handles("rng")
-def _rng(s: State, f: Fact) -> None:
-    s.rng = int(f["rng"])
+@handles(F.Rng)
+def _rng(s: State, f: F.Rng) -> None:
+    s.rng = int(f.rng)
 
 
-@handles("fixed_outcome")
-def _fixed_outcome(s: State, f: Fact) -> None:
+@handles(F.FixedOutcome)
+def _fixed_outcome(s: State, f: F.FixedOutcome) -> None:
     """A die result or coin toss a scenario fixed in advance was used."""
-    what = f["what"]
+    what = f.what
     s.options = {**s.options, what: list(s.options.get(what, []))[1:]}
 
 
-@handles("drew")
-def _drew(s: State, f: Fact) -> None:
-    c = write_card(s, f["card"])
+@handles(F.Drew)
+def _drew(s: State, f: F.Drew) -> None:
+    c = write_card(s, f.card)
     _remove_from_zone(s, c)
     place(s, c, "hand")
 
 
-@handles("moved")
-def _moved(s: State, f: Fact) -> None:
-    """A card changes zone. Keys: card, to, slot?, face_up?, position?, controller?, top?"""
-    c = write_card(s, f["card"])
+@handles(F.Moved)
+def _moved(s: State, f: F.Moved) -> None:
+    """A card changes zone."""
+    c = write_card(s, f.card)
     _remove_from_zone(s, c)
-    if "controller" in f:
-        c.controller = f["controller"]
-    to = f["to"]
+    if f.controller is not ABSENT:
+        c.controller = f.controller
+    to = f.to
     if to in ("monsters", "spells_traps", "field"):
-        c.face_up = bool(f.get("face_up", True))
-        c.position = f.get("position", "attack")
+        c.face_up = f.face_up is not False
+        c.position = Position.ATTACK if f.position is ABSENT else POSITIONS[f.position]
         if not c.face_up and to != "monsters":
             c.set_turn = s.turn
         if to == "monsters":
@@ -186,10 +197,10 @@ def _moved(s: State, f: Fact) -> None:
             c.attacks = 0
             if not c.face_up:
                 c.set_turn = s.turn
-    place(s, c, to, int(f.get("slot", -1)), bool(f.get("top", True)))
-    if to == "graveyard" and f.get("reason") == "battle":
+    place(s, c, to, -1 if f.slot is ABSENT else int(f.slot), f.top is not False)
+    if to == "graveyard" and f.reason == "battle":
         # destroyed by battle and sent to the Graveyard in this Battle Phase (Tualatin)
-        c.flags["battle_sent"] = [s.turn, s.battle_phases]
+        c.flags[CardFlag.BATTLE_SENT] = [s.turn, s.battle_phases]
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [
@@ -199,28 +210,28 @@ def _moved(s: State, f: Fact) -> None:
             write_card(s, other.id).equipped_to = None
 
 
-@handles("summoned")
-def _summoned(s: State, f: Fact) -> None:
-    c = write_card(s, f["card"])
+@handles(F.Summoned)
+def _summoned(s: State, f: F.Summoned) -> None:
+    c = write_card(s, f.card)
     c.summoned_turn = s.turn
     c.position_turn = s.turn
-    if f.get("kind") in ("normal", "tribute", "set"):
+    if f.kind in ("normal", "tribute", "set"):
         write_player(s, c.controller).normal_summoned = True
 
 
-@handles("position_changed")
-def _position_changed(s: State, f: Fact) -> None:
-    c = write_card(s, f["card"])
-    c.position = f["position"]
-    c.face_up = bool(f["face_up"])
-    if f.get("by_player", True):
+@handles(F.PositionChanged)
+def _position_changed(s: State, f: F.PositionChanged) -> None:
+    c = write_card(s, f.card)
+    c.position = POSITIONS[f.position]
+    c.face_up = bool(f.face_up)
+    if f.by_player is not False:
         c.position_turn = s.turn
 
 
-@handles("turn")
-def _turn(s: State, f: Fact) -> None:
-    s.turn = int(f["turn"])
-    s.turn_player = int(f["player"])
+@handles(F.Turn)
+def _turn(s: State, f: F.Turn) -> None:
+    s.turn = int(f.turn)
+    s.turn_player = int(f.player)
     s.battle_phases = 0
     s.extra_battle_phases = 0
     s.skip = []
@@ -234,16 +245,16 @@ def _turn(s: State, f: Fact) -> None:
 
 def _reset_attacks(s: State) -> None:
     """No card has attacked yet (writes only the cards that had)."""
-    for cid in [k for k, c in s.cards.items() if c.attacks or "attacked_targets" in c.flags]:
+    for cid in [k for k, c in s.cards.items() if c.attacks or CardFlag.ATTACKED_TARGETS in c.flags]:
         c = write_card(s, cid)
         c.attacks = 0
-        c.flags.pop("attacked_targets", None)
+        c.flags.pop(CardFlag.ATTACKED_TARGETS, None)
 
 
-@handles("phase")
-def _phase(s: State, f: Fact) -> None:
-    s.phase = f["phase"]
-    s.step = f.get("step")
+@handles(F.PhaseBegan)
+def _phase(s: State, f: F.PhaseBegan) -> None:
+    s.phase = PHASES[f.phase]
+    s.step = None if f.step is ABSENT else STEPS[f.step]
     s.damage_step = None
     s.intent = None
     s.event = None
@@ -258,100 +269,98 @@ def _phase(s: State, f: Fact) -> None:
         s.modifiers = [m for m in s.modifiers if m.until != "end_of_battle_phase"]
 
 
-@handles("skip_phase")
-def _skip_phase(s: State, f: Fact) -> None:
-    if f["phase"] not in s.skip:
-        s.skip.append(f["phase"])
-    if f["phase"] == "main1" and f.get("now"):
+@handles(F.SkipPhase)
+def _skip_phase(s: State, f: F.SkipPhase) -> None:
+    if f.phase not in s.skip:
+        s.skip.append(f.phase)
+    if f.phase == "main1" and f.now:
         s.skipped_main1 = True
 
 
-@handles("extra_battle_phase")
-def _extra_bp(s: State, f: Fact) -> None:
-    s.extra_battle_phases += int(f.get("count", 1))
+@handles(F.ExtraBattlePhase)
+def _extra_bp(s: State, f: F.ExtraBattlePhase) -> None:
+    s.extra_battle_phases += int(f.count)
 
 
-@handles("damage_step")
-def _damage_step(s: State, f: Fact) -> None:
-    s.step = "damage"
-    s.damage_step = f["timing"]
+@handles(F.DamageStep)
+def _damage_step(s: State, f: F.DamageStep) -> None:
+    s.step = Step.DAMAGE
+    s.damage_step = TIMINGS[f.timing]
     s.chains_in_timing = 0
     s.event = None
 
 
-@handles("priority")
-def _priority(s: State, f: Fact) -> None:
-    s.priority = int(f["seat"])
-    s.passes = int(f.get("passes", 0))
-    if "intent" in f:
-        s.intent = f["intent"]
+@handles(F.Priority)
+def _priority(s: State, f: F.Priority) -> None:
+    s.priority = int(f.seat)
+    s.passes = int(f.passes)
+    if f.intent is not ABSENT:
+        s.intent = f.intent
 
 
-@handles("passed")
-def _passed(s: State, f: Fact) -> None:
+@handles(F.Passed)
+def _passed(s: State, f: F.Passed) -> None:
     s.passes += 1
-    s.priority = 1 - int(f["seat"])
-    if "intent" in f:
-        s.intent = f["intent"]
+    s.priority = 1 - int(f.seat)
+    if f.intent is not ABSENT:
+        s.intent = f.intent
 
 
-@handles("event")
-def _event(s: State, f: Fact) -> None:
-    ev = f.get("event")
-    s.event = dict(ev) if ev else None
+@handles(F.Event)
+def _event(s: State, f: F.Event) -> None:
+    s.event = dict(f.event) if f.event else None
 
 
-@handles("activated")
-def _activated(s: State, f: Fact) -> None:
-    c = s.cards[f["card"]]
+@handles(F.Activated)
+def _activated(s: State, f: F.Activated) -> None:
+    c = s.cards[f.card]
     if c.zone in ("spells_traps", "field") and not c.face_up:
         write_card(s, c.id).face_up = True
     s.chain.append(
         Link(
             card=c.id,
-            effect=int(f.get("effect", 1)),
-            controller=int(f["seat"]),
-            targets=list(f.get("targets", [])),
-            data=dict(f.get("data", {})),
-            trigger=bool(f.get("trigger", False)),
+            effect=int(f.effect),
+            controller=int(f.seat),
+            targets=list(f.targets),
+            data=dict(f.data),
+            trigger=bool(f.trigger),
         )
     )
     s.passes = 0
-    s.priority = 1 - int(f["seat"])
-    key = f.get("once")
-    if key:
-        s.used[key] = s.turn
+    s.priority = 1 - int(f.seat)
+    if f.once is not ABSENT and f.once:
+        s.used[f.once] = s.turn
 
 
-@handles("negated")
-def _negated(s: State, f: Fact) -> None:
-    link = s.chain[int(f["link"]) - 1]
-    if f.get("what") == "effect":
+@handles(F.Negated)
+def _negated(s: State, f: F.Negated) -> None:
+    link = s.chain[int(f.link) - 1]
+    if f.what == "effect":
         link.effect_negated = True
     else:
         link.negated = True
 
 
-@handles("chain_resolving")
-def _chain_resolving(s: State, f: Fact) -> None:
-    s.resolving = Resolving(was=[list(x) for x in f["was"]])
+@handles(F.ChainResolving)
+def _chain_resolving(s: State, f: F.ChainResolving) -> None:
+    s.resolving = Resolving(was=[list(x) for x in f.was])
 
 
-@handles("link_resolving")
-def _link_resolving(s: State, f: Fact) -> None:
+@handles(F.LinkResolving)
+def _link_resolving(s: State, f: F.LinkResolving) -> None:
     if s.resolving is not None:
-        s.resolving.started = int(f["link"])
+        s.resolving.started = int(f.link)
 
 
-@handles("link_resolved")
-def _link_resolved(s: State, f: Fact) -> None:
+@handles(F.LinkResolved)
+def _link_resolved(s: State, f: F.LinkResolved) -> None:
     s.chain.pop()
     if s.resolving is not None:
         s.resolving.started = 0
 
 
-@handles("chain_resolved")
-def _chain_resolved(s: State, f: Fact) -> None:
+@handles(F.ChainResolved)
+def _chain_resolved(s: State, f: F.ChainResolved) -> None:
     s.chain = []
     s.resolving = None
     s.chains_in_timing += 1
@@ -361,165 +370,164 @@ def _chain_resolved(s: State, f: Fact) -> None:
         s.attack.responded = True
 
 
-@handles("lp")
-def _lp(s: State, f: Fact) -> None:
-    write_player(s, f["seat"]).lp = max(0, int(f["lp"]))
-    if s.attack is not None and f.get("reason") == "battle":
-        s.attack.damage[f["seat"]] += -int(f.get("delta", 0))
+@handles(F.LifePoints)
+def _lp(s: State, f: F.LifePoints) -> None:
+    write_player(s, f.seat).lp = max(0, int(f.lp))
+    if s.attack is not None and f.reason == "battle":
+        s.attack.damage[f.seat] += -int(f.delta)
 
 
-@handles("attack_declared")
-def _attack_declared(s: State, f: Fact) -> None:
-    a = write_card(s, f["attacker"])
+@handles(F.AttackDeclared)
+def _attack_declared(s: State, f: F.AttackDeclared) -> None:
+    a = write_card(s, f.attacker)
     a.attacks += 1
     a.attacked_turn = s.turn
-    a.flags["battled"] = [s.turn, s.battle_phases]
-    a.flags.setdefault("attacked_targets", [])
-    if f.get("target") is not None:
-        a.flags["attacked_targets"] = [*a.flags["attacked_targets"], f["target"]]
-        write_card(s, f["target"]).flags["battled"] = [s.turn, s.battle_phases]
-    s.attack = Attack(attacker=a.id, target=f.get("target"), snapshot=list(f.get("snapshot", [])))
-    s.event = {"kind": "attack_declared", "attacker": a.id, "target": f.get("target")}
+    a.flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
+    a.flags.setdefault(CardFlag.ATTACKED_TARGETS, [])
+    if f.target is not None:
+        a.flags[CardFlag.ATTACKED_TARGETS] = [*a.flags[CardFlag.ATTACKED_TARGETS], f.target]
+        write_card(s, f.target).flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
+    s.attack = Attack(attacker=a.id, target=f.target, snapshot=list(f.snapshot))
+    s.event = {"kind": "attack_declared", "attacker": a.id, "target": f.target}
 
 
-@handles("attack_replay")
-def _attack_replay(s: State, f: Fact) -> None:
+@handles(F.AttackReplay)
+def _attack_replay(s: State, f: F.AttackReplay) -> None:
     if s.attack is not None:
         s.attack.replay = True
 
 
-@handles("attack_retargeted")
-def _attack_retargeted(s: State, f: Fact) -> None:
+@handles(F.AttackRetargeted)
+def _attack_retargeted(s: State, f: F.AttackRetargeted) -> None:
     if s.attack is not None:
-        s.attack.target = f.get("target")
-        s.attack.snapshot = list(f.get("snapshot", []))
-        if f.get("target") is not None:
-            write_card(s, f["target"]).flags["battled"] = [s.turn, s.battle_phases]
+        s.attack.target = f.target
+        s.attack.snapshot = list(f.snapshot)
+        if f.target is not None:
+            write_card(s, f.target).flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
             atk_card = write_card(s, s.attack.attacker)
-            atk_card.flags["attacked_targets"] = [*atk_card.flags.get("attacked_targets", []), f["target"]]
+            atk_card.flags[CardFlag.ATTACKED_TARGETS] = [*atk_card.flags.get(CardFlag.ATTACKED_TARGETS, []), f.target]
         s.attack.replay = False
         s.attack.responded = True
 
 
-@handles("attack_ended")
-def _attack_ended(s: State, f: Fact) -> None:
+@handles(F.AttackEnded)
+def _attack_ended(s: State, f: F.AttackEnded) -> None:
     """The attack is over: cancelled, negated, or its Damage Step finished."""
     s.attack = None
     s.event = None
     s.damage_step = None
     s.modifiers = [m for m in s.modifiers if m.until not in ("damage_calculation", "end_of_damage_step")]
     if s.phase == "battle":
-        s.step = "battle"
+        s.step = Step.BATTLE
 
 
-@handles("flipped")
-def _flipped(s: State, f: Fact) -> None:
-    c = write_card(s, f["card"])
+@handles(F.Flipped)
+def _flipped(s: State, f: F.Flipped) -> None:
+    c = write_card(s, f.card)
     c.face_up = True
-    if c.zone == "monsters" and f.get("position"):
-        c.position = f["position"]
-    if s.attack is not None and f.get("by_attack"):
+    if c.zone == "monsters" and f.position:
+        c.position = POSITIONS[f.position]
+    if s.attack is not None and f.by_attack:
         s.attack.flipped = c.id
 
 
-@handles("battle")
-def _battle(s: State, f: Fact) -> None:
+@handles(F.Battle)
+def _battle(s: State, f: F.Battle) -> None:
     if s.attack is not None:
         s.attack.calculated = True
-        s.attack.destroyed = list(f.get("destroyed", []))
+        s.attack.destroyed = list(f.destroyed)
 
 
-@handles("battle_stopped")
-def _battle_stopped(s: State, f: Fact) -> None:
+@handles(F.BattleStopped)
+def _battle_stopped(s: State, f: F.BattleStopped) -> None:
     if s.attack is not None:
         s.attack.stopped = True
 
 
-@handles("modifier")
-def _modifier(s: State, f: Fact) -> None:
+@handles(F.Modifier)
+def _modifier(s: State, f: F.Modifier) -> None:
     s.modifiers.append(
         Modifier(
-            card=f["card"],
-            stat=f.get("stat", "atk"),
-            op=f.get("op", "add"),
-            value=int(f.get("value", 0)),
-            until=f.get("until", "permanent"),
-            source=int(f.get("source", 0)),
+            card=f.card,
+            stat=f.stat,
+            op=f.op,
+            value=int(f.value),
+            until=f.until,
+            source=int(f.source),
             turn=s.turn,
         )
     )
 
 
-@handles("modifiers_expired")
-def _modifiers_expired(s: State, f: Fact) -> None:
-    untils = set(f["until"])
+@handles(F.ModifiersExpired)
+def _modifiers_expired(s: State, f: F.ModifiersExpired) -> None:
+    untils = set(f.until)
     s.modifiers = [m for m in s.modifiers if m.until not in untils]
 
 
-@handles("counters")
-def _counters(s: State, f: Fact) -> None:
-    c = write_card(s, f["card"])
-    n = int(f["count"])
+@handles(F.Counters)
+def _counters(s: State, f: F.Counters) -> None:
+    c = write_card(s, f.card)
+    n = int(f.count)
     if n <= 0:
-        c.counters.pop(f["name"], None)
+        c.counters.pop(f.name, None)
     else:
-        c.counters[f["name"]] = n
+        c.counters[f.name] = n
 
 
-@handles("equipped")
-def _equipped(s: State, f: Fact) -> None:
-    write_card(s, f["card"]).equipped_to = f.get("to")
+@handles(F.Equipped)
+def _equipped(s: State, f: F.Equipped) -> None:
+    write_card(s, f.card).equipped_to = f.to
 
 
-@handles("flag")
-def _flag(s: State, f: Fact) -> None:
-    c = write_card(s, f["card"])
-    if f.get("value") is None:
-        c.flags.pop(f["name"], None)
+@handles(F.Flag)
+def _flag(s: State, f: F.Flag) -> None:
+    c = write_card(s, f.card)
+    if f.value is None:
+        c.flags.pop(f.name, None)
     else:
-        c.flags[f["name"]] = f["value"]
+        c.flags[f.name] = f.value
 
 
-@handles("used")
-def _used(s: State, f: Fact) -> None:
-    s.used[f["key"]] = s.turn
+@handles(F.Used)
+def _used(s: State, f: F.Used) -> None:
+    s.used[f.key] = s.turn
 
 
-@handles("triggered")
-def _triggered(s: State, f: Fact) -> None:
+@handles(F.Triggered)
+def _triggered(s: State, f: F.Triggered) -> None:
     s.triggers.append(
         Trigger(
-            card=f["card"],
-            effect=int(f.get("effect", 1)),
-            controller=int(f["seat"]),
-            event=dict(f.get("event", {})),
-            mandatory=bool(f.get("mandatory", True)),
+            card=f.card,
+            effect=int(f.effect),
+            controller=int(f.seat),
+            event=dict(f.event),
+            mandatory=bool(f.mandatory),
         )
     )
 
 
-@handles("trigger_done")
-def _trigger_done(s: State, f: Fact) -> None:
-    idx = int(f["index"])
+@handles(F.TriggerDone)
+def _trigger_done(s: State, f: F.TriggerDone) -> None:
+    idx = int(f.index)
     if 0 <= idx < len(s.triggers):
         s.triggers.pop(idx)
 
 
-@handles("choice")
-def _choice(s: State, f: Fact) -> None:
-    ch: dict[str, Any] | None = f.get("choice")
-    s.choice = dict(ch) if ch else None
+@handles(F.Choice)
+def _choice(s: State, f: F.Choice) -> None:
+    s.choice = dict(f.choice) if f.choice else None
 
 
-@handles("duel_ended")
-def _duel_ended(s: State, f: Fact) -> None:
-    s.winner = f["winner"]
-    s.end_reason = f.get("reason")
+@handles(F.DuelEnded)
+def _duel_ended(s: State, f: F.DuelEnded) -> None:
+    s.winner = f.winner
+    s.end_reason = f.reason
     s.choice = None
 
 
-@handles("note")
-def _note(s: State, f: Fact) -> None:
+@handles(F.Note)
+def _note(s: State, f: F.Note) -> None:
     """A fact for the record only (a negated effect, a resolution without effect)."""
 
 
@@ -531,29 +539,29 @@ def apply_facts(state: State, facts: list[Fact]) -> State:
     return s
 
 
-@handles("destroyed")
-def _destroyed(s: State, f: Fact) -> None:
+@handles(F.Destroyed)
+def _destroyed(s: State, f: F.Destroyed) -> None:
     """Destruction itself; the move to the Graveyard is its own fact."""
     if s.resolving is not None:
-        s.resolving.destroyed.append(int(f["card"]))
+        s.resolving.destroyed.append(int(f.card))
 
 
-@handles("setup")
-def _setup(s: State, f: Fact) -> None:
+@handles(F.Setup)
+def _setup(s: State, f: F.Setup) -> None:
     """A position set up directly (scenario files and puzzles): cards, LP, turn, phase."""
     s.started = True
-    s.options = dict(f.get("options", {}))
-    s.rng = int(f.get("rng", 0))
+    s.options = dict(f.options)
+    s.rng = int(f.rng)
     s.players = [Player(), Player()]
     s.cards = {}
-    s.turn = int(f["turn"])
-    s.turn_player = int(f["turn_player"])
+    s.turn = int(f.turn)
+    s.turn_player = int(f.turn_player)
     for seat in (0, 1):
-        s.players[seat].lp = int(f["lp"][seat])
-    for e in f["cards"]:
+        s.players[seat].lp = int(f.lp[seat])
+    for e in f.cards:
         c = Card(id=int(e["id"]), code=int(e["code"]), owner=int(e["owner"]), controller=int(e["controller"]))
         c.face_up = bool(e.get("face_up", False))
-        c.position = e.get("position", "attack")
+        c.position = POSITIONS[e.get("position", "attack")]
         c.set_turn = int(e.get("set_turn", 0))
         c.summoned_turn = int(e.get("summoned_turn", 0))
         c.position_turn = int(e.get("position_turn", 0))
@@ -565,11 +573,11 @@ def _setup(s: State, f: Fact) -> None:
         c.flags = dict(e.get("flags", {}))
         s.cards[c.id] = c
         if e["zone"] == "xyz_material":
-            c.zone = "xyz_material"
+            c.zone = Zone.XYZ_MATERIAL
             continue
         zone = e["zone"]
         if zone in ("monsters", "spells_traps", "field"):
-            c.zone = zone
+            c.zone = ZONES[zone]
             p = s.players[c.controller]
             slot = int(e.get("slot", -1))
             if zone == "monsters":
@@ -583,29 +591,29 @@ def _setup(s: State, f: Fact) -> None:
                 slot = 0
             c.slot = slot
         else:
-            c.zone = zone
+            c.zone = ZONES[zone]
             lst: list[int] = getattr(s.players[c.owner], zone)
             lst.append(c.id)
-    s.phase = f["phase"]
-    s.step = f.get("step")
-    s.battle_phases = int(f.get("battle_phases", 0))
-    s.extra_battle_phases = int(f.get("extra_battle_phases", 0))
-    s.used = dict(f.get("used", {}))
-    for seat, done in enumerate(f.get("normal_summoned", [False, False])):
+    s.phase = PHASES[f.phase]
+    s.step = None if f.step is None else STEPS[f.step]
+    s.battle_phases = int(f.battle_phases)
+    s.extra_battle_phases = 0 if f.extra_battle_phases is ABSENT else int(f.extra_battle_phases)
+    s.used = {} if f.used is ABSENT else dict(f.used)
+    for seat, done in enumerate([False, False] if f.normal_summoned is ABSENT else f.normal_summoned):
         s.players[seat].normal_summoned = bool(done)
-    s.start_step_monsters = [list(x) for x in f.get("start_step_monsters", [[], []])]
+    s.start_step_monsters = [[], []] if f.start_step_monsters is ABSENT else [list(x) for x in f.start_step_monsters]
     s.priority = s.turn_player
     s.passes = 0
 
 
-@handles("delayed")
-def _delayed(s: State, f: Fact) -> None:
+@handles(F.Delayed)
+def _delayed(s: State, f: F.Delayed) -> None:
     """An effect that applies in a player's next turn (skip a phase, extra Battle Phases)."""
-    s.next_turn.append({"seat": int(f["seat"]), **dict(f["effect"])})
+    s.next_turn.append({"seat": int(f.seat), **dict(f.effect)})
 
 
-@handles("delayed_done")
-def _delayed_done(s: State, f: Fact) -> None:
-    idx = int(f["index"])
+@handles(F.DelayedDone)
+def _delayed_done(s: State, f: F.DelayedDone) -> None:
+    idx = int(f.index)
     if 0 <= idx < len(s.next_turn):
         s.next_turn.pop(idx)

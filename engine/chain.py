@@ -25,6 +25,19 @@ from typing import Any
 from .battle.damage_step import one_chain_only
 from .ctx import Ctx
 from .effects.base import Effect, effects_of, script_of
+from .facts import (
+    ABSENT,
+    Activated,
+    ChainResolved,
+    ChainResolving,
+    Event,
+    Flag,
+    LinkResolved,
+    LinkResolving,
+    Moved,
+    Note,
+    TriggerDone,
+)
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked
@@ -72,11 +85,11 @@ def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
         return
     ev = s.event
     if ev is None:
-        ctx.emit("event", event={"kind": "left_field", "cards": left})
+        ctx.emit(Event(event={"kind": "left_field", "cards": left}))
     elif ev.get("kind") == "left_field":
-        ctx.emit("event", event={**ev, "cards": [*ev.get("cards", []), *left]})
+        ctx.emit(Event(event={**ev, "cards": [*ev.get("cards", []), *left]}))
     else:
-        ctx.emit("event", event={**ev, "left": [*ev.get("left", []), *left]})
+        ctx.emit(Event(event={**ev, "left": [*ev.get("left", []), *left]}))
 
 
 def open_state(s: State) -> bool:
@@ -251,9 +264,11 @@ def activate(
     eff = effects_of(card)[idx - 1]
     if eff.kind in ("spell", "trap") and card.zone == Zone.HAND:
         zone = "field" if card.data.prop == "field" else "spells_traps"
-        ctx.emit("moved", card=card.id, to=zone, face_up=True, code=card.code, **{"from": "hand"})
+        ctx.emit(
+            Moved(card=card.id, to=zone, face_up=True, code=card.code, from_="hand", layout=Moved.FROM_HAND_TO_ACTIVATE)
+        )
     if eff.kind == "spell" and card.zone == Zone.GRAVEYARD and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
-        ctx.emit("flag", card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None)  # used
+        ctx.emit(Flag(card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None))  # used
     data: dict[str, Any] = {"answers": len(s.chain)}
     if s.choice is not None and s.choice.get("kind") == "ahead":
         data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
@@ -265,18 +280,18 @@ def activate(
     if eff.cost is not None:
         eff.cost(ctx, card, seat, data)
     key = once_key(card, eff, idx, s)
-    fields: dict[str, Any] = {
-        "seat": seat,
-        "card": card.id,
-        "code": card.code,
-        "effect": idx,
-        "link": len(s.chain) + 1,
-        "targets": list(targets),
-        "data": data,
-    }
-    if key:
-        fields["once"] = key
-    ctx.emit("activated", **fields)
+    ctx.emit(
+        Activated(
+            seat=seat,
+            card=card.id,
+            code=card.code,
+            effect=idx,
+            link=len(s.chain) + 1,
+            targets=list(targets),
+            data=data,
+            once=key if key else ABSENT,
+        )
+    )
     note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, seat)
 
@@ -297,20 +312,21 @@ def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None
         data["cost"] = list(choice["cost"])
     if choice.get("choose"):
         data["choose"] = list(choice["choose"])
-    ctx.emit("trigger_done", index=index)
+    ctx.emit(TriggerDone(index=index))
     was = field_snapshot(s)
     if eff.cost is not None:
         eff.cost(ctx, card, trig.controller, data)
     ctx.emit(
-        "activated",
-        seat=trig.controller,
-        card=card.id,
-        code=card.code,
-        effect=trig.effect,
-        link=len(s.chain) + 1,
-        targets=list(targets),
-        data=data,
-        trigger=True,
+        Activated(
+            seat=trig.controller,
+            card=card.id,
+            code=card.code,
+            effect=trig.effect,
+            link=len(s.chain) + 1,
+            targets=list(targets),
+            data=data,
+            trigger=True,
+        )
     )
     note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, trig.controller)
@@ -336,22 +352,22 @@ def resolve_chain(ctx: Ctx) -> bool:
     Chthonian Blast; ruling LF-3)."""
     s = ctx.s
     if s.resolving is None:
-        ctx.emit("chain_resolving", was=field_snapshot(s))
+        ctx.emit(ChainResolving(was=field_snapshot(s)))
     while s.chain and not s.finished:
         n = len(s.chain)
         link = s.chain[-1]
         assert s.resolving is not None
         if s.resolving.started != n:
-            ctx.emit("link_resolving", link=n)
+            ctx.emit(LinkResolving(link=n))
             _resolve_link(ctx, link, n)
             if s.choice is not None:
                 return False
         _finish_link(ctx, link, n)
     resolving = s.resolving
-    ctx.emit("chain_resolved")
+    ctx.emit(ChainResolved())
     left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
     if left and not s.finished and s.step != Step.DAMAGE:
-        ctx.emit("event", event={"kind": "left_field", "cards": left, "soft": True})
+        ctx.emit(Event(event={"kind": "left_field", "cards": left, "soft": True}))
     if not s.finished:
         # effects that wait for the whole chain (Last Turn's Special Summon) watch this
         raise_event(ctx, {"kind": "chain_resolved"})
@@ -371,7 +387,7 @@ def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
             if tc is not None and tsc is not None and tsc.on_targeted is not None:
                 tsc.on_targeted(ctx, tc, link, n)
     if link.negated or link.effect_negated or eff is None:
-        ctx.emit("note", what="no_effect", link=n, card=card.id, code=card.code)
+        ctx.emit(Note(what="no_effect", link=n, card=card.id, code=card.code))
     else:
         eff.resolve(ctx, link)
 
@@ -389,7 +405,7 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
         stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
         if not stays:
             send_to_grave(ctx, card, reason="rule")
-    ctx.emit("link_resolved", link=n)
+    ctx.emit(LinkResolved(link=n))
 
 
 def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[dict[str, Any]]:

@@ -4,11 +4,13 @@ code sees its effect, and the same facts fold to the same state."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from .apply import apply
+from .facts import Fact
 from .state import State
-from .types import Fact
+
+F = TypeVar("F", bound=Fact)
 
 
 class Ctx:
@@ -16,8 +18,7 @@ class Ctx:
         self.s = state
         self.facts: list[Fact] = []
 
-    def emit(self, t: str, **fields: Any) -> Fact:
-        fact: Fact = {"t": t, **fields}
+    def emit(self, fact: F) -> F:
         apply(self.s, fact)
         self.facts.append(fact)
         return fact

@@ -16,6 +16,7 @@ from .battle.start_step import may_enter
 from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
+from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, TriggerDone, Used
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
@@ -94,12 +95,16 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
     if sc is not None and sc.procedure_cost is not None:
         sc.procedure_cost(ctx, card, seat, cost)
     move(ctx, card, "monsters", position=position, face_up=True)
-    ctx.emit("summoned", seat=seat, card=card.id, code=card.code, kind="special", procedure=True)
-    ctx.emit("used", key=f"proper_summon:{card.id}")  # properly Summoned: may be revived later
+    ctx.emit(
+        Summoned(
+            seat=seat, card=card.id, code=card.code, kind="special", procedure=True, layout=Summoned.CODE_BEFORE_KIND
+        )
+    )
+    ctx.emit(Used(key=f"proper_summon:{card.id}"))  # properly Summoned: may be revived later
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "special", "seat": seat})
-    ctx.emit("event", event={"kind": "summoned", "card": card.id, "how": "special"})
+    ctx.emit(Event(event={"kind": "summoned", "card": card.id, "how": "special"}))
     note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-3)
-    ctx.emit("priority", seat=seat, passes=0)
+    ctx.emit(Priority(seat=seat, passes=0))
 
 
 def _phase_actions(s: State) -> list[Action]:
@@ -272,7 +277,7 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
             raise IllegalAction("action/malformed", "seat must be 0 or 1")
         if set(action) != {"do"}:
             raise IllegalAction("action/malformed", 'concede takes no fields: send {"do": "concede"}')
-        return [{"t": "duel_ended", "winner": other(seat), "reason": "concede"}]
+        return [DuelEnded(winner=other(seat), reason="concede")]
     facts, _ = _decide(state, seat, action, keep=False)
     return facts
 
@@ -299,13 +304,13 @@ def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[F
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
-    if keep and state._memo and all(f["t"] in BOARD_UNCHANGED for f in ctx.facts):
+    if keep and state._memo and all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
         # nothing on the board changed (a pass): what views computed from the board stays true
         ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones")}
     return ctx.facts, ctx.s
 
 
-BOARD_UNCHANGED = frozenset({"passed", "priority"})
+BOARD_UNCHANGED: frozenset[type[Fact]] = frozenset({Passed, Priority})
 """Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
 modifier (so no ATK/DEF either: no stat depends on priority)."""
 
@@ -314,30 +319,30 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     do = a["do"]
     if s.event is not None and s.event.get("soft") and do != "pass" and not _answers_event(s, a):
-        ctx.emit("event", event=None)  # acting first: the "When ..." timing is gone
+        ctx.emit(Event(event=None))  # acting first: the "When ..." timing is gone
     if do == "pass":
         if s.choice is not None:
             if s.choice["kind"] == "trigger":
                 # declining: every optional trigger of the group that was not activated
                 for i in sorted(_trigger_indices(s.choice), reverse=True):
-                    ctx.emit("trigger_done", index=i, declined=True)
-            ctx.emit("choice", choice=None)
+                    ctx.emit(TriggerDone(index=i, declined=True))
+            ctx.emit(Choice(choice=None))
             return
-        ctx.emit("passed", seat=seat)
+        ctx.emit(Passed(seat=seat))
     elif do in ("next_phase", "enter_battle_phase", "end_turn", "end_battle_phase"):
         intent = {"enter_battle_phase": "battle", "end_turn": "end", "next_phase": "next", "end_battle_phase": "next"}[
             do
         ]
         if do == "end_turn" and s.phase == "battle":
             intent = "end"
-        ctx.emit("passed", seat=seat, intent=intent)
+        ctx.emit(Passed(seat=seat, intent=intent))
     elif do == "activate":
         card = s.cards[a["card"]]
         if s.choice is not None and s.choice["kind"] == "trigger":
             from .chain import activate_trigger, trigger_actions
 
             idx = next(i for i in _trigger_indices(s.choice) if a in trigger_actions(s, i))
-            ctx.emit("choice", choice=None)
+            ctx.emit(Choice(choice=None))
             activate_trigger(ctx, idx, a)
             return
         ahead = s.choice is not None and s.choice["kind"] == "ahead"
@@ -351,7 +356,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
             a.get("choose"),
         )
         if ahead:
-            ctx.emit("choice", choice=None)
+            ctx.emit(Choice(choice=None))
     elif do == "summon" and a.get("procedure"):
         _procedure_summon(ctx, seat, s.cards[a["card"]], list(a.get("cost", [])), str(a.get("position", "attack")))
         auto_pass_turn_player(ctx)
@@ -380,7 +385,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         ch = s.choice
         assert ch is not None
         if ch["kind"] == "discard":
-            ctx.emit("choice", choice=None)
+            ctx.emit(Choice(choice=None))
             for cid in a["cards"]:
                 send_to_grave(ctx, s.cards[cid], reason="discard")
             from .flow import _end_phase_over

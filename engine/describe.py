@@ -11,11 +11,44 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import facts as F
 from .cards import CARDS
-from .types import Fact
+from .facts import FACTS, Fact, WireFact
 
 SEAT = ("A", "B")
 NameOf = Callable[[int], str | None]
+
+Narration = Callable[[WireFact, NameOf | None], str | None]
+NARRATION: dict[type[Fact], Narration] = {}
+"""The plain words of each fact class a reader cares about (they read the wire map: what the
+viewer received, or the whole fact)."""
+SILENT: frozenset[type[Fact]] = frozenset(
+    {
+        F.Priority,
+        F.ChainResolving,
+        F.LinkResolving,
+        F.TriggerDone,
+        F.Rng,
+        F.FixedOutcome,
+        F.Used,
+        F.Flag,
+        F.Choice,
+        F.Event,
+        F.Delayed,
+        F.DelayedDone,
+        F.ModifiersExpired,
+    }
+)
+"""Bookkeeping: no words (``tests/engine/test_facts.py``: every class is here or narrated)."""
+
+
+def narrates(cls: type[Fact]) -> Callable[[Narration], Narration]:
+    def register(fn: Narration) -> Narration:
+        NARRATION[cls] = fn
+        return fn
+
+    return register
+
 
 PHASES = {
     "draw": "Draw Phase",
@@ -65,7 +98,7 @@ def _quoted(code: object) -> str | None:
     return None
 
 
-def _card(fact: Fact, name_of: NameOf | None, code_key: str = "code", id_key: str = "card") -> str:
+def _card(fact: WireFact, name_of: NameOf | None, code_key: str = "code", id_key: str = "card") -> str:
     named = _quoted(fact.get(code_key))
     if named:
         return named
@@ -85,13 +118,13 @@ def _by_id(cid: object, name_of: NameOf | None, fallback: str = "a card") -> str
     return fallback
 
 
-def _modifier(fact: Fact, name_of: NameOf | None) -> str | None:
+@narrates(F.Modifier)
+def _modifier(fact: WireFact, name_of: NameOf | None) -> str | None:
     stat = str(fact.get("stat", "atk"))
     if fact.get("op") == "flag":
         flags = {
             "no_battle_damage": "takes no battle damage",
             "nutrient_z": "is protected by Nutrient Z",
-            "battle_indestructible": "cannot be destroyed by battle",
             "battle_indestructible_all": "has monsters that cannot be destroyed by battle",
         }
         what = flags.get(stat)
@@ -121,138 +154,235 @@ def _modifier(fact: Fact, name_of: NameOf | None) -> str | None:
     return None
 
 
-def describe(fact: Fact, name_of: NameOf | None = None) -> str | None:
-    """One line for a fact a reader cares about; None for bookkeeping facts."""
-    t = fact["t"]
+def describe(fact: Fact | WireFact, name_of: NameOf | None = None) -> str | None:
+    """One line for a fact a reader cares about; None for bookkeeping facts. ``fact``: a fact,
+    or its wire map as a viewer received it (card ids are then that viewer's aliases)."""
+    wire = fact if isinstance(fact, dict) else fact.to_wire()
+    cls = FACTS.get(wire["t"])
+    narration = None if cls is None else NARRATION.get(cls)
+    return None if narration is None else narration(wire, name_of)
+
+
+@narrates(F.DuelStarted)
+def _duel_started(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"Duel starts; {SEAT[fact.get('first', 0)]} goes first, {fact.get('lp', 8000)} LP each"
+
+
+@narrates(F.Setup)
+def _setup(fact: WireFact, name_of: NameOf | None) -> str | None:
+    where = phase_text(str(fact.get("phase")), fact.get("step"))
+    return f"The duel starts from a set position: turn {fact.get('turn')}, {where}"
+
+
+@narrates(F.Turn)
+def _turn(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"=== Turn {fact['turn']} ({SEAT[fact['player']]}) ==="
+
+
+@narrates(F.PhaseBegan)
+def _phase(fact: WireFact, name_of: NameOf | None) -> str | None:
+    why = " (by a card's effect)" if fact.get("reason") not in (None, "turn_player") else ""
+    return f"  [{phase_text(str(fact['phase']), fact.get('step'))}]{why}"
+
+
+@narrates(F.DamageStep)
+def _damage_step(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    Damage Step: {TIMINGS.get(fact['timing'], fact['timing'])}"
+
+
+@narrates(F.SkipPhase)
+def _skip_phase(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"  {PHASES.get(str(fact.get('phase')), fact.get('phase'))} is skipped"
+
+
+@narrates(F.ExtraBattlePhase)
+def _extra_battle_phase(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return "  an additional Battle Phase is granted this turn"
+
+
+@narrates(F.Drew)
+def _drew(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"  {SEAT[fact['seat']]} draws {_quoted(fact.get('code')) or 'a card'}"
+
+
+@narrates(F.Shuffled)
+def _shuffled(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"  {SEAT[fact['seat']]}'s Deck is shuffled"
+
+
+@narrates(F.Summoned)
+def _summoned(fact: WireFact, name_of: NameOf | None) -> str | None:
+    if fact.get("kind") == "set":
+        return f"  {SEAT[fact['seat']]} Sets a monster"
+    how = {
+        "normal": "Normal Summons",
+        "tribute": "Tribute Summons",
+        "flip": "Flip Summons",
+        "special": "Special Summons",
+    }
+    return f"  {SEAT[fact['seat']]} {how.get(str(fact.get('kind')), 'summons')} {_card(fact, name_of)}"
+
+
+@narrates(F.Activated)
+def _activated(fact: WireFact, name_of: NameOf | None) -> str | None:
+    effect = "" if int(fact.get("effect", 1)) == 1 else f" (effect {fact['effect']})"
+    what = "'s effect" if fact.get("trigger") else ""
     card = _card(fact, name_of)
-    if t == "duel_started":
-        return f"Duel starts; {SEAT[fact.get('first', 0)]} goes first, {fact.get('lp', 8000)} LP each"
-    if t == "setup":
-        where = phase_text(str(fact.get("phase")), fact.get("step"))
-        return f"The duel starts from a set position: turn {fact.get('turn')}, {where}"
-    if t == "turn":
-        return f"=== Turn {fact['turn']} ({SEAT[fact['player']]}) ==="
-    if t == "phase":
-        why = " (by a card's effect)" if fact.get("reason") not in (None, "turn_player") else ""
-        return f"  [{phase_text(str(fact['phase']), fact.get('step'))}]{why}"
-    if t == "damage_step":
-        return f"    Damage Step: {TIMINGS.get(fact['timing'], fact['timing'])}"
-    if t == "skip_phase":
-        return f"  {PHASES.get(str(fact.get('phase')), fact.get('phase'))} is skipped"
-    if t == "extra_battle_phase":
-        return "  an additional Battle Phase is granted this turn"
-    if t == "drew":
-        return f"  {SEAT[fact['seat']]} draws {_quoted(fact.get('code')) or 'a card'}"
-    if t == "shuffled":
-        return f"  {SEAT[fact['seat']]}'s Deck is shuffled"
-    if t == "summoned":
-        if fact.get("kind") == "set":
-            return f"  {SEAT[fact['seat']]} Sets a monster"
-        how = {
-            "normal": "Normal Summons",
-            "tribute": "Tribute Summons",
-            "flip": "Flip Summons",
-            "special": "Special Summons",
-        }
-        return f"  {SEAT[fact['seat']]} {how.get(str(fact.get('kind')), 'summons')} {card}"
-    if t == "activated":
-        effect = "" if int(fact.get("effect", 1)) == 1 else f" (effect {fact['effect']})"
-        what = "'s effect" if fact.get("trigger") else ""
-        return f"  {SEAT[fact['seat']]} activates {card}{what}{effect} (chain link {fact.get('link')})"
-    if t == "triggered":
-        return f"  the effect of {card} is triggered"
-    if t == "passed":
-        if fact.get("intent") == "battle":
-            return f"  {SEAT[fact['seat']]} moves to the Battle Phase"
-        if fact.get("intent") == "end":
-            return f"  {SEAT[fact['seat']]} ends the turn"
-        if fact.get("intent") == "next":
-            return f"  {SEAT[fact['seat']]} moves on"
-        return f"  {SEAT[fact['seat']]} passes" + (" (nothing to activate)" if fact.get("auto") else "")
-    if t == "negated":
-        return f"    chain link {fact['link']} ({card}): {fact.get('what', 'activation')} negated"
-    if t == "link_resolved":
-        return f"    chain link {fact['link']} resolves"
-    if t == "chain_resolved":
-        return "    the chain has resolved"
-    if t == "note":
-        if fact.get("what") == "no_effect":
-            return f"    chain link {fact.get('link')} ({card}) resolves without effect"
-        if fact.get("what") == "excavated":
-            return f"    {SEAT[int(fact.get('seat', 0))]} excavates {card}"
-        if fact.get("what") == "die_roll":
-            return f"    {card}: the die shows {fact.get('result')}"
-        return None
-    if t == "attack_declared":
-        target = (
-            "directly"
-            if fact.get("target") is None
-            else _card(fact, name_of, "target_code", "target").replace("a card", "a face-down monster")
-        )
-        return f"  {SEAT[fact['seat']]}'s {_card(fact, name_of, 'code', 'attacker')} attacks {target}"
-    if t == "attack_replay":
-        return "  replay: the monsters the attack could target changed; the attacker chooses again"
-    if t == "attack_retargeted":
-        target = "directly" if fact.get("target") is None else _card(fact, name_of, "target_code", "target")
-        return f"  replay: the attack is redirected {'at ' if fact.get('target') is not None else ''}{target}"
-    if t == "attack_ended" and fact.get("reason") not in ("damage_step_over", "battle_phase_ended"):
-        reasons = {
-            "cancelled": "the attack is cancelled",
-            "negated": "the attack is negated",
-            "attacker_gone": "the attack stops: the attacker can no longer attack",
-            "attacker_cannot_attack": "the attack stops: the attacker can no longer attack",
-        }
-        reason = str(fact.get("reason"))
-        return f"  {reasons.get(reason, 'the attack ends (' + reason + ')')}"
-    if t == "battle_stopped":
-        return f"    damage calculation does not happen ({fact.get('reason')})"
-    if t == "battle":
-        attacker = _by_id(fact.get("attacker"), name_of, "the attacker")
-        if fact.get("target") is None:
-            return f"    damage calculation: {attacker} (ATK {fact['attacker_atk']}) attacks directly"
-        target = _by_id(fact.get("target"), name_of, "the attack target")
-        if "target_def" in fact:
-            vs = f"{target} (DEF {fact['target_def']}, Defense Position)"
-        else:
-            vs = f"{target} (ATK {fact.get('target_atk')})"
-        return f"    damage calculation: {attacker} (ATK {fact['attacker_atk']}) vs {vs}"
-    if t == "lp":
-        d = int(fact.get("delta", 0))
-        what = {"battle": "battle damage", "cost": "paid as a cost", "effect": "by an effect"}.get(
-            fact.get("reason", ""), ""
-        )
-        return f"    {SEAT[fact['seat']]} LP {'+' if d > 0 else ''}{d} ({what}) -> {fact['lp']}"
-    if t == "destroyed":
-        how = {"battle": "by battle", "effect": "by an effect", "self": "by its own effect", "rule": "by the rules"}
-        return f"    {card} is destroyed {how.get(str(fact.get('reason')), '')}".rstrip()
-    if t == "moved":
-        return _moved(fact, card)
-    if t == "position_changed":
-        pos = {"attack": "Attack Position", "defense": "Defense Position"}.get(
-            str(fact.get("position")), fact.get("position")
-        )
-        face = "" if fact.get("face_up", True) else " face-down"
-        return f"  {card} changes to{face} {pos}"
-    if t == "flipped":
-        return f"    {card} is flipped face-up"
-    if t == "modifier":
-        return _modifier(fact, name_of)
-    if t == "counters":
-        kind = str(fact.get("name", "")).replace("_", " ")
-        return f"    {_by_id(fact.get('card'), name_of)} now has {fact.get('count')} {kind} counter(s)"
-    if t == "equipped":
-        if fact.get("to") is None:
-            return None
-        return f"    {_by_id(fact.get('card'), name_of)} is equipped to {_by_id(fact.get('to'), name_of, 'a monster')}"
-    if t == "duel_ended":
-        w = fact["winner"]
-        who = "a draw" if w == "draw" else f"{SEAT[w]} wins"
-        reason = END_REASONS.get(str(fact.get("reason")), str(fact.get("reason")))
-        return f"=== Duel over: {who} ({reason}) ==="
+    return f"  {SEAT[fact['seat']]} activates {card}{what}{effect} (chain link {fact.get('link')})"
+
+
+@narrates(F.Triggered)
+def _triggered(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"  the effect of {_card(fact, name_of)} is triggered"
+
+
+@narrates(F.Passed)
+def _passed(fact: WireFact, name_of: NameOf | None) -> str | None:
+    if fact.get("intent") == "battle":
+        return f"  {SEAT[fact['seat']]} moves to the Battle Phase"
+    if fact.get("intent") == "end":
+        return f"  {SEAT[fact['seat']]} ends the turn"
+    if fact.get("intent") == "next":
+        return f"  {SEAT[fact['seat']]} moves on"
+    return f"  {SEAT[fact['seat']]} passes" + (" (nothing to activate)" if fact.get("auto") else "")
+
+
+@narrates(F.Negated)
+def _negated(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    chain link {fact['link']} ({_card(fact, name_of)}): {fact.get('what', 'activation')} negated"
+
+
+@narrates(F.LinkResolved)
+def _link_resolved(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    chain link {fact['link']} resolves"
+
+
+@narrates(F.ChainResolved)
+def _chain_resolved(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return "    the chain has resolved"
+
+
+@narrates(F.Note)
+def _note(fact: WireFact, name_of: NameOf | None) -> str | None:
+    card = _card(fact, name_of)
+    if fact.get("what") == "no_effect":
+        return f"    chain link {fact.get('link')} ({card}) resolves without effect"
+    if fact.get("what") == "excavated":
+        return f"    {SEAT[int(fact.get('seat', 0))]} excavates {card}"
+    if fact.get("what") == "die_roll":
+        return f"    {card}: the die shows {fact.get('result')}"
     return None
 
 
-def _moved(fact: Fact, card: str) -> str | None:
+@narrates(F.AttackDeclared)
+def _attack_declared(fact: WireFact, name_of: NameOf | None) -> str | None:
+    target = (
+        "directly"
+        if fact.get("target") is None
+        else _card(fact, name_of, "target_code", "target").replace("a card", "a face-down monster")
+    )
+    return f"  {SEAT[fact['seat']]}'s {_card(fact, name_of, 'code', 'attacker')} attacks {target}"
+
+
+@narrates(F.AttackReplay)
+def _attack_replay(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return "  replay: the monsters the attack could target changed; the attacker chooses again"
+
+
+@narrates(F.AttackRetargeted)
+def _attack_retargeted(fact: WireFact, name_of: NameOf | None) -> str | None:
+    target = "directly" if fact.get("target") is None else _card(fact, name_of, "target_code", "target")
+    return f"  replay: the attack is redirected {'at ' if fact.get('target') is not None else ''}{target}"
+
+
+@narrates(F.AttackEnded)
+def _attack_ended(fact: WireFact, name_of: NameOf | None) -> str | None:
+    if fact.get("reason") in ("damage_step_over", "battle_phase_ended"):
+        return None
+    reasons = {
+        "cancelled": "the attack is cancelled",
+        "negated": "the attack is negated",
+        "attacker_gone": "the attack stops: the attacker can no longer attack",
+        "attacker_cannot_attack": "the attack stops: the attacker can no longer attack",
+    }
+    reason = str(fact.get("reason"))
+    return f"  {reasons.get(reason, 'the attack ends (' + reason + ')')}"
+
+
+@narrates(F.BattleStopped)
+def _battle_stopped(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    damage calculation does not happen ({fact.get('reason')})"
+
+
+@narrates(F.Battle)
+def _battle(fact: WireFact, name_of: NameOf | None) -> str | None:
+    attacker = _by_id(fact.get("attacker"), name_of, "the attacker")
+    if fact.get("target") is None:
+        return f"    damage calculation: {attacker} (ATK {fact['attacker_atk']}) attacks directly"
+    target = _by_id(fact.get("target"), name_of, "the attack target")
+    if "target_def" in fact:
+        vs = f"{target} (DEF {fact['target_def']}, Defense Position)"
+    else:
+        vs = f"{target} (ATK {fact.get('target_atk')})"
+    return f"    damage calculation: {attacker} (ATK {fact['attacker_atk']}) vs {vs}"
+
+
+@narrates(F.LifePoints)
+def _lp(fact: WireFact, name_of: NameOf | None) -> str | None:
+    d = int(fact.get("delta", 0))
+    what = {"battle": "battle damage", "cost": "paid as a cost", "effect": "by an effect"}.get(
+        fact.get("reason", ""), ""
+    )
+    return f"    {SEAT[fact['seat']]} LP {'+' if d > 0 else ''}{d} ({what}) -> {fact['lp']}"
+
+
+@narrates(F.Destroyed)
+def _destroyed(fact: WireFact, name_of: NameOf | None) -> str | None:
+    how = {"battle": "by battle", "effect": "by an effect", "self": "by its own effect", "rule": "by the rules"}
+    return f"    {_card(fact, name_of)} is destroyed {how.get(str(fact.get('reason')), '')}".rstrip()
+
+
+@narrates(F.Moved)
+def _moved_line(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return _moved(fact, _card(fact, name_of))
+
+
+@narrates(F.PositionChanged)
+def _position_changed(fact: WireFact, name_of: NameOf | None) -> str | None:
+    pos = {"attack": "Attack Position", "defense": "Defense Position"}.get(
+        str(fact.get("position")), fact.get("position")
+    )
+    face = "" if fact.get("face_up", True) else " face-down"
+    return f"  {_card(fact, name_of)} changes to{face} {pos}"
+
+
+@narrates(F.Flipped)
+def _flipped(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    {_card(fact, name_of)} is flipped face-up"
+
+
+@narrates(F.Counters)
+def _counters(fact: WireFact, name_of: NameOf | None) -> str | None:
+    kind = str(fact.get("name", "")).replace("_", " ")
+    return f"    {_by_id(fact.get('card'), name_of)} now has {fact.get('count')} {kind} counter(s)"
+
+
+@narrates(F.Equipped)
+def _equipped(fact: WireFact, name_of: NameOf | None) -> str | None:
+    if fact.get("to") is None:
+        return None
+    return f"    {_by_id(fact.get('card'), name_of)} is equipped to {_by_id(fact.get('to'), name_of, 'a monster')}"
+
+
+@narrates(F.DuelEnded)
+def _duel_ended(fact: WireFact, name_of: NameOf | None) -> str | None:
+    w = fact["winner"]
+    who = "a draw" if w == "draw" else f"{SEAT[w]} wins"
+    reason = END_REASONS.get(str(fact.get("reason")), str(fact.get("reason")))
+    return f"=== Duel over: {who} ({reason}) ==="
+
+
+def _moved(fact: WireFact, card: str) -> str | None:
     to, src, reason = fact.get("to"), fact.get("from"), fact.get("reason")
     if to in ("graveyard", "banished"):
         if reason in ("battle", "effect", "self"):

@@ -29,7 +29,22 @@ from .chain import (
 )
 from .ctx import Ctx
 from .effects.base import SCRIPTS
-from .ops import destroy, draw, raise_event
+from .facts import (
+    AttackEnded,
+    Choice,
+    DelayedDone,
+    Event,
+    ExtraBattlePhase,
+    Flag,
+    ModifiersExpired,
+    Passed,
+    PhaseBegan,
+    Priority,
+    SkipPhase,
+    TriggerDone,
+    Turn,
+)
+from .ops import control_to, destroy, draw, raise_event
 from .prompts import prompt_for
 from .state import State
 from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
@@ -61,17 +76,17 @@ def _pending(s: State) -> dict[str, object] | None:
 
 def start_turn(ctx: Ctx, player: int) -> None:
     s = ctx.s
-    ctx.emit("modifiers_expired", until=["turn"])
-    ctx.emit("turn", turn=s.turn + 1, player=player)
+    ctx.emit(ModifiersExpired(until=["turn"]))
+    ctx.emit(Turn(turn=s.turn + 1, player=player))
     for i in reversed(range(len(s.next_turn))):
         d = s.next_turn[i]
         if d["seat"] != player:
             continue
         if d.get("skip"):
-            ctx.emit("skip_phase", phase=d["skip"])
+            ctx.emit(SkipPhase(phase=d["skip"]))
         if d.get("extra_battle_phases"):
-            ctx.emit("extra_battle_phase", count=int(d["extra_battle_phases"]))
-        ctx.emit("delayed_done", index=i)
+            ctx.emit(ExtraBattlePhase(count=int(d["extra_battle_phases"])))
+        ctx.emit(DelayedDone(index=i))
     _enter_draw(ctx)
 
 
@@ -106,12 +121,12 @@ def _enter_draw(ctx: Ctx) -> None:
     """The Draw Phase: the turn player draws, except in the first turn of the duel."""
     s = ctx.s
     player = s.turn_player
-    ctx.emit("phase", phase=Phase.DRAW)
+    ctx.emit(PhaseBegan(phase=Phase.DRAW))
     raise_event(ctx, {"kind": "phase_start", "phase": Phase.DRAW, "seat": player})
     if s.turn > 1 and Phase.DRAW not in s.skip:
         draw(ctx, player)
     if not s.finished:
-        ctx.emit("priority", seat=player, passes=0)
+        ctx.emit(Priority(seat=player, passes=0))
 
 
 def _go_to(ctx: Ctx, phase: Phase) -> None:
@@ -119,7 +134,7 @@ def _go_to(ctx: Ctx, phase: Phase) -> None:
     s = ctx.s
     while phase in s.skip and phase != Phase.END:
         if phase == Phase.MAIN1:
-            ctx.emit("skip_phase", phase=Phase.MAIN1, now=True)
+            ctx.emit(SkipPhase(phase=Phase.MAIN1, now=True))
         phase = PHASE_ORDER[PHASE_ORDER.index(phase) + 1]
         if phase == Phase.BATTLE:
             # from a skipped Main Phase 1 the player chooses in the Standby Phase
@@ -130,11 +145,11 @@ def _go_to(ctx: Ctx, phase: Phase) -> None:
     if row.enter is not None:
         row.enter(ctx)
         return
-    ctx.emit("phase", phase=phase)
+    ctx.emit(PhaseBegan(phase=phase))
     if row.on_entry is not None:
         row.on_entry(ctx)
     raise_event(ctx, {"kind": "phase_start", "phase": phase, "seat": s.turn_player})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def go_to_end_phase(ctx: Ctx, reason: str) -> None:
@@ -142,7 +157,7 @@ def go_to_end_phase(ctx: Ctx, reason: str) -> None:
     phase changes directly, leaving the Battle Phase (ruling BP-7; seed 000)."""
     s = ctx.s
     if s.attack is not None:
-        ctx.emit("attack_ended", reason=reason)
+        ctx.emit(AttackEnded(reason=reason))
     if s.phase != Phase.END:
         _go_to(ctx, Phase.END)
 
@@ -155,18 +170,9 @@ def _return_control(ctx: Ctx) -> None:
         back = c.flags.get(CardFlag.RETURN_TO)
         if back is None or c.zone != Zone.MONSTERS:
             continue
-        ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=None)
+        ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=None))
         if c.controller != back and None in s.players[back].monsters:
-            ctx.emit(
-                "moved",
-                card=c.id,
-                code=c.code,
-                to=Zone.MONSTERS,
-                controller=back,
-                position=c.position,
-                face_up=c.face_up,
-                reason="control",
-            )
+            control_to(ctx, c, back, face_up=c.face_up)
 
 
 def advance(ctx: Ctx) -> None:
@@ -175,8 +181,8 @@ def advance(ctx: Ctx) -> None:
     if s.event is not None and not s.event.get("soft") and s.step not in (Step.BATTLE, Step.DAMAGE):
         # a summon (or other game action) answered by nobody: back to the open game state
         # (in the Damage Step, e.g. monsters sent at its end, passing moves on at once)
-        ctx.emit("event", event=None)
-        ctx.emit("priority", seat=s.turn_player, passes=0)
+        ctx.emit(Event(event=None))
+        ctx.emit(Priority(seat=s.turn_player, passes=0))
         return
     TURN[Phase(s.phase)].after(ctx, s.intent)
 
@@ -188,7 +194,7 @@ def _after_standby(ctx: Ctx, intent: str | None) -> None:
     if Phase.MAIN1 not in s.skip:
         _go_to(ctx, Phase.MAIN1)
         return
-    ctx.emit("skip_phase", phase=Phase.MAIN1, now=True)
+    ctx.emit(SkipPhase(phase=Phase.MAIN1, now=True))
     if intent != "end" and start_step.may_enter(s):
         start_step.enter(ctx)
     else:
@@ -229,7 +235,7 @@ def _after_battle_step(ctx: Ctx, intent: str | None) -> None:
     if ctx.s.attack is None:
         end_step.enter(ctx)
     else:
-        ctx.emit("event", event=None)
+        ctx.emit(Event(event=None))
         damage_step.enter(ctx)
 
 
@@ -243,8 +249,8 @@ def _after_end_step(ctx: Ctx, intent: str | None) -> None:
     if back:
         # a special Battle Phase (Last Turn) is over: the turn goes on from the phase it
         # interrupted, without entering that phase again (ruling CARD-1)
-        ctx.emit("phase", phase=PHASE_ORDER[back[0]])
-        ctx.emit("priority", seat=s.turn_player, passes=0)
+        ctx.emit(PhaseBegan(phase=PHASE_ORDER[back[0]]))
+        ctx.emit(Priority(seat=s.turn_player, passes=0))
     elif intent == "end" or Phase.MAIN2 in s.skip:
         _go_to(ctx, Phase.END)
     elif start_step.another_follows(s):
@@ -260,9 +266,9 @@ def _end_phase_over(ctx: Ctx, intent: str | None = None) -> None:
     tp = s.turn_player
     extra = len(s.players[tp].hand) - HAND_LIMIT
     if extra > 0:
-        ctx.emit("choice", choice={"seat": tp, "kind": "discard", "count": extra})
+        ctx.emit(Choice(choice={"seat": tp, "kind": "discard", "count": extra}))
         return
-    ctx.emit("modifiers_expired", until=["end_phase"])
+    ctx.emit(ModifiersExpired(until=["end_phase"]))
     start_turn(ctx, other(tp))
 
 
@@ -345,7 +351,7 @@ def settle(ctx: Ctx) -> None:
         if group:
             dead = [i for i in group if not trigger_actions(s, i) or _timing_gone(s, i)]
             if dead:
-                ctx.emit("trigger_done", index=dead[-1], skipped=True)  # it cannot be activated now
+                ctx.emit(TriggerDone(index=dead[-1], skipped=True))  # it cannot be activated now
                 continue
             idx = group[0]
             trig = s.triggers[idx]
@@ -363,7 +369,7 @@ def settle(ctx: Ctx) -> None:
             }
             if trig.mandatory:
                 ch["mandatory"] = True
-            ctx.emit("choice", choice=ch)
+            ctx.emit(Choice(choice=ch))
             return
         if s.step == Step.BATTLE and s.attack is not None and not s.chain:
             what = battle_step.replay_needed(s)
@@ -381,7 +387,7 @@ def settle(ctx: Ctx) -> None:
                 advance(ctx)
             continue
         if _auto_pass_wanted(s):
-            ctx.emit("passed", seat=s.priority, auto=True)
+            ctx.emit(Passed(seat=s.priority, auto=True))
             continue
         return
     raise RuntimeError("engine loop did not settle")
@@ -397,7 +403,7 @@ def _after_chain(ctx: Ctx) -> None:
     if damage_step.one_chain_only(s):
         damage_step.calculate(ctx)
         return
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def auto_pass_turn_player(ctx: Ctx) -> None:
@@ -408,4 +414,4 @@ def auto_pass_turn_player(ctx: Ctx) -> None:
     s = ctx.s
     own_triggers = any(t.controller == s.turn_player for t in s.triggers)
     if s.priority == s.turn_player and not own_triggers and not activation_actions(s, s.turn_player):
-        ctx.emit("passed", seat=s.turn_player, auto=True)
+        ctx.emit(Passed(seat=s.turn_player, auto=True))

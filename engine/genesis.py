@@ -14,6 +14,7 @@ from typing import Any
 from . import rng
 from .cards import CARDS
 from .ctx import Ctx
+from .facts import DuelStarted
 from .flow import settle, start_turn
 from .ops import draw
 from .state import State
@@ -48,13 +49,14 @@ def create(config: DuelConfig) -> list[Fact]:
         extras.append([(base + 500 + i, code) for i, code in enumerate(config.extra[seat])])
     ctx = Ctx(State())
     ctx.emit(
-        "duel_started",
-        rng=r,
-        decks=[[list(x) for x in d] for d in decks],
-        extra=[[list(x) for x in e] for e in extras],
-        options=dict(config.options),
-        first=config.first,
-        lp=config.lp,
+        DuelStarted(
+            rng=r,
+            decks=[[list(x) for x in d] for d in decks],
+            extra=[[list(x) for x in e] for e in extras],
+            options=dict(config.options),
+            first=config.first,
+            lp=config.lp,
+        )
     )
     for seat in (config.first, 1 - config.first):
         draw(ctx, seat, OPENING_HAND)

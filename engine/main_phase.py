@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .chain import field_snapshot, note_left_field, open_state, tribute_options
 from .ctx import Ctx
+from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_summon
@@ -68,29 +69,29 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
         move(ctx, card, "monsters", position=Position.ATTACK, face_up=True)
     else:
         move(ctx, card, "monsters", position=Position.DEFENSE, face_up=False)
-    ctx.emit("summoned", seat=seat, card=card.id, kind=kind, **({"code": card.code} if face_up else {}))
+    ctx.emit(Summoned(seat=seat, card=card.id, kind=kind, code=card.code if face_up else ABSENT))
     if face_up:
         raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})
-        ctx.emit("event", event={"kind": "summoned", "card": card.id})
+        ctx.emit(Event(event={"kind": "summoned", "card": card.id}))
     note_left_field(ctx, was, "tribute")
-    ctx.emit("priority", seat=seat, passes=0)
+    ctx.emit(Priority(seat=seat, passes=0))
 
 
 def set_spell_trap(ctx: Ctx, seat: int, card: Card) -> None:
     move(ctx, card, "spells_traps", face_up=False)
-    ctx.emit("priority", seat=seat, passes=0)
+    ctx.emit(Priority(seat=seat, passes=0))
 
 
 def flip_summon(ctx: Ctx, seat: int, card: Card) -> None:
-    ctx.emit("position_changed", card=card.id, code=card.code, position=Position.ATTACK, face_up=True)
-    ctx.emit("summoned", seat=seat, card=card.id, code=card.code, kind="flip")
+    ctx.emit(PositionChanged(card=card.id, code=card.code, position=Position.ATTACK, face_up=True))
+    ctx.emit(Summoned(seat=seat, card=card.id, code=card.code, kind="flip", layout=Summoned.CODE_BEFORE_KIND))
     raise_event(ctx, {"kind": "flipped", "card": card.id, "by_attack": False})
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "flip", "seat": seat})
-    ctx.emit("event", event={"kind": "summoned", "card": card.id})
-    ctx.emit("priority", seat=seat, passes=0)
+    ctx.emit(Event(event={"kind": "summoned", "card": card.id}))
+    ctx.emit(Priority(seat=seat, passes=0))
 
 
 def change_position(ctx: Ctx, seat: int, card: Card) -> None:
     new = "defense" if card.position == Position.ATTACK else "attack"
-    ctx.emit("position_changed", card=card.id, code=card.code, position=new, face_up=True)
-    ctx.emit("priority", seat=seat, passes=0)
+    ctx.emit(PositionChanged(card=card.id, code=card.code, position=new, face_up=True))
+    ctx.emit(Priority(seat=seat, passes=0))

@@ -12,6 +12,31 @@ from . import rng
 from .counters import Counter
 from .ctx import Ctx
 from .effects.base import SCRIPTS
+from .facts import (
+    ABSENT,
+    Absent,
+    AttackEnded,
+    Counters,
+    Delayed,
+    Destroyed,
+    Drew,
+    DuelEnded,
+    Equipped,
+    FixedOutcome,
+    Flag,
+    Flipped,
+    LifePoints,
+    Modifier,
+    Moved,
+    Note,
+    PhaseBegan,
+    PositionChanged,
+    Rng,
+    Shuffled,
+    Summoned,
+    Triggered,
+    Used,
+)
 from .state import Card
 from .stats import (
     banish_instead,
@@ -29,7 +54,17 @@ PUBLIC_ZONES = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zo
 FIELD_ZONES = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD)
 
 
-def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
+def move(
+    ctx: Ctx,
+    c: Card,
+    to: str,
+    *,
+    controller: int | Absent = ABSENT,
+    position: str | Absent = ABSENT,
+    top: bool | Absent = ABSENT,
+    reason: str | Absent = ABSENT,
+    face_up: bool | Absent = ABSENT,
+) -> None:
     """Move a card; its identity is in the fact when the destination is public.
 
     A monster that leaves the field takes its followers with it (ruling LF-1): its Xyz
@@ -41,28 +76,40 @@ def move(ctx: Ctx, c: Card, to: str, **kw: Any) -> None:
     if to in (Zone.HAND, Zone.DECK) and c.data.extra_deck:
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
-    controller = c.controller
-    fields: dict[str, Any] = {"card": c.id, "to": to, "from": c.zone, **kw}
-    face_up = kw.get("face_up", to in PUBLIC_ZONES)
-    if to in (Zone.GRAVEYARD, Zone.BANISHED) or (to in PUBLIC_ZONES and face_up) or c.face_up:
-        fields["code"] = c.code
+    was_controller = c.controller
+    shown = to in PUBLIC_ZONES if face_up is ABSENT else face_up
+    code: int | Absent = ABSENT
+    private: int | Absent = ABSENT
+    if to in (Zone.GRAVEYARD, Zone.BANISHED) or (to in PUBLIC_ZONES and shown) or c.face_up:
+        code = c.code
     elif to == Zone.HAND and c.zone in (Zone.DECK,):
-        fields["code"] = c.code
-        fields["private"] = c.owner
-    elif to in PUBLIC_ZONES and not face_up and c.zone == Zone.HAND:
-        fields["code"] = c.code
-        fields["private"] = c.controller
+        code, private = c.code, c.owner
+    elif to in PUBLIC_ZONES and not shown and c.zone == Zone.HAND:
+        code, private = c.code, c.controller
     properly = c.zone == Zone.MONSTERS and to in (Zone.GRAVEYARD, Zone.BANISHED) and needs_proper_summon(c)
-    ctx.emit("moved", **fields)
+    ctx.emit(
+        Moved(
+            card=c.id,
+            to=to,
+            from_=c.zone,
+            controller=controller,
+            position=position,
+            top=top,
+            reason=reason,
+            face_up=face_up,
+            code=code,
+            private=private,
+        )
+    )
     if properly and not properly_summoned(ctx.s, c):
         # it was on the field, so it was properly Summoned: another effect may Special Summon it
         # now (ruling SUM-1; a scenario's start position places it there directly)
-        ctx.emit("used", key=f"proper_summon:{c.id}")
+        ctx.emit(Used(key=f"proper_summon:{c.id}"))
     for f in followers:
         if f.zone == Zone.XYZ_MATERIAL or f.on_field:
             send_to_grave(ctx, f, reason="rule")
     if leaving:
-        raise_event(ctx, {"kind": "left_the_field", "card": c.id, "to": to, "controller": controller})
+        raise_event(ctx, {"kind": "left_the_field", "card": c.id, "to": to, "controller": was_controller})
 
 
 def _followers(ctx: Ctx, c: Card) -> list[Card]:
@@ -120,7 +167,7 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
         return  # "unaffected by Trap effects" (Elemental HERO Wildheart)
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
-    ctx.emit("destroyed", card=c.id, code=c.code, reason=reason, by=by)
+    ctx.emit(Destroyed(card=c.id, code=c.code, reason=reason, by=by))
     to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
     raise_event(
         ctx,
@@ -162,7 +209,7 @@ def damage(ctx: Ctx, seat: int, amount: int, reason: str = "effect") -> None:
     if amount <= 0:
         return
     lp = ctx.s.players[seat].lp
-    ctx.emit("lp", seat=seat, lp=max(0, lp - amount), delta=-amount, reason=reason)
+    ctx.emit(LifePoints(seat=seat, lp=max(0, lp - amount), delta=-amount, reason=reason))
     if reason == "battle":
         raise_event(ctx, {"kind": "battle_damage", "seat": seat, "amount": amount})
     check_win(ctx)
@@ -170,12 +217,12 @@ def damage(ctx: Ctx, seat: int, amount: int, reason: str = "effect") -> None:
 
 def gain_lp(ctx: Ctx, seat: int, amount: int) -> None:
     lp = ctx.s.players[seat].lp
-    ctx.emit("lp", seat=seat, lp=lp + amount, delta=amount, reason="effect")
+    ctx.emit(LifePoints(seat=seat, lp=lp + amount, delta=amount, reason="effect"))
 
 
 def pay_lp(ctx: Ctx, seat: int, amount: int) -> None:
     lp = ctx.s.players[seat].lp
-    ctx.emit("lp", seat=seat, lp=max(0, lp - amount), delta=-amount, reason="cost")
+    ctx.emit(LifePoints(seat=seat, lp=max(0, lp - amount), delta=-amount, reason="cost"))
     check_win(ctx)
 
 
@@ -184,10 +231,10 @@ def draw(ctx: Ctx, seat: int, n: int = 1) -> None:
         deck = ctx.s.players[seat].deck
         if not deck:
             if not ctx.s.finished:
-                ctx.emit("duel_ended", winner=other(seat), reason="deck_out")
+                ctx.emit(DuelEnded(winner=other(seat), reason="deck_out"))
             return
         cid = deck[0]
-        ctx.emit("drew", seat=seat, card=cid, code=ctx.s.cards[cid].code, private=seat)
+        ctx.emit(Drew(seat=seat, card=cid, code=ctx.s.cards[cid].code, private=seat))
 
 
 def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True) -> bool:
@@ -195,13 +242,13 @@ def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_
     if None not in s.players[seat].monsters or not can_summon(s, c, seat, "special"):
         return False
     move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
-    ctx.emit("summoned", card=c.id, code=c.code, kind="special", seat=seat)
+    ctx.emit(Summoned(card=c.id, code=c.code, kind="special", seat=seat, layout=Summoned.SEAT_LAST))
     raise_event(ctx, {"kind": "summoned", "card": c.id, "how": "special", "seat": seat})
     return True
 
 
 def set_counters(ctx: Ctx, c: Card, name: Counter, count: int) -> None:
-    ctx.emit("counters", card=c.id, name=name.value, count=max(0, count))
+    ctx.emit(Counters(card=c.id, name=name.value, count=max(0, count)))
 
 
 def check_win(ctx: Ctx) -> None:
@@ -210,9 +257,9 @@ def check_win(ctx: Ctx) -> None:
         return
     zero = [seat for seat in (0, 1) if s.players[seat].lp <= 0]
     if len(zero) == 2:
-        ctx.emit("duel_ended", winner="draw", reason="lp")
+        ctx.emit(DuelEnded(winner="draw", reason="lp"))
     elif zero:
-        ctx.emit("duel_ended", winner=other(zero[0]), reason="lp")
+        ctx.emit(DuelEnded(winner=other(zero[0]), reason="lp"))
 
 
 _TABLES: tuple[int, frozenset[int], dict[int, frozenset[str]]] = (-1, frozenset(), {})
@@ -263,14 +310,15 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
                     continue
                 hidden = c.zone in (Zone.HAND, Zone.DECK, Zone.EXTRA) or (c.on_field and not c.face_up)
                 ctx.emit(
-                    "triggered",
-                    card=c.id,
-                    code=c.code,
-                    effect=idx,
-                    seat=c.controller,
-                    event=event,
-                    mandatory=not eff.optional,
-                    **({"private": c.controller} if hidden else {}),
+                    Triggered(
+                        card=c.id,
+                        code=c.code,
+                        effect=idx,
+                        seat=c.controller,
+                        event=event,
+                        mandatory=not eff.optional,
+                        private=c.controller if hidden else ABSENT,
+                    )
                 )
 
 
@@ -278,7 +326,7 @@ def flip_face_up(ctx: Ctx, c: Card, position: str | None = None) -> None:
     """A face-down monster is flipped face-up by an effect; its FLIP effect activates."""
     if c.zone != Zone.MONSTERS or c.face_up:
         return
-    ctx.emit("flipped", card=c.id, code=c.code, position=position or c.position)
+    ctx.emit(Flipped(card=c.id, code=c.code, position=position or c.position))
     raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
 
 
@@ -288,12 +336,13 @@ def change_position(ctx: Ctx, c: Card, position: str, face_up: bool = True) -> N
         return
     was_down = not c.face_up
     ctx.emit(
-        "position_changed",
-        card=c.id,
-        code=c.code if face_up or c.face_up else None,
-        position=position,
-        face_up=face_up,
-        by_player=False,
+        PositionChanged(
+            card=c.id,
+            code=c.code if face_up or c.face_up else None,
+            position=position,
+            face_up=face_up,
+            by_player=False,
+        )
     )
     if was_down and face_up:
         raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
@@ -311,59 +360,66 @@ def detach(ctx: Ctx, host: Card, n: int = 1) -> bool:
 def equip(ctx: Ctx, card: Card, to: Card, atk: int = 0) -> None:
     """Equip ``card`` to ``to``; an Equip Card "with this effect" may give it ``atk`` (Sword
     Hunter: 200; ``stats.stat`` adds it while the card is equipped)."""
-    ctx.emit("equipped", card=card.id, to=to.id)
+    ctx.emit(Equipped(card=card.id, to=to.id))
     if atk:
-        ctx.emit("flag", card=card.id, name=CardFlag.EQUIP_ATK, value=atk)
+        ctx.emit(Flag(card=card.id, name=CardFlag.EQUIP_ATK, value=atk))
 
 
 def take_control(ctx: Ctx, c: Card, seat: int) -> None:
     """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
     Earthbound Immortal Uru); control returns to its owner when the End Phase starts
     (``flow``)."""
+    control_to(ctx, c, seat, face_up=True)
+    ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=c.owner))
+
+
+def control_to(ctx: Ctx, c: Card, seat: int, face_up: bool) -> None:
+    """``seat`` now controls the monster ``c`` (it stays in its position)."""
     ctx.emit(
-        "moved",
-        card=c.id,
-        code=c.code,
-        to=Zone.MONSTERS,
-        controller=seat,
-        position=c.position,
-        face_up=True,
-        reason="control",
+        Moved(
+            card=c.id,
+            code=c.code,
+            to=Zone.MONSTERS,
+            controller=seat,
+            position=c.position,
+            face_up=face_up,
+            reason="control",
+            layout=Moved.CODE_FIRST,
+        )
     )
-    ctx.emit("flag", card=c.id, name=CardFlag.RETURN_TO, value=c.owner)
 
 
 def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
     """ "Banish it when it leaves the field" (Battle Fader): ``move`` banishes it whenever it would
     leave the field for any other place."""
-    ctx.emit("flag", card=c.id, name=CardFlag.BANISH_ON_LEAVE, value=True)
+    ctx.emit(Flag(card=c.id, name=CardFlag.BANISH_ON_LEAVE, value=True))
 
 
 def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
     """ "It cannot declare an attack this turn" (Jurrac Guaiba; ruling BS-7)."""
-    ctx.emit("flag", card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn)
+    ctx.emit(Flag(card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn))
 
 
 def restrict_attack(ctx: Ctx, c: Card, battle_phase: list[int], only: int, must: bool) -> None:
     """In the Battle Phase ``battle_phase`` ([turn, number]) ``c`` may attack only the monster
     ``only`` (never directly), and, if ``must``, must attack it (Last Turn; ruling CARD-1)."""
     if must:
-        ctx.emit("flag", card=c.id, name=CardFlag.MUST_ATTACK, value=list(battle_phase))
-    ctx.emit("flag", card=c.id, name=CardFlag.ATTACK_ONLY, value=[*battle_phase, only])
+        ctx.emit(Flag(card=c.id, name=CardFlag.MUST_ATTACK, value=list(battle_phase)))
+    ctx.emit(Flag(card=c.id, name=CardFlag.ATTACK_ONLY, value=[*battle_phase, only]))
 
 
 def allow_activation_from_grave(ctx: Ctx, c: Card, turn: int) -> None:
     """During ``turn`` the Spell Card ``c`` may be activated from the Graveyard by its owner, and
     stays there (Destiny HERO - Diamond Dude: "During the Main Phase of your next turn, you can
     activate the effect of that Spell Card in your Graveyard"; ruling GEN-1; ``chain``)."""
-    ctx.emit("flag", card=c.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=turn)
+    ctx.emit(Flag(card=c.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=turn))
 
 
 def shuffle_deck(ctx: Ctx, seat: int) -> None:
     """Shuffle ``seat``'s Deck with the duel's PRNG (the order and the new PRNG state are a fact)."""
     s = ctx.s
     new, order = rng.shuffled(s.rng, list(s.players[seat].deck))
-    ctx.emit("shuffled", seat=seat, order=order, rng=new)
+    ctx.emit(Shuffled(seat=seat, order=order, rng=new))
 
 
 def go_to_end_phase(ctx: Ctx, reason: str) -> None:
@@ -384,7 +440,7 @@ def start_battle_phase(ctx: Ctx) -> None:
 def negate_attack(ctx: Ctx) -> None:
     """Negate the attack: it ends (it still counts as declared)."""
     if ctx.s.attack is not None:
-        ctx.emit("attack_ended", reason="negated")
+        ctx.emit(AttackEnded(reason="negated"))
 
 
 def end_battle_phase(ctx: Ctx, reason: str) -> None:
@@ -393,19 +449,19 @@ def end_battle_phase(ctx: Ctx, reason: str) -> None:
     if s.phase != Phase.BATTLE or s.step == Step.END:
         return  # already the End Step: the Battle Phase is ending (its effects do not happen twice)
     if s.attack is not None:
-        ctx.emit("attack_ended", reason=reason)
-    ctx.emit("phase", phase=Phase.BATTLE, step=Step.END, reason=reason)
+        ctx.emit(AttackEnded(reason=reason))
+    ctx.emit(PhaseBegan(phase=Phase.BATTLE, step=Step.END, reason=reason))
     raise_event(ctx, {"kind": "battle_phase_end", "seat": s.turn_player})
 
 
 def delay(ctx: Ctx, seat: int, **effect: Any) -> None:
     """Something for ``seat``'s next turn: ``skip="main1"``, ``extra_battle_phases=1``."""
-    ctx.emit("delayed", seat=seat, effect=effect)
+    ctx.emit(Delayed(seat=seat, effect=effect))
 
 
 def lingering_flag(ctx: Ctx, name: str, value: int, until: str, source: int) -> None:
     """A lingering rule flag (no battle damage for a seat, a card indestructible by battle ...)."""
-    ctx.emit("modifier", card=-1, stat=name, op="flag", value=value, until=until, source=source)
+    ctx.emit(Modifier(card=-1, stat=name, op="flag", value=value, until=until, source=source))
 
 
 def _fixed(ctx: Ctx, what: str) -> object | None:
@@ -414,7 +470,7 @@ def _fixed(ctx: Ctx, what: str) -> object | None:
     fixed = ctx.s.options.get(what)
     if not fixed:
         return None
-    ctx.emit("fixed_outcome", what=what)
+    ctx.emit(FixedOutcome(what=what))
     first: object = fixed[0]
     return first
 
@@ -425,10 +481,10 @@ def roll_die(ctx: Ctx, card: Card) -> int:
     value = _fixed(ctx, "dice")
     if value is None:
         new, n = rng.below(ctx.s.rng, 6)
-        ctx.emit("rng", rng=new)
+        ctx.emit(Rng(rng=new))
         value = n + 1
     result = int(str(value))
-    ctx.emit("note", what="die_roll", card=card.id, code=card.code, seat=card.controller, result=result)
+    ctx.emit(Note(what="die_roll", card=card.id, code=card.code, seat=card.controller, result=result))
     return result
 
 
@@ -437,8 +493,8 @@ def toss_coin(ctx: Ctx, card: Card) -> str:
     value = _fixed(ctx, "coins")
     if value is None:
         new, n = rng.below(ctx.s.rng, 2)
-        ctx.emit("rng", rng=new)
+        ctx.emit(Rng(rng=new))
         value = ("heads", "tails")[n]
     result = str(value)
-    ctx.emit("note", what="coin_toss", card=card.id, code=card.code, seat=card.controller, result=result)
+    ctx.emit(Note(what="coin_toss", card=card.id, code=card.code, seat=card.controller, result=result))
     return result

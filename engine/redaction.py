@@ -18,25 +18,44 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import facts as F
 from .aliases import VIEWERS, AliasBook, Sight, Viewer
-from .types import Fact
+from .facts import ABSENT, FACTS, Fact, Sent, WireFact
 
-Seen = list[Fact | None]
+Seen = list[WireFact | None]
 """A fact as seat 0, seat 1 and a spectator see it (None: not at all)."""
 
-Rule = Callable[[AliasBook, Fact], Seen]
+Rule = Callable[[AliasBook, Any], Seen]
 
 
-def _same(out: Fact | None) -> Seen:
+def _same(out: WireFact | None) -> Seen:
     return [out, None if out is None else dict(out), None if out is None else dict(out)]
 
 
-def public(*keys: str) -> Rule:
+def _attrs(cls: type[Fact], keys: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(wire key, field) of ``keys``; a key the class does not have is a mistake in its ``SENT``."""
+    missing = [k for k in keys if k not in cls.KEYS]
+    if missing:
+        raise ValueError(f"{cls.__name__}.SENT names keys it does not have: {missing}")
+    return tuple((k, cls.KEYS[k]) for k in keys)
+
+
+def _kept(fact: Fact, pairs: tuple[tuple[str, str], ...]) -> WireFact:
+    out: WireFact = {"t": fact.t}
+    for key, attr in pairs:
+        value = getattr(fact, attr)
+        if value is not ABSENT:
+            out[key] = value
+    return out
+
+
+def public(cls: type[Fact], keys: tuple[str, ...]) -> Rule:
     """A fact with no card in it: the same for everyone (only ``keys`` kept)."""
+    pairs = _attrs(cls, keys)
 
     def rule(book: AliasBook, fact: Fact) -> Seen:
         book.follow(fact)
-        return _same({"t": fact["t"], **{k: fact[k] for k in keys if k in fact}})
+        return _same(_kept(fact, pairs))
 
     return rule
 
@@ -62,38 +81,38 @@ def _refs(book: AliasBook, v: Viewer, ids: Any) -> list[int]:
     return out
 
 
-def with_cards(
-    keep: tuple[str, ...] = (),
-    cards: tuple[str, ...] = (),
-    lists: tuple[str, ...] = (),
-    codes: tuple[tuple[str, str], ...] = (),
-    public_codes: tuple[str, ...] = (),
-) -> Rule:
+def with_cards(cls: type[Fact], sent: Sent) -> Rule:
     """A fact naming cards that do not move: ``cards`` (one id) and ``lists`` (ids) become
     aliases; each ``(code_key, card_key)`` in ``codes`` is kept only for a viewer who knows
     that card; ``public_codes`` are kept for everyone (an activated card is revealed)."""
+    keep = _attrs(cls, sent.keep)
+    cards = _attrs(cls, sent.cards)
+    lists = _attrs(cls, sent.lists)
+    codes = tuple((code, cls.KEYS[code], cls.KEYS[card]) for code, card in sent.codes)
+    public_codes = _attrs(cls, sent.public_codes)
 
     def rule(book: AliasBook, fact: Fact) -> Seen:
         book.follow(fact)
         out: Seen = []
         for v in VIEWERS:
-            f: Fact = {"t": fact["t"]}
-            for k in keep:
-                if k in fact:
-                    f[k] = fact[k]
-            for k in cards:
-                if k in fact:
-                    f[k] = _ref(book, v, fact[k])
-            for k in lists:
-                if k in fact:
-                    f[k] = _refs(book, v, fact[k])
-            for code_key, card_key in codes:
-                cid = fact.get(card_key)
-                if fact.get(code_key) is not None and isinstance(cid, int) and book.known(v, cid):
-                    f[code_key] = fact[code_key]
-            for k in public_codes:
-                if k in fact:
-                    f[k] = fact[k]
+            f = _kept(fact, keep)
+            for k, attr in cards:
+                value = getattr(fact, attr)
+                if value is not ABSENT:
+                    f[k] = _ref(book, v, value)
+            for k, attr in lists:
+                value = getattr(fact, attr)
+                if value is not ABSENT:
+                    f[k] = _refs(book, v, value)
+            for code_key, code_attr, card_attr in codes:
+                code = getattr(fact, code_attr)
+                cid = getattr(fact, card_attr)
+                if code is not None and code is not ABSENT and isinstance(cid, int) and book.known(v, cid):
+                    f[code_key] = code
+            for k, attr in public_codes:
+                value = getattr(fact, attr)
+                if value is not ABSENT:
+                    f[k] = value
             out.append(f)
         return out
 
@@ -104,40 +123,43 @@ def _sights(book: AliasBook, cid: int) -> list[Sight]:
     return [book.sight(v, cid) for v in VIEWERS]
 
 
-def moving(keep: tuple[str, ...]) -> Rule:
+def moving(cls: type[Fact], keep_keys: tuple[str, ...]) -> Rule:
     """A fact that moves one card (``card``): each viewer names it by the alias of the side of
     the move it can track (neither side: no id at all), and sees its identity if it knows the
     card on either side."""
+    keep = _attrs(cls, keep_keys)
+    has_code = "code" in cls.KEYS
 
-    def rule(book: AliasBook, fact: Fact) -> Seen:
-        cid = int(fact["card"])
+    def rule(book: AliasBook, fact: Any) -> Seen:
+        cid = int(fact.card)
         before = _sights(book, cid)
         book.follow(fact)
         after = _sights(book, cid)
+        code = fact.code if has_code else ABSENT
         out: Seen = []
         for b, a in zip(before, after, strict=True):
-            f: Fact = {"t": fact["t"], **{k: fact[k] for k in keep if k in fact}}
+            f = _kept(fact, keep)
             ref = a.ref if a.ref is not None else b.ref
             if ref is not None:
                 f["card"] = ref
-            if "code" in fact and (a.known or b.known):
-                f["code"] = fact["code"]
+            if code is not ABSENT and (a.known or b.known):
+                f["code"] = code
             out.append(f)
         return out
 
     return rule
 
 
-def _duel_started(book: AliasBook, fact: Fact) -> Seen:
+def _duel_started(book: AliasBook, fact: F.DuelStarted) -> Seen:
     book.follow(fact)
     return _same(
         {
             "t": "duel_started",
-            "first": fact.get("first", 0),
-            "lp": fact.get("lp", 8000),
-            "options": fact.get("options", {}),
-            "deck_counts": [len(d) for d in fact["decks"]],
-            "extra_counts": [len(e) for e in fact.get("extra", [[], []])],
+            "first": fact.first,
+            "lp": fact.lp,
+            "options": fact.options,
+            "deck_counts": [len(d) for d in fact.decks],
+            "extra_counts": [len(e) for e in fact.extra],
         }
     )
 
@@ -155,13 +177,13 @@ SETUP_CARD_KEYS = (
 )
 
 
-def _setup(book: AliasBook, fact: Fact) -> Seen:
+def _setup(book: AliasBook, fact: F.Setup) -> Seen:
     """A position set up directly (scenarios, puzzles): each card as the viewer sees it."""
     book.follow(fact)
     out: Seen = []
     for v in VIEWERS:
         cards = []
-        for e in fact["cards"]:
+        for e in fact.cards:
             cid = int(e["id"])
             sight = book.sight(v, cid)
             c: dict[str, Any] = {k: e[k] for k in SETUP_CARD_KEYS if k in e}
@@ -176,38 +198,53 @@ def _setup(book: AliasBook, fact: Fact) -> Seen:
             if e.get("materials"):
                 c["materials"] = _refs(book, v, e["materials"])
             cards.append(c)
-        red: Fact = {
-            k: fact[k] for k in ("lp", "turn", "turn_player", "phase", "step", "options", "battle_phases") if k in fact
+        red: WireFact = {
+            "lp": fact.lp,
+            "turn": fact.turn,
+            "turn_player": fact.turn_player,
+            "phase": fact.phase,
+            "step": fact.step,
+            "options": fact.options,
+            "battle_phases": fact.battle_phases,
         }
         out.append({"t": "setup", **red, "cards": cards})
     return out
 
 
-def _triggered(book: AliasBook, fact: Fact) -> Seen:
+def _triggered(book: AliasBook, fact: F.Triggered) -> Seen:
     """A trigger effect waiting to be activated: only a viewer who knows the card learns of it
     (a card in the hand must not betray itself before its owner activates it)."""
     book.follow(fact)
-    cid = int(fact["card"])
+    cid = int(fact.card)
     out: Seen = []
     for v in VIEWERS:
         if not book.known(v, cid):
             out.append(None)
             continue
-        f: Fact = {k: fact[k] for k in ("t", "code", "effect", "seat", "mandatory") if k in fact}
-        f["card"] = book.ref_any(v, cid)
-        out.append(f)
+        out.append(
+            {
+                "t": "triggered",
+                "code": fact.code,
+                "effect": fact.effect,
+                "seat": fact.seat,
+                "mandatory": fact.mandatory,
+                "card": book.ref_any(v, cid),
+            }
+        )
     return out
 
 
-def _activated(book: AliasBook, fact: Fact) -> Seen:
+def _activated(book: AliasBook, fact: F.Activated) -> Seen:
     """An activation reveals the card; its costs and choices are public, once-per keys not."""
     book.follow(fact)
     out: Seen = []
-    data = fact.get("data", {}) or {}
+    data = fact.data or {}
     for v in VIEWERS:
-        f: Fact = {k: fact[k] for k in ("t", "seat", "code", "effect", "link", "trigger") if k in fact}
-        f["card"] = book.ref_any(v, int(fact["card"]))
-        f["targets"] = _refs(book, v, fact.get("targets", []))
+        f: WireFact = {"t": "activated", "seat": fact.seat, "code": fact.code, "effect": fact.effect, "link": fact.link}
+        if fact.trigger is not ABSENT:
+            f["trigger"] = fact.trigger
+        f["card"] = book.ref_any(v, int(fact.card))
+        f["targets"] = _refs(book, v, fact.targets)
         shown: dict[str, Any] = {}
         if data.get("cost"):
             shown["cost"] = _refs(book, v, data["cost"])
@@ -221,83 +258,49 @@ def _activated(book: AliasBook, fact: Fact) -> Seen:
     return out
 
 
-def _drew(book: AliasBook, fact: Fact) -> Seen:
-    cid = int(fact["card"])
+def _drew(book: AliasBook, fact: F.Drew) -> Seen:
+    cid = int(fact.card)
     book.follow(fact)
     out: Seen = []
     for v in VIEWERS:
-        f: Fact = {"t": "drew", "seat": fact["seat"]}
+        f: WireFact = {"t": "drew", "seat": fact.seat}
         sight = book.sight(v, cid)
         if sight.ref is not None:
             f["card"] = sight.ref
-        if sight.known and "code" in fact:
-            f["code"] = fact["code"]
+        if sight.known:
+            f["code"] = fact.code
         out.append(f)
     return out
 
 
-MOVE_KEYS = ("from", "to", "slot", "face_up", "position", "controller", "top", "reason")
-
-RULES: dict[str, Rule] = {
-    # the duel's frame
+CUSTOM: dict[str, Rule] = {
     "duel_started": _duel_started,
     "setup": _setup,
-    "turn": public("turn", "player"),
-    "phase": public("phase", "step", "turn_player", "reason"),
-    "damage_step": public("timing"),
-    "skip_phase": public("phase", "now"),
-    "extra_battle_phase": public("count"),
-    "priority": public("seat", "passes", "intent"),
-    "passed": public("seat", "intent", "auto"),
-    "lp": public("seat", "lp", "delta", "reason"),
-    "duel_ended": public("winner", "reason"),
-    "modifiers_expired": public("until"),
-    "chain_resolved": public(),
-    "link_resolved": public("link"),
-    "chain_resolving": public(),  # its snapshot of the field is bookkeeping
-    "link_resolving": public("link"),
-    "attack_replay": public(),
-    "attack_ended": public("reason"),
-    "battle_stopped": public("reason"),
-    "shuffled": public("seat"),
-    # cards
-    "drew": _drew,
-    "moved": moving(MOVE_KEYS),
-    "summoned": with_cards(("seat", "kind", "procedure"), cards=("card",), codes=(("code", "card"),)),
-    "position_changed": moving(("position", "face_up", "by_player")),
-    "flipped": moving(("position", "by_attack")),
-    "destroyed": with_cards(("reason",), cards=("card", "by"), codes=(("code", "card"),)),
     "activated": _activated,
     "triggered": _triggered,
-    "negated": with_cards(("link", "what"), cards=("card",), public_codes=("code",)),
-    # a record: a link without effect, a die roll, a card excavated (shown to both players)
-    "note": with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",)),
-    "attack_declared": with_cards(
-        ("seat",), cards=("attacker", "target"), codes=(("code", "attacker"), ("target_code", "target"))
-    ),
-    "attack_retargeted": with_cards(cards=("target",), codes=(("target_code", "target"),)),
-    "battle": with_cards(
-        ("attacker_atk", "target_atk", "target_def", "damage"), cards=("attacker", "target"), lists=("destroyed",)
-    ),
-    "modifier": with_cards(("stat", "op", "value", "until"), cards=("card", "source")),
-    "counters": with_cards(("name", "count"), cards=("card",)),
-    "equipped": with_cards(cards=("card", "to")),
-    # bookkeeping that reaches nobody
-    "rng": hidden,
-    "used": hidden,
-    "flag": hidden,
-    "choice": hidden,
-    "event": hidden,
-    "trigger_done": hidden,
-    "delayed": hidden,
-    "delayed_done": hidden,
-    "fixed_outcome": hidden,  # a scenario's fixed die roll / coin toss: what comes next stays unknown
+    "drew": _drew,
 }
+"""The rules of their own that a class's ``SENT`` names (``facts.custom``)."""
+
+
+def rule_of(cls: type[Fact]) -> Rule:
+    """The rule that ``cls.SENT`` describes."""
+    sent = cls.SENT
+    if sent.rule == "public":
+        return public(cls, sent.keep)
+    if sent.rule == "hidden":
+        return hidden
+    if sent.rule == "cards":
+        return with_cards(cls, sent)
+    if sent.rule == "moving":
+        return moving(cls, sent.keep)
+    return CUSTOM[sent.rule]
+
+
+RULES: dict[type[Fact], Rule] = {cls: rule_of(cls) for cls in FACTS.values()}
+"""What each viewer receives of each fact class (a whitelist: the class's ``SENT``)."""
 
 
 def present(book: AliasBook, fact: Fact) -> Seen:
     """The fact as each viewer sees it; moves the book on by the fact."""
-    rule = RULES.get(fact["t"])
-    if rule is None:
-        return hidden(book, fact)
-    return rule(book, fact)
+    return RULES[fact.__class__](book, fact)

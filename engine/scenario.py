@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .apply import HANDLERS, apply_facts
+from .apply import apply_facts
 from .battle.battle_step import attacks_remaining
 from .cards import CARDS_BY_NAME
 from .decide import decide as engine_decide
 from .decide import legal_actions, matches, normalize
+from .facts import FACTS
 from .flow import pending
 from .scenario_keys import (
     ACTIONS,
@@ -347,8 +348,8 @@ class Runner:
 
     def fact_pattern(self, entry: Any) -> dict[str, Any]:
         pat = {"t": entry} if isinstance(entry, str) else check_map("a history fact", entry)
-        if pat.get("t") not in HANDLERS:
-            raise ScenarioError(f"unknown fact type {pat.get('t')!r} in history (known: {', '.join(sorted(HANDLERS))})")
+        if pat.get("t") not in FACTS:
+            raise ScenarioError(f"unknown fact type {pat.get('t')!r} in history (known: {', '.join(sorted(FACTS))})")
         return {
             k: (_resolve(self.labels, v) if k in FACT_CARD_FIELDS and isinstance(v, str) else v) for k, v in pat.items()
         }
@@ -364,7 +365,7 @@ class Runner:
                 pat = self.fact_pattern(e)
                 found = [f for f in facts if all(f.get(k) == v for k, v in pat.items())]
                 if key == "no_fact" and found:
-                    return Failure(idx, f"history: no fact {e!r}", "none", found[0])
+                    return Failure(idx, f"history: no fact {e!r}", "none", found[0].to_wire())
                 if key == "fact" and not found:
                     return Failure(idx, f"history: a fact {e!r}", e, "none")
         if "phases_visited" in want:

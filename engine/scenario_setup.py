@@ -11,6 +11,7 @@ from typing import Any
 from .cards import CARDS_BY_NAME
 from .chain import once_key_for
 from .effects.base import SCRIPTS
+from .facts import ABSENT, Setup
 from .scenario_keys import (
     COINS,
     PHASE_NAMES,
@@ -25,7 +26,7 @@ from .scenario_keys import (
     check_keys,
     check_map,
 )
-from .types import Fact
+from .types import CardFlag
 
 SEATS = {"A": 0, "B": 1}
 LIST_ZONES = ("hand", "deck", "graveyard", "banished", "extra")
@@ -69,9 +70,9 @@ class _Builder:
             if spec.get("attacked"):
                 entry["attacks"] = 1
                 entry["attacked_turn"] = self.turn
-                flags["battled"] = [self.turn, self.bp]
+                flags[CardFlag.BATTLED] = [self.turn, self.bp]
             if spec.get("was_attacked"):
-                flags["battled"] = [self.turn, self.bp]
+                flags[CardFlag.BATTLED] = [self.turn, self.bp]
         elif zone == "spells_traps":
             st = spec.get("set", False)
             entry["face_up"] = not st
@@ -139,7 +140,7 @@ def _label(b: _Builder, v: Any, where: str) -> int:
     raise ScenarioError(f"unknown label or card name {v!r} in {where}")
 
 
-def build_setup(doc: dict[str, Any]) -> tuple[Fact, dict[str, int]]:
+def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
     """The ``setup`` fact for a scenario's start position, and its label -> card id map."""
     check_keys("the scenario", doc, TOP_KEYS)
     start = check_map("start", doc.get("start"))
@@ -204,25 +205,20 @@ def build_setup(doc: dict[str, Any]) -> tuple[Fact, dict[str, int]]:
     tp = start.get("turn_player", "A")
     if tp not in SEATS:
         raise ScenarioError(f"unknown turn_player {tp!r} (A or B)")
-    fact: Fact = {
-        "t": "setup",
-        "cards": b.cards,
-        "lp": lp,
-        "turn": turn,
-        "turn_player": SEATS[tp],
-        "phase": phase,
-        "step": step,
-        "rng": int(doc.get("seed", 0) or 0),
-        "options": options,
-        "battle_phases": battle_phases,
-    }
-    if start.get("extra_battle_phases"):
-        fact["extra_battle_phases"] = int(start["extra_battle_phases"])
-    if b.used:
-        fact["used"] = dict(b.used)
     summoned = [bool(sides[s].get("normal_summoned", False)) for s in (0, 1)]
-    if any(summoned):
-        fact["normal_summoned"] = summoned
-    if any(start_step):
-        fact["start_step_monsters"] = start_step
+    fact = Setup(
+        cards=b.cards,
+        lp=lp,
+        turn=turn,
+        turn_player=SEATS[tp],
+        phase=phase,
+        step=step,
+        rng=int(doc.get("seed", 0) or 0),
+        options=options,
+        battle_phases=battle_phases,
+        extra_battle_phases=int(start["extra_battle_phases"]) if start.get("extra_battle_phases") else ABSENT,
+        used=dict(b.used) if b.used else ABSENT,
+        normal_summoned=summoned if any(summoned) else ABSENT,
+        start_step_monsters=start_step if any(start_step) else ABSENT,
+    )
     return fact, b.labels

@@ -19,6 +19,7 @@ from typing import Any
 import msgpack
 
 from .cards import CARDS, CardData
+from .types import Phase, Position, Step, Timing, Zone
 
 CACHE = {"cache": True}
 """Field metadata of bookkeeping that is not part of the duel state (``Card._memo``, ``State._w``)."""
@@ -41,10 +42,10 @@ class Card:
     code: int
     owner: int
     controller: int
-    zone: str = "deck"
+    zone: Zone = Zone.DECK
     slot: int = -1
     face_up: bool = False
-    position: str = "attack"  # attack | defense (a face-down monster is defense + not face_up)
+    position: Position = Position.ATTACK  # attack | defense (a face-down monster is defense + not face_up)
     set_turn: int = 0  # turn a Spell/Trap (or monster) was Set
     summoned_turn: int = 0
     position_turn: int = 0  # turn its battle position last changed (summon, flip, change)
@@ -158,9 +159,9 @@ class State:
     players: list[Player] = field(default_factory=lambda: [Player(), Player()])
     turn: int = 0
     turn_player: int = 0
-    phase: str = "draw"
-    step: str | None = None
-    damage_step: str | None = None
+    phase: Phase = Phase.DRAW
+    step: Step | None = None
+    damage_step: Timing | None = None
     battle_phases: int = 0  # Battle Phases this turn
     extra_battle_phases: int = 0  # additional Battle Phases granted this turn
     skip: list[str] = field(default_factory=list)  # phases to skip this turn

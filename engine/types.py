@@ -1,7 +1,8 @@
 """Plain-data aliases shared by the whole engine.
 
-Actions (what a player asks for) and facts (what happened) are plain dicts so
-that they go over the wire and into the Redis log as they are.
+Actions (what a player asks for) are plain dicts, as they come over the wire. Facts (what
+happened) are the classes of ``engine.facts``; ``WireFact`` is a fact as the wire and the
+Redis log have it (``engine.facts.to_wire`` / ``from_wire``).
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from .facts import Fact as Fact
+from .facts import WireFact as WireFact
+
 Action = dict[str, Any]
-Fact = dict[str, Any]
 
 SEATS = (0, 1)
 

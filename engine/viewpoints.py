@@ -21,10 +21,10 @@ from .decide import known_legal_actions
 from .describe import describe
 from .redaction import present
 from .state import State
-from .types import Action, Fact, IllegalAction
+from .types import Action, Fact, IllegalAction, WireFact
 from .view import presented_pending, view
 
-PerViewer = tuple[list[Fact], list[Fact], list[Fact]]
+PerViewer = tuple[list[WireFact], list[WireFact], list[WireFact]]
 """Facts for seat 0, seat 1 and spectators."""
 
 SCALAR_CARD_KEYS = ("card", "with")
@@ -80,7 +80,7 @@ class Viewpoints:
                     out[i].append(seen)
         return out
 
-    def story(self, v: Viewer, facts: list[Fact]) -> list[str]:
+    def story(self, v: Viewer, facts: list[WireFact]) -> list[str]:
         """``facts`` (as ``v`` saw them) in plain words; a card named only by an id gets its
         name when ``v`` knows the card (engine.describe)."""
 

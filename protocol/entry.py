@@ -8,7 +8,8 @@ field       meaning
 ``seq``     1-based sequence number; the stream ID is ``<seq>-0``
 ``seat``    the acting seat, ``""`` for the server (genesis, timeouts)
 ``action``  msgpack: the action as sent (genesis: ``{"do": "start", ...}``)
-``facts``   msgpack: the facts ``decide`` produced (never redacted here)
+``facts``   msgpack: the facts ``decide`` produced (never redacted here), as their wire
+            maps ``{"t": ..., key: value}`` (``engine.facts.to_wire``)
 ``hash``    ``engine.state_hash`` of the state after the facts
 ``sv``      entry schema version (:data:`ENTRY_SCHEMA_VERSION`)
 ``ms``      milliseconds the acting seat spent on the decision
@@ -25,6 +26,7 @@ from typing import Any
 
 import msgpack
 
+from engine.facts import Fact, facts_of, wire_facts
 from protocol.codec import pack
 
 ENTRY_SCHEMA_VERSION = 1
@@ -37,7 +39,7 @@ class LogEntry:
     seq: int
     seat: int | None
     action: dict[str, Any]
-    facts: list[dict[str, Any]]
+    facts: list[Fact]  # the engine's fact objects; the stream holds their wire maps
     state_hash: str
     time_ms: int = 0
     client_action_id: str = ""
@@ -50,7 +52,7 @@ class LogEntry:
             "seq": self.seq,
             "seat": "" if self.seat is None else self.seat,
             "action": pack(self.action),
-            "facts": pack(self.facts),
+            "facts": pack(wire_facts(self.facts)),
             "hash": self.state_hash,
             "sv": self.sv,
             "ms": self.time_ms,
@@ -80,7 +82,7 @@ class LogEntry:
             seq=int(text("seq")),
             seat=None if seat == "" else int(seat),
             action=blob("action"),
-            facts=blob("facts"),
+            facts=facts_of(blob("facts")),
             state_hash=text("hash"),
             time_ms=int(text("ms") or 0),
             client_action_id=text("cid"),
@@ -94,7 +96,7 @@ class LogEntry:
             "seq": self.seq,
             "actor": self.seat,
             "action": self.action,
-            "facts": self.facts,
+            "facts": wire_facts(self.facts),
             "state_hash": self.state_hash,
             "time_ms": self.time_ms,
         }

@@ -28,6 +28,7 @@ from typing import Any
 
 import msgpack
 
+from engine.facts import facts_of, wire_facts
 from protocol.codec import pack
 from protocol.entry import LogEntry
 from server import rules
@@ -63,7 +64,7 @@ def record(e: LogEntry) -> dict[str, Any]:
         "seq": e.seq,
         "seat": e.seat,
         "action": e.action,
-        "facts": e.facts,
+        "facts": wire_facts(e.facts),
         "state_hash": e.state_hash,
         "time_ms": e.time_ms,
         "cid": e.client_action_id,
@@ -77,7 +78,7 @@ def entry_of(r: dict[str, Any]) -> LogEntry:
         seq=int(r["seq"]),
         seat=None if r.get("seat") is None else int(r["seat"]),
         action=dict(r["action"]),
-        facts=list(r["facts"]),
+        facts=facts_of(list(r["facts"])),
         state_hash=str(r["state_hash"]),
         time_ms=int(r.get("time_ms", 0)),
         client_action_id=str(r.get("cid", "")),

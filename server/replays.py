@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
+from engine.facts import wire_facts
 from protocol.entry import LogEntry
 from server import rules
 
@@ -102,7 +103,7 @@ def _row(
     if viewpoint == "all":
         names = {cid: c.data.name for cid, c in state.cards.items()}
         row["action"] = entry.action
-        row["facts"] = entry.facts
+        row["facts"] = wire_facts(entry.facts)
         row["story"] = [line for f in entry.facts if (line := engine.describe(f, names.get))]
         if views:
             row["view"] = engine.view(state, None, omniscient=True)

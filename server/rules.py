@@ -12,11 +12,13 @@ from typing import Any
 import engine
 
 State = Any
-Fact = dict[str, Any]
+Fact = engine.Fact
+"""A fact as the engine has it (``engine.facts``); the log and the wire hold its ``WireFact``."""
+WireFact = dict[str, Any]
 Action = dict[str, Any]
 IllegalAction = engine.IllegalAction
 Viewpoints = engine.Viewpoints
-PerViewer = tuple[list[Fact], list[Fact], list[Fact]]
+PerViewer = tuple[list[WireFact], list[WireFact], list[WireFact]]
 """An entry's facts as seat 0, seat 1 and spectators see them."""
 
 
@@ -88,7 +90,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return v
 
 
-def describe(fact: Fact, name_of: Any = None) -> str | None:
+def describe(fact: Fact | WireFact, name_of: Any = None) -> str | None:
     """The fact in plain words; ``name_of(card id)`` names cards the fact names by id only."""
     text: str | None = engine.describe(fact, name_of)
     return text

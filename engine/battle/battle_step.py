@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
+from ..facts import AttackDeclared, AttackEnded, AttackReplay, AttackRetargeted, Choice, Priority
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
@@ -131,16 +132,17 @@ def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
     s = ctx.s
     opp = other(attacker.controller)
     ctx.emit(
-        "attack_declared",
-        seat=attacker.controller,
-        attacker=attacker.id,
-        code=attacker.code,
-        target=target,
-        target_code=None if target is None or not s.cards[target].face_up else s.cards[target].code,
-        snapshot=snapshot(s, opp),
+        AttackDeclared(
+            seat=attacker.controller,
+            attacker=attacker.id,
+            code=attacker.code,
+            target=target,
+            target_code=None if target is None or not s.cards[target].face_up else s.cards[target].code,
+            snapshot=snapshot(s, opp),
+        )
     )
     raise_event(ctx, {"kind": "attack_declared", "attacker": attacker.id, "target": target})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def attacker_can_go_on(s: State, attacker: Card) -> bool:
@@ -190,30 +192,31 @@ def replay_actions(s: State) -> list[Action]:
 
 
 def start_replay(ctx: Ctx) -> None:
-    ctx.emit("attack_replay")
-    ctx.emit("choice", choice={"seat": ctx.s.turn_player, "kind": "replay"})
+    ctx.emit(AttackReplay())
+    ctx.emit(Choice(choice={"seat": ctx.s.turn_player, "kind": "replay"}))
 
 
 def retarget(ctx: Ctx, target: int | None) -> None:
     """Choosing again is not declaring an attack: no declaration triggers (ruling BS-3; seed 002)."""
     s = ctx.s
-    ctx.emit("choice", choice=None)
+    ctx.emit(Choice(choice=None))
     ctx.emit(
-        "attack_retargeted",
-        target=target,
-        target_code=None if target is None or not s.cards[target].face_up else s.cards[target].code,
-        snapshot=snapshot(s, other(s.turn_player)),
+        AttackRetargeted(
+            target=target,
+            target_code=None if target is None or not s.cards[target].face_up else s.cards[target].code,
+            snapshot=snapshot(s, other(s.turn_player)),
+        )
     )
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def cancel(ctx: Ctx, reason: str = "cancelled") -> None:
     """The attack ends; it still counts as declared (ruling BS-3; seed 002)."""
     s = ctx.s
     if s.choice is not None:
-        ctx.emit("choice", choice=None)
-    ctx.emit("attack_ended", reason=reason)
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+        ctx.emit(Choice(choice=None))
+    ctx.emit(AttackEnded(reason=reason))
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def must_enter(s: State) -> bool:

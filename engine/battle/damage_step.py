@@ -26,6 +26,20 @@ from dataclasses import dataclass
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
+from ..facts import (
+    ABSENT,
+    Absent,
+    AttackEnded,
+    Battle,
+    BattleStopped,
+    Choice,
+    DamageStep,
+    Destroyed,
+    Event,
+    Flipped,
+    ModifiersExpired,
+    Priority,
+)
 from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
@@ -48,11 +62,11 @@ def battle_valid(s: State, a: Attack) -> bool:
 
 def enter(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("damage_step", timing=Timing.START)
+    ctx.emit(DamageStep(timing=Timing.START))
     a = s.attack
     assert a is not None
     raise_event(ctx, {"kind": "damage_step_start", "attacker": a.attacker, "target": a.target})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def next_timing(ctx: Ctx) -> None:
@@ -80,25 +94,25 @@ def _during_calculation(ctx: Ctx) -> None:
     a = s.attack
     assert a is not None
     if not battle_valid(s, a):
-        ctx.emit("battle_stopped", reason="a battling monster left the field")
+        ctx.emit(BattleStopped(reason="a battling monster left the field"))
         _after_calculation(ctx)
         return
-    ctx.emit("damage_step", timing=Timing.DURING_CALC)
+    ctx.emit(DamageStep(timing=Timing.DURING_CALC))
     raise_event(ctx, {"kind": "damage_calculation", "attacker": a.attacker, "target": a.target})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def _before_calculation(ctx: Ctx) -> None:
     s = ctx.s
     a = s.attack
     assert a is not None
-    ctx.emit("damage_step", timing=Timing.BEFORE_CALC)
+    ctx.emit(DamageStep(timing=Timing.BEFORE_CALC))
     if a.target is not None and battle_valid(s, a):
         t = s.cards[a.target]
         if not t.face_up:
-            ctx.emit("flipped", card=t.id, code=t.code, position=Position.DEFENSE, by_attack=True)
+            ctx.emit(Flipped(card=t.id, code=t.code, position=Position.DEFENSE, by_attack=True))
     raise_event(ctx, {"kind": "before_damage_calculation", "attacker": a.attacker, "target": a.target})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def calculate(ctx: Ctx) -> None:
@@ -109,21 +123,22 @@ def calculate(ctx: Ctx) -> None:
     tp = s.turn_player
     opp = other(tp)
     if not battle_valid(s, a):
-        ctx.emit("battle_stopped", reason="a battling monster was destroyed during damage calculation")
+        ctx.emit(BattleStopped(reason="a battling monster was destroyed during damage calculation"))
         _after_calculation(ctx)
         return
     attacker = s.cards[a.attacker]
     a_atk = atk(s, attacker)
     destroyed: list[int] = []
     dmg = [0, 0]
-    result: dict[str, object] = {"attacker": attacker.id, "attacker_atk": a_atk, "target": a.target}
+    target_atk: int | Absent = ABSENT
+    target_def: int | Absent = ABSENT
     if a.target is None:
         dmg[opp] = a_atk
     else:
         t = s.cards[a.target]
         if t.position == Position.ATTACK:
             t_atk = atk(s, t)
-            result["target_atk"] = t_atk
+            target_atk = t_atk
             if a_atk > t_atk:
                 destroyed.append(t.id)
                 dmg[opp] = a_atk - t_atk
@@ -134,7 +149,7 @@ def calculate(ctx: Ctx) -> None:
                 destroyed.extend([attacker.id, t.id])
         else:
             t_def = def_(s, t)
-            result["target_def"] = t_def
+            target_def = t_def
             if a_atk > t_def:
                 destroyed.append(t.id)
                 pierce = SCRIPTS.get(attacker.code)
@@ -157,7 +172,17 @@ def calculate(ctx: Ctx) -> None:
             continue
         kept.append(cid)
     destroyed = kept
-    ctx.emit("battle", **result, destroyed=destroyed, damage=dmg)
+    ctx.emit(
+        Battle(
+            attacker=attacker.id,
+            attacker_atk=a_atk,
+            target=a.target,
+            target_atk=target_atk,
+            target_def=target_def,
+            destroyed=destroyed,
+            damage=dmg,
+        )
+    )
     for seat in (tp, opp):
         # lingering rules that apply before the damage is subtracted (Nutrient Z: Script.lingering)
         for before in lingering_rules(s, seat, "before_battle_damage"):
@@ -170,15 +195,15 @@ def calculate(ctx: Ctx) -> None:
         # ruling DS-8 (seed 003, TCG "Substep 5"): right after battle damage is inflicted,
         # Flashbang may be activated before any "when battle damage is inflicted" effect; the
         # player who was attacked is asked first (the triggers wait for the answer)
-        ctx.emit("choice", choice={"seat": opp, "kind": "ahead", "kinds": ["battle_damage"]})
+        ctx.emit(Choice(choice={"seat": opp, "kind": "ahead", "kinds": ["battle_damage"]}))
 
 
 def _after_calculation(ctx: Ctx) -> None:
     s = ctx.s
     a = s.attack
     assert a is not None
-    ctx.emit("modifiers_expired", until=["damage_calculation"])
-    ctx.emit("damage_step", timing=Timing.AFTER_CALC)
+    ctx.emit(ModifiersExpired(until=["damage_calculation"]))
+    ctx.emit(DamageStep(timing=Timing.AFTER_CALC))
     raise_event(
         ctx,
         {
@@ -193,14 +218,14 @@ def _after_calculation(ctx: Ctx) -> None:
         flipped = s.cards[a.flipped]
         if flipped.zone == Zone.MONSTERS and flipped.face_up:
             raise_event(ctx, {"kind": "flipped", "card": flipped.id, "by_attack": True})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def _end_of_damage_step(ctx: Ctx) -> None:
     s = ctx.s
     a = s.attack
     assert a is not None
-    ctx.emit("damage_step", timing=Timing.END)
+    ctx.emit(DamageStep(timing=Timing.END))
     left: list[dict[str, object]] = []
     for cid in list(a.destroyed):
         c = s.cards[cid]
@@ -209,7 +234,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         controller = c.controller
         position = c.position
         by = a.target if cid == a.attacker else a.attacker
-        ctx.emit("destroyed", card=c.id, code=c.code, reason="battle", by=by)
+        ctx.emit(Destroyed(card=c.id, code=c.code, reason="battle", by=by))
         to = send_to_grave(ctx, c, reason="battle", by=by)
         raise_event(
             ctx,
@@ -244,15 +269,15 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         # the monsters destroyed by battle were sent: "When ... is destroyed by battle and sent
         # to the Graveyard" cards (Time Machine, Destiny Signal, Michizure, Chthonian Blast)
         # answer this, in the chain that starts now (seed 003, end of the Damage Step)
-        ctx.emit("event", event={"kind": "left_field", "cards": left})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+        ctx.emit(Event(event={"kind": "left_field", "cards": left}))
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def _leave(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("modifiers_expired", until=["end_of_damage_step", "damage_calculation"])
-    ctx.emit("attack_ended", reason="damage_step_over")
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(ModifiersExpired(until=["end_of_damage_step", "damage_calculation"]))
+    ctx.emit(AttackEnded(reason="damage_step_over"))
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 @dataclass(frozen=True)

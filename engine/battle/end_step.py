@@ -12,10 +12,11 @@ Main Phase 2 cannot be entered).
 from __future__ import annotations
 
 from ..ctx import Ctx
+from ..facts import ABSENT, Priority
 from ..ops import end_battle_phase
 
 
 def enter(ctx: Ctx, reason: str = "turn_player") -> None:
     intent = ctx.s.intent  # "end": the turn player ended the turn from the Battle Step
     end_battle_phase(ctx, reason)
-    ctx.emit("priority", seat=ctx.s.turn_player, passes=0, **({"intent": intent} if intent == "end" else {}))
+    ctx.emit(Priority(seat=ctx.s.turn_player, passes=0, intent=intent if intent == "end" else ABSENT))

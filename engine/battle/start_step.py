@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from ..ctx import Ctx
+from ..facts import PhaseBegan, Priority
 from ..ops import raise_event
 from ..state import State
 from ..types import Phase, Step
@@ -45,12 +46,12 @@ def another_follows(s: State) -> bool:
 
 def enter(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("phase", phase=Phase.BATTLE, step=Step.START, turn_player=s.turn_player)
+    ctx.emit(PhaseBegan(phase=Phase.BATTLE, step=Step.START, turn_player=s.turn_player))
     raise_event(ctx, {"kind": "battle_phase_start", "seat": s.turn_player})
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 
 def leave(ctx: Ctx) -> None:
     s = ctx.s
-    ctx.emit("phase", phase=Phase.BATTLE, step=Step.BATTLE)
-    ctx.emit("priority", seat=s.turn_player, passes=0)
+    ctx.emit(PhaseBegan(phase=Phase.BATTLE, step=Step.BATTLE))
+    ctx.emit(Priority(seat=s.turn_player, passes=0))

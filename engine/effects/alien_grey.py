@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Used
 from ..ops import draw, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -55,7 +56,7 @@ def _stay_key(card: Card) -> str:
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
-        ctx.emit("used", key=_stay_key(card))
+        ctx.emit(Used(key=_stay_key(card)))
 
 
 def _draw_match(s: State, card: Card, ev: dict[str, Any]) -> bool:

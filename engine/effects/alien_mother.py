@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -60,14 +61,12 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
             cid for cid in ev.get("destroyed", []) if cid != card.id and s.cards[cid].counters.get(Counter.A, 0) > 0
         ]
         if marked:
-            ctx.emit("flag", card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked])
+            ctx.emit(Flag(card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked]))
     elif (
         kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard"
     ):
         if ev.get("card") in _ids(card, "am_marked", key):
-            ctx.emit(
-                "flag", card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]]
-            )
+            ctx.emit(Flag(card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]]))
 
 
 def _victims(s: State, card: Card) -> list[Card]:
@@ -82,14 +81,14 @@ def _summon(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
     victims = [v.id for v in _victims(s, me)]
-    ctx.emit("flag", card=me.id, name="am_victims", value=None)
+    ctx.emit(Flag(card=me.id, name="am_victims", value=None))
     summon_all_choosing_positions(ctx, victims, link.controller, then="alien_mother.taken", data={"mother": me.id})
 
 
 @continuation("alien_mother.taken")
 def _taken(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
-        ctx.emit("flag", card=cid, name="alien_mother", value=int(d["mother"]))
+        ctx.emit(Flag(card=cid, name="alien_mother", value=int(d["mother"])))
 
 
 def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -13,6 +13,7 @@ Battle Phase or later, or during your own turn) it is the one of their next turn
 from __future__ import annotations
 
 from ..cards import by_name
+from ..facts import ExtraBattlePhase
 from ..ops import delay
 from ..state import Link
 from .base import Effect, Script, register
@@ -23,7 +24,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     opp = other(link.controller)
     if s.turn_player == opp and s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1) and s.battle_phases == 0:
-        ctx.emit("extra_battle_phase", count=1)
+        ctx.emit(ExtraBattlePhase(count=1))
     else:
         delay(ctx, opp, extra_battle_phases=1)
 

@@ -5,6 +5,7 @@ start a new chain in the Battle Step (ruling CH-6; seed 002, Example 2)."""
 from __future__ import annotations
 
 from ..cards import by_name
+from ..facts import PositionChanged
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, Position, each, face_up_monsters, target_ok
@@ -17,7 +18,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _resolve(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         if target_ok(ctx.s, t, face_up=True):
-            ctx.emit("position_changed", card=t, position=Position.DEFENSE, face_up=False, by_player=False)
+            ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
 
 
 register(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Modifier
 from ..state import Card, Link, State
 from ..stats import original
 from .base import DURING_CALC, Effect, Script, register
@@ -47,13 +48,14 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     m = s.cards[int(mid)]
     if still_face_up(m) and m.controller == link.controller:
         ctx.emit(
-            "modifier",
-            card=m.id,
-            stat="atk",
-            op="set",
-            value=2 * original(s, m, "atk"),
-            until="damage_calculation",
-            source=link.card,
+            Modifier(
+                card=m.id,
+                stat="atk",
+                op="set",
+                value=2 * original(s, m, "atk"),
+                until="damage_calculation",
+                source=link.card,
+            )
         )
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ctx import Ctx
+from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
 from ..types import Action, IllegalAction, Zone
@@ -76,7 +77,7 @@ def ask_cards(
     }
     if source is not None:
         choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
-    ctx.emit("choice", choice=choice)
+    ctx.emit(Choice(choice=choice))
 
 
 def ask_option(
@@ -90,7 +91,7 @@ def ask_option(
     choice: dict[str, Any] = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
     if source is not None:
         choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
-    ctx.emit("choice", choice=choice)
+    ctx.emit(Choice(choice=choice))
 
 
 def choice_actions(ch: dict[str, Any]) -> list[Action]:
@@ -113,7 +114,7 @@ def answer(ctx: Ctx, seat: int, action: Action) -> None:
     fn = THEN.get(str(ch.get("then"))) if ch is not None else None
     if ch is None or fn is None:
         raise IllegalAction("action/illegal", "no choice of this kind is pending")
-    ctx.emit("choice", choice=None)
+    ctx.emit(Choice(choice=None))
     picked: Answer = [int(c) for c in action.get("cards", [])] if ch["kind"] == "cards" else str(action["option"])
     fn(ctx, seat, picked, dict(ch.get("data", {})))
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import LifePoints
 from ..ops import check_win, destroy
 from ..state import Card, Link, State
 from ..stats import atk
@@ -57,7 +58,7 @@ def _destroy(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         return
     for seat in (0, 1):
         lp = s.players[seat].lp
-        ctx.emit("lp", seat=seat, lp=max(0, lp - half), delta=-half, reason="effect")
+        ctx.emit(LifePoints(seat=seat, lp=max(0, lp - half), delta=-half, reason="effect"))
     check_win(ctx)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..counters import Counter
 from ..ctx import Ctx
+from ..facts import Modifier, Negated, Used
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
@@ -123,7 +124,7 @@ def negate_previous(ctx: Ctx, link: Link, then_destroy: bool = True) -> None:
     if not 1 <= prev_n <= len(s.chain):
         return
     prev = s.chain[prev_n - 1]
-    ctx.emit("negated", link=prev_n, what="activation", card=prev.card, code=s.cards[prev.card].code)
+    ctx.emit(Negated(link=prev_n, what="activation", card=prev.card, code=s.cards[prev.card].code))
     c = s.cards[prev.card]
     if then_destroy and c.on_field:
         destroy(ctx, c, reason="effect", by=link.card)
@@ -160,7 +161,7 @@ def gain(ctx: Ctx, card: Card, value: int, until: str, source: int, stat: str = 
     src = ctx.s.cards.get(source)
     if src is not None and unaffected(ctx.s, card, src):
         return  # "unaffected by Trap effects" (Elemental HERO Wildheart)
-    ctx.emit("modifier", card=card.id, stat=stat, op="add", value=value, until=until, source=source)
+    ctx.emit(Modifier(card=card.id, stat=stat, op="add", value=value, until=until, source=source))
 
 
 def opponent(seat: int) -> int:
@@ -173,7 +174,7 @@ def hand_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[i
 
 def mark_proper_summon(ctx: Ctx, c: Card) -> None:
     if not properly_summoned(ctx.s, c):
-        ctx.emit("used", key=f"proper_summon:{c.id}")
+        ctx.emit(Used(key=f"proper_summon:{c.id}"))
 
 
 def may_special_summon(s: State, c: Card, seat: int | None = None) -> bool:

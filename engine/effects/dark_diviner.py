@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Modifier
 from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
@@ -44,7 +45,7 @@ def _equalize(ctx: Ctx, link: Link) -> None:
         return
     mine = atk(s, me)
     if atk(s, target) > mine:
-        ctx.emit("modifier", card=t, stat="atk", op="set", value=mine, until="end_of_battle_phase", source=me.id)
+        ctx.emit(Modifier(card=t, stat="atk", op="set", value=mine, until="end_of_battle_phase", source=me.id))
 
 
 def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag
 from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
@@ -42,14 +43,14 @@ def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
 def _replace(ctx: Ctx, card: Card) -> bool:
     if not card.face_up or card.zone != Zone.MONSTERS or is_negated(ctx.s, card) or card.counters.get(COUNTER, 0) <= 0:
         return False
-    ctx.emit("flag", card=card.id, name=PENDING, value=True)
+    ctx.emit(Flag(card=card.id, name=PENDING, value=True))
     return True
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") != "damage_step_end" or not card.flags.get(PENDING):
         return
-    ctx.emit("flag", card=card.id, name=PENDING, value=None)
+    ctx.emit(Flag(card=card.id, name=PENDING, value=None))
     if card.zone == Zone.MONSTERS:
         set_counters(ctx, card, COUNTER, card.counters.get(COUNTER, 0) - 1)
 

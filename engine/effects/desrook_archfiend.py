@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Negated
 from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
@@ -52,7 +53,7 @@ def _on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
         return
     if roll_die(ctx, card) != 3:
         return
-    ctx.emit("negated", link=n, what="effect", card=src.id, code=src.code)
+    ctx.emit(Negated(link=n, what="effect", card=src.id, code=src.code))
     if src.on_field:
         destroy(ctx, src, reason="effect", by=card.id)
 

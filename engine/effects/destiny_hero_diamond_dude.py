@@ -12,6 +12,7 @@ Speed 1), and it stays there."""
 from __future__ import annotations
 
 from ..cards import by_name
+from ..facts import Note
 from ..ops import allow_activation_from_grave, move, send_to_grave
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -28,7 +29,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if not deck:
         return
     top = s.cards[deck[0]]
-    ctx.emit("note", what="excavated", card=top.id, code=top.code, seat=link.controller)
+    ctx.emit(Note(what="excavated", card=top.id, code=top.code, seat=link.controller))
     if top.data.is_spell and top.data.prop == "normal":
         if send_to_grave(ctx, top, reason="effect") == "graveyard":
             allow_activation_from_grave(ctx, top, s.turn + 2)

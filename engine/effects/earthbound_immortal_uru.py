@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag
 from ..state import Card, State
 from .base import Effect, Script, register
 from .common import (
@@ -54,7 +55,7 @@ def _self_destroy(s: State, card: Card) -> bool:
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and still_face_up(card):
-        ctx.emit("flag", card=card.id, name="face_up_at", value=ctx.s.seq)
+        ctx.emit(Flag(card=card.id, name="face_up_at", value=ctx.s.seq))
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:

@@ -8,6 +8,7 @@ without effect, and the attack replays."""
 from __future__ import annotations
 
 from ..cards import by_name
+from ..facts import PositionChanged
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import (
@@ -31,7 +32,7 @@ def _change(ctx: Ctx, link: Link) -> None:
         if target_ok(ctx.s, t, face_up=True):
             c = ctx.s.cards[t]
             new = "defense" if c.position == Position.ATTACK else "attack"
-            ctx.emit("position_changed", card=t, code=c.code, position=new, face_up=True, by_player=False)
+            ctx.emit(PositionChanged(card=t, code=c.code, position=new, face_up=True, by_player=False))
 
 
 def _tribute_options(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -24,6 +24,7 @@ from itertools import combinations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag, Modifier, Moved
 from ..ops import banish, send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
@@ -81,9 +82,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         banish(ctx, c)
     for c, side, pos in records:
         if c.zone == Zone.BANISHED:
-            ctx.emit("flag", card=c.id, name="gepd_return", value=[*key, side, pos])
+            ctx.emit(Flag(card=c.id, name="gepd_return", value=[*key, side, pos]))
     if s.cards[me.id].zone == Zone.BANISHED:
-        ctx.emit("flag", card=me.id, name="gepd_materials", value=mats)
+        ctx.emit(Flag(card=me.id, name="gepd_materials", value=mats))
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
@@ -95,23 +96,25 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     back = [c for c in s.cards.values() if c.zone == Zone.BANISHED and (c.flags.get("gepd_return") or [])[:3] == key]
     for c in sorted(back, key=lambda x: x.id != card.id):
         side, pos = c.flags["gepd_return"][3], c.flags["gepd_return"][4]
-        ctx.emit("flag", card=c.id, name="gepd_return", value=None)
+        ctx.emit(Flag(card=c.id, name="gepd_return", value=None))
         if None in s.players[side].monsters:
             ctx.emit(
-                "moved",
-                card=c.id,
-                code=c.code,
-                to=Zone.MONSTERS,
-                controller=side,
-                position=pos,
-                face_up=True,
-                reason="return",
-                **{"from": "banished"},
+                Moved(
+                    card=c.id,
+                    code=c.code,
+                    to=Zone.MONSTERS,
+                    controller=side,
+                    position=pos,
+                    face_up=True,
+                    reason="return",
+                    from_="banished",
+                    layout=Moved.CODE_FIRST,
+                )
             )
     if gain:
-        ctx.emit("flag", card=card.id, name="gepd_materials", value=None)
+        ctx.emit(Flag(card=card.id, name="gepd_materials", value=None))
     if card.zone == Zone.MONSTERS and gain:
-        ctx.emit("modifier", card=card.id, stat="atk", op="add", value=500 * gain, until="permanent", source=card.id)
+        ctx.emit(Modifier(card=card.id, stat="atk", op="add", value=500 * gain, until="permanent", source=card.id))
 
 
 register(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Modifier
 from ..state import Card
 from .base import Script, register
 from .common import Ctx, Zone, summoned_by_gladiator, tag_out
@@ -19,7 +20,7 @@ from .common import Ctx, Zone, summoned_by_gladiator, tag_out
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") == "summoned" and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
-        ctx.emit("modifier", card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id)
+        ctx.emit(Modifier(card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id))
 
 
 register(by_name("Gladiator Beast Laquari").code, Script(effects=(tag_out(),), watch=_watch))

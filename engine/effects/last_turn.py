@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import DuelEnded, ExtraBattlePhase, Used
 from ..ops import (
     lingering_flag,
     restrict_attack,
@@ -105,7 +106,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         keep = [m.value for m in s.modifiers if m.op == "flag" and m.stat == KEEP and m.source == card.id]
         done = f"last_turn_summon:{card.id}:{s.turn}"
         if keep and done not in s.used:
-            ctx.emit("used", key=done)
+            ctx.emit(Used(key=done))
             tp = s.turn_player
             ask_cards(
                 ctx, tp, _summonable(s, tp), "last_turn.summon", {"source": card.id, "keep": keep[0]}, source=card.id
@@ -115,9 +116,9 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
             return
         mons = [c for seat in (0, 1) for c in s.monsters(seat)]
         if len(mons) == 1:
-            ctx.emit("duel_ended", winner=mons[0].controller, reason="last_turn")
+            ctx.emit(DuelEnded(winner=mons[0].controller, reason="last_turn"))
         else:
-            ctx.emit("duel_ended", winner="draw", reason="last_turn")
+            ctx.emit(DuelEnded(winner="draw", reason="last_turn"))
 
 
 @continuation("last_turn.summon")
@@ -138,7 +139,7 @@ def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     if s.phase != Phase.BATTLE:
         lingering_flag(ctx, LingeringFlag.RESUME_PHASE, PHASES.index(s.phase), "end_of_battle_phase", source)
         if s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1) and s.battle_phases <= s.extra_battle_phases:
-            ctx.emit("extra_battle_phase", count=1)  # the normal Battle Phase may still follow
+            ctx.emit(ExtraBattlePhase(count=1))  # the normal Battle Phase may still follow
     start_battle_phase(ctx)
 
 

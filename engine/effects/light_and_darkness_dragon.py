@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Modifier, Negated
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
@@ -46,7 +47,7 @@ def _lose(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
     ev = data.get("event", {})
     data["answers"] = int(ev.get("link", 0))
     for st in ("atk", "def"):
-        ctx.emit("modifier", card=card.id, stat=st, op="add", value=-500, until="permanent", source=card.id)
+        ctx.emit(Modifier(card=card.id, stat=st, op="add", value=-500, until="permanent", source=card.id))
 
 
 def _negate(ctx: Ctx, link: Link) -> None:
@@ -54,7 +55,7 @@ def _negate(ctx: Ctx, link: Link) -> None:
     n = int(link.data.get("answers", 0))
     if 1 <= n <= len(s.chain):
         prev = s.chain[n - 1]
-        ctx.emit("negated", link=n, what="activation", card=prev.card, code=s.cards[prev.card].code)
+        ctx.emit(Negated(link=n, what="activation", card=prev.card, code=s.cards[prev.card].code))
 
 
 def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:

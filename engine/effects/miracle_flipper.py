@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag
 from ..ops import destroy, special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -46,7 +47,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         return
     if ev.get("reason") == "battle" and card.zone == Zone.GRAVEYARD:
         s = ctx.s
-        ctx.emit("flag", card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))])
+        ctx.emit(Flag(card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))]))
 
 
 def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -60,7 +61,7 @@ def _return(ctx: Ctx, link: Link) -> None:
     rec = me.flags.get("mf_return")
     if me.zone != Zone.GRAVEYARD or not isinstance(rec, list):
         return
-    ctx.emit("flag", card=me.id, name="mf_return", value=None)
+    ctx.emit(Flag(card=me.id, name="mf_return", value=None))
     if None in s.players[int(rec[2])].monsters:
         ask_option(
             ctx,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Negated
 from ..ops import damage, detach
 from ..state import Card, Link, State
 from .base import ALL_DS, Effect, Script, register
@@ -38,7 +39,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     prev = s.chain[n - 1]
     if prev.negated or prev.effect_negated:
         return
-    ctx.emit("negated", link=n, what="effect", card=prev.card, code=s.cards[prev.card].code)
+    ctx.emit(Negated(link=n, what="effect", card=prev.card, code=s.cards[prev.card].code))
     damage(ctx, other(link.controller), 1000)
 
 

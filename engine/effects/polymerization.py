@@ -17,6 +17,7 @@ from itertools import product
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Summoned
 from ..ops import move, raise_event, send_to_grave
 from ..state import Card, Link, State
 from ..stats import can_summon
@@ -126,7 +127,7 @@ def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     if fusion.zone != Zone.EXTRA or None not in ctx.s.players[seat].monsters:
         return
     move(ctx, fusion, "monsters", controller=seat, position=str(answer), face_up=True)
-    ctx.emit("summoned", card=fusion.id, code=fusion.code, kind="fusion", seat=seat)
+    ctx.emit(Summoned(card=fusion.id, code=fusion.code, kind="fusion", seat=seat, layout=Summoned.SEAT_LAST))
     mark_proper_summon(ctx, fusion)
     raise_event(ctx, {"kind": "summoned", "card": fusion.id, "how": "fusion", "seat": seat})
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import PositionChanged
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, Position, gain, still_face_up
@@ -23,7 +24,7 @@ from .common import Ctx, Position, gain, still_face_up
 def _flip_down(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
     if still_face_up(c):
-        ctx.emit("position_changed", card=c.id, position=Position.DEFENSE, face_up=False, by_player=False)
+        ctx.emit(PositionChanged(card=c.id, position=Position.DEFENSE, face_up=False, by_player=False))
 
 
 def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -5,6 +5,7 @@ until the End Phase." It changes ATK, so it cannot be activated during damage ca
 from __future__ import annotations
 
 from ..cards import by_name
+from ..facts import Modifier
 from ..state import Card, Link, State
 from .base import STAT_CHANGE_DS, Effect, Script, register
 from .common import Ctx, each, face_up_monsters, target_ok
@@ -17,7 +18,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 def _resolve(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         if target_ok(ctx.s, t, face_up=True):
-            ctx.emit("modifier", card=t, stat="atk", op="half_original", value=0, until="end_phase", source=link.card)
+            ctx.emit(Modifier(card=t, stat="atk", op="half_original", value=0, until="end_phase", source=link.card))
 
 
 register(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag, Moved
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -30,7 +31,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     key = [s.turn, s.battle_phases]
     rec = card.flags.get("hunted")
     ids = list(rec[2]) if isinstance(rec, list) and rec[:2] == key else []
-    ctx.emit("flag", card=card.id, name="hunted", value=[*key, [*ids, ev["card"]]])
+    ctx.emit(Flag(card=card.id, name="hunted", value=[*key, [*ids, ev["card"]]]))
 
 
 def _victims(s: State, card: Card) -> list[Card]:
@@ -53,17 +54,19 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         if None not in s.players[me.controller].spells_traps:
             break
         ctx.emit(
-            "moved",
-            card=v.id,
-            code=v.code,
-            to=Zone.SPELLS_TRAPS,
-            controller=me.controller,
-            face_up=True,
-            reason="equip",
-            **{"from": v.zone},
+            Moved(
+                card=v.id,
+                code=v.code,
+                to=Zone.SPELLS_TRAPS,
+                controller=me.controller,
+                face_up=True,
+                reason="equip",
+                from_=v.zone,
+                layout=Moved.CODE_FIRST,
+            )
         )
         equip(ctx, v, me, atk=200)
-    ctx.emit("flag", card=me.id, name="hunted", value=None)
+    ctx.emit(Flag(card=me.id, name="hunted", value=None))
 
 
 register(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag
 from ..ops import destroy, flip_face_up
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -41,7 +42,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if card.zone != Zone.SPELLS_TRAPS or not card.face_up or s.turn_player == card.controller:
         return
     n = int(card.flags.get("sorl_turns", 0)) + 1
-    ctx.emit("flag", card=card.id, name="sorl_turns", value=n)
+    ctx.emit(Flag(card=card.id, name="sorl_turns", value=n))
     if n >= 3:
         destroy(ctx, card, reason="effect", by=card.id)
 

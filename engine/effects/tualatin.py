@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import Flag
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import attributes
@@ -86,7 +87,7 @@ def _attribute(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     me = s.cards[int(d["card"])]
     attr = str(answer)
     if me.zone == Zone.MONSTERS:
-        ctx.emit("flag", card=me.id, name=CHOSEN, value=attr)
+        ctx.emit(Flag(card=me.id, name=CHOSEN, value=attr))
     destroy_all(ctx, [c for c in face_up_monsters(s) if attr in attributes(s, c)], by=me.id)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import by_name
+from ..facts import ExtraBattlePhase
 from ..ops import delay, destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
@@ -34,7 +35,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     if not any(c.zone in (Zone.GRAVEYARD, Zone.BANISHED) for c in swords):
         return
     if s.turn_player == me:
-        ctx.emit("extra_battle_phase", count=1)
+        ctx.emit(ExtraBattlePhase(count=1))
     else:
         delay(ctx, me, extra_battle_phases=1)
 

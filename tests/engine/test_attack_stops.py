@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import State, apply_facts
-from engine.types import Fact
+from engine.facts import from_wire
 from tests.engine.helpers import act, pass_until, position
 
 
@@ -46,7 +46,7 @@ CHANGES: list[tuple[str, dict[str, Any]]] = [
 @pytest.mark.parametrize(("what", "change"), CHANGES, ids=[c[0] for c in CHANGES])
 def test_attacker_that_can_no_longer_attack_does_not_battle(what: str, change: dict[str, Any]) -> None:
     s, labels = _at_start_of_damage_step()
-    fact: Fact = {**change, "card": labels["dm"]}
+    fact = from_wire({**change, "card": labels["dm"]})
     s = apply_facts(s, [fact])
     seen: list[str] = []
     s = pass_until(s, lambda st: seen.append(str(st.damage_step)) is None and st.attack is None)

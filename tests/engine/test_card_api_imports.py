@@ -3,7 +3,8 @@
 Every card module in ``engine/effects/`` (one per card or card family) may import only the card
 API: ``engine.effects.base``, ``engine.effects.common`` (which hands on ``Ctx``, ``other``,
 ``Counter``, ``CardFlag`` and the selections of ``choices``), ``engine.ops``, ``engine.stats``,
-``engine.state`` and ``engine.cards``, plus the standard library. Never another card module,
+``engine.state``, ``engine.cards`` and ``engine.facts`` (the fact classes a card emits: data
+only, no rules code), plus the standard library. Never another card module,
 never ``choices`` directly, never an engine internal (``flow``, ``chain``, ``battle``, ``ctx``,
 ``rng`` ...). Every import statement counts, also one inside a function or an
 ``if TYPE_CHECKING:`` block.
@@ -20,7 +21,15 @@ import pytest
 EFFECTS = Path(__file__).resolve().parents[2] / "engine" / "effects"
 # the framework itself, not card modules
 FRAMEWORK = {"__init__.py", "base.py", "common.py", "choices.py"}
-ALLOWED = {"engine.effects.base", "engine.effects.common", "engine.ops", "engine.stats", "engine.state", "engine.cards"}
+ALLOWED = {
+    "engine.effects.base",
+    "engine.effects.common",
+    "engine.ops",
+    "engine.stats",
+    "engine.state",
+    "engine.cards",
+    "engine.facts",
+}
 
 
 def card_modules() -> list[Path]:
@@ -104,6 +113,7 @@ def test_the_card_api_is_allowed() -> None:
             "from .base import Effect",
             "from .common import Ctx, ask_cards",
             "from engine.ops import damage",
+            "from ..facts import Flag",
             "from .. import ops",
         ]
     )

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from engine import state_hash
+from engine.facts import wire_facts
 from tests.engine.play import play
 
 HERE = Path(__file__).parent
@@ -25,8 +26,9 @@ def record(seed: int, max_actions: int, randomness: float) -> dict[str, object]:
     log = []
     for (seat, action), facts in zip(actions, entries[1:], strict=True):
         s = fold(facts, s)
-        log.append({"seat": seat, "action": action, "facts": facts, "hash": state_hash(s)})
-    return {"seed": seed, "genesis": entries[0], "genesis_hash": state_hash(fold(entries[0])), "log": log}
+        log.append({"seat": seat, "action": action, "facts": wire_facts(facts), "hash": state_hash(s)})
+    genesis = wire_facts(entries[0])
+    return {"seed": seed, "genesis": genesis, "genesis_hash": state_hash(fold(entries[0])), "log": log}
 
 
 def main() -> None:

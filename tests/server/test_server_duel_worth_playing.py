@@ -13,6 +13,7 @@ from duel_helpers import SECRET, run, running_server, start_match, url_of
 
 from engine import CARDS, Viewpoints
 from engine.decks import DECKS_BY_NAME, DEFAULT_DECKS
+from engine.facts import facts_of
 from protocol.messages import (
     Cards,
     CreateMatch,
@@ -175,7 +176,7 @@ def test_replays_page_by_viewpoint_with_views_and_stories(redis_url: str, tmp_pa
             assert everything.entries[0]["action"]["do"] == "start"
             state = None
             for e in everything.entries:
-                state = rules.fold(e["facts"], state)
+                state = rules.fold(facts_of(e["facts"]), state)  # the full facts, as the log has them
                 assert rules.state_hash(state) == e["state_hash"]
             vp = Viewpoints(SeatTokens(SECRET).alias_key(match_id))
             assert vp is not None

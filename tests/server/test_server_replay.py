@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from engine.facts import LifePoints
 from protocol.entry import LogEntry
 from server import rules
 from server.replay import fold_log, replay_lines, summary_lines, verify_log
@@ -40,7 +41,9 @@ def test_verify_accepts_an_honest_log() -> None:
 def test_verify_reports_the_first_divergence() -> None:
     log = build_log(6, 30)
     bad_facts = list(log)
-    bad_facts[9] = dataclasses.replace(log[9], facts=[*log[9].facts, {"t": "lp", "seat": 0, "lp": 1}])
+    bad_facts[9] = dataclasses.replace(
+        log[9], facts=[*log[9].facts, LifePoints(seat=0, lp=1, delta=-7999, reason="effect")]
+    )
     d, _ = verify_log(bad_facts)
     assert d is not None and (d.seq, d.kind) == (10, "facts")
 

@@ -13,6 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 from duel_helpers import choose, play, run, running_server, start_match, url_of, wait_for_turn
 
+from engine.facts import facts_of
 from protocol import errors as E
 from protocol.errors import CloseCode
 from protocol.messages import (
@@ -154,7 +155,7 @@ def test_spectators_see_public_information_and_cannot_act(redis_url: str, tmp_pa
             replay = await s.expect(ReplayLog)
             state = None
             for entry in replay.entries:
-                state = rules.fold(entry["facts"], state)
+                state = rules.fold(facts_of(entry["facts"]), state)
             assert rules.state_hash(state) == a.state_hash
             for c in (a, b, s):
                 await c.close()

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 import redis.asyncio as aioredis
 
+from engine.facts import Used
 from protocol import LogEntry
 from server import keys
 from server.store import RedisEventStore, action_key
@@ -25,7 +26,7 @@ def run(coro: Awaitable[T]) -> T:
 
 def entry(seq: int, seat: int | None = 0, **kw: object) -> LogEntry:
     return LogEntry(
-        seq=seq, seat=seat, action={"do": "pass", "n": seq}, facts=[{"t": "x", "seq": seq}], state_hash=f"h{seq}", **kw
+        seq=seq, seat=seat, action={"do": "pass", "n": seq}, facts=[Used(key=f"k{seq}")], state_hash=f"h{seq}", **kw
     )  # type: ignore[arg-type]
 
 
