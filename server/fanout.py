@@ -59,6 +59,9 @@ SWEEP_BATCH = 200
 SETTLE_CHECKS = 6
 """Checks of a match after its latest bell (at 1, 2, 4, 8, 16, 32 x ``poll_interval``)."""
 
+STOP_WAIT_S = 5.0
+"""How long ``stop`` waits for the fan-out's tasks to end after cancelling them."""
+
 HEARTBEAT_S = 3.0
 """How often a process says it is alive."""
 
@@ -105,12 +108,21 @@ class FanOut:
         ]
 
     async def stop(self) -> None:
+        """Cancel the listener, the poll, the heartbeat and the syncs, and wait for them a
+        moment. A cancellation can be swallowed inside a Redis client's call (the task then
+        ends at its loop's next ``_stopped`` check), so the wait is bounded: a server that
+        stops must not hang on its own housekeeping."""
         self._stopped = True
-        for task in [*self._tasks, *self._syncing.values()]:
+        tasks = [*self._tasks, *self._syncing.values()]
+        for task in tasks:
             task.cancel()
-        for task in [*self._tasks, *self._syncing.values()]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=STOP_WAIT_S)
+            if pending:
+                log.warning("fanout_tasks_still_running", tasks=sorted(t.get_name() for t in pending))
+        for task in tasks:
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: nothing to report at shutdown
         self._tasks.clear()
         self._syncing.clear()
 
@@ -142,12 +154,12 @@ class FanOut:
         if self._lean is not None:
             await self._listen_lean(self._lean)
             return
-        while True:
+        while not self._stopped:
             pubsub = self._subscribers().pubsub()
             try:
                 await pubsub.psubscribe(keys.BELL_PATTERN)
                 self._subscribed()
-                while True:
+                while not self._stopped:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if msg is not None:
                         self._bell(msg["channel"], msg.get("data"))
@@ -174,7 +186,7 @@ class FanOut:
     async def _listen_lean(self, pipe: resp.Pipe) -> None:
         """The bells over the lean connection (server.resp): each message is handled as it
         is parsed, without a request and a task per message as redis-py's pub/sub has."""
-        while True:
+        while not self._stopped:
             try:
                 await pipe.listen(keys.BELL_PATTERN, self._bell, self._subscribed)
                 log.warning("bell_listener_lost")
@@ -205,7 +217,7 @@ class FanOut:
     async def _heartbeat(self) -> None:
         """Say this process is alive; learn which others are (seat presence)."""
         process_id = self._service.process_id
-        while True:
+        while not self._stopped:
             try:
                 now = int(time.time() * 1000)
                 await self._redis.zadd(keys.PROCESSES, {process_id: now})
@@ -238,7 +250,7 @@ class FanOut:
         """The settle checks: every half ``poll_interval``, the matches whose check is due
         are checked (pipelined), those behind synced; each match's next check is twice as
         far off, and after ``SETTLE_CHECKS`` it has none until its next bell."""
-        while True:
+        while not self._stopped:
             await asyncio.sleep(self._jittered(0.5))
             try:
                 await self.settle()
