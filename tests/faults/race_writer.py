@@ -25,6 +25,8 @@ from server.store import RedisEventStore, action_key, fingerprint
 
 async def race(redis_url: str, match_id: str, index: int, seed: int) -> dict[str, object]:
     client = aioredis.Redis.from_url(redis_url)
+    await client.ping()
+    print("ready", flush=True)  # the test lets the players start only now: the races must happen
     store = RedisEventStore(client)
     rnd = random.Random(seed)
     state: rules.State | None = None

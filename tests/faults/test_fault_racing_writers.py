@@ -35,7 +35,9 @@ WRITERS = knob("DUEL_FAULT_WRITERS", 3)
 RACES = knob("DUEL_FAULT_RACES", 1)
 
 
-async def writer(redis_url: str, match_id: str, index: int) -> dict[str, object]:
+async def start_writer(redis_url: str, match_id: str, index: int) -> asyncio.subprocess.Process:
+    """A writer process, once it is ready to race (it has imported the engine and reached
+    Redis): a duel between two bots is over in well under the second a process takes to start."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -46,6 +48,13 @@ async def writer(redis_url: str, match_id: str, index: int) -> dict[str, object]
         str(index * 7919),
         stdout=asyncio.subprocess.PIPE,
     )
+    assert proc.stdout is not None
+    first = await asyncio.wait_for(proc.stdout.readline(), 60)
+    assert first.strip() == b"ready", f"writer {index} did not start: {first!r}"
+    return proc
+
+
+async def writer_result(proc: asyncio.subprocess.Process, index: int) -> dict[str, object]:
     out, _ = await proc.communicate()
     assert proc.returncode == 0, f"writer {index} failed"
     result: dict[str, object] = json.loads(out.decode().strip().splitlines()[-1])
@@ -62,8 +71,9 @@ def test_racing_writer_processes_never_fork_a_match(redis_url: str, tmp_path: Pa
         a, b = await start_duel(lambda: p1.url, n, errors, seed=19)
         b.url = lambda: p2.url  # seat 1 plays on the other process (after any reconnect too)
         await b.close()
+        procs = await asyncio.gather(*(start_writer(redis_url, a.match_id, i) for i in range(WRITERS)))
         results = await asyncio.gather(
-            *(writer(redis_url, a.match_id, i) for i in range(WRITERS)),
+            *(writer_result(proc, i) for i, proc in enumerate(procs)),
             a.play(timeout=120),
             b.play(timeout=120),
         )
