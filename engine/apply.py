@@ -243,12 +243,18 @@ def _turn(s: State, f: F.Turn) -> None:
     _reset_attacks(s)
 
 
+_ATTACKED_TARGETS = CardFlag.ATTACKED_TARGETS  # a StrEnum member read from its class costs ~4x a local
+
+
 def _reset_attacks(s: State) -> None:
-    """No card has attacked yet (writes only the cards that had)."""
-    for cid in [k for k, c in s.cards.items() if c.attacks or CardFlag.ATTACKED_TARGETS in c.flags]:
+    """No card has attacked yet (writes only the cards that had). Only cards on the field
+    can have attacked: leaving it resets a card's attacks and flags (``place``), so the
+    field's at most 22 cards are looked at, not the duel's 80 (a fifth of folding a log)."""
+    flag = _ATTACKED_TARGETS
+    for cid in [c.id for c in s._field_cards(None) if c.attacks or flag in c.flags]:
         c = write_card(s, cid)
         c.attacks = 0
-        c.flags.pop(CardFlag.ATTACKED_TARGETS, None)
+        c.flags.pop(flag, None)
 
 
 @handles(F.PhaseBegan)
