@@ -54,7 +54,9 @@ class DuelServer:
         self.directory = MatchDirectory(self.redis, self.pipe)
         self.quick = QuickQueue(self.redis)
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
-        self.service = MatchService(self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id)
+        self.service = MatchService(
+            self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id, config.out_queue
+        )
         self.fanout = FanOut(
             redisconn.connect(redis_url, 8),
             self.service,

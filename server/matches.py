@@ -49,8 +49,12 @@ from server.store import RedisEventStore, action_key, fingerprint
 
 log = structlog.get_logger("duel.matches")
 
-MAX_CATCH_UP = 2000
-"""A reconnecting client further behind than this gets a snapshot instead."""
+MAX_CATCH_UP = 200
+"""A reconnecting client further behind than this gets a snapshot instead. The missed entries
+go out at once, one frame each, so this stays well under a connection's outgoing queue
+(``ServerConfig.out_queue``, 256 frames): at 2000, a seat that came back 300 entries behind
+overflowed its queue, was dropped as too slow, came back from the same seq, and so on for
+ever (found by the racing-writers fault test, 2026-11-23)."""
 
 __all__ = ["LiveMatch", "MatchService", "Watcher"]
 
@@ -71,7 +75,11 @@ class MatchService:
         metrics: Metrics,
         alias_key: Callable[[str], bytes],
         process_id: str = "",
+        out_queue: int = 256,
     ) -> None:
+        """``out_queue``: the frames a connection may have queued (server.config): a
+        catch-up longer than half of it is sent as a snapshot instead."""
+        self.catch_up_limit = min(MAX_CATCH_UP, out_queue // 2)
         self.store = store
         self.directory = directory
         self.metrics = metrics
@@ -484,7 +492,7 @@ class MatchService:
         upto = lm.point_for(watcher.seat).seq
         missed: list[LogEntry] = []
         seen: list[rules.PerViewer] = []
-        if 0 <= upto - last_seq <= MAX_CATCH_UP and last_seq < upto:
+        if 0 <= upto - last_seq <= self.catch_up_limit and last_seq < upto:
             log_entries = await self.store.read(lm.match_id, after=0, limit=upto)
             vp = rules.viewpoints(lm.alias_key)
             for entry in log_entries:

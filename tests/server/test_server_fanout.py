@@ -118,3 +118,31 @@ def test_a_process_far_behind_sends_every_missed_entry_when_it_catches_up(redis_
                 await c.close()
 
     run(body())
+
+
+def test_a_spectator_far_behind_gets_a_snapshot_not_more_frames_than_its_queue(redis_url: str, tmp_path: Path) -> None:
+    """A catch-up is sent at once, one frame per missed entry: one longer than the outgoing
+    queue dropped the client as too slow, and the same request after its reconnect dropped it
+    again, for ever. Past half the queue it is a snapshot."""
+
+    async def body() -> None:
+        from protocol.messages import Spectate, Spectating
+        from server.client import DuelClient
+
+        async with running_server(redis_url, tmp_path, out_queue=16) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            rnd = __import__("random").Random(8)
+            while max(a.seq, b.seq) < 40:
+                actor = await wait_for_turn([a, b])
+                assert actor is not None, "the duel ended before 40 entries"
+                await actor.act(bot_choice(actor.legal, rnd))
+            watcher = await DuelClient.connect(url_of(server), "S")
+            await watcher.send(Spectate(match_id=match_id, last_seq=1))
+            await watcher.expect(Spectating)
+            first = await watcher.expect(Update)
+            assert first.snapshot and first.seq == max(a.seq, b.seq) and first.view is not None
+            assert server.metrics.get("duel_slow_clients_dropped_total") == 0
+            for c in (a, b, watcher):
+                await c.close()
+
+    run(body())
