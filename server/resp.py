@@ -22,12 +22,14 @@ import asyncio
 import hashlib
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import hiredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+
+P = TypeVar("P", bound=asyncio.BaseProtocol)
 
 RETRIES = 3
 """A call whose connection broke is sent again this many times (on a new connection)."""
@@ -154,6 +156,24 @@ class Pipe:
         self._proto: _Protocol | None = None
         self._connecting: asyncio.Lock | None = None
 
+    async def _open(self, factory: Callable[[], P]) -> tuple[asyncio.Transport, P]:
+        """A new connection to the server (unix socket or TCP) speaking ``factory()``'s protocol."""
+        loop = asyncio.get_running_loop()
+        try:
+            if self._unix is not None:
+                opening = loop.create_unix_connection(factory, self._unix)
+            else:
+                opening = loop.create_connection(factory, self._host, self._port)
+            transport, proto = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError) as exc:
+            raise RedisConnectionError(f"cannot connect to Redis: {exc}") from exc
+        assert isinstance(transport, asyncio.Transport)
+        return transport, proto
+
+    def _auth(self) -> tuple[str, ...]:
+        assert self._password is not None
+        return ("AUTH", self._username, self._password) if self._username else ("AUTH", self._password)
+
     def _protocol(self) -> _Protocol:
         return _Protocol(self._timeout_s)
 
@@ -166,19 +186,9 @@ class Pipe:
         async with self._connecting:  # one reconnect for all the calls that found it broken
             if self._proto is not None and not self._proto.lost:
                 return self._proto
-            loop = asyncio.get_running_loop()
-            try:
-                if self._unix is not None:
-                    opening = loop.create_unix_connection(self._protocol, self._unix)
-                else:
-                    opening = loop.create_connection(self._protocol, self._host, self._port)
-                _, fresh = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
-            except (OSError, TimeoutError) as exc:
-                raise RedisConnectionError(f"cannot connect to Redis: {exc}") from exc
-            proto = fresh
+            _, proto = await self._open(self._protocol)
             if self._password is not None:
-                auth = ("AUTH", self._username, self._password) if self._username else ("AUTH", self._password)
-                await proto.send(encode(auth))
+                await proto.send(encode(self._auth()))
             if self._db:
                 await proto.send(encode(("SELECT", self._db)))
             self._proto = proto
@@ -218,17 +228,9 @@ class Pipe:
         def listener() -> _Listener:
             return _Listener(on_message, on_subscribed, lost, HEALTH_S if health_s is None else health_s)
 
-        try:
-            if self._unix is not None:
-                opening = loop.create_unix_connection(listener, self._unix)
-            else:
-                opening = loop.create_connection(listener, self._host, self._port)
-            transport, _ = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
-        except (OSError, TimeoutError) as exc:
-            raise RedisConnectionError(f"cannot connect to Redis: {exc}") from exc
+        transport, _ = await self._open(listener)
         if self._password is not None:
-            auth = ("AUTH", self._username, self._password) if self._username else ("AUTH", self._password)
-            transport.write(encode(auth))
+            transport.write(encode(self._auth()))
         transport.write(encode(("PSUBSCRIBE", pattern)))
         try:
             await lost

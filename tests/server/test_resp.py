@@ -27,6 +27,17 @@ def run(coro: Awaitable[T]) -> T:
     return asyncio.run(main())
 
 
+async def mute_redis(heard: list[bytes]) -> tuple[asyncio.Server, int]:
+    """A server on a free port that reads every command (into ``heard``) and never answers."""
+
+    async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(65536):
+            heard.append(data)
+
+    server = await asyncio.start_server(mute, "127.0.0.1", 0)
+    return server, int(server.sockets[0].getsockname()[1])
+
+
 def test_encode_is_resp() -> None:
     assert resp.encode(("SET", b"k\r\n", 12)) == b"*3\r\n$3\r\nSET\r\n$3\r\nk\r\n\r\n$2\r\n12\r\n"
     assert resp.encode(("GET", "é")) == b"*2\r\n$3\r\nGET\r\n$2\r\n\xc3\xa9\r\n"
@@ -114,13 +125,7 @@ def test_a_redis_that_never_answers_fails_the_call_after_the_retries() -> None:
 
     async def body() -> None:
         heard: list[bytes] = []
-
-        async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            while data := await reader.read(65536):
-                heard.append(data)
-
-        server = await asyncio.start_server(mute, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port = await mute_redis(heard)
         pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0", timeout_s=0.2)
         with pytest.raises(RedisConnectionError):
             await asyncio.wait_for(pipe.call("PING"), 10)
@@ -194,12 +199,7 @@ def test_a_silent_subscription_is_taken_for_dead() -> None:
     """Nothing heard for two health pauses (a PING unanswered): the listener gives up."""
 
     async def body() -> None:
-        async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            while await reader.read(65536):
-                pass
-
-        server = await asyncio.start_server(mute, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port = await mute_redis([])
         pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0")
         subscribed = asyncio.Event()
         t0 = asyncio.get_running_loop().time()
