@@ -20,9 +20,9 @@ from browser_ui import (
 )
 
 
-def test_a_page_plays_against_the_servers_bot_to_the_end(
-    browser: Any, live_server: LiveServer, screenshots: Path
-) -> None:
+def _play_one_duel(browser: Any, live_server: LiveServer, screenshots: Path) -> dict[str, int]:
+    """Open the page, start a duel against the bot and click through it to its end; returns
+    how often each kind of step was taken."""
     # auto-pass on (the default for players): windows where passing is all one can do pass by themselves
     page = open_page(browser, live_server.http + "/", auto_pass=True)
     assert page.evaluate("() => window.duelApp.autoPass")
@@ -52,9 +52,23 @@ def test_a_page_plays_against_the_servers_bot_to_the_end(
     assert finished(page)
     text = prompt(page)
     assert "wins" in text or "draw" in text, text
-    assert done.get("attack", 0) + done.get("attack directly", 0) >= 1, done
     assert done.get("summon", 0) + done.get("set", 0) >= 1, done
     assert "Duel over" in page.locator("[data-testid=log]").inner_text()
     assert no_horizontal_scroll(page)
     assert page.errors == [], page.errors  # type: ignore[attr-defined]
     page.context.close()
+    return done
+
+
+def test_a_page_plays_against_the_servers_bot_to_the_end(
+    browser: Any, live_server: LiveServer, screenshots: Path
+) -> None:
+    # The shuffle is random (the server draws each duel's seed): in a rare duel (one in about
+    # ten runs of the suite) the page never has a monster able to attack before it ends.  Every duel played must end properly; one of at most three must have
+    # an attack declared by clicking an attacker and a target (or "attack directly").
+    played: list[dict[str, int]] = []
+    while len(played) < 3:
+        played.append(_play_one_duel(browser, live_server, screenshots))
+        if played[-1].get("attack", 0) + played[-1].get("attack directly", 0) >= 1:
+            break
+    assert any(d.get("attack", 0) + d.get("attack directly", 0) >= 1 for d in played), played

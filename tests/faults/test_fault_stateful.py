@@ -77,8 +77,13 @@ class LiveMatchMachine(RuleBasedStateMachine):
         return f"ws://127.0.0.1:{self.server.port}"
 
     async def _settle(self) -> None:
-        """Wait until both seats have the update of the match's latest entry."""
+        """Wait until both seats have the update of the match's latest entry.  A seat is told
+        ``Seated`` before its server has loaded the match, so the match is looked up only
+        once every seat has its first view (sent by the server after attaching it)."""
         assert self.server is not None
+        for c in self.clients:
+            while c.view is None:
+                await c.expect(Update, timeout=10)
         lm = self.server.service.cached(self.match_id)
         assert lm is not None, "a seated match is not live on its server"
         while any(c.seq < lm.seq or c.view is None for c in self.clients):
