@@ -64,8 +64,9 @@ def test_a_page_plays_against_the_servers_bot_to_the_end(
     browser: Any, live_server: LiveServer, screenshots: Path
 ) -> None:
     # The shuffle is random (the server draws each duel's seed): in a rare duel (one in about
-    # ten runs of the suite) the page never has a monster able to attack before it ends.  Every duel played must end properly; one of at most three must have
-    # an attack declared by clicking an attacker and a target (or "attack directly").
+    # ten runs of the suite) the page never has a monster able to attack before it ends.
+    # Every duel played must end properly; one of at most three must have an attack declared
+    # by clicking an attacker and a target (or "attack directly").
     played: list[dict[str, int]] = []
     while len(played) < 3:
         played.append(_play_one_duel(browser, live_server, screenshots))
