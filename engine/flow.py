@@ -108,6 +108,10 @@ class PhaseRow:
     # the ``phase`` fact, ``on_entry``, the ``phase_start`` event, then the turn player's window
     enter: Callable[[Ctx], None] | None = None
     on_entry: Callable[[Ctx], None] | None = None  # rules applied as it begins, before its effects
+    # an effect skips the phase (``State.skip``: Timeater): the phase the turn goes to instead,
+    # after what the skip itself does; None: never skipped as a whole (in a skipped Draw Phase
+    # only the draw is skipped, in ``_enter_draw``; the End Phase always comes)
+    skipped: Callable[[Ctx], Phase] | None = None
 
 
 @dataclass(frozen=True)
@@ -132,15 +136,8 @@ def _enter_draw(ctx: Ctx) -> None:
 def _go_to(ctx: Ctx, phase: Phase) -> None:
     """Enter a phase (skipping it if an effect says so)."""
     s = ctx.s
-    while phase in s.skip and phase != Phase.END:
-        if phase == Phase.MAIN1:
-            ctx.emit(SkipPhase(phase=Phase.MAIN1, now=True))
-        phase = PHASE_ORDER[PHASE_ORDER.index(phase) + 1]
-        if phase == Phase.BATTLE:
-            # from a skipped Main Phase 1 the player chooses in the Standby Phase
-            phase = Phase.MAIN2
-        if phase == Phase.MAIN2 and Phase.MAIN1 in s.skip and (Phase.BATTLE in s.skip or s.battle_phases == 0):
-            phase = Phase.END
+    while phase in s.skip and (skipped := TURN[phase].skipped) is not None:
+        phase = skipped(ctx)
     row = TURN[phase]
     if row.enter is not None:
         row.enter(ctx)
@@ -261,6 +258,15 @@ def _after_end_step(ctx: Ctx, intent: str | None) -> None:
         _go_to(ctx, Phase.MAIN2)
 
 
+def _main1_skipped(ctx: Ctx) -> Phase:
+    """A skipped Main Phase 1 is announced as it is skipped. The Battle Phase was the player's
+    choice in the Standby Phase (ruling BP-5), so the turn goes on to Main Phase 2, or to the End
+    Phase when no Battle Phase may come between them."""
+    s = ctx.s
+    ctx.emit(SkipPhase(phase=Phase.MAIN1, now=True))
+    return Phase.END if Phase.BATTLE in s.skip or s.battle_phases == 0 else Phase.MAIN2
+
+
 def _end_phase_over(ctx: Ctx, intent: str | None = None) -> None:
     s = ctx.s
     tp = s.turn_player
@@ -274,10 +280,10 @@ def _end_phase_over(ctx: Ctx, intent: str | None = None) -> None:
 
 TURN: dict[Phase, PhaseRow] = {
     Phase.DRAW: PhaseRow(enter=_enter_draw, after=lambda ctx, intent: _go_to(ctx, Phase.STANDBY)),
-    Phase.STANDBY: PhaseRow(after=_after_standby),
-    Phase.MAIN1: PhaseRow(after=_after_main1),
-    Phase.BATTLE: PhaseRow(enter=start_step.enter, after=_advance_battle),
-    Phase.MAIN2: PhaseRow(after=_after_main2),
+    Phase.STANDBY: PhaseRow(after=_after_standby, skipped=lambda ctx: Phase.MAIN1),
+    Phase.MAIN1: PhaseRow(after=_after_main1, skipped=_main1_skipped),
+    Phase.BATTLE: PhaseRow(enter=start_step.enter, after=_advance_battle, skipped=lambda ctx: Phase.MAIN2),
+    Phase.MAIN2: PhaseRow(after=_after_main2, skipped=lambda ctx: Phase.END),
     Phase.END: PhaseRow(on_entry=_return_control, after=_end_phase_over),
 }
 PHASE_ORDER: tuple[Phase, ...] = tuple(TURN)  # the order of the phases is the table's
