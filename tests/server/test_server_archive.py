@@ -22,6 +22,7 @@ from engine.state import to_plain
 from protocol.codec import pack
 from protocol.messages import Accepted
 from server import archive, keys, replay_file, rules, snapshots
+from server.clocks import Clock, ClockSettings
 from server.replay import verify_log
 from server.store import RedisEventStore
 from tests.engine.test_pool_duels import random_deck
@@ -177,9 +178,13 @@ def test_snapshot_plus_tail_equals_a_fold_from_the_start(seed: int, every: int) 
         state = rules.fold(e.facts, state)
         if i % every or i == len(log):
             continue
-        blob = snapshots.dumps(snapshots.Snapshot(i, e.state_hash, e.ts_ms, state, full.book, None))
+        clock = Clock(ClockSettings(60_000, 500), [60_000 - i, 59_000 + i]) if i % 2 else None
+        made = snapshots.Snapshot(i, e.state_hash, e.ts_ms, state, full.book, clock)
+        blob = snapshots.dumps(made)
+        assert blob == snapshots.dumps_reference(made)  # one-pass packing: the plain copy's very bytes
         snap = snapshots.loads(blob, key)
         assert rules.state_hash(snap.state) == e.state_hash
+        assert snap.clock == clock
         vp, s = Viewpoints(key, snap.book), snap.state
         ref_vp, ref_s = Viewpoints(key), None
         for j, t in enumerate(log, start=1):
