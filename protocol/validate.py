@@ -93,10 +93,27 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+@cache
+def _shape(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    """An annotation's origin and arguments (``typing.get_origin``/``get_args``, kept)."""
+    return typing.get_origin(tp), typing.get_args(tp)
+
+
+@cache
+def _fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], frozenset[str]]:
+    """A message class's fields by name, and the names of those that may be left out."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    optional = frozenset(
+        name
+        for name, f in fields.items()
+        if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+    )
+    return fields, optional
+
+
 def check_value(name: str, value: object, tp: Any, meta: typing.Mapping[str, Any], *, str_keys: bool = True) -> Any:
     """Check one field value against its annotation; return the value to store."""
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
+    origin, args = _shape(tp)
     if origin in (Union, types.UnionType):
         if value is None and type(None) in args:
             return None
@@ -142,15 +159,14 @@ def build(cls: type[T], raw: dict[str, Any], *, str_keys: bool = True) -> T:
     have non-string keys and nested data is not walked.
     """
     hints = _hints(typing.cast(type, cls))
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields, optional = _fields(typing.cast(type, cls))
     unknown = sorted(str(k) for k in raw if k != "type" and k not in fields)
     if unknown:
         raise ProtocolError(MESSAGE_BAD_FIELD, f"unknown field '{unknown[0]}'")
     values: dict[str, Any] = {}
     for name, f in fields.items():
         if name not in raw:
-            has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-            if not has_default:
+            if name not in optional:
                 raise _bad(name, "is missing")
             continue
         values[name] = check_value(name, raw[name], hints[name], f.metadata, str_keys=str_keys)
