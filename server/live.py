@@ -28,6 +28,11 @@ log = structlog.get_logger("duel.live")
 
 Send = Callable[[ServerMessage], None]
 
+RECENT = 4
+"""Entries a live match keeps with their per-viewer facts after the fan-out: a seat that joins
+just after the first entry, or comes back a few entries behind, is caught up from them instead
+of from the log (read from Redis and followed from its start)."""
+
 SPECTATOR_DELAY_KEY = "spectator_delay"
 """Key of the genesis action that holds a match's spectator delay (entries)."""
 
@@ -143,6 +148,7 @@ class LiveMatch:
     alias_key: bytes = b""
     vp: rules.Viewpoints = field(init=False)
     unsent: list[Seen] = field(default_factory=list)  # entries followed, not fanned out yet
+    recent: deque[Seen] = field(default_factory=lambda: deque(maxlen=RECENT))  # the last ones followed
     state: rules.State | None = None
     seq: int = 0
     state_hash: str = ""
@@ -169,6 +175,14 @@ class LiveMatch:
         out, self.unsent = self.unsent, []
         return out
 
+    def recent_after(self, last_seq: int) -> list[Seen] | None:
+        """The entries after ``last_seq`` up to the live one with their per-viewer facts, if
+        the match still keeps them all (``RECENT``); else None (read them from the log)."""
+        recent = self.recent
+        if not recent or recent[-1].entry.seq != self.seq or not recent[0].entry.seq <= last_seq + 1:
+            return None
+        return [s for s in recent if s.entry.seq > last_seq]
+
     @property
     def finished(self) -> bool:
         return self.state is not None and rules.finished(self.state)
@@ -192,6 +206,7 @@ class LiveMatch:
         """Start from a snapshot (server.snapshots) instead of entry 1."""
         self.state, self.seq, self.state_hash, self.last_ts_ms, self.clock = state, seq, state_hash, last_ts_ms, clock
         self.vp = rules.Viewpoints(self.alias_key, book)  # type: ignore[arg-type]
+        self.recent.clear()
 
     def clocks(self) -> list[int] | None:
         return None if self.clock is None else list(self.clock.remaining)
@@ -212,7 +227,9 @@ class LiveMatch:
         self.clock = step_clock(self.clock, entry, owing)
         self.state, self.seq, self.state_hash = new_state, entry.seq, entry.state_hash
         self.last_ts_ms = entry.ts_ms
-        self.unsent.append(Seen(entry, self.vp.apply(entry.facts)))
+        seen = Seen(entry, self.vp.apply(entry.facts))
+        self.unsent.append(seen)
+        self.recent.append(seen)
         if check and rules.state_hash(new_state) != entry.state_hash:
             log.error("state_hash_mismatch", match_id=self.match_id, seq=entry.seq)
         if entry.seq == 1:

@@ -487,12 +487,17 @@ class MatchService:
     async def _catch_up(self, lm: LiveMatch, watcher: Watcher, last_seq: int) -> None:
         """The entries after ``last_seq`` up to where the watcher may see (the
         live seq, or the delayed one of a spectator), then its view.  The missed
-        entries' per-viewer facts come from following the log from its start (a
-        viewer's card aliases depend on everything before)."""
+        entries' per-viewer facts are the ones the match kept when it followed them
+        (``LiveMatch.recent``: the last few), or else come from following the log from its
+        start (a viewer's card aliases depend on everything before)."""
         upto = lm.point_for(watcher.seat).seq
         missed: list[LogEntry] = []
         seen: list[rules.PerViewer] = []
-        if 0 <= upto - last_seq <= self.catch_up_limit and last_seq < upto:
+        kept = lm.recent_after(last_seq) if 0 <= last_seq < upto == lm.seq else None
+        if kept is not None:  # a join just after the first entry, a reconnect a few entries behind
+            missed = [s.entry for s in kept]
+            seen = [s.per for s in kept]
+        elif 0 <= upto - last_seq <= self.catch_up_limit and last_seq < upto:
             log_entries = await self.store.read(lm.match_id, after=0, limit=upto)
             vp = rules.viewpoints(lm.alias_key)
             for entry in log_entries:
