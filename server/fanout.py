@@ -204,7 +204,10 @@ class FanOut:
                 closing = self._app.seat_taken(match_id, int(seat), conn)
                 if closing is not None:
                     self._spawn(closing)
-            self._spawn(self._service.refresh_presence(match_id))
+            if conn.split("/", 1)[0] != self._service.process_id:
+                # a seat taken on this process was read already: attaching its connection
+                # reads who holds the seats and tells the match's watchers here
+                self._spawn(self._service.refresh_presence(match_id))
         elif text == "presence":
             self._spawn(self._service.refresh_presence(match_id))
         else:
