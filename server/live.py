@@ -28,10 +28,11 @@ log = structlog.get_logger("duel.live")
 
 Send = Callable[[ServerMessage], None]
 
-RECENT = 4
+RECENT = 2
 """Entries a live match keeps with their per-viewer facts after the fan-out: a seat that joins
-just after the first entry, or comes back a few entries behind, is caught up from them instead
-of from the log (read from Redis and followed from its start)."""
+just after the first entry, or comes back an entry or two behind, is caught up from them
+instead of from the log (read from Redis and followed from its start). Each costs about 1.7 KiB
+of memory per held match (an entry and its facts as three viewers see them), hence so few."""
 
 SPECTATOR_DELAY_KEY = "spectator_delay"
 """Key of the genesis action that holds a match's spectator delay (entries)."""
