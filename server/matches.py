@@ -98,6 +98,14 @@ class MatchService:
             self.metrics.set("duel_matches_live", len(self._live))
         return lm
 
+    def fresh(self, match_id: str) -> None:
+        """Hold a match this process has just created (the lobby said the id was new): its log
+        is empty, so there is nothing to read from Redis (no snapshot, no entry) to load it.
+        Were an entry there after all, the first append would conflict and sync it."""
+        if match_id not in self._live:
+            self._live[match_id] = LiveMatch(match_id, self.alias_key(match_id))
+            self.metrics.set("duel_matches_live", len(self._live))
+
     async def load(self, match_id: str) -> LiveMatch:
         """Fold a match from its log (the cached copy if there is one)."""
         cached = self._live.get(match_id)
@@ -464,11 +472,14 @@ class MatchService:
         for w in list(lm.watchers):
             w.send(Presence(lm.match_id, list(flags), list(lm.names)))
 
-    async def refresh_presence(self, match_id: str) -> None:
-        """A seat was taken or let go (a doorbell from any process)."""
+    async def refresh_presence(self, match_id: str) -> tuple[str, str] | None:
+        """A seat was taken or let go (a doorbell from any process): re-read who holds the
+        seats of a match watched here. The players' names as read, or None (not read)."""
         lm = self._live.get(match_id)
-        if lm is not None and lm.watchers:
-            await self._read_presence(lm)
+        if lm is None or not lm.watchers:
+            return None
+        await self._read_presence(lm)
+        return lm.names
 
     def processes_changed(self) -> None:
         """The set of live processes changed: seats held by a dead one are disconnected."""

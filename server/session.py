@@ -331,13 +331,24 @@ class Session:
         idempotent, though a client retry cannot find the first attempt's seat)."""
         return given if given is not None else secrets.token_urlsafe(18)
 
-    async def _seat(self, match_id: str, seat: int) -> None:
-        """Tell the client its seat and token, then start sending it the match."""
-        started = await self.app.store.last_seq(match_id) > 0
-        info = await self.app.directory.get(match_id)
-        names = list(info.names) if info is not None else ["", ""]
+    async def _seat(self, match_id: str, seat: int, known: tuple[bool, tuple[str, str]] | None = None) -> None:
+        """Tell the client its seat and token, then start sending it the match. ``known``:
+        whether the duel has started and the players' names, when the caller knows them
+        (else they are read from Redis)."""
+        if known is None:
+            started = await self.app.store.last_seq(match_id) > 0
+            info = await self.app.directory.get(match_id)
+            names = list(info.names) if info is not None else ["", ""]
+        else:
+            started, names = known[0], list(known[1])
         self.send(Seated(match_id, seat, self.app.tokens.issue(match_id, seat), started, names))
         await self._bind(match_id, seat, 0)
+
+    def _known(self, match_id: str, names: tuple[str, str] | None) -> tuple[bool, tuple[str, str]] | None:
+        """What a joiner's ``Seated`` says, when this process knows it: the duel started here
+        (or was seen started) and the names were read after the join (``refresh_presence``)."""
+        lm = self.app.service.cached(match_id)
+        return (True, names) if names is not None and lm is not None and lm.started else None
 
     async def _start(self, match_id: str) -> None:
         """Append the duel's first entry once both seats are taken (at most once, whoever calls)."""
@@ -367,7 +378,11 @@ class Session:
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
             return None
-        await self._seat(match_id, 0)
+        if outcome == "ok":  # a new match: nobody else can know its id yet
+            self.app.service.fresh(match_id)
+            await self._seat(match_id, 0, (False, (msg.name, "")))
+        else:
+            await self._seat(match_id, 0)
         if msg.opponent == "bot" and outcome == "ok":
             self.app.start_bot(match_id)
         log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine")
@@ -375,10 +390,6 @@ class Session:
 
     async def _join(self, msg: Join) -> None:
         if not self._free():
-            return
-        info = await self.app.directory.get(msg.match_id)
-        if info is None:
-            self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
         deck = deck_or_demo(msg.deck, 1)
         outcome = await self.app.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
@@ -388,9 +399,9 @@ class Session:
         if outcome == "full":
             self.error(E.MATCH_FULL, "both seats are taken")
             return
-        await self.app.service.refresh_presence(msg.match_id)  # the joiner's name before the board
+        names = await self.app.service.refresh_presence(msg.match_id)  # the joiner's name before the board
         await self._start(msg.match_id)
-        await self._seat(msg.match_id, 1)
+        await self._seat(msg.match_id, 1, self._known(msg.match_id, names))
         log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
 
     async def _quick(self, msg: QuickMatch) -> None:
@@ -412,9 +423,9 @@ class Session:
         if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
             self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
             return
-        await self.app.service.refresh_presence(pairing.match_id)
+        names = await self.app.service.refresh_presence(pairing.match_id)
         await self._start(pairing.match_id)
-        await self._seat(pairing.match_id, 1)
+        await self._seat(pairing.match_id, 1, self._known(pairing.match_id, names))
         await self.app.quick.done(pairing.match_id)
 
     async def _create_quick(self, match_id: str, waiter: Entrant) -> None:
