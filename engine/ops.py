@@ -262,21 +262,22 @@ def check_win(ctx: Ctx) -> None:
         ctx.emit(DuelEnded(winner=other(zero[0]), reason="lp"))
 
 
-_TABLES: tuple[int, frozenset[int], dict[int, frozenset[str]]] = (-1, frozenset(), {})
+_TABLES: tuple[int, frozenset[int], dict[str, frozenset[int]]] = (-1, frozenset(), {})
 
 
-def _event_tables() -> tuple[frozenset[int], dict[int, frozenset[str]]]:
-    """The card codes whose script watches every event, and the event kinds each code's
-    trigger and FLIP effects answer: ``raise_event`` visits only those cards instead of
+def _event_tables() -> tuple[frozenset[int], dict[str, frozenset[int]]]:
+    """The card codes whose script watches every event, and per event kind the codes whose
+    trigger or FLIP effects answer it: ``raise_event`` visits only those cards instead of
     every card of the duel three times (rebuilt if a script is registered later)."""
     global _TABLES
     if _TABLES[0] != len(SCRIPTS):
         watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
-        kinds = {
-            code: frozenset(e.trigger_on for e in sc.effects if e.kind in ("trigger", "flip") and e.trigger_on)
-            for code, sc in SCRIPTS.items()
-        }
-        _TABLES = (len(SCRIPTS), watchers, {code: k for code, k in kinds.items() if k})
+        answering: dict[str, set[int]] = {}
+        for code, sc in SCRIPTS.items():
+            for e in sc.effects:
+                if e.kind in ("trigger", "flip") and e.trigger_on:
+                    answering.setdefault(e.trigger_on, set()).add(code)
+        _TABLES = (len(SCRIPTS), watchers, {kind: frozenset(codes) for kind, codes in answering.items()})
     return _TABLES[1], _TABLES[2]
 
 
@@ -290,13 +291,15 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     s = ctx.s
     if s.finished:
         return
-    watchers, triggers = _event_tables()
+    watchers, answering_kind = _event_tables()
     for c in [c for c in s.cards.values() if c.code in watchers]:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
-    kind = event["kind"]
-    answering = [c.id for c in s.cards.values() if kind in triggers.get(c.code, ())]
+    codes = answering_kind.get(event["kind"])
+    if codes is None:
+        return  # no card of any duel answers this kind of event
+    answering = [c.id for c in s.cards.values() if c.code in codes]
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]
