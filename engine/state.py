@@ -565,7 +565,44 @@ def state_hash(state: State) -> str:
     Exactly ``full_state_hash``, computed faster: the packed bytes of each card are kept on
     the card while it does not change (most of an action leaves most cards alone, and a
     state shares its unchanged card objects with the state before it), so only the cards an
-    action wrote (the players likewise) and the small rest of the state are packed again."""
+    action wrote (the players likewise) and the small rest of the state are packed again.
+    The digest of the board (everything up to the players) is kept in ``State._memo`` until
+    the next fact, and ``engine.decide`` carries it over a pass, which changes only what
+    follows the players (the priority)."""
+    memo = state._memo
+    if memo is None:
+        memo = state._memo = {}
+    board: BoardDigest | None = memo.get(BOARD_HASH)
+    if board is None:
+        board = memo[BOARD_HASH] = BoardDigest(_board_hash(state))
+    h = board.sha.copy()
+    h.update(_packer().pack(_after_players(state))[_SKIP_AFTER:])
+    digest: str = h.hexdigest()[:32]
+    return digest
+
+
+BOARD_HASH = ("board_hash",)
+"""``State._memo`` key of the ``BoardDigest`` of the state."""
+
+
+class BoardDigest:
+    """A sha256 object fed the packed state up to the end of the players, as ``state_hash``
+    keeps it. Never updated: ``state_hash`` updates a copy. So a deep copy of a state (with
+    its ``_memo``) may share it, as it shares any immutable value (a hash object cannot be
+    deep-copied itself)."""
+
+    __slots__ = ("sha",)
+
+    def __init__(self, sha: Any) -> None:
+        self.sha = sha
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoardDigest:
+        return self
+
+
+def _board_hash(state: State) -> Any:
+    """A sha256 object fed the packed state up to the end of the players (the cards, the
+    players and the fields before them: see ``state_hash``)."""
     packer = _packer()
     cards = state.cards
     parts = [
@@ -577,5 +614,4 @@ def state_hash(state: State) -> str:
     players = state.players
     parts.append(packer.pack_array_header(len(players)))
     parts.extend([p._packed or _player_bytes(p, packer) for p in players])
-    parts.append(packer.pack(_after_players(state))[_SKIP_AFTER:])
-    return hashlib.sha256(b"".join(parts)).hexdigest()[:32]
+    return hashlib.sha256(b"".join(parts))

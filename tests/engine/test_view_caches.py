@@ -2,7 +2,8 @@
 computed from scratch: along random duels, every seat's and the spectator's view, pending
 decision and legal actions on the live state (with its kept renderings, stats, legal
 actions, each player's part kept on the player, and what ``decide_state`` carried over a
-pass) equal those computed on a copy of the state with every cache emptied; likewise along
+pass) equal those computed on a copy of the state with every cache emptied, and so does its
+state hash (the board's digest kept, and carried over a pass); likewise along
 the same log folded in place into one state (replays)."""
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ from engine import (
     initial,
     legal_actions,
     pending,
+    state_hash,
     view,
 )
 from engine.decks import deck_named
 from engine.genesis import DuelConfig
+from engine.state import full_state_hash
 from tests.engine.play import aggressive
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -80,6 +83,8 @@ def play_and_check(
             continue
         scratch = fresh(state)
         bookless = fresh(state) if plain else scratch
+        for _twice in range(2):  # the board's digest is kept, and carried over a pass
+            assert state_hash(state) == full_state_hash(scratch)
         for v in (0, 1, None):
             for _twice in range(2):  # the second call is served from what the first one kept
                 assert vp.view(state, v) == vp.view(scratch, v)
