@@ -271,15 +271,18 @@ def trigger_actions(s: State, index: int) -> list[Action]:
 
 
 def _candidate_cards(s: State, seat: int) -> list[Card]:
+    """The cards ``seat`` might activate something of: its hand and Graveyard, every field card."""
+    cards = s.cards
     p = s.players[seat]
-    ids: list[int] = list(p.hand) + list(p.graveyard)
+    out = [cards[c] for c in p.hand]
+    out += [cards[c] for c in p.graveyard]
     for sd in (0, 1):
         q = s.players[sd]
-        ids += [c for c in q.monsters if c is not None]
-        ids += [c for c in q.spells_traps if c is not None]
+        out += [cards[c] for c in q.monsters if c is not None]
+        out += [cards[c] for c in q.spells_traps if c is not None]
         if q.field_zone is not None:
-            ids.append(q.field_zone)
-    return [s.cards[c] for c in ids]
+            out.append(cards[q.field_zone])
+    return out
 
 
 def activate(
