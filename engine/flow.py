@@ -181,7 +181,7 @@ def advance(ctx: Ctx) -> None:
         ctx.emit(Event(event=None))
         ctx.emit(Priority(seat=s.turn_player, passes=0))
         return
-    TURN[Phase(s.phase)].after(ctx, s.intent)
+    TURN[s.phase].after(ctx, s.intent)
 
 
 def _after_standby(ctx: Ctx, intent: str | None) -> None:
@@ -212,7 +212,7 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
     Step, a granted Battle Phase follows at once (ruling BP-6, ``_after_end_step``)."""
     step = ctx.s.step
     assert step is not None  # the Battle Phase is always in one of its steps
-    BATTLE_STEPS[Step(step)].after(ctx, intent)
+    BATTLE_STEPS[step].after(ctx, intent)
 
 
 def _after_main2(ctx: Ctx, intent: str | None) -> None:
@@ -312,11 +312,12 @@ def _self_destruct(ctx: Ctx) -> bool:
     s = ctx.s
     if damage_step.holds_self_destruction(s):
         return False
-    marked = set(s.attack.destroyed) if s.attack is not None else set()
     for seat in (s.turn_player, other(s.turn_player)):
         for c in s.monsters(seat):
             sc = SCRIPTS.get(c.code)
-            if sc is None or sc.self_destroy is None or not c.face_up or c.id in marked:
+            if sc is None or sc.self_destroy is None or not c.face_up:
+                continue
+            if s.attack is not None and c.id in s.attack.destroyed:
                 continue
             if sc.self_destroy(s, c):
                 destroy(ctx, c, reason="self", by=c.id)

@@ -11,7 +11,7 @@ from typing import Any
 from . import rng
 from .counters import Counter
 from .ctx import Ctx
-from .effects.base import SCRIPTS
+from .effects.base import SCRIPTS, Effect
 from .facts import (
     ABSENT,
     Absent,
@@ -262,22 +262,24 @@ def check_win(ctx: Ctx) -> None:
         ctx.emit(DuelEnded(winner=other(zero[0]), reason="lp"))
 
 
-_TABLES: tuple[int, frozenset[int], dict[str, frozenset[int]]] = (-1, frozenset(), {})
+_TABLES: tuple[int, frozenset[int], dict[str, dict[int, tuple[tuple[int, Effect], ...]]]] = (-1, frozenset(), {})
 
 
-def _event_tables() -> tuple[frozenset[int], dict[str, frozenset[int]]]:
+def _event_tables() -> tuple[frozenset[int], dict[str, dict[int, tuple[tuple[int, Effect], ...]]]]:
     """The card codes whose script watches every event, and per event kind the codes whose
-    trigger or FLIP effects answer it: ``raise_event`` visits only those cards instead of
-    every card of the duel three times (rebuilt if a script is registered later)."""
+    trigger or FLIP effects answer it, each with those effects (and their 1-based indices):
+    ``raise_event`` visits only those cards and effects instead of every card of the duel
+    three times (rebuilt if a script is registered later)."""
     global _TABLES
     if _TABLES[0] != len(SCRIPTS):
         watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
-        answering: dict[str, set[int]] = {}
+        answering: dict[str, dict[int, tuple[tuple[int, Effect], ...]]] = {}
         for code, sc in SCRIPTS.items():
-            for e in sc.effects:
+            for idx, e in enumerate(sc.effects, start=1):
                 if e.kind in ("trigger", "flip") and e.trigger_on:
-                    answering.setdefault(e.trigger_on, set()).add(code)
-        _TABLES = (len(SCRIPTS), watchers, {kind: frozenset(codes) for kind, codes in answering.items()})
+                    by_code = answering.setdefault(e.trigger_on, {})
+                    by_code[code] = (*by_code.get(code, ()), (idx, e))
+        _TABLES = (len(SCRIPTS), watchers, answering)
     return _TABLES[1], _TABLES[2]
 
 
@@ -296,19 +298,16 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
-    codes = answering_kind.get(event["kind"])
-    if codes is None:
+    effects = answering_kind.get(event["kind"])
+    if effects is None:
         return  # no card of any duel answers this kind of event
-    answering = [c.id for c in s.cards.values() if c.code in codes]
+    answering = [c.id for c in s.cards.values() if c.code in effects]
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]
             if c.controller != seat:
                 continue
-            sc = SCRIPTS[c.code]
-            for idx, eff in enumerate(sc.effects, start=1):
-                if eff.kind not in ("trigger", "flip") or eff.trigger_on != event["kind"]:
-                    continue
+            for idx, eff in effects[c.code]:  # its effects that answer this kind, in order
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
                 hidden = c.zone in (Zone.HAND, Zone.DECK, Zone.EXTRA) or (c.on_field and not c.face_up)
