@@ -6,6 +6,7 @@ directly.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from . import rng
@@ -37,7 +38,7 @@ from .facts import (
     Triggered,
     Used,
 )
-from .state import Card
+from .state import Card, State
 from .stats import (
     banish_instead,
     can_summon,
@@ -283,6 +284,23 @@ def _event_tables() -> tuple[frozenset[int], dict[str, dict[int, tuple[tuple[int
     return _TABLES[1], _TABLES[2]
 
 
+WATCHING = ("watching",)
+"""The ``roster`` key of the cards whose scripts watch every event (event kinds are strings)."""
+
+
+def roster(s: State, key: str | tuple[str], codes: Collection[int]) -> tuple[int, ...]:
+    """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the event
+    kind ``key``, or that watch every event), in the order of ``s.cards``: worked out once per
+    duel and key, and kept in ``State._roster`` (shared by the states derived from ``s``)."""
+    kept = s._roster
+    if kept is None or kept[0] != len(SCRIPTS):  # the cards are new, or a script was registered
+        kept = s._roster = (len(SCRIPTS), {})
+    ids: tuple[int, ...] | None = kept[1].get(key)
+    if ids is None:
+        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in codes)
+    return ids
+
+
 def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     """Record the trigger effects that ``event`` activates (they go on the chain later).
 
@@ -294,14 +312,15 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     if s.finished:
         return
     watchers, answering_kind = _event_tables()
-    for c in [c for c in s.cards.values() if c.code in watchers]:
+    for c in [s.cards[cid] for cid in roster(s, WATCHING, watchers)]:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
-    effects = answering_kind.get(event["kind"])
+    kind = event["kind"]
+    effects = answering_kind.get(kind)
     if effects is None:
         return  # no card of any duel answers this kind of event
-    answering = [c.id for c in s.cards.values() if c.code in effects]
+    answering = roster(s, kind, effects)
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]

@@ -23,6 +23,8 @@ from .types import Phase, Position, Step, Timing, Zone
 
 CACHE = {"cache": True}
 """Field metadata of bookkeeping that is not part of the duel state (``Card._memo``, ``State._w``)."""
+SHARED_CACHE = {"cache": True, "shared": True}
+"""Likewise, but true of every copy of the state as well: copies share it (``State._roster``)."""
 
 ZONES = ("deck", "hand", "monsters", "spells_traps", "field", "graveyard", "banished", "extra", "xyz_material")
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
@@ -192,6 +194,10 @@ class State:
     _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     # what views computed from this state (engine.view); every fact applied clears it
     _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # which cards answer each kind of event, by id (engine.ops.raise_event): it depends only on
+    # the ids and codes of the cards, which no fact changes once they exist. Copies share it;
+    # the facts that create the cards (engine.apply: duel_started, setup) drop it
+    _roster: Any = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
 
     @property
     def finished(self) -> bool:
@@ -264,10 +270,12 @@ def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
     """A copy function for a slotted state dataclass, written out from its fields (what a
     hand-written copy would be, and it stays right when a field is added): each container
     field (one with a default factory) is copied one level deep (``share``: shared too),
-    every other value shared; cache fields start empty."""
+    every other value shared; cache fields start empty, except shared ones (``SHARED_CACHE``)."""
     lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
     for f in dataclasses.fields(cls):
-        if f.metadata.get("cache"):
+        if f.metadata.get("shared"):
+            lines.append(f"    n.{f.name} = o.{f.name}")
+        elif f.metadata.get("cache"):
             lines.append(f"    n.{f.name} = None")
         elif f.default_factory is not dataclasses.MISSING and not share:
             lines.append(f"    n.{f.name} = o.{f.name}.copy()")
