@@ -32,6 +32,7 @@ from engine import (
 )
 from engine.decks import deck_named
 from engine.effects.base import SCRIPTS
+from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
 from engine.ops import WATCHING, _event_tables
 from engine.state import full_state_hash
@@ -61,7 +62,10 @@ def check_roster(s: State) -> None:
     watchers, answering = _event_tables()
     assert s._roster[0] == len(SCRIPTS)
     for key, ids in s._roster[1].items():
-        codes = watchers if key == WATCHING else answering[key]
+        if key == SELF_DESTROYING:
+            codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
+        else:
+            codes = watchers if key == WATCHING else answering[key]
         assert ids == tuple(c.id for c in s.cards.values() if c.code in codes)
 
 
