@@ -20,7 +20,7 @@ from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, Trigger
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
-from .state import Card, State, begin_in_place, derive, end_in_place
+from .state import Card, State, begin_in_place, carry_board_hash, derive, end_in_place
 from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
@@ -304,10 +304,13 @@ def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[F
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
-    if keep and state._memo and all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
-        # nothing on the board changed (a pass): what views computed from the board stays true,
-        # and so does the digest of the board (engine.state.state_hash)
-        ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones", "board_hash")}
+    if keep and state._memo:
+        if all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
+            # nothing on the board changed (a pass): what views computed from the board stays
+            # true, and so does the digest of the board (engine.state.state_hash)
+            ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones", "board_hash")}
+        else:
+            carry_board_hash(state, ctx.s)  # a new phase, say, writes no card and no player
     return ctx.facts, ctx.s
 
 

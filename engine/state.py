@@ -575,8 +575,8 @@ def state_hash(state: State) -> str:
     state shares its unchanged card objects with the state before it), so only the cards an
     action wrote (the players likewise) and the small rest of the state are packed again.
     The digest of the board (everything up to the players) is kept in ``State._memo`` until
-    the next fact, and ``engine.decide`` carries it over a pass, which changes only what
-    follows the players (the priority)."""
+    the next fact, and ``engine.decide`` carries it over an action that changes only what
+    follows the players (a pass, a new phase: ``carry_board_hash``)."""
     memo = state._memo
     if memo is None:
         memo = state._memo = {}
@@ -606,6 +606,23 @@ class BoardDigest:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> BoardDigest:
         return self
+
+
+def carry_board_hash(old: State, new: State) -> None:
+    """Give ``new`` the board digest kept for ``old`` (``state_hash``) if ``new``'s board is
+    ``old``'s: ``new`` is the state a Ctx made from ``old`` (``derive``, then a journal closed
+    by ``end_in_place``) and owns none of its cards and players, so it wrote none (every write
+    goes through ``write_card`` / ``write_player``, which make it own what they write: the same
+    rule the cached bytes of each card rely on), and the fields before the cards are the same
+    (the options are replaced by the facts, never written)."""
+    board = old._memo.get(BOARD_HASH) if old._memo else None
+    if board is None or new._w or len(new.cards) != len(old.cards):
+        return
+    if new.started != old.started or new.options is not old.options or new.rng != old.rng:
+        return
+    if new._memo is None:
+        new._memo = {}
+    new._memo[BOARD_HASH] = board
 
 
 def _board_hash(state: State) -> Any:

@@ -3,9 +3,9 @@ computed from scratch: along random duels, every seat's and the spectator's view
 decision and legal actions on the live state (with its kept renderings, stats, legal
 actions, each player's part kept on the player, and what ``decide_state`` carried over a
 pass) equal those computed on a copy of the state with every cache emptied, and so does its
-state hash (the board's digest kept, and carried over a pass), and what the state's roster
-says answers each kind of event (shared along the duel) is what its cards say; likewise along
-the same log folded in place into one state (replays)."""
+state hash (the board's digest kept, and carried over an action that writes no card or
+player), and what the state's roster says answers each kind of event (shared along the duel)
+is what its cards say; likewise along the same log folded in place into one state (replays)."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def play_and_check(
             continue
         scratch = fresh(state)
         bookless = fresh(state) if plain else scratch
-        for _twice in range(2):  # the board's digest is kept, and carried over a pass
+        for _twice in range(2):  # the board's digest is kept, and carried to the next state
             assert state_hash(state) == full_state_hash(scratch)
         check_roster(state)
         for v in (0, 1, None):
