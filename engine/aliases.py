@@ -226,8 +226,10 @@ class AliasBook:
     def follow(self, fact: Fact) -> None:
         """Update places from one fact (mirrors the zone changes of ``engine.apply``)."""
         t = fact["t"]
-        if t in PLACE_FACTS:
-            self.version += 1
+        if t not in PLACE_FACTS:  # no place changes (most facts)
+            self.facts += 1
+            return
+        self.version += 1
         if t == "duel_started":
             self._forget()
             for seat, deck in enumerate(fact["decks"]):

@@ -142,6 +142,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
 @handles(F.DuelStarted)
 def _duel_started(s: State, f: F.DuelStarted) -> None:
     s.started = True
+    s._roster = None  # it creates the cards
     s.options = dict(f.options)
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
@@ -562,6 +563,7 @@ def _setup(s: State, f: F.Setup) -> None:
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
     s.cards = {}
+    s._roster = None  # it creates the cards
     s.turn = int(f.turn)
     s.turn_player = int(f.turn_player)
     for seat in (0, 1):

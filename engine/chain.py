@@ -24,7 +24,7 @@ from typing import Any
 
 from .battle.damage_step import one_chain_only
 from .ctx import Ctx
-from .effects.base import Effect, effects_of, script_of
+from .effects.base import SCRIPTS, Effect, effects_of, script_of
 from .facts import (
     ABSENT,
     Activated,
@@ -97,39 +97,56 @@ def open_state(s: State) -> bool:
     return not s.chain and not event_blocks(s) and s.choice is None
 
 
+# the zones as module names: hot code reads them for every card (a StrEnum member lookup costs more)
+_HAND = Zone.HAND
+_GRAVEYARD = Zone.GRAVEYARD
+_SPELL_ZONES = frozenset({Zone.SPELLS_TRAPS, Zone.FIELD})
+_ON_FIELD = frozenset({Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD})
+_CARD_ACTIVATIONS = frozenset({"spell", "trap"})
+_FROM_GRAVE = CardFlag.ACTIVATE_FROM_GRAVE
+
+
 def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
-    data = card.data
-    if eff.kind in ("spell", "trap"):
-        if card.controller != seat and card.zone != Zone.HAND:
+    """May ``seat`` activate ``eff`` of ``card`` from where the card is now?"""
+    zone = card.zone
+    if eff.kind in _CARD_ACTIVATIONS:
+        if zone == _HAND:
+            return _from_hand_ok(s, card, seat)
+        if card.controller != seat:
             return False
-        if card.zone == Zone.HAND:
-            if card.owner != seat or data.is_trap:
-                return False
-            if data.prop == "field":
-                return True
-            if None not in s.players[seat].spells_traps:
-                return False
-            if data.prop == "quick-play":
-                return s.turn_player == seat
-            return True
-        if card.zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
+        if zone in _SPELL_ZONES:
             if card.face_up:
                 # a face-up Continuous card's own later effects use kind "quick"/"ignition"
                 return False
+            data = card.data
             if data.is_trap or data.prop == "quick-play":
                 return card.set_turn < s.turn
             return True
-        if card.zone == Zone.GRAVEYARD and data.is_spell:
-            # an effect allowed its activation from the Graveyard this turn; it stays there
+        if zone == _GRAVEYARD:
+            # a Spell whose activation an effect allowed from the Graveyard this turn; it stays there
             # (``ops.allow_activation_from_grave``: Destiny HERO - Diamond Dude, ruling GEN-1)
-            return card.owner == seat and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) == s.turn
+            return card.owner == seat and card.flags.get(_FROM_GRAVE) == s.turn and card.data.is_spell
         return False
     if eff.from_hand:
-        return card.zone == Zone.HAND and card.owner == seat
+        return zone == _HAND and card.owner == seat
     if eff.from_grave:
-        return card.zone == Zone.GRAVEYARD and card.owner == seat
+        return zone == _GRAVEYARD and card.owner == seat
     # effects of a face-up card on the field
-    return card.on_field and card.face_up and card.controller == seat
+    return zone in _ON_FIELD and card.face_up and card.controller == seat
+
+
+def _from_hand_ok(s: State, card: Card, seat: int) -> bool:
+    """May ``seat`` activate the Spell ``card`` from its hand (placing it on the field)?"""
+    data = card.data
+    if card.owner != seat or data.is_trap:
+        return False
+    if data.prop == "field":
+        return True
+    if None not in s.players[seat].spells_traps:
+        return False
+    if data.prop == "quick-play":
+        return s.turn_player == seat
+    return True
 
 
 def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
@@ -185,8 +202,12 @@ def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
 def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:
     if eff.kind in ("trigger", "flip"):
         return False
-    if not _from_where_ok(s, card, eff, seat):
-        return False
+    return _from_where_ok(s, card, eff, seat) and _can_activate_there(s, card, idx, eff, seat)
+
+
+def _can_activate_there(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:
+    """``can_activate`` for an effect a player activates (not a trigger or FLIP effect) of a
+    card it may activate from where the card is: the timing, locks, once-per limits, condition."""
     if not _timing_ok(s, card, eff, seat):
         return False
     if activation_locked(s, card, seat):
@@ -204,11 +225,16 @@ def activation_actions(s: State, seat: int) -> list[Action]:
     out: list[Action] = []
     if s.priority != seat or s.choice is not None:
         return out
+    scripts = SCRIPTS
     for card in _candidate_cards(s, seat):
-        for idx, eff in enumerate(effects_of(card), start=1):
-            if not can_activate(s, card, idx, eff, seat):
-                continue
-            out.extend(_options(s, card, idx, eff, seat))
+        sc = scripts.get(card.code)
+        if sc is None:
+            continue
+        # ``can_activate``, its checks in turn: trigger and FLIP effects are never activated
+        # by a player, most cards are where their effects cannot be activated from
+        for idx, eff in sc.activatable:
+            if _from_where_ok(s, card, eff, seat) and _can_activate_there(s, card, idx, eff, seat):
+                out.extend(_options(s, card, idx, eff, seat))
     return out
 
 
@@ -245,15 +271,18 @@ def trigger_actions(s: State, index: int) -> list[Action]:
 
 
 def _candidate_cards(s: State, seat: int) -> list[Card]:
+    """The cards ``seat`` might activate something of: its hand and Graveyard, every field card."""
+    cards = s.cards
     p = s.players[seat]
-    ids: list[int] = list(p.hand) + list(p.graveyard)
+    out = [cards[c] for c in p.hand]
+    out += [cards[c] for c in p.graveyard]
     for sd in (0, 1):
         q = s.players[sd]
-        ids += [c for c in q.monsters if c is not None]
-        ids += [c for c in q.spells_traps if c is not None]
+        out += [cards[c] for c in q.monsters if c is not None]
+        out += [cards[c] for c in q.spells_traps if c is not None]
         if q.field_zone is not None:
-            ids.append(q.field_zone)
-    return [s.cards[c] for c in ids]
+            out.append(cards[q.field_zone])
+    return out
 
 
 def activate(

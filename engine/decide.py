@@ -20,7 +20,7 @@ from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, Trigger
 from .flow import auto_pass_turn_player, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
-from .state import Card, State, begin_in_place, derive, end_in_place
+from .state import Card, State, begin_in_place, carry_board_hash, derive, end_in_place
 from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
@@ -188,7 +188,8 @@ def matches(action: Action, legal: Action) -> bool:
             if v in (None, [], False):
                 continue
             return False
-        if _norm(v) != _norm(legal[k]):
+        lv = legal[k]
+        if v != lv and _norm(v) != _norm(lv):  # equal values normalize equal: most keys need no sort
             return False
     return True
 
@@ -202,11 +203,10 @@ def find_legal(s: State, seat: int, action: Action) -> Action:
     if p is None or p["seat"] != seat:
         raise IllegalAction("action/not_your_priority", "the engine is waiting for the other player")
     a = normalize(action)
-    legal = known_legal_actions(s, seat)
-    found = [la for la in legal if matches(a, la)]
-    if not found:
-        raise IllegalAction("action/illegal", explain(s, seat, a))
-    return dict(found[0])
+    for la in known_legal_actions(s, seat):
+        if matches(a, la):
+            return dict(la)  # the first that matches
+    raise IllegalAction("action/illegal", explain(s, seat, a))
 
 
 def known_legal_actions(s: State, seat: int) -> list[Action]:
@@ -304,9 +304,13 @@ def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[F
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
-    if keep and state._memo and all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
-        # nothing on the board changed (a pass): what views computed from the board stays true
-        ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones")}
+    if keep and state._memo:
+        if all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
+            # nothing on the board changed (a pass): what views computed from the board stays
+            # true, and so does the digest of the board (engine.state.state_hash)
+            ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones", "board_hash")}
+        else:
+            carry_board_hash(state, ctx.s)  # a new phase, say, writes no card and no player
     return ctx.facts, ctx.s
 
 

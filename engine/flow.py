@@ -44,7 +44,7 @@ from .facts import (
     TriggerDone,
     Turn,
 )
-from .ops import control_to, destroy, draw, raise_event
+from .ops import control_to, destroy, draw, raise_event, roster
 from .prompts import prompt_for
 from .state import State
 from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
@@ -181,7 +181,7 @@ def advance(ctx: Ctx) -> None:
         ctx.emit(Event(event=None))
         ctx.emit(Priority(seat=s.turn_player, passes=0))
         return
-    TURN[Phase(s.phase)].after(ctx, s.intent)
+    TURN[s.phase].after(ctx, s.intent)
 
 
 def _after_standby(ctx: Ctx, intent: str | None) -> None:
@@ -212,7 +212,7 @@ def _advance_battle(ctx: Ctx, intent: str | None) -> None:
     Step, a granted Battle Phase follows at once (ruling BP-6, ``_after_end_step``)."""
     step = ctx.s.step
     assert step is not None  # the Battle Phase is always in one of its steps
-    BATTLE_STEPS[Step(step)].after(ctx, intent)
+    BATTLE_STEPS[step].after(ctx, intent)
 
 
 def _after_main2(ctx: Ctx, intent: str | None) -> None:
@@ -306,17 +306,36 @@ def _auto_pass_wanted(s: State) -> bool:
     return all(a["do"] == "pass" for a in acts)
 
 
+_MONSTERS = Zone.MONSTERS
+_SELF_DESTROYING_CODES: tuple[int, frozenset[int]] = (-1, frozenset())
+SELF_DESTROYING = ("self_destroying",)
+"""The ``ops.roster`` key of the cards whose scripts may destroy themselves (``Script.self_destroy``)."""
+
+
+def _self_destroying(s: State) -> tuple[int, ...]:
+    """The ids of the cards of the duel whose scripts may destroy themselves (``ops.roster``)."""
+    global _SELF_DESTROYING_CODES
+    if _SELF_DESTROYING_CODES[0] != len(SCRIPTS):  # rebuilt if a script is registered later
+        codes = frozenset(code for code, sc in SCRIPTS.items() if sc.self_destroy is not None)
+        _SELF_DESTROYING_CODES = (len(SCRIPTS), codes)
+    return roster(s, SELF_DESTROYING, _SELF_DESTROYING_CODES[1])
+
+
 def _self_destruct(ctx: Ctx) -> bool:
     """Continuous self-destruction (Giant Kozaky ...), held back in the Damage Step until
     after damage calculation; a monster destroyed by that battle never applies it (ruling DS-3; seed 003)."""
     s = ctx.s
     if damage_step.holds_self_destruction(s):
         return False
-    marked = set(s.attack.destroyed) if s.attack is not None else set()
+    cards = s.cards
+    if not any(cards[cid].zone == _MONSTERS and cards[cid].face_up for cid in _self_destroying(s)):
+        return False  # no face-up monster that can destroy itself (the loop below would find none)
     for seat in (s.turn_player, other(s.turn_player)):
         for c in s.monsters(seat):
             sc = SCRIPTS.get(c.code)
-            if sc is None or sc.self_destroy is None or not c.face_up or c.id in marked:
+            if sc is None or sc.self_destroy is None or not c.face_up:
+                continue
+            if s.attack is not None and c.id in s.attack.destroyed:
                 continue
             if sc.self_destroy(s, c):
                 destroy(ctx, c, reason="self", by=c.id)

@@ -6,12 +6,13 @@ directly.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from . import rng
 from .counters import Counter
 from .ctx import Ctx
-from .effects.base import SCRIPTS
+from .effects.base import SCRIPTS, Effect
 from .facts import (
     ABSENT,
     Absent,
@@ -37,7 +38,7 @@ from .facts import (
     Triggered,
     Used,
 )
-from .state import Card
+from .state import Card, State
 from .stats import (
     banish_instead,
     can_summon,
@@ -262,22 +263,42 @@ def check_win(ctx: Ctx) -> None:
         ctx.emit(DuelEnded(winner=other(zero[0]), reason="lp"))
 
 
-_TABLES: tuple[int, frozenset[int], dict[int, frozenset[str]]] = (-1, frozenset(), {})
+_TABLES: tuple[int, frozenset[int], dict[str, dict[int, tuple[tuple[int, Effect], ...]]]] = (-1, frozenset(), {})
 
 
-def _event_tables() -> tuple[frozenset[int], dict[int, frozenset[str]]]:
-    """The card codes whose script watches every event, and the event kinds each code's
-    trigger and FLIP effects answer: ``raise_event`` visits only those cards instead of
-    every card of the duel three times (rebuilt if a script is registered later)."""
+def _event_tables() -> tuple[frozenset[int], dict[str, dict[int, tuple[tuple[int, Effect], ...]]]]:
+    """The card codes whose script watches every event, and per event kind the codes whose
+    trigger or FLIP effects answer it, each with those effects (and their 1-based indices):
+    ``raise_event`` visits only those cards and effects instead of every card of the duel
+    three times (rebuilt if a script is registered later)."""
     global _TABLES
     if _TABLES[0] != len(SCRIPTS):
         watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
-        kinds = {
-            code: frozenset(e.trigger_on for e in sc.effects if e.kind in ("trigger", "flip") and e.trigger_on)
-            for code, sc in SCRIPTS.items()
-        }
-        _TABLES = (len(SCRIPTS), watchers, {code: k for code, k in kinds.items() if k})
+        answering: dict[str, dict[int, tuple[tuple[int, Effect], ...]]] = {}
+        for code, sc in SCRIPTS.items():
+            for idx, e in enumerate(sc.effects, start=1):
+                if e.kind in ("trigger", "flip") and e.trigger_on:
+                    by_code = answering.setdefault(e.trigger_on, {})
+                    by_code[code] = (*by_code.get(code, ()), (idx, e))
+        _TABLES = (len(SCRIPTS), watchers, answering)
     return _TABLES[1], _TABLES[2]
+
+
+WATCHING = ("watching",)
+"""The ``roster`` key of the cards whose scripts watch every event (event kinds are strings)."""
+
+
+def roster(s: State, key: str | tuple[str], codes: Collection[int]) -> tuple[int, ...]:
+    """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the event
+    kind ``key``, or that watch every event), in the order of ``s.cards``: worked out once per
+    duel and key, and kept in ``State._roster`` (shared by the states derived from ``s``)."""
+    kept = s._roster
+    if kept is None or kept[0] != len(SCRIPTS):  # the cards are new, or a script was registered
+        kept = s._roster = (len(SCRIPTS), {})
+    ids: tuple[int, ...] | None = kept[1].get(key)
+    if ids is None:
+        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in codes)
+    return ids
 
 
 def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
@@ -290,22 +311,22 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     s = ctx.s
     if s.finished:
         return
-    watchers, triggers = _event_tables()
-    for c in [c for c in s.cards.values() if c.code in watchers]:
+    watchers, answering_kind = _event_tables()
+    for c in [s.cards[cid] for cid in roster(s, WATCHING, watchers)]:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
     kind = event["kind"]
-    answering = [c.id for c in s.cards.values() if kind in triggers.get(c.code, ())]
+    effects = answering_kind.get(kind)
+    if effects is None:
+        return  # no card of any duel answers this kind of event
+    answering = roster(s, kind, effects)
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]
             if c.controller != seat:
                 continue
-            sc = SCRIPTS[c.code]
-            for idx, eff in enumerate(sc.effects, start=1):
-                if eff.kind not in ("trigger", "flip") or eff.trigger_on != event["kind"]:
-                    continue
+            for idx, eff in effects[c.code]:  # its effects that answer this kind, in order
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
                 hidden = c.zone in (Zone.HAND, Zone.DECK, Zone.EXTRA) or (c.on_field and not c.face_up)

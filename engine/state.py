@@ -23,6 +23,8 @@ from .types import Phase, Position, Step, Timing, Zone
 
 CACHE = {"cache": True}
 """Field metadata of bookkeeping that is not part of the duel state (``Card._memo``, ``State._w``)."""
+SHARED_CACHE = {"cache": True, "shared": True}
+"""Likewise, but true of every copy of the state as well: copies share it (``State._roster``)."""
 
 ZONES = ("deck", "hand", "monsters", "spells_traps", "field", "graveyard", "banished", "extra", "xyz_material")
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
@@ -192,6 +194,10 @@ class State:
     _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     # what views computed from this state (engine.view); every fact applied clears it
     _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # which cards answer each kind of event, by id (engine.ops.raise_event): it depends only on
+    # the ids and codes of the cards, which no fact changes once they exist. Copies share it;
+    # the facts that create the cards (engine.apply: duel_started, setup) drop it
+    _roster: Any = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
 
     @property
     def finished(self) -> bool:
@@ -264,10 +270,12 @@ def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
     """A copy function for a slotted state dataclass, written out from its fields (what a
     hand-written copy would be, and it stays right when a field is added): each container
     field (one with a default factory) is copied one level deep (``share``: shared too),
-    every other value shared; cache fields start empty."""
+    every other value shared; cache fields start empty, except shared ones (``SHARED_CACHE``)."""
     lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
     for f in dataclasses.fields(cls):
-        if f.metadata.get("cache"):
+        if f.metadata.get("shared"):
+            lines.append(f"    n.{f.name} = o.{f.name}")
+        elif f.metadata.get("cache"):
             lines.append(f"    n.{f.name} = None")
         elif f.default_factory is not dataclasses.MISSING and not share:
             lines.append(f"    n.{f.name} = o.{f.name}.copy()")
@@ -565,7 +573,61 @@ def state_hash(state: State) -> str:
     Exactly ``full_state_hash``, computed faster: the packed bytes of each card are kept on
     the card while it does not change (most of an action leaves most cards alone, and a
     state shares its unchanged card objects with the state before it), so only the cards an
-    action wrote (the players likewise) and the small rest of the state are packed again."""
+    action wrote (the players likewise) and the small rest of the state are packed again.
+    The digest of the board (everything up to the players) is kept in ``State._memo`` until
+    the next fact, and ``engine.decide`` carries it over an action that changes only what
+    follows the players (a pass, a new phase: ``carry_board_hash``)."""
+    memo = state._memo
+    if memo is None:
+        memo = state._memo = {}
+    board: BoardDigest | None = memo.get(BOARD_HASH)
+    if board is None:
+        board = memo[BOARD_HASH] = BoardDigest(_board_hash(state))
+    h = board.sha.copy()
+    h.update(_packer().pack(_after_players(state))[_SKIP_AFTER:])
+    digest: str = h.hexdigest()[:32]
+    return digest
+
+
+BOARD_HASH = ("board_hash",)
+"""``State._memo`` key of the ``BoardDigest`` of the state."""
+
+
+class BoardDigest:
+    """A sha256 object fed the packed state up to the end of the players, as ``state_hash``
+    keeps it. Never updated: ``state_hash`` updates a copy. So a deep copy of a state (with
+    its ``_memo``) may share it, as it shares any immutable value (a hash object cannot be
+    deep-copied itself)."""
+
+    __slots__ = ("sha",)
+
+    def __init__(self, sha: Any) -> None:
+        self.sha = sha
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoardDigest:
+        return self
+
+
+def carry_board_hash(old: State, new: State) -> None:
+    """Give ``new`` the board digest kept for ``old`` (``state_hash``) if ``new``'s board is
+    ``old``'s: ``new`` is the state a Ctx made from ``old`` (``derive``, then a journal closed
+    by ``end_in_place``) and owns none of its cards and players, so it wrote none (every write
+    goes through ``write_card`` / ``write_player``, which make it own what they write: the same
+    rule the cached bytes of each card rely on), and the fields before the cards are the same
+    (the options are replaced by the facts, never written)."""
+    board = old._memo.get(BOARD_HASH) if old._memo else None
+    if board is None or new._w or len(new.cards) != len(old.cards):
+        return
+    if new.started != old.started or new.options is not old.options or new.rng != old.rng:
+        return
+    if new._memo is None:
+        new._memo = {}
+    new._memo[BOARD_HASH] = board
+
+
+def _board_hash(state: State) -> Any:
+    """A sha256 object fed the packed state up to the end of the players (the cards, the
+    players and the fields before them: see ``state_hash``)."""
     packer = _packer()
     cards = state.cards
     parts = [
@@ -577,5 +639,4 @@ def state_hash(state: State) -> str:
     players = state.players
     parts.append(packer.pack_array_header(len(players)))
     parts.extend([p._packed or _player_bytes(p, packer) for p in players])
-    parts.append(packer.pack(_after_players(state))[_SKIP_AFTER:])
-    return hashlib.sha256(b"".join(parts)).hexdigest()[:32]
+    return hashlib.sha256(b"".join(parts))

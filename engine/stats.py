@@ -109,11 +109,16 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
 def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> tuple[int, int]:
     """Current ATK and DEF of a card (``stat``), both in one walk of the modifiers and the
     continuous effects (a view shows both)."""
-    if not c.data.is_monster:
+    data = c.data
+    if not data.is_monster:
         return 0, 0
-    a = original(s, c, "atk")
-    d = original(s, c, "def")
-    if c.zone != Zone.MONSTERS or not c.face_up:
+    if s.modifiers:
+        a = original(s, c, "atk")
+        d = original(s, c, "def")
+    else:  # ``original`` with no modifier to walk (most of a duel)
+        a = max(data.atk, 0)
+        d = max(data.def_, 0)
+    if c.zone != _MONSTERS or not c.face_up:
         return a, d
     cid = c.id
     for m in s.modifiers:
@@ -136,10 +141,17 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
         d += dd
     for e in s.face_up_field():
         # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
-        if e.equipped_to == cid and e.zone == Zone.SPELLS_TRAPS:
-            a += int(e.flags.get(CardFlag.EQUIP_ATK, 0))
-            d += int(e.flags.get(CardFlag.EQUIP_DEF, 0))
+        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS:
+            a += int(e.flags.get(_EQUIP_ATK, 0))
+            d += int(e.flags.get(_EQUIP_DEF, 0))
     return max(a, 0), max(d, 0)
+
+
+# StrEnum members read by ``atk_def`` for every monster shown, as module names (cheaper to read)
+_MONSTERS = Zone.MONSTERS
+_SPELLS_TRAPS = Zone.SPELLS_TRAPS
+_EQUIP_ATK = CardFlag.EQUIP_ATK
+_EQUIP_DEF = CardFlag.EQUIP_DEF
 
 
 def atk(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:

@@ -43,11 +43,15 @@ def _mapped(action: Action, fn: Callable[[int], int]) -> Action:
     """``action`` with every card id (or alias) in it passed through ``fn``."""
     out = dict(action)
     for k in SCALAR_CARD_KEYS:
-        value = out.get(k)
+        if k not in out:  # most actions name one card or none: skip the keys they lack
+            continue
+        value = out[k]
         if _is_id(value):
             out[k] = fn(value)
     for k in CARD_LIST_KEYS:
-        value = out.get(k)
+        if k not in out:
+            continue
+        value = out[k]
         if _is_id(value):
             out[k] = fn(value)
         elif isinstance(value, list):
@@ -72,13 +76,20 @@ class Viewpoints:
 
     def apply(self, facts: list[Fact]) -> PerViewer:
         """Move on by one log entry; its facts as each viewer sees them."""
-        self.book.entries += 1
-        out: PerViewer = ([], [], [])
+        book = self.book
+        book.entries += 1
+        seat0: list[WireFact] = []
+        seat1: list[WireFact] = []
+        spectators: list[WireFact] = []
         for fact in facts:
-            for i, seen in enumerate(present(self.book, fact)):
-                if seen is not None:
-                    out[i].append(seen)
-        return out
+            to0, to1, to_spectators = present(book, fact)
+            if to0 is not None:
+                seat0.append(to0)
+            if to1 is not None:
+                seat1.append(to1)
+            if to_spectators is not None:
+                spectators.append(to_spectators)
+        return seat0, seat1, spectators
 
     def story(self, v: Viewer, facts: list[WireFact]) -> list[str]:
         """``facts`` (as ``v`` saw them) in plain words; a card named only by an id gets its

@@ -13,7 +13,7 @@ every time, never stored, so removing the source removes the effect.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..state import Card, Link, State
@@ -156,6 +156,13 @@ class Script:
     # do not apply to it while it is face-up on the field
     unaffected_by: frozenset[str] = frozenset()
     spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
+    # derived from ``effects`` (never passed): the effects a player activates (not trigger or
+    # FLIP effects, which activate by themselves), each with its 1-based index
+    activatable: tuple[tuple[int, Effect], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        mine = tuple((i, e) for i, e in enumerate(self.effects, start=1) if e.kind not in ("trigger", "flip"))
+        object.__setattr__(self, "activatable", mine)  # a frozen dataclass sets its derived fields so
 
 
 SCRIPTS: dict[int, Script] = {}

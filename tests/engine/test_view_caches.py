@@ -2,8 +2,10 @@
 computed from scratch: along random duels, every seat's and the spectator's view, pending
 decision and legal actions on the live state (with its kept renderings, stats, legal
 actions, each player's part kept on the player, and what ``decide_state`` carried over a
-pass) equal those computed on a copy of the state with every cache emptied; likewise along
-the same log folded in place into one state (replays)."""
+pass) equal those computed on a copy of the state with every cache emptied, and so does its
+state hash (the board's digest kept, and carried over an action that writes no card or
+player), and what the state's roster says answers each kind of event (shared along the duel)
+is what its cards say; likewise along the same log folded in place into one state (replays)."""
 
 from __future__ import annotations
 
@@ -25,10 +27,15 @@ from engine import (
     initial,
     legal_actions,
     pending,
+    state_hash,
     view,
 )
 from engine.decks import deck_named
+from engine.effects.base import SCRIPTS
+from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
+from engine.ops import WATCHING, _event_tables
+from engine.state import full_state_hash
 from tests.engine.play import aggressive
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,6 +52,21 @@ def fresh(s: State) -> State:
     for p in n.players:
         p._packed = None
     return n
+
+
+def check_roster(s: State) -> None:
+    """What the state's roster (shared along the duel) says answers each kind of event is what
+    its cards say now."""
+    if s._roster is None:
+        return
+    watchers, answering = _event_tables()
+    assert s._roster[0] == len(SCRIPTS)
+    for key, ids in s._roster[1].items():
+        if key == SELF_DESTROYING:
+            codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
+        else:
+            codes = watchers if key == WATCHING else answering[key]
+        assert ids == tuple(c.id for c in s.cards.values() if c.code in codes)
 
 
 def play_and_check(
@@ -80,6 +102,9 @@ def play_and_check(
             continue
         scratch = fresh(state)
         bookless = fresh(state) if plain else scratch
+        for _twice in range(2):  # the board's digest is kept, and carried to the next state
+            assert state_hash(state) == full_state_hash(scratch)
+        check_roster(state)
         for v in (0, 1, None):
             for _twice in range(2):  # the second call is served from what the first one kept
                 assert vp.view(state, v) == vp.view(scratch, v)
