@@ -29,10 +29,13 @@ log = structlog.get_logger("duel.live")
 Send = Callable[[ServerMessage], None]
 
 RECENT = 2
-"""Entries a live match keeps with their per-viewer facts after the fan-out: a seat that joins
-just after the first entry, or comes back an entry or two behind, is caught up from them
-instead of from the log (read from Redis and followed from its start). Each costs about 1.7 KiB
-of memory per held match (an entry and its facts as three viewers see them), hence so few."""
+"""The first entries of a duel are kept with their per-viewer facts after the fan-out, until the
+log is longer or both seats are attached (``MatchService.attach``): the seat that joins just
+after the first entry is caught up from them instead of from the log (read from Redis and
+followed from its start). Not longer: the first entry is large (every card of the duel), and
+keeping it until the next entries grew the server by ~11 KiB per duel held at a human pace
+(1,000 duels arriving over 5 s: 139 against 128 KiB of RSS), as did keeping the last two
+entries of every match for reconnects (rare)."""
 
 SPECTATOR_DELAY_KEY = "spectator_delay"
 """Key of the genesis action that holds a match's spectator delay (entries)."""
@@ -149,7 +152,7 @@ class LiveMatch:
     alias_key: bytes = b""
     vp: rules.Viewpoints = field(init=False)
     unsent: list[Seen] = field(default_factory=list)  # entries followed, not fanned out yet
-    recent: deque[Seen] = field(default_factory=lambda: deque(maxlen=RECENT))  # the last ones followed
+    recent: list[Seen] = field(default_factory=list)  # the first entries (RECENT), while the log is short
     state: rules.State | None = None
     seq: int = 0
     state_hash: str = ""
@@ -178,7 +181,8 @@ class LiveMatch:
 
     def recent_after(self, last_seq: int) -> list[Seen] | None:
         """The entries after ``last_seq`` up to the live one with their per-viewer facts, if
-        the match still keeps them all (``RECENT``); else None (read them from the log)."""
+        the match still keeps them all (the first ``RECENT`` of the duel); else None (read
+        them from the log)."""
         recent = self.recent
         if not recent or recent[-1].entry.seq != self.seq or not recent[0].entry.seq <= last_seq + 1:
             return None
@@ -230,7 +234,10 @@ class LiveMatch:
         self.last_ts_ms = entry.ts_ms
         seen = Seen(entry, self.vp.apply(entry.facts))
         self.unsent.append(seen)
-        self.recent.append(seen)
+        if entry.seq <= RECENT:
+            self.recent.append(seen)
+        elif self.recent:
+            self.recent.clear()
         if check and rules.state_hash(new_state) != entry.state_hash:
             log.error("state_hash_mismatch", match_id=self.match_id, seq=entry.seq)
         if entry.seq == 1:

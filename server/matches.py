@@ -440,6 +440,8 @@ class MatchService:
                 await self._read_presence(lm)
                 if lm.started:
                     await self._catch_up(lm, watcher, last_seq)
+                if lm.recent and {w.seat for w in lm.watchers} >= {0, 1}:
+                    lm.recent.clear()  # both seats are here: the first entries were for the joiner
                 self._arm_clock(lm)
             return lm
 
@@ -499,13 +501,14 @@ class MatchService:
         """The entries after ``last_seq`` up to where the watcher may see (the
         live seq, or the delayed one of a spectator), then its view.  The missed
         entries' per-viewer facts are the ones the match kept when it followed them
-        (``LiveMatch.recent``: the last few), or else come from following the log from its
-        start (a viewer's card aliases depend on everything before)."""
+        (``LiveMatch.recent``: the duel's first entries, for the joining seat), or else come
+        from following the log from its start (a viewer's card aliases depend on everything
+        before)."""
         upto = lm.point_for(watcher.seat).seq
         missed: list[LogEntry] = []
         seen: list[rules.PerViewer] = []
         kept = lm.recent_after(last_seq) if 0 <= last_seq < upto == lm.seq else None
-        if kept is not None:  # a join just after the first entry, a reconnect a few entries behind
+        if kept is not None:  # the seat joining just after the first entry
             missed = [s.entry for s in kept]
             seen = [s.per for s in kept]
         elif 0 <= upto - last_seq <= self.catch_up_limit and last_seq < upto:
