@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
@@ -143,3 +143,24 @@ def test_match_ids_never_look_like_options() -> None:
     ids = [keys.new_match_id() for _ in range(5000)]
     assert all(keys.MATCH_ID_RE.fullmatch(m) and not m.startswith("-") for m in ids)
     assert len(set(ids)) == len(ids)
+
+
+def test_a_fingerprint_is_the_digest_of_the_canonical_json_whether_kept_or_not() -> None:
+    """``fingerprint`` keeps the digests of the actions it saw last: the kept one is the digest
+    of the canonical JSON (key order and tuple/list do not matter; a different value does)."""
+    from server.store import _fingerprint, fingerprint
+
+    actions: list[dict[str, Any]] = [
+        {"do": "pass"},
+        {"do": "attack", "card": 7, "target": 9},
+        {"target": 9, "card": 7, "do": "attack"},
+        {"do": "attack", "card": 7, "target": 8},
+        {"do": "choose", "cards": [1, 2]},
+        {"do": "choose", "cards": (1, 2)},
+        {"do": "x", "odd": object()},  # not msgpack: digested, never kept
+    ]
+    for _ in range(2):  # the second time from what was kept
+        got = [fingerprint(a) for a in actions]
+        assert got == [_fingerprint(a) for a in actions]
+    assert got[1] == got[2] and got[4] == got[5]
+    assert len({got[0], got[1], got[3], got[4]}) == 4
