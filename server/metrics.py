@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import HistogramMetricFamily
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -88,6 +88,28 @@ class _GCPauses(Collector):
 
 GC_PAUSES = _GCPauses()
 
+LabelKey = tuple[str, tuple[tuple[str, str], ...]]
+"""A counter's name and its labels (sorted)."""
+
+
+class _Counters(Collector):
+    """The duel counters as plain numbers, reported when scraped: a count is one dict update
+    (a ``prometheus_client`` counter takes a lock and calls through two objects; several per
+    action, ~2.5 % of the server's CPU with 2,000 duels at a human pace)."""
+
+    def __init__(self) -> None:
+        self.values: dict[LabelKey, float] = {}
+
+    def collect(self) -> Any:
+        families: dict[str, CounterMetricFamily] = {}
+        for (name, labels), value in sorted(self.values.items()):
+            family = families.get(name)
+            if family is None:
+                text = _HELP.get(name, ("counter", name))[1]
+                family = families[name] = CounterMetricFamily(name, text, labels=[k for k, _ in labels])
+            family.add_metric([v for _, v in labels], value)
+        yield from families.values()
+
 
 class Metrics:
     def __init__(self) -> None:
@@ -98,6 +120,8 @@ class Metrics:
         self.registry.register(GC_PAUSES)
         self._metrics: dict[str, Any] = {}
         self._children: dict[tuple[Any, ...], Any] = {}
+        self._counters = _Counters()
+        self.registry.register(self._counters)
         self._histograms = {
             name: Histogram(name, text, buckets=LATENCY_BUCKETS, registry=self.registry)
             for name, text in _HISTOGRAMS.items()
@@ -124,12 +148,21 @@ class Metrics:
         return metric.labels(**labels) if labels else metric
 
     def inc(self, name: str, amount: float = 1.0, **labels: str) -> None:
-        self._metric(name, labels, gauge=amount < 0).inc(amount)
+        kind = _HELP[name][0] if name in _HELP else "gauge" if amount < 0 else "counter"
+        if kind == "gauge":
+            self._metric(name, labels, gauge=True).inc(amount)
+            return
+        key = (name, tuple(sorted(labels.items())) if labels else ())
+        values = self._counters.values
+        values[key] = values.get(key, 0.0) + amount
 
     def set(self, name: str, value: float, **labels: str) -> None:
         self._metric(name, labels, gauge=True).set(value)
 
     def get(self, name: str, **labels: str) -> float:
+        counted = self._counters.values.get((name, tuple(sorted(labels.items()))))
+        if counted is not None:
+            return counted
         metric = self._metrics.get(name)
         if metric is None:
             return 0.0
