@@ -179,6 +179,11 @@ class LiveMatch:
         out, self.unsent = self.unsent, []
         return out
 
+    def both_seats_watched(self) -> bool:
+        """Both seats have a connection watching the match on this process."""
+        seats = {w.seat for w in self.watchers}
+        return 0 in seats and 1 in seats
+
     def recent_after(self, last_seq: int) -> list[Seen] | None:
         """The entries after ``last_seq`` up to the live one with their per-viewer facts, if
         the match still keeps them all (the first ``RECENT`` of the duel); else None (read
@@ -234,8 +239,8 @@ class LiveMatch:
         self.last_ts_ms = entry.ts_ms
         seen = Seen(entry, self.vp.apply(entry.facts))
         self.unsent.append(seen)
-        if entry.seq <= RECENT:
-            self.recent.append(seen)
+        if entry.seq <= RECENT and not self.both_seats_watched():
+            self.recent.append(seen)  # for a seat still to attach here
         elif self.recent:
             self.recent.clear()
         if check and rules.state_hash(new_state) != entry.state_hash:

@@ -440,7 +440,7 @@ class MatchService:
                 await self._read_presence(lm)
                 if lm.started:
                     await self._catch_up(lm, watcher, last_seq)
-                if lm.recent and {w.seat for w in lm.watchers} >= {0, 1}:
+                if lm.recent and lm.both_seats_watched():
                     lm.recent.clear()  # both seats are here: the first entries were for the joiner
                 self._arm_clock(lm)
             return lm

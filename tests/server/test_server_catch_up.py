@@ -71,3 +71,25 @@ def test_the_joining_seat_is_caught_up_from_kept_entries_as_from_the_log(
             await a.close()
 
     run(body())
+
+
+def test_a_match_watched_by_both_seats_keeps_no_entries() -> None:
+    """Both seats attached before the first entry (a quick match): nobody is left to join, so
+    the first entries are not kept (the genesis is large); with one seat attached they are."""
+    from engine.decks import deck_named
+    from protocol.entry import LogEntry
+    from server import rules
+    from server.live import Watcher
+
+    decks = (deck_named("counters"), deck_named("battle-step"))
+    facts = rules.genesis(7, decks)
+    state = rules.fold(facts, None)
+    entry = LogEntry(seq=1, seat=None, action={"do": "start"}, facts=facts, state_hash=rules.state_hash(state), ts_ms=0)
+    kept = []
+    for seats in ((0,), (0, 1)):
+        lm = LiveMatch("m", b"k" * 32)
+        for seat in seats:
+            lm.watchers.add(Watcher(seat, lambda msg: None))
+        lm.advance(entry, state)
+        kept.append(len(lm.recent))
+    assert kept == [1, 0]
