@@ -238,8 +238,14 @@ class Session:
     def _decode(self, frame: str | bytes) -> ClientMessage | None:
         """Decode a frame or answer with an error frame (and count a violation)."""
         self.app.metrics.inc("duel_frames_in_total")
-        if not self.bucket.take() or not self.app.addresses.take(self.address):
-            self._violation(E.RATE_LIMITED, f"at most {self.cfg.rate_per_second} frames per second")
+        if not self.bucket.take():
+            self._violation(E.RATE_LIMITED, f"at most {self.cfg.rate_per_second} frames per second on one connection")
+            return None
+        if not self.app.addresses.take(self.address):
+            self._violation(
+                E.RATE_LIMITED,
+                f"at most {self.cfg.address_rate} frames per second from all the connections of one address",
+            )
             return None
         if isinstance(frame, str):
             self._violation(E.FRAME_NOT_BINARY, "send binary msgpack frames, not text")

@@ -67,10 +67,12 @@ def free_port() -> int:
 
 
 class ServeProcess(child.ServeProcess):
-    """``duel serve`` as a child process with the fault tests' secret."""
+    """``duel serve`` as a child process with the fault tests' secret. Every duel of a fault
+    test is played from this one address at full speed: the per-address frame rate is lifted
+    (its default, 500 frames/s, refused lobby requests once the server got faster)."""
 
     def __init__(self, workdir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
-        super().__init__(workdir, *extra, secret=SECRET, env=env)
+        super().__init__(workdir, "--address-rate", "1000000", *extra, secret=SECRET, env=env)
 
 
 class ConfigServeProcess(child.ServeProcess):

@@ -504,6 +504,8 @@ def test_per_address_limits_bound_what_many_connections_may_do(redis_url: str, t
                         msg = await c.recv(timeout=1)
                         if isinstance(msg, Error) and msg.code == E.RATE_LIMITED:
                             limited += 1
+                            # the address's budget ran out, not the connection's: the reason says so
+                            assert "5 frames per second from all the connections of one address" in msg.reason
             assert limited >= 15
             await held[0].close()
             again = await DuelClient.connect(url_of(server), "room-again")  # a slot freed up
