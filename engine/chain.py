@@ -200,14 +200,11 @@ def once_key(card: Card, eff: Effect, idx: int, s: State) -> str | None:
 
 
 def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:
-    if eff.kind in ("trigger", "flip"):
+    """May ``seat`` activate ``eff`` of ``card`` now: where the card is first (most cards are
+    where their effects cannot be activated from), then the timing, locks, once-per limits and
+    the condition."""
+    if eff.kind in ("trigger", "flip") or not _from_where_ok(s, card, eff, seat):
         return False
-    return _from_where_ok(s, card, eff, seat) and _can_activate_there(s, card, idx, eff, seat)
-
-
-def _can_activate_there(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool:
-    """``can_activate`` for an effect a player activates (not a trigger or FLIP effect) of a
-    card it may activate from where the card is: the timing, locks, once-per limits, condition."""
     if not _timing_ok(s, card, eff, seat):
         return False
     if activation_locked(s, card, seat):
@@ -230,10 +227,8 @@ def activation_actions(s: State, seat: int) -> list[Action]:
         sc = scripts.get(card.code)
         if sc is None:
             continue
-        # ``can_activate``, its checks in turn: trigger and FLIP effects are never activated
-        # by a player, most cards are where their effects cannot be activated from
-        for idx, eff in sc.activatable:
-            if _from_where_ok(s, card, eff, seat) and _can_activate_there(s, card, idx, eff, seat):
+        for idx, eff in sc.activatable:  # trigger and FLIP effects are never activated by a player
+            if can_activate(s, card, idx, eff, seat):
                 out.extend(_options(s, card, idx, eff, seat))
     return out
 

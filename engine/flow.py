@@ -307,18 +307,13 @@ def _auto_pass_wanted(s: State) -> bool:
 
 
 _MONSTERS = Zone.MONSTERS
-_SELF_DESTROYING_CODES: tuple[int, frozenset[int]] = (-1, frozenset())
 SELF_DESTROYING = ("self_destroying",)
 """The ``ops.roster`` key of the cards whose scripts may destroy themselves (``Script.self_destroy``)."""
 
 
 def _self_destroying(s: State) -> tuple[int, ...]:
     """The ids of the cards of the duel whose scripts may destroy themselves (``ops.roster``)."""
-    global _SELF_DESTROYING_CODES
-    if _SELF_DESTROYING_CODES[0] != len(SCRIPTS):  # rebuilt if a script is registered later
-        codes = frozenset(code for code, sc in SCRIPTS.items() if sc.self_destroy is not None)
-        _SELF_DESTROYING_CODES = (len(SCRIPTS), codes)
-    return roster(s, SELF_DESTROYING, _SELF_DESTROYING_CODES[1])
+    return roster(s, SELF_DESTROYING, lambda: {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None})
 
 
 def _self_destruct(ctx: Ctx) -> bool:

@@ -6,7 +6,7 @@ directly.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from . import rng
@@ -288,16 +288,18 @@ WATCHING = ("watching",)
 """The ``roster`` key of the cards whose scripts watch every event (event kinds are strings)."""
 
 
-def roster(s: State, key: str | tuple[str], codes: Collection[int]) -> tuple[int, ...]:
-    """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the event
-    kind ``key``, or that watch every event), in the order of ``s.cards``: worked out once per
-    duel and key, and kept in ``State._roster`` (shared by the states derived from ``s``)."""
+def roster(s: State, key: str | tuple[str], codes: Callable[[], Collection[int]]) -> tuple[int, ...]:
+    """The ids of the cards of ``s`` whose code is in ``codes()`` (the codes that answer the
+    event kind ``key``, that watch every event, ...), in the order of ``s.cards``: worked out
+    once per duel and key (``codes`` is called then only), and kept in ``State._roster``
+    (shared by the states derived from ``s``)."""
     kept = s._roster
     if kept is None or kept[0] != len(SCRIPTS):  # the cards are new, or a script was registered
         kept = s._roster = (len(SCRIPTS), {})
     ids: tuple[int, ...] | None = kept[1].get(key)
     if ids is None:
-        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in codes)
+        wanted = codes()
+        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in wanted)
     return ids
 
 
@@ -312,7 +314,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     if s.finished:
         return
     watchers, answering_kind = _event_tables()
-    for c in [s.cards[cid] for cid in roster(s, WATCHING, watchers)]:
+    for c in [s.cards[cid] for cid in roster(s, WATCHING, lambda: watchers)]:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
@@ -320,7 +322,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     effects = answering_kind.get(kind)
     if effects is None:
         return  # no card of any duel answers this kind of event
-    answering = roster(s, kind, effects)
+    answering = roster(s, kind, lambda: effects)
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]

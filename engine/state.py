@@ -502,13 +502,14 @@ def _hashed(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _pack_default(o: Any) -> tuple[Any, ...]:
-    """msgpack hook: a state dataclass packs as the list of its field values, in field order
-    (a tuple packs as the same msgpack array)."""
+def field_values(o: Any) -> tuple[Any, ...]:
+    """msgpack hook: a state dataclass packs as the list of its field values (not its caches),
+    in field order (a tuple packs as the same msgpack array). ``state_hash`` packs with it, and
+    so do snapshots (``server.snapshots``)."""
     values = _VALUES.get(type(o))
     if values is None:
         if not hasattr(o, "__dataclass_fields__"):
-            raise TypeError(f"cannot hash a {type(o).__name__}")
+            raise TypeError(f"cannot pack a {type(o).__name__}")
         names = _hashed(type(o))
         if len(names) == 1:
             only = names[0]
@@ -526,7 +527,7 @@ _VALUES: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 def full_state_hash(state: State) -> str:
     """``state_hash`` computed from scratch (msgpack of the whole state, then sha256): the
     definition, kept as the cross-check of the cached one."""
-    packed = msgpack.packb(state, default=_pack_default, use_bin_type=True)
+    packed = msgpack.packb(state, default=field_values, use_bin_type=True)
     return hashlib.sha256(packed).hexdigest()[:32]
 
 
@@ -541,7 +542,7 @@ _local = threading.local()
 def _packer() -> msgpack.Packer:
     p: msgpack.Packer | None = getattr(_local, "packer", None)
     if p is None:
-        p = _local.packer = msgpack.Packer(default=_pack_default, use_bin_type=True)
+        p = _local.packer = msgpack.Packer(default=field_values, use_bin_type=True)
     return p
 
 

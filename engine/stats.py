@@ -87,6 +87,8 @@ def lingering_rules(s: State, seat: int, hook: str) -> list[Any]:
 def original(s: State, c: Card, stat: str) -> int:
     base = c.data.atk if stat == "atk" else c.data.def_
     base = max(base, 0)
+    if not s.modifiers:  # most of a duel: nothing to walk
+        return base
     for m in s.modifiers:
         if m.card == c.id and m.stat == stat and m.op == "set_original":
             base = m.value
@@ -109,15 +111,10 @@ def stat(s: State, c: Card, which: str, exclude: int | frozenset[int] | None = N
 def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> tuple[int, int]:
     """Current ATK and DEF of a card (``stat``), both in one walk of the modifiers and the
     continuous effects (a view shows both)."""
-    data = c.data
-    if not data.is_monster:
+    if not c.data.is_monster:
         return 0, 0
-    if s.modifiers:
-        a = original(s, c, "atk")
-        d = original(s, c, "def")
-    else:  # ``original`` with no modifier to walk (most of a duel)
-        a = max(data.atk, 0)
-        d = max(data.def_, 0)
+    a = original(s, c, "atk")
+    d = original(s, c, "def")
     if c.zone != _MONSTERS or not c.face_up:
         return a, d
     cid = c.id

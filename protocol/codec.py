@@ -15,8 +15,6 @@ bad input (a property test checks this with random bytes).
 
 from __future__ import annotations
 
-import dataclasses
-from functools import cache
 from typing import Any
 
 import msgpack
@@ -126,16 +124,11 @@ def decode_server(data: bytes, *, max_size: int = MAX_SERVER_FRAME) -> ServerMes
     return validate.build(cls, raw, str_keys=False)
 
 
-@cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
 def to_map(msg: Message) -> dict[str, Any]:
     """The wire map of a message: ``type`` first, then the fields in order."""
     out: dict[str, Any] = {"type": msg.type}
     cls: type = msg.__class__
-    for name in _field_names(cls):
+    for name in validate.message_fields(cls)[0]:
         out[name] = getattr(msg, name)
     return out
 

@@ -100,8 +100,9 @@ def _shape(tp: Any) -> tuple[Any, tuple[Any, ...]]:
 
 
 @cache
-def _fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], frozenset[str]]:
-    """A message class's fields by name, and the names of those that may be left out."""
+def message_fields(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], frozenset[str]]:
+    """A message class's fields by name (in order), and the names of those that may be left
+    out (``protocol.codec`` writes a message's map in this order)."""
     fields = {f.name: f for f in dataclasses.fields(cls)}
     optional = frozenset(
         name
@@ -159,7 +160,7 @@ def build(cls: type[T], raw: dict[str, Any], *, str_keys: bool = True) -> T:
     have non-string keys and nested data is not walked.
     """
     hints = _hints(typing.cast(type, cls))
-    fields, optional = _fields(typing.cast(type, cls))
+    fields, optional = message_fields(typing.cast(type, cls))
     unknown = sorted(str(k) for k in raw if k != "type" and k not in fields)
     if unknown:
         raise ProtocolError(MESSAGE_BAD_FIELD, f"unknown field '{unknown[0]}'")

@@ -23,10 +23,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
-import operator
 import types
 import typing
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Union
@@ -34,7 +32,7 @@ from typing import Any, Union
 import msgpack
 
 from engine.aliases import AliasBook
-from engine.state import State
+from engine.state import State, field_values
 from protocol.codec import pack
 from server.clocks import Clock
 
@@ -124,25 +122,14 @@ class Snapshot:
     clock: Clock | None
 
 
-@cache
-def _field_values(cls: type) -> Callable[[Any], Any]:
-    """The values of a dataclass's snapshot fields, as one tuple (packed as a msgpack array)."""
-    names = [f.name for f in _fields(cls)]
-    if len(names) == 1:
-        name = names[0]
-        return lambda obj: (getattr(obj, name),)
-    return operator.attrgetter(*names)
-
-
 def _pack_default(obj: Any) -> Any:
-    """What msgpack cannot pack itself: a dataclass is the tuple of its field values (as in
-    :func:`encode`), an enum its value. A ``StrEnum`` needs nothing: msgpack packs a str
-    subclass as a str, and a tuple as the same array as a list."""
+    """What msgpack cannot pack itself: a dataclass is the tuple of its field values, caches
+    left out (``engine.state.field_values``, as in :func:`encode`), an enum its value. A
+    ``StrEnum`` needs nothing: msgpack packs a str subclass as a str, and a tuple as the same
+    array as a list."""
     if isinstance(obj, enum.Enum):
         return obj.value
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return _field_values(type(obj))(obj)
-    raise TypeError(f"a snapshot cannot hold {type(obj).__name__}")
+    return field_values(obj)
 
 
 def dumps(snap: Snapshot) -> bytes:
