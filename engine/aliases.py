@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from .cards import shared_code
 from .types import Fact
 
 Viewer = int | None
@@ -50,9 +51,10 @@ def _index(v: Viewer) -> int:
     return 2 if v is None else v
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Place:
-    """Where a card is, as far as visibility goes."""
+    """Where a card is, as far as visibility goes. Immutable, and one object per distinct
+    place (``place``): a book's 80 entries share a handful of them, and so do its copies."""
 
     zone: str
     owner: int
@@ -70,6 +72,18 @@ class Place:
         if self.zone in FIELD_ZONES:
             return self.face_up or (v is not None and v == self.controller)
         return v is not None and v == self.owner and self.zone in OWN_PLACES
+
+
+_PLACES: dict[tuple[str, int, int, bool], Place] = {}
+
+
+def place(zone: str, owner: int, controller: int, face_up: bool) -> Place:
+    """The one ``Place`` of these values."""
+    key = (zone, owner, controller, face_up)
+    got = _PLACES.get(key)
+    if got is None:
+        got = _PLACES[key] = Place(*key)
+    return got
 
 
 @dataclass(slots=True)
@@ -102,7 +116,7 @@ class AliasBook:
     def copy(self) -> AliasBook:
         return AliasBook(
             key=self.key,
-            places={cid: replace(p) for cid, p in self.places.items()},
+            places=dict(self.places),
             codes=self.codes,
             facts=self.facts,
             entries=self.entries,
@@ -223,6 +237,12 @@ class AliasBook:
     def place_of(self, cid: int) -> Place | None:
         return self.places.get(cid)
 
+    def _turn(self, cid: int, face_up: bool) -> None:
+        """The card turned face-up or face-down where it is (what a viewer may track of it
+        does not change: that depends on the zone and the owner alone)."""
+        p = self.places[cid]
+        self.places[cid] = place(p.zone, p.owner, p.controller, face_up)
+
     def follow(self, fact: Fact) -> None:
         """Update places from one fact (mirrors the zone changes of ``engine.apply``)."""
         t = fact["t"]
@@ -234,37 +254,37 @@ class AliasBook:
             self._forget()
             for seat, deck in enumerate(fact["decks"]):
                 for cid, code in deck:
-                    self.put(int(cid), Place("deck", seat, seat, False))
-                    self.codes[int(cid)] = int(code)
+                    self.put(int(cid), place("deck", seat, seat, False))
+                    self.codes[int(cid)] = shared_code(int(code))
             for seat, extra in enumerate(fact.get("extra", [[], []])):
                 for cid, code in extra:
-                    self.put(int(cid), Place("extra", seat, seat, False))
-                    self.codes[int(cid)] = int(code)
+                    self.put(int(cid), place("extra", seat, seat, False))
+                    self.codes[int(cid)] = shared_code(int(code))
         elif t == "setup":
             self._forget()
             for e in fact["cards"]:
                 zone = str(e["zone"])
                 face_up = bool(e.get("face_up", False))
-                self.put(int(e["id"]), Place(zone, int(e["owner"]), int(e["controller"]), face_up))
-                self.codes[int(e["id"])] = int(e["code"])
+                self.put(int(e["id"]), place(zone, int(e["owner"]), int(e["controller"]), face_up))
+                self.codes[int(e["id"])] = shared_code(int(e["code"]))
         elif t == "drew":
             p = self.places[int(fact["card"])]
-            self.put(int(fact["card"]), Place("hand", p.owner, p.owner, False))
+            self.put(int(fact["card"]), place("hand", p.owner, p.owner, False))
         elif t == "moved":
             cid = int(fact["card"])
             p = self.places[cid]
             to = str(fact["to"])
             if to in FIELD_ZONES:
                 controller = int(fact.get("controller", p.controller))
-                self.put(cid, Place(to, p.owner, controller, bool(fact.get("face_up", True))))
+                self.put(cid, place(to, p.owner, controller, bool(fact.get("face_up", True))))
             else:
-                self.put(cid, Place(to, p.owner, p.owner, to in ("graveyard", "banished")))
+                self.put(cid, place(to, p.owner, p.owner, to in ("graveyard", "banished")))
         elif t == "flipped":
-            self.places[int(fact["card"])].face_up = True
+            self._turn(int(fact["card"]), True)
         elif t == "position_changed":
-            self.places[int(fact["card"])].face_up = bool(fact["face_up"])
+            self._turn(int(fact["card"]), bool(fact["face_up"]))
         elif t == "activated":
-            p = self.places[int(fact["card"])]
-            if p.zone in ("spells_traps", "field"):
-                p.face_up = True
+            cid = int(fact["card"])
+            if self.places[cid].zone in ("spells_traps", "field"):
+                self._turn(cid, True)
         self.facts += 1

@@ -7,12 +7,16 @@ They trust the fact: deciding whether it was allowed is ``decide``'s job.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from . import facts as F
+from .cards import shared_code
 from .facts import ABSENT, Fact
 from .state import (
+    NO_COUNTERS,
+    NO_FLAGS,
+    NO_MATERIALS,
     Attack,
     Card,
     Link,
@@ -35,6 +39,7 @@ STEPS = {st.value: st for st in Step}
 TIMINGS = {t.value: t for t in Timing}
 
 FactT = TypeVar("FactT", bound=Fact)
+V = TypeVar("V")
 HANDLERS: dict[type[Fact], Callable[[State, Any], None]] = {}
 """How each fact class changes the state (``tests/engine/test_facts.py``: every class has one)."""
 
@@ -98,7 +103,8 @@ def _remove_from_zone(s: State, c: Card) -> None:
         p.field_zone = None
     elif c.zone == "xyz_material":
         for host in [h for h in s.cards.values() if c.id in h.materials]:
-            write_card(s, host.id).materials.remove(c.id)
+            h = write_card(s, host.id)
+            h.materials = [m for m in h.materials if m != c.id]
     else:
         lst: list[int] = getattr(p, c.zone)
         if c.id in lst:
@@ -128,10 +134,10 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
     c.controller = c.owner
     c.face_up = zone in ("graveyard", "banished")
     c.position = Position.ATTACK
-    c.counters = {}
+    c.counters = NO_COUNTERS
     c.equipped_to = None
     c.attacks = 0
-    c.flags = {}
+    c.flags = NO_FLAGS
     lst: list[int] = getattr(write_player(s, c.owner), zone)
     if zone == "deck" and top:
         lst.insert(0, c.id)
@@ -149,10 +155,10 @@ def _duel_started(s: State, f: F.DuelStarted) -> None:
     for seat, deck in enumerate(f.decks):
         s.players[seat].lp = int(f.lp)
         for cid, code in deck:
-            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone=Zone.DECK)
+            s.cards[cid] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
             s.players[seat].deck.append(cid)
         for cid, code in f.extra[seat]:
-            s.cards[cid] = Card(id=cid, code=code, owner=seat, controller=seat, zone=Zone.EXTRA)
+            s.cards[cid] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.EXTRA)
             s.players[seat].extra.append(cid)
     s.turn_player = int(f.first)
 
@@ -203,7 +209,7 @@ def _moved(s: State, f: F.Moved) -> None:
     place(s, c, to, -1 if f.slot is ABSENT else int(f.slot), f.top is not False)
     if to == "graveyard" and f.reason == "battle":
         # destroyed by battle and sent to the Graveyard in this Battle Phase (Tualatin)
-        c.flags[CardFlag.BATTLE_SENT] = [s.turn, s.battle_phases]
+        c.flags = {**c.flags, CardFlag.BATTLE_SENT: [s.turn, s.battle_phases]}
     if to not in ("monsters", "spells_traps", "field"):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [
@@ -249,6 +255,19 @@ def _turn(s: State, f: F.Turn) -> None:
 _ATTACKED_TARGETS = CardFlag.ATTACKED_TARGETS  # a StrEnum member read from its class costs ~4x a local
 
 
+def _without(m: Mapping[str, V], key: str) -> Mapping[str, V]:
+    """``m`` less ``key`` (a card's counters and flags are replaced, never changed in place)."""
+    if key not in m:
+        return m
+    out = dict(m)
+    del out[key]
+    return out
+
+
+def _set_flag(c: Card, name: str, value: Any) -> None:
+    c.flags = {**c.flags, name: value}
+
+
 def _reset_attacks(s: State) -> None:
     """No card has attacked yet (writes only the cards that had). Only cards on the field
     can have attacked: leaving it resets a card's attacks and flags (``place``), so the
@@ -257,7 +276,7 @@ def _reset_attacks(s: State) -> None:
     for cid in [c.id for c in s._field_cards(None) if c.attacks or flag in c.flags]:
         c = write_card(s, cid)
         c.attacks = 0
-        c.flags.pop(flag, None)
+        c.flags = _without(c.flags, flag)
 
 
 @handles(F.PhaseBegan)
@@ -391,11 +410,11 @@ def _attack_declared(s: State, f: F.AttackDeclared) -> None:
     a = write_card(s, f.attacker)
     a.attacks += 1
     a.attacked_turn = s.turn
-    a.flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
-    a.flags.setdefault(CardFlag.ATTACKED_TARGETS, [])
+    targets = a.flags.get(CardFlag.ATTACKED_TARGETS, [])
     if f.target is not None:
-        a.flags[CardFlag.ATTACKED_TARGETS] = [*a.flags[CardFlag.ATTACKED_TARGETS], f.target]
-        write_card(s, f.target).flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
+        targets = [*targets, f.target]
+        _set_flag(write_card(s, f.target), CardFlag.BATTLED, [s.turn, s.battle_phases])
+    a.flags = {**a.flags, CardFlag.BATTLED: [s.turn, s.battle_phases], CardFlag.ATTACKED_TARGETS: targets}
     s.attack = Attack(attacker=a.id, target=f.target, snapshot=list(f.snapshot))
     s.event = {"kind": "attack_declared", "attacker": a.id, "target": f.target}
 
@@ -412,9 +431,10 @@ def _attack_retargeted(s: State, f: F.AttackRetargeted) -> None:
         s.attack.target = f.target
         s.attack.snapshot = list(f.snapshot)
         if f.target is not None:
-            write_card(s, f.target).flags[CardFlag.BATTLED] = [s.turn, s.battle_phases]
+            _set_flag(write_card(s, f.target), CardFlag.BATTLED, [s.turn, s.battle_phases])
             atk_card = write_card(s, s.attack.attacker)
-            atk_card.flags[CardFlag.ATTACKED_TARGETS] = [*atk_card.flags.get(CardFlag.ATTACKED_TARGETS, []), f.target]
+            targets = [*atk_card.flags.get(CardFlag.ATTACKED_TARGETS, []), f.target]
+            _set_flag(atk_card, CardFlag.ATTACKED_TARGETS, targets)
         s.attack.replay = False
         s.attack.responded = True
 
@@ -478,10 +498,7 @@ def _modifiers_expired(s: State, f: F.ModifiersExpired) -> None:
 def _counters(s: State, f: F.Counters) -> None:
     c = write_card(s, f.card)
     n = int(f.count)
-    if n <= 0:
-        c.counters.pop(f.name, None)
-    else:
-        c.counters[f.name] = n
+    c.counters = _without(c.counters, f.name) if n <= 0 else {**c.counters, f.name: n}
 
 
 @handles(F.Equipped)
@@ -493,9 +510,9 @@ def _equipped(s: State, f: F.Equipped) -> None:
 def _flag(s: State, f: F.Flag) -> None:
     c = write_card(s, f.card)
     if f.value is None:
-        c.flags.pop(f.name, None)
+        c.flags = _without(c.flags, f.name)
     else:
-        c.flags[f.name] = f.value
+        _set_flag(c, f.name, f.value)
 
 
 @handles(F.Used)
@@ -569,7 +586,8 @@ def _setup(s: State, f: F.Setup) -> None:
     for seat in (0, 1):
         s.players[seat].lp = int(f.lp[seat])
     for e in f.cards:
-        c = Card(id=int(e["id"]), code=int(e["code"]), owner=int(e["owner"]), controller=int(e["controller"]))
+        code = shared_code(int(e["code"]))
+        c = Card(id=int(e["id"]), code=code, owner=int(e["owner"]), controller=int(e["controller"]))
         c.face_up = bool(e.get("face_up", False))
         c.position = POSITIONS[e.get("position", "attack")]
         c.set_turn = int(e.get("set_turn", 0))
@@ -577,10 +595,10 @@ def _setup(s: State, f: F.Setup) -> None:
         c.position_turn = int(e.get("position_turn", 0))
         c.attacks = int(e.get("attacks", 0))
         c.attacked_turn = int(e.get("attacked_turn", 0))
-        c.counters = dict(e.get("counters", {}))
+        c.counters = dict(e["counters"]) if e.get("counters") else NO_COUNTERS
         c.equipped_to = e.get("equipped_to")
-        c.materials = list(e.get("materials", []))
-        c.flags = dict(e.get("flags", {}))
+        c.materials = list(e["materials"]) if e.get("materials") else NO_MATERIALS
+        c.flags = dict(e["flags"]) if e.get("flags") else NO_FLAGS
         s.cards[c.id] = c
         if e["zone"] == "xyz_material":
             c.zone = Zone.XYZ_MATERIAL

@@ -87,3 +87,12 @@ def by_name(name: str) -> CardData:
         return CARDS_BY_NAME[name]
     except KeyError:
         raise KeyError(f"unknown card name: {name!r}") from None
+
+
+_CODES: dict[int, int] = {code: code for code in CARDS}
+
+
+def shared_code(code: int) -> int:
+    """The one int object of a known passcode (each of a held duel's 80 cards, and the alias
+    books that follow them, would otherwise hold its own 32-byte copy from the log)."""
+    return _CODES.get(code, code)

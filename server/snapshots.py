@@ -25,6 +25,7 @@ import enum
 import hashlib
 import types
 import typing
+from collections import abc
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Union
@@ -32,7 +33,7 @@ from typing import Any, Union
 import msgpack
 
 from engine.aliases import AliasBook
-from engine.state import State, field_values
+from engine.state import NO_FLAGS, NO_MATERIALS, State, field_values
 from protocol.codec import pack
 from server.clocks import Clock
 
@@ -104,6 +105,10 @@ def decode(tp: Any, data: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(decode(args[0], v) for v in data)
         return tuple(decode(a, v) for a, v in zip(args, data, strict=True)) if args else tuple(data)
+    if origin is abc.Mapping:  # a card's counters and flags: never changed in place
+        return {decode(args[0], k): decode(args[1], v) for k, v in data.items()} if data else NO_FLAGS
+    if origin is abc.Sequence:  # a card's materials
+        return [decode(args[0], v) for v in data] if data else NO_MATERIALS
     if origin is dict:
         kt, vt = args if args else (Any, Any)
         return {decode(kt, k): decode(vt, v) for k, v in data.items()}

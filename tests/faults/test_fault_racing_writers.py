@@ -33,6 +33,8 @@ from tests.faults.fault_helpers import (
 
 WRITERS = knob("DUEL_FAULT_WRITERS", 3)
 RACES = knob("DUEL_FAULT_RACES", 1)
+EXTRA_RACES = 4
+"""Matches played beyond ``RACES`` while the writers have not collided yet."""
 
 
 async def start_writer(redis_url: str, match_id: str, index: int) -> asyncio.subprocess.Process:
@@ -110,6 +112,11 @@ def test_racing_writer_processes_never_fork_a_match(redis_url: str, tmp_path: Pa
     async def body() -> None:
         for n in range(RACES):
             await one(n)
+        # whether the writers' appends collide is up to the scheduler: on a busy machine they
+        # can take turns through a whole short duel. Race again (a few times at most) until
+        # they have collided, so that "never forks" is shown under real races
+        while totals["writer_conflicts"] == 0 and totals["matches"] < RACES + EXTRA_RACES:
+            await one(totals["matches"])
 
     try:
         asyncio.run(body())
@@ -119,4 +126,4 @@ def test_racing_writer_processes_never_fork_a_match(redis_url: str, tmp_path: Pa
     report("racing_writers", writers=WRITERS, server_processes=2, client_errors=dict(errors), **totals)
     assert totals["forks"] == 0
     assert totals["writer_conflicts"] > 0, "the writers never raced"
-    assert totals["matches"] == RACES
+    assert RACES <= totals["matches"] <= RACES + EXTRA_RACES
