@@ -147,6 +147,11 @@ READERS: dict[str, Callable[[WireFact], Fact]] = {}
 """``from_wire`` of each class, by ``t``."""
 
 
+def _plain(v: Any) -> Any:
+    """An enum member's value (a plain str), anything else as it is."""
+    return v._value_ if isinstance(v, Enum) else v
+
+
 def _wire_key(name: str) -> str:
     return name[:-1] if name.endswith("_") else name
 
@@ -172,7 +177,7 @@ def fact(cls: type[F]) -> type[F]:
         raise ValueError(f"two fact classes for {c.t!r}")
     names = [f.name for f in fields(c) if f.name != "layout"]
     c.KEYS = {_wire_key(n): n for n in names}
-    env: dict[str, Any] = {"ABSENT": ABSENT, "cls": c}
+    env: dict[str, Any] = {"ABSENT": ABSENT, "cls": c, "_plain": _plain}
     c.__repr__ = Fact.__repr__  # the dataclass's own would list every absent field
     layouts = [tuple(_wire_key(n) for n in names), *c.LAYOUTS]
     writers = []
@@ -182,11 +187,16 @@ def fact(cls: type[F]) -> type[F]:
         lines = ["def to_wire(self):", f"    d = {{'t': {c.t!r}}}"]
         for key in layout:
             attr = c.KEYS[key]
+            # a str field may hold a StrEnum member (Phase.BATTLE): the wire gets the plain str,
+            # which msgpack packs in a tenth of the time of a str subclass (same bytes)
+            plain = "v if v.__class__ is str else _plain(v)"
+            text = str(c.__dataclass_fields__[attr].type).startswith("str")
+            value = plain if text else "v"
+            lines.append(f"    v = self.{attr}")
             if c.__dataclass_fields__[attr].default is ABSENT:
-                lines.append(f"    v = self.{attr}")
-                lines.append(f"    if v is not ABSENT: d[{key!r}] = v")
+                lines.append(f"    if v is not ABSENT: d[{key!r}] = {value}")
             else:
-                lines.append(f"    d[{key!r}] = self.{attr}")
+                lines.append(f"    d[{key!r}] = {value}")
         lines.append("    return d")
         writers.append(_compile(c, "\n".join(lines) + "\n", dict(env), "to_wire"))
     if len(writers) == 1:

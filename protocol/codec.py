@@ -15,6 +15,7 @@ bad input (a property test checks this with random bytes).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import msgpack
@@ -63,9 +64,17 @@ def _no_ext(code: int, data: bytes) -> object:
     raise ValueError(f"ext type {code} is not allowed")
 
 
+_local = threading.local()
+
+
 def pack(obj: object) -> bytes:
-    """Pack plain data as msgpack (str as str, bytes as bin)."""
-    data: bytes = msgpack.packb(obj, use_bin_type=True)
+    """Pack plain data as msgpack (str as str, bytes as bin), with this thread's packer:
+    ``msgpack.packb`` makes a packer (and its buffer) per call, 1.6 µs of the 2.3 it takes
+    to pack an ``Accepted``."""
+    packer: msgpack.Packer | None = getattr(_local, "packer", None)
+    if packer is None:
+        packer = _local.packer = msgpack.Packer(use_bin_type=True)
+    data: bytes = packer.pack(obj)  # a failed call leaves nothing behind (msgpack resets; a test checks)
     return data
 
 

@@ -181,3 +181,14 @@ def test_random_maps_only_raise_protocol_errors(raw: dict[str, object], tag: str
         assert exc.code in E.ALL_CODES
     else:
         assert msg.type == tag
+
+
+def test_the_kept_packer_packs_what_packb_packs_after_a_failure() -> None:
+    """``pack`` reuses one packer per thread: a value it cannot pack raises, and leaves nothing
+    behind for the next frame."""
+    from protocol.codec import pack
+
+    with pytest.raises(TypeError):
+        pack({"type": "update", "bad": object()})
+    for obj in ({"type": "accepted", "seq": 3}, [1, "é", b"\x00", None, 2.5, {"k": [True]}]):
+        assert pack(obj) == msgpack.packb(obj, use_bin_type=True)
