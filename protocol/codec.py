@@ -19,6 +19,7 @@ import threading
 from typing import Any
 
 import msgpack
+import msgspec
 
 from protocol import validate
 from protocol.errors import (
@@ -68,14 +69,15 @@ _local = threading.local()
 
 
 def pack(obj: object) -> bytes:
-    """Pack plain data as msgpack (str as str, bytes as bin), with this thread's packer:
-    ``msgpack.packb`` makes a packer (and its buffer) per call, 1.6 µs of the 2.3 it takes
-    to pack an ``Accepted``."""
-    packer: msgpack.Packer | None = getattr(_local, "packer", None)
-    if packer is None:
-        packer = _local.packer = msgpack.Packer(use_bin_type=True)
-    data: bytes = packer.pack(obj)  # a failed call leaves nothing behind (msgpack resets; a test checks)
-    return data
+    """Pack plain data as msgpack (str as str, bytes as bin), with this thread's msgspec
+    encoder: the same bytes as ``msgpack.packb(obj, use_bin_type=True)`` (a property test
+    compares them) in a third of the time (a view: 8.3 -> 3.0 µs; frames were the largest
+    single item of the server's CPU). Decoding stays with ``msgpack``, whose limits on
+    lengths guard what clients send."""
+    encoder: msgspec.msgpack.Encoder | None = getattr(_local, "encoder", None)
+    if encoder is None:
+        encoder = _local.encoder = msgspec.msgpack.Encoder()
+    return encoder.encode(obj)
 
 
 def unpack(data: bytes, *, max_size: int, strict: bool = True) -> Any:
