@@ -112,6 +112,12 @@ class AliasBook:
     # times a fact changed a card's place (views keep what they rendered under the pair)
     token: object = field(default_factory=object, init=False, repr=False, compare=False, metadata={"cache": True})
     version: int = field(default=0, init=False, repr=False, compare=False, metadata={"cache": True})
+    # likewise per side of the table: how many times a card shown among a seat's zones (by its
+    # owner or its controller) changed place, so that a view keeps one side's rendering while
+    # only the other side's cards move
+    sides: list[int] = field(
+        default_factory=lambda: [0, 0], init=False, repr=False, compare=False, metadata={"cache": True}
+    )
 
     def copy(self) -> AliasBook:
         return AliasBook(
@@ -216,6 +222,8 @@ class AliasBook:
     # ------------------------------------------------------------------ following places
 
     def _forget(self) -> None:
+        self.sides[0] += 1
+        self.sides[1] += 1
         self.places.clear()
         self.codes = {}
         for d in (*self._alias, *self._card):
@@ -225,6 +233,14 @@ class AliasBook:
         """The card is now at ``place``: issue or drop aliases as trackability changes."""
         old = self.places.get(cid)
         self.places[cid] = place
+        sides = self.sides
+        sides[place.owner] += 1
+        if place.controller != place.owner:
+            sides[place.controller] += 1
+        if old is not None:
+            sides[old.owner] += 1
+            if old.controller != old.owner:
+                sides[old.controller] += 1
         for v in VIEWERS:
             vi = _index(v)
             was = old is not None and old.trackable(v) and cid in self._alias[vi]
@@ -242,6 +258,8 @@ class AliasBook:
         does not change: that depends on the zone and the owner alone)."""
         p = self.places[cid]
         self.places[cid] = place(p.zone, p.owner, p.controller, face_up)
+        self.sides[p.owner] += 1
+        self.sides[p.controller] += 1
 
     def follow(self, fact: Fact) -> None:
         """Update places from one fact (mirrors the zone changes of ``engine.apply``)."""

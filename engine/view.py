@@ -115,11 +115,12 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
     places = book.places
     aliases = book.aliases_of(seat)
     lasting = True
+    equips = False  # a card rendered equips another (named by that card's alias)
     rendered: list[tuple[int, dict[Any, Any]]] = []  # (card, its memo) for each card rendered
     shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
 
     def card(cid: int) -> dict[str, Any]:
-        nonlocal lasting
+        nonlocal lasting, equips
         c = cards[cid]
         place = places.get(cid)
         if place is None:
@@ -132,6 +133,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
             shown.append((cid, stats))
         equipped = c.equipped_to
         if equipped is not None:
+            equips = True
             named = aliases.get(equipped)
             if named is None:
                 named = book.ref_any(seat, equipped)
@@ -153,23 +155,33 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
     for sd in (0, 1):
         p = s.players[sd]
         # a player's part as this viewer saw it, kept on the player until it is next written
-        # (engine.state.write_player): still right while the book's places, each of its cards
-        # (an unchanged card keeps its memo: a written one has another or none) and the stats
-        # shown are the same
+        # (engine.state.write_player): still right while the places of the cards on this side
+        # (the book's count for the side; all places if a card in it names what it equips),
+        # each of its cards (an unchanged card keeps its memo: a written one has another or
+        # none) and the stats shown are the same. A card moving on the other side leaves it be
         pm = p._memo
         if pm is None:
             pm = p._memo = {}
         kept: _Side | None = pm.get(seat)
-        if kept is not None and kept.token is book.token and kept.version == book.version and kept.holds(s):
+        if (
+            kept is not None
+            and kept.token is book.token
+            and kept.version == book.sides[sd]
+            and (kept.equips is None or kept.equips == book.version)
+            and kept.holds(s)
+        ):
             out.append(kept.side)
             continue
         rendered.clear()
         shown.clear()
         was = lasting
         lasting = True
+        equips = False
         side = _side(p, card)
         if lasting:
-            pm[seat] = _Side(book.token, book.version, tuple(rendered), tuple(shown), side)
+            pm[seat] = _Side(
+                book.token, book.sides[sd], book.version if equips else None, tuple(rendered), tuple(shown), side
+            )
         lasting = lasting and was
         out.append(side)
     return out, lasting
@@ -179,8 +191,9 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
 class _Side:
     """One player's part of a view as one viewer saw it, and what it was rendered from."""
 
-    token: object  # the alias book's (its places at ``version``)
-    version: int
+    token: object  # the alias book's
+    version: int  # its count of place changes on this side (``AliasBook.sides``) when rendered
+    equips: int | None  # if a card in it equips another card: the book's count of all place changes
     rendered: tuple[tuple[int, dict[Any, Any]], ...]  # (card, its memo) for each card in it
     shown: tuple[tuple[int, Stats], ...]  # (card, its stats) for each face-up monster in it
     side: dict[str, Any]
