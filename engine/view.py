@@ -116,7 +116,8 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
     aliases = book.aliases_of(seat)
     lasting = True
     equips = False  # a card rendered equips another (named by that card's alias)
-    rendered: list[tuple[int, dict[Any, Any]]] = []  # (card, its memo) for each card rendered
+    cids: list[int] = []  # each card rendered
+    memos: list[dict[Any, Any]] = []  # and its memo (same order)
     shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
 
     def card(cid: int) -> dict[str, Any]:
@@ -144,8 +145,11 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         memo = c._memo
         if memo is None:
             memo = c._memo = {}
-        rendered.append((cid, memo))
-        key = (ref, visible, stats, equipped)
+        cids.append(cid)
+        memos.append(memo)
+        # the alias alone for the most common case (a known card, no stats, equips nothing):
+        # no key tuple kept per card and viewer
+        key = ref if visible and stats is None and equipped is None else (ref, visible, stats, equipped)
         seen: dict[str, Any] | None = memo.get(key)
         if seen is None:
             seen = memo[key] = _render(c, ref, visible, stats, equipped)
@@ -172,7 +176,8 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         ):
             out.append(kept.side)
             continue
-        rendered.clear()
+        cids.clear()
+        memos.clear()
         shown.clear()
         was = lasting
         lasting = True
@@ -180,7 +185,13 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         side = _side(p, card)
         if lasting:
             pm[seat] = _Side(
-                book.token, book.sides[sd], book.version if equips else None, tuple(rendered), tuple(shown), side
+                book.token,
+                book.sides[sd],
+                book.version if equips else None,
+                tuple(cids),
+                tuple(memos),
+                tuple(shown),
+                side,
             )
         lasting = lasting and was
         out.append(side)
@@ -194,14 +205,15 @@ class _Side:
     token: object  # the alias book's
     version: int  # its count of place changes on this side (``AliasBook.sides``) when rendered
     equips: int | None  # if a card in it equips another card: the book's count of all place changes
-    rendered: tuple[tuple[int, dict[Any, Any]], ...]  # (card, its memo) for each card in it
+    cids: tuple[int, ...]  # each card in it
+    memos: tuple[dict[Any, Any], ...]  # and its memo when rendered
     shown: tuple[tuple[int, Stats], ...]  # (card, its stats) for each face-up monster in it
     side: dict[str, Any]
 
     def holds(self, s: State) -> bool:
         """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
         cards = s.cards
-        for cid, memo in self.rendered:
+        for cid, memo in zip(self.cids, self.memos, strict=True):
             if cards[cid]._memo is not memo:
                 return False
         for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
