@@ -71,6 +71,11 @@ PROCESS_TTL_MS = 10_000
 log = structlog.get_logger("duel.fanout")
 
 
+_jitter = random.Random()
+"""The poll's jitter: its own generator, so that the server never draws from (and so never moves)
+the process's global one (Hypothesis, for one, checks that nothing does while it generates)."""
+
+
 class FanOut:
     def __init__(
         self,
@@ -247,7 +252,7 @@ class FanOut:
             await self._service.sync(match_id)
 
     def _jittered(self, scale: float = 1.0) -> float:
-        return self._poll_interval * scale * (0.75 + 0.5 * random.random())
+        return self._poll_interval * scale * (0.75 + 0.5 * _jitter.random())
 
     async def _poll(self) -> None:
         """The settle checks: every half ``poll_interval``, the matches whose check is due
@@ -286,7 +291,7 @@ class FanOut:
         out: list[str] = []
         if not matches:
             return out
-        start = random.randrange(len(matches))
+        start = _jitter.randrange(len(matches))
         ordered = matches[start:] + matches[:start]
         for i in range(0, len(ordered), SWEEP_BATCH):
             batch = ordered[i : i + SWEEP_BATCH]

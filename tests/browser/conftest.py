@@ -35,7 +35,10 @@ def browser_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         embedded.stop()
 
 
-@pytest.fixture(scope="session")
+# one per test module, not per session: a server left running in its thread for the rest of
+# the session drew from the global random module (websockets' keepalive pings) while Hypothesis
+# generated examples in later tests, which it warns about
+@pytest.fixture(scope="module")
 def live_server(browser_redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     if not (web_root() / "index.html").is_file():
         pytest.fail(f"the web client is not built in {web_root()}: run `make web` (make test does)")
