@@ -23,6 +23,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.server import ServerConnection, serve
 
+from protocol.codec import pack
 from server import resp
 
 PASS = {"do": "pass"}
@@ -46,7 +47,7 @@ class Pipeline:
     def _update(self, duel: Duel, seat: int) -> bytes:
         over = duel.actions >= self.limit
         owing = duel.seq % 2
-        return msgpack.packb(  # type: ignore[no-any-return]
+        return pack(
             {
                 "type": "update",
                 "match_id": duel.match_id,
@@ -63,7 +64,7 @@ class Pipeline:
     async def _append(self, duel: Duel, action: dict[str, Any]) -> None:
         duel.seq += 1
         key = f"bare:{{{duel.match_id}}}:log"
-        await self.redis.call("XADD", key, f"{duel.seq}-0", "seq", duel.seq, "action", msgpack.packb(action))
+        await self.redis.call("XADD", key, f"{duel.seq}-0", "seq", duel.seq, "action", pack(action))
 
     async def handle(self, ws: ServerConnection) -> None:
         duel: Duel | None = None
@@ -73,7 +74,7 @@ class Pipeline:
             kind = msg.get("type")
             if kind == "hello":
                 await ws.send(
-                    msgpack.packb(
+                    pack(
                         {
                             "type": "welcome",
                             "version": 1,
@@ -89,18 +90,14 @@ class Pipeline:
                 self.duels[duel.match_id] = duel
                 duel.seats[0] = ws
                 await ws.send(
-                    msgpack.packb(
-                        {"type": "seated", "match_id": duel.match_id, "seat": 0, "token": "t", "started": False}
-                    )
+                    pack({"type": "seated", "match_id": duel.match_id, "seat": 0, "token": "t", "started": False})
                 )
             elif kind == "join":
                 duel = self.duels[msg["match_id"]]
                 seat = 1
                 duel.seats[1] = ws
                 await ws.send(
-                    msgpack.packb(
-                        {"type": "seated", "match_id": duel.match_id, "seat": 1, "token": "t", "started": True}
-                    )
+                    pack({"type": "seated", "match_id": duel.match_id, "seat": 1, "token": "t", "started": True})
                 )
                 await self._append(duel, {"do": "start"})
                 for s, peer in enumerate(duel.seats):
@@ -110,7 +107,7 @@ class Pipeline:
                 await self._append(duel, msg["action"])
                 duel.actions += 1
                 await ws.send(
-                    msgpack.packb(
+                    pack(
                         {
                             "type": "accepted",
                             "client_action_id": msg["client_action_id"],
