@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from engine import DuelConfig, State, apply_facts, create, decide, demo_deck, legal_actions, pending
+from engine import (
+    DuelConfig,
+    State,
+    apply_facts,
+    create,
+    decide,
+    decide_state,
+    demo_deck,
+    fold,
+    legal_actions,
+    pending,
+)
 from engine.types import Action, Fact
 
 PREFER = ("attack", "summon", "activate", "set", "flip_summon", "enter_battle_phase", "retarget", "choose")
@@ -43,3 +55,18 @@ def play(
         actions.append((seat, a))
         state = apply_facts(state, facts)
     return state, entries, actions
+
+
+def states(seed: int, decks: tuple[list[int], list[int]], max_actions: int = 200) -> Iterator[State]:
+    """Every state of a duel played with ``aggressive`` through ``decide_state`` (the live
+    path: each state shares what the action left alone with the one before), genesis first."""
+    rnd = random.Random(seed)
+    state = fold(create(DuelConfig(seed=seed, decks=decks)))
+    yield state
+    for _ in range(max_actions):
+        owed = pending(state)
+        if owed is None:
+            return
+        seat = int(str(owed["seat"]))
+        _, state = decide_state(state, seat, aggressive(rnd, legal_actions(state, seat)))
+        yield state
