@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import gc
 import time
+from bisect import bisect_left
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
@@ -48,12 +49,36 @@ _HISTOGRAMS = {
 }
 
 
+class _Buckets:
+    """One histogram as plain numbers: the count of each bucket (Prometheus' ``le``: a value
+    goes into the first bucket whose bound is at least it) and the sum. An observation is a
+    bisection and two additions, 0.25 µs; a ``prometheus_client`` histogram takes a lock and
+    searches its buckets in Python, 1.0 µs (two per action)."""
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)
+        self.sum = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect_left(self.bounds, value)] += 1
+        self.sum += value
+
+    def cumulative(self) -> list[tuple[str, float]]:
+        """(``le``, observations at most that) for each bucket, as a scrape reports them."""
+        out: list[tuple[str, float]] = []
+        total = 0
+        for bound, n in zip((*self.bounds, float("inf")), self.counts, strict=True):
+            total += n
+            out.append(("+Inf" if bound == float("inf") else str(bound), total))
+        return out
+
+
 class _GCPauses(Collector):
     """Stop-the-world time of each garbage collection, per generation (process-wide)."""
 
     def __init__(self) -> None:
-        self.counts = [[0] * (len(GC_BUCKETS) + 1) for _ in range(3)]
-        self.sums = [0.0, 0.0, 0.0]
+        self.generations = [_Buckets(GC_BUCKETS) for _ in range(3)]
         self._start = 0.0
         self.worst = 0.0
         gc.callbacks.append(self._callback)
@@ -63,27 +88,29 @@ class _GCPauses(Collector):
             self._start = time.perf_counter()
             return
         took = time.perf_counter() - self._start
-        gen = int(info.get("generation", 0))
-        self.sums[gen] += took
         self.worst = max(self.worst, took)
-        for i, bound in enumerate(GC_BUCKETS):
-            if took <= bound:
-                self.counts[gen][i] += 1
-                break
-        else:
-            self.counts[gen][-1] += 1
+        self.generations[int(info.get("generation", 0))].observe(took)
 
     def collect(self) -> Any:
         family = HistogramMetricFamily(
             "duel_gc_pause_seconds", "time the cyclic garbage collector stopped the process", labels=["generation"]
         )
-        for gen in range(3):
-            cumulative, buckets = 0, []
-            for bound, n in zip((*GC_BUCKETS, float("inf")), self.counts[gen], strict=True):
-                cumulative += n
-                buckets.append(("+Inf" if bound == float("inf") else str(bound), cumulative))
-            family.add_metric([str(gen)], buckets, self.sums[gen])
+        for gen, buckets in enumerate(self.generations):
+            family.add_metric([str(gen)], buckets.cumulative(), buckets.sum)
         yield family
+
+
+class _Histograms(Collector):
+    """The duel's latency histograms (``_HISTOGRAMS``), reported when scraped."""
+
+    def __init__(self) -> None:
+        self.buckets = {name: _Buckets(LATENCY_BUCKETS) for name in _HISTOGRAMS}
+
+    def collect(self) -> Any:
+        for name, buckets in self.buckets.items():
+            family = HistogramMetricFamily(name, _HISTOGRAMS[name])
+            family.add_metric([], buckets.cumulative(), buckets.sum)
+            yield family
 
 
 GC_PAUSES = _GCPauses()
@@ -122,10 +149,9 @@ class Metrics:
         self._children: dict[tuple[Any, ...], Any] = {}
         self._counters = _Counters()
         self.registry.register(self._counters)
-        self._histograms = {
-            name: Histogram(name, text, buckets=LATENCY_BUCKETS, registry=self.registry)
-            for name, text in _HISTOGRAMS.items()
-        }
+        self._histograms = _Histograms()
+        self.registry.register(self._histograms)
+        self._observe = {name: buckets.observe for name, buckets in self._histograms.buckets.items()}
         for name, (kind, text) in _HELP.items():
             if kind == "gauge" and name not in self._metrics:
                 self._metrics[name] = Gauge(name, text, registry=self.registry)
@@ -170,7 +196,7 @@ class Metrics:
         return float(target._value.get())
 
     def observe(self, name: str, seconds: float) -> None:
-        self._histograms[name].observe(seconds)
+        self._observe[name](seconds)
 
     def observe_action_latency(self, seconds: float) -> None:
         self.observe("duel_action_latency_seconds", seconds)
