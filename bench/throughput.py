@@ -225,11 +225,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # duel look a third smaller than what a duel takes (59.6 against ~88 KiB)
                 fresh_real = serve_for_load(Path(d) / f"held{n}", rds.url)
                 fresh_bare = Bare(rds.url, free_port())
+                seconds = max(a.seconds, 10.0 if not a.tiny else 3.0)
                 try:
                     pid = fresh_real.proc.pid if fresh_real.proc else 0
                     for t in (Target("real", fresh_real.url, pid), Target("bare", fresh_bare.url, fresh_bare.proc.pid)):
                         idle = rss_kib(t.pid) or 0
-                        seconds = max(a.seconds, 10.0 if not a.tiny else 3.0)
                         m = measure(t, LoadConfig(t.url, duels=n, think_s=2.0, seconds=seconds))
                         m["rss_kib"] = rss_kib(t.pid) or 0
                         m["rss_kib_per_duel"] = (m["rss_kib"] - idle) / n

@@ -14,10 +14,10 @@ from typing import Any, cast
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
+from .facts import plain_value
 from .flow import pending
 from .state import Card, Player, State
 from .stats import atk_def
-from .types import Phase, Position, Step, Timing, Zone
 
 
 def _memo(s: State) -> dict[Any, Any]:
@@ -43,21 +43,15 @@ def _stats(s: State, c: Card) -> Stats:
     return got
 
 
-PLAIN: dict[str, str] = {m: m.value for e in (Zone, Position, Phase, Step, Timing) for m in e}
-"""Each zone, position, phase, step and timing as the plain str a view holds: msgpack packs a
-str subclass (a StrEnum member) in ten times the time of a str (a frame's view took 16 µs to
-pack, 9 with plain strs; the same bytes)."""
-
-
 def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped_to: int | None) -> dict[str, Any]:
     """What a viewer sees of card ``c``: a function of the card and of the arguments alone
     (``ref``: how the viewer names it; ``visible``: whether it knows the card; ``stats``: its
     ATK/DEF when shown computed; ``equipped_to``: how the viewer names what it equips)."""
     out: dict[str, Any] = {} if ref is None else {"id": ref}
-    zone = out["zone"] = PLAIN[c.zone]
+    zone = out["zone"] = plain_value(c.zone)
     out["controller"] = c.controller
     if zone == "monsters":
-        out["position"] = PLAIN[c.position] if c.face_up else "set"
+        out["position"] = plain_value(c.position) if c.face_up else "set"
     if zone in FIELD_ZONES:
         out["slot"] = c.slot
         out["face_up"] = c.face_up
@@ -272,9 +266,10 @@ def _frame(
         "you": seat,
         "turn": s.turn,
         "turn_player": s.turn_player,
-        "phase": PLAIN[s.phase],
-        "step": None if s.step is None else PLAIN[s.step],
-        "damage_step": None if s.damage_step is None else PLAIN[s.damage_step],
+        # plain strs, as the facts on the wire hold them (engine.facts.plain_value)
+        "phase": plain_value(s.phase),
+        "step": plain_value(s.step),
+        "damage_step": plain_value(s.damage_step),
         "battle_phases": s.battle_phases,
         # who must act now (with a book: the deciding seat, so that a decision about a card hidden
         # from this viewer cannot be told from a priority window by comparing the two)

@@ -119,6 +119,10 @@ LabelKey = tuple[str, tuple[tuple[str, str], ...]]
 """A counter's name and its labels (sorted)."""
 
 
+def _label_key(name: str, labels: dict[str, str]) -> LabelKey:
+    return (name, tuple(sorted(labels.items())) if labels else ())
+
+
 class _Counters(Collector):
     """The duel counters as plain numbers, reported when scraped: a count is one dict update
     (a ``prometheus_client`` counter takes a lock and calls through two objects; several per
@@ -178,7 +182,7 @@ class Metrics:
         if kind == "gauge":
             self._metric(name, labels, gauge=True).inc(amount)
             return
-        key = (name, tuple(sorted(labels.items())) if labels else ())
+        key = _label_key(name, labels)
         values = self._counters.values
         values[key] = values.get(key, 0.0) + amount
 
@@ -186,7 +190,7 @@ class Metrics:
         self._metric(name, labels, gauge=True).set(value)
 
     def get(self, name: str, **labels: str) -> float:
-        counted = self._counters.values.get((name, tuple(sorted(labels.items()))))
+        counted = self._counters.values.get(_label_key(name, labels))
         if counted is not None:
             return counted
         metric = self._metrics.get(name)

@@ -99,19 +99,19 @@ def decode(tp: Any, data: Any) -> Any:
         return obj
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
-    if origin is list:
-        return [decode(args[0], v) for v in data] if args else list(data)
+    if origin is list or origin is abc.Sequence:
+        items = [decode(args[0], v) for v in data] if args else list(data)
+        # a card's materials (a Sequence, never changed in place): none shares the engine's empty one
+        return items if items or origin is list else NO_MATERIALS
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(decode(args[0], v) for v in data)
         return tuple(decode(a, v) for a, v in zip(args, data, strict=True)) if args else tuple(data)
-    if origin is abc.Mapping:  # a card's counters and flags: never changed in place
-        return {decode(args[0], k): decode(args[1], v) for k, v in data.items()} if data else NO_FLAGS
-    if origin is abc.Sequence:  # a card's materials
-        return [decode(args[0], v) for v in data] if data else NO_MATERIALS
-    if origin is dict:
+    if origin is dict or origin is abc.Mapping:
         kt, vt = args if args else (Any, Any)
-        return {decode(kt, k): decode(vt, v) for k, v in data.items()}
+        entries = {decode(kt, k): decode(vt, v) for k, v in data.items()}
+        # a card's counters and flags (Mappings, never changed in place): none share the empty one
+        return entries if entries or origin is dict else NO_FLAGS
     if tp in (int, str, bool, float, bytes):
         return data
     return data
