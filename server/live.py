@@ -20,13 +20,15 @@ from typing import Any, Protocol
 import structlog
 
 from protocol.entry import LogEntry
-from protocol.messages import ServerMessage
+from protocol.messages import ServerMessage, Update
 from server import rules
 from server.clocks import Clock, ClockSettings
 
 log = structlog.get_logger("duel.live")
 
 Send = Callable[[ServerMessage], None]
+Built = dict[int | None, list[Update]]
+"""The updates of a fan-out, by the seat they are for (None: spectators)."""
 
 RECENT = 2
 """The first entries of a duel are kept with their per-viewer facts after the fan-out, until the
@@ -146,6 +148,20 @@ class Delayed:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """What :meth:`LiveMatch.go_ahead` changes, as it was before (:meth:`LiveMatch.undo`)."""
+
+    state: rules.State | None
+    seq: int
+    state_hash: str
+    last_ts_ms: int
+    clock: list[int] | None
+    unsent: list[Seen]
+    recent: list[Seen]
+    vp: rules.Viewpoints
+
+
 @dataclass(eq=False)
 class LiveMatch:
     match_id: str
@@ -165,6 +181,7 @@ class LiveMatch:
     names: tuple[str, str] = ("", "")  # the players' display names
     presence: list[bool] = field(default_factory=lambda: [False, False])
     timer: asyncio.TimerHandle | None = None
+    built: Built | None = None  # the fan-out of the entry the match went ahead to (``go_ahead``)
 
     def __post_init__(self) -> None:
         self.vp = rules.viewpoints(self.alias_key)
@@ -227,6 +244,38 @@ class LiveMatch:
         if seat is None and self.delayed is not None:
             return self.delayed
         return self
+
+    def go_ahead(self, entry: LogEntry, state_after: rules.State) -> Checkpoint | None:
+        """:meth:`advance` to ``entry`` before it is in the log, so that the fan-out can be
+        built while Redis appends it; the checkpoint undoes it if the append fails. None (and
+        nothing done) for the first entry and for a match with a spectator delay, whose
+        trailing fold would be costly to undo: those advance once the append is done."""
+        if entry.seq == 1 or self.delayed is not None:
+            return None
+        clock = self.clock
+        cp = Checkpoint(
+            self.state,
+            self.seq,
+            self.state_hash,
+            self.last_ts_ms,
+            None if clock is None else list(clock.remaining),
+            list(self.unsent),
+            list(self.recent),
+            self.vp.copy(),
+        )
+        try:
+            self.advance(entry, state_after)
+        except BaseException:
+            self.undo(cp)
+            raise
+        return cp
+
+    def undo(self, cp: Checkpoint) -> None:
+        """Back to the checkpoint (the entry :meth:`go_ahead` went to did not make the log)."""
+        self.state, self.seq, self.state_hash, self.last_ts_ms = cp.state, cp.seq, cp.state_hash, cp.last_ts_ms
+        if cp.clock is not None and self.clock is not None:
+            self.clock.remaining[:] = cp.clock
+        self.unsent, self.recent, self.vp, self.built = cp.unsent, cp.recent, cp.vp, None
 
     def advance(self, entry: LogEntry, state_after: rules.State | None = None, *, check: bool = False) -> None:
         """Move on by one entry (``state_after``: already folded by the caller)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -114,18 +114,24 @@ class _Protocol(asyncio.Protocol):
             if not fut.done():
                 fut.set_exception(RedisConnectionError(f"connection to Redis lost: {exc or 'closed'}"))
 
-    def send(self, data: bytes) -> asyncio.Future[Any]:
+    def send(self, data: bytes, *, now: bool = False) -> asyncio.Future[Any]:
+        """Queue a command (written with the rest of this turn's, or at once if ``now``,
+        together with those queued before it); the future gets its reply."""
         fut: asyncio.Future[Any] = self.loop.create_future()
         self.waiting.append(fut)
         self.sent_at.append(self.loop.time())
-        if not self.outbox:
+        if not self.outbox and not now:
             self.loop.call_soon(self._flush)
         self.outbox.append(data)
+        if now:
+            self._flush()  # a flush already scheduled finds the outbox empty
         if self.watchdog is None:
             self.watchdog = self.loop.call_later(self.timeout_s, self._check)
         return fut
 
     def _flush(self) -> None:
+        if not self.outbox:
+            return
         data, self.outbox = b"".join(self.outbox), []
         if self.transport is not None and not self.lost:
             self.transport.write(data)
@@ -216,6 +222,21 @@ class Pipe:
                 await asyncio.sleep(delay)
                 delay = min(0.5, delay * 2)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def start(self, *args: bytes | str | int) -> Awaitable[Any]:
+        """:meth:`call`, with the command written before this returns when the connection is
+        up, so that the caller can work while Redis runs it; await the result for the reply
+        (a lost connection retries as :meth:`call` does)."""
+        proto = self._proto
+        if proto is None or proto.lost:
+            return self.call(*args)
+        return self._retried(proto.send(encode(args), now=True), args)
+
+    async def _retried(self, sent: asyncio.Future[Any], args: tuple[bytes | str | int, ...]) -> Any:
+        try:
+            return await sent
+        except RedisConnectionError:
+            return await self.call(*args)
 
     async def close(self) -> None:
         proto, self._proto = self._proto, None
@@ -316,8 +337,15 @@ class Script:
 
     async def __call__(self, keys: list[str], args: list[Any]) -> Any:
         """Called as redis-py's scripts are: ``script(keys=[...], args=[...])``."""
+        return await self._run(self.pipe.call("EVALSHA", self.sha, len(keys), *keys, *args), keys, args)
+
+    def start(self, keys: list[str], args: list[Any]) -> Awaitable[Any]:
+        """The call, written at once (:meth:`Pipe.start`): await the result for the reply."""
+        return self._run(self.pipe.start("EVALSHA", self.sha, len(keys), *keys, *args), keys, args)
+
+    async def _run(self, sent: Awaitable[Any], keys: list[str], args: list[Any]) -> Any:
         try:
-            return await self.pipe.call("EVALSHA", self.sha, len(keys), *keys, *args)
+            return await sent
         except ResponseError as exc:
             if not str(exc).startswith("NOSCRIPT"):
                 raise

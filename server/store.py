@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -75,6 +76,10 @@ class EventStore(Protocol):
         self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
     ) -> AppendResult: ...
 
+    def begin_append(
+        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+    ) -> Awaitable[AppendResult]: ...
+
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]: ...
 
     async def last_seq(self, match_id: str) -> int: ...
@@ -127,6 +132,14 @@ class RedisEventStore:
         return self._redis
 
     async def append(self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = "") -> AppendResult:
+        return await self.begin_append(match_id, entry, action_key, fingerprint)
+
+    def begin_append(
+        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+    ) -> Awaitable[AppendResult]:
+        """:meth:`append` in two halves: the command is written to Redis before this returns
+        (on the lean pipe; through redis-py it goes when the result is awaited), and the
+        caller works while Redis appends (and fsyncs). The result must be awaited."""
         fields = entry.to_fields()
         size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
         if size > MAX_ENTRY_BYTES:
@@ -134,7 +147,13 @@ class RedisEventStore:
         args: list[Any] = [entry.seq, action_key, keys.bell_channel(match_id), fingerprint]
         for name, value in fields.items():
             args.extend((name, value))
-        reply = await self._append(keys=[keys.log_key(match_id), keys.actions_key(match_id)], args=args)
+        script_keys = [keys.log_key(match_id), keys.actions_key(match_id)]
+        if self._pipe is None:
+            return self._appended(self._append(keys=script_keys, args=args))
+        return self._appended(self._append.start(script_keys, args))
+
+    async def _appended(self, sent: Awaitable[Any]) -> AppendResult:
+        reply = await sent
         status, seq = reply[0], int(reply[1])
         if isinstance(status, bytes):
             status = status.decode()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from protocol.entry import LogEntry
 from protocol.messages import Update
 from server import rules
-from server.live import LiveMatch, Point, Watcher
+from server.live import Built, LiveMatch, Point, Watcher
 
 
 def viewer_index(seat: int | None) -> int:
@@ -85,26 +85,35 @@ def snapshot_update(match_id: str, at: Point, seat: int | None, presence: list[b
     )
 
 
-def fan_out(lm: LiveMatch) -> None:
-    """Send the entries the match followed since the last fan-out to every watcher; the
-    last one carries the view. Spectators of a delayed match get the entries the delay
-    released instead."""
+def build(lm: LiveMatch) -> Built:
+    """The updates of the entries the match followed since the last fan-out, for each kind of
+    watcher it has (seat 0, seat 1, spectators); the last one carries the view. Spectators of
+    a delayed match get the entries the delay released instead."""
     entries = lm.take_unsent()
     for_spectators = entries if lm.delayed is None else lm.delayed.take_released()
-    if not lm.watchers:
-        return
-    built: dict[int | None, list[Update]] = {}
+    built: Built = {}
+    for seat in {w.seat for w in lm.watchers}:
+        batch = entries if seat is not None else for_spectators
+        at = lm.point_for(seat)
+        last = len(batch) - 1
+        built[seat] = [
+            entry_update(lm.match_id, at, s.entry, seat, with_view=i == last, seen=s.per, presence=lm.presence)
+            for i, s in enumerate(batch)
+        ]
+    return built
+
+
+def fan_out(lm: LiveMatch) -> None:
+    """Send every watcher its updates: those built while the entry was being appended
+    (``LiveMatch.go_ahead``), else built now."""
+    built, lm.built = lm.built, None
+    if built is None:
+        built = build(lm)
+    elif lm.unsent:  # followed after it went ahead (not while the lock is held): send those too
+        more = build(lm)
+        built = {seat: [*built.get(seat, []), *more.get(seat, [])] for seat in {*built, *more}}
     for watcher in list(lm.watchers):
-        seat = watcher.seat
-        if seat not in built:
-            batch = entries if seat is not None else for_spectators
-            at = lm.point_for(seat)
-            last = len(batch) - 1
-            built[seat] = [
-                entry_update(lm.match_id, at, s.entry, seat, with_view=i == last, seen=s.per, presence=lm.presence)
-                for i, s in enumerate(batch)
-            ]
-        for update in built[seat]:
+        for update in built.get(watcher.seat, ()):
             watcher.send(update)
 
 
@@ -126,4 +135,4 @@ def catch_up(lm: LiveMatch, watcher: Watcher, missed: list[LogEntry], seen: list
         watcher.send(snapshot_update(lm.match_id, at, watcher.seat, lm.presence))
 
 
-__all__ = ["catch_up", "entry_update", "fan_out", "legal_for", "snapshot_update"]
+__all__ = ["build", "catch_up", "entry_update", "fan_out", "legal_for", "snapshot_update"]

@@ -94,5 +94,18 @@ async def play(clients: list[DuelClient], rnd: random.Random, max_actions: int =
     raise AssertionError("the duel did not finish")
 
 
+def deaf_to(server: DuelServer, match_id: str) -> None:
+    """The server's listener drops every entry bell of ``match_id`` (as if pub/sub lost them)."""
+    ring = server.fanout._ring
+
+    def dropping(mid: str, data: object) -> None:
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        if mid == match_id and text.isdigit():
+            return
+        ring(mid, data)
+
+    server.fanout._ring = dropping  # type: ignore[method-assign]
+
+
 def is_rejected(reply: Accepted | Rejected, *codes: str) -> bool:
     return isinstance(reply, Rejected) and reply.code in codes

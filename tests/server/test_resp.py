@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Awaitable
 from typing import TypeVar
 
 import pytest
+import redis as sync_redis
 import redis.asyncio as aioredis
 from hypothesis import given
 from hypothesis import strategies as st
@@ -98,6 +100,34 @@ def test_script_falls_back_to_eval_when_redis_does_not_know_it(redis_url: str) -
         assert await direct.script_exists(script.sha) == [True]  # EVAL cached it: EVALSHA from now on
         assert (await script(keys=["k2"], args=["b"]))[:2] == [b"k2", b"b"]
         await direct.aclose()
+        await pipe.close()
+
+    run(body())
+
+
+def test_a_started_command_is_on_its_way_before_the_event_loop_runs_again(redis_url: str) -> None:
+    """``Pipe.start`` writes at once: Redis runs the command while the caller is still busy
+    (here blocked in a plain, synchronous client), and awaiting gives the reply. Before the
+    pipe has a connection it falls back to ``call``; ``Script.start`` falls back to EVAL."""
+
+    async def body() -> None:
+        pipe = resp.Pipe(redis_url)
+        key = "resp:" + secrets.token_hex(4)
+        not_yet = pipe.start("SET", key + ":first", "1")  # no connection yet: written when awaited
+        assert await not_yet == b"OK"
+        sent = pipe.start("SET", key, "while busy")
+        with sync_redis.Redis.from_url(redis_url) as direct:  # the event loop does not run meanwhile
+            seen = None
+            for _ in range(2000):
+                seen = direct.get(key)
+                if seen is not None:
+                    break
+                time.sleep(0.001)
+        assert seen == b"while busy"
+        assert await sent == b"OK"
+        script = resp.Script(pipe, "return {KEYS[1], ARGV[1], '" + secrets.token_hex(4) + "'}")
+        assert (await script.start(["k"], ["a"]))[:2] == [b"k", b"a"]  # NOSCRIPT, then EVAL
+        assert (await script.start(["k2"], ["b"]))[:2] == [b"k2", b"b"]
         await pipe.close()
 
     run(body())

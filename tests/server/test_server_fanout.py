@@ -6,25 +6,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import deaf_to, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Update
 from server import fanout
-from server.app import DuelServer
 from server.client import bot_choice
-
-
-def deaf_to(server: DuelServer, match_id: str) -> None:
-    """The server's listener drops every entry bell of ``match_id`` (as if pub/sub lost them)."""
-    ring = server.fanout._ring
-
-    def dropping(mid: str, data: object) -> None:
-        text = data.decode() if isinstance(data, bytes) else str(data)
-        if mid == match_id and text.isdigit():
-            return
-        ring(mid, data)
-
-    server.fanout._ring = dropping  # type: ignore[method-assign]
 
 
 def test_an_entry_whose_bell_was_lost_still_reaches_the_other_process(redis_url: str, tmp_path: Path) -> None:

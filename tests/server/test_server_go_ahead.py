@@ -1,0 +1,155 @@
+"""The match goes ahead while Redis appends (``LiveMatch.go_ahead``): its fan-out is built
+before the append is acknowledged and sent only after. When the append does not make the
+log (another writer got there first, Redis failed), the match is put back exactly as it was:
+nobody is sent the entry that is not in the log, and the duel goes on from the log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from duel_helpers import deaf_to, play, run, running_server, start_match, url_of, wait_for_turn
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from protocol import errors as E
+from protocol.entry import LogEntry
+from protocol.messages import Accepted, Rejected, Update
+from server import rules
+from server.app import DuelServer
+from server.client import ClientError, DuelClient, bot_choice
+from server.live import LiveMatch
+from server.store import AppendResult
+
+
+def count_undos(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every ``LiveMatch.undo`` from now on appends the seq it undid to the returned list."""
+    undone: list[int] = []
+    real = LiveMatch.undo
+
+    def undo(self: LiveMatch, cp: Any) -> None:
+        undone.append(self.seq)
+        real(self, cp)
+
+    monkeypatch.setattr(LiveMatch, "undo", undo)
+    return undone
+
+
+async def some_moves(a: DuelClient, b: DuelClient, n: int, rnd: random.Random) -> None:
+    """``n`` accepted actions (cards drawn, summoned, moved: the aliases have something to do)."""
+    for _ in range(n):
+        actor = await wait_for_turn([a, b])
+        assert actor is not None
+        reply = await actor.act(bot_choice(actor.legal, rnd))
+        assert isinstance(reply, Accepted), reply
+
+
+async def next_entry_elsewhere(server: DuelServer, match_id: str) -> LogEntry:
+    """Append the next entry of the match as another writer would: folded from the log, the
+    owing seat's first legal action, through the store (the server is not told)."""
+    log = await server.store.read(match_id)
+    state = None
+    for entry in log:
+        state = rules.fold(entry.facts, state)
+    assert state is not None
+    owed = rules.pending(state)
+    assert owed is not None
+    seat = int(owed["seat"])
+    action = rules.legal_actions(state, seat)[0]
+    facts, after = rules.decide_state(state, seat, action)
+    entry = LogEntry(log[-1].seq + 1, seat, action, facts, rules.state_hash(after), client_action_id="elsewhere-1")
+    result = await server.store.append(match_id, entry, f"{seat}:elsewhere-1")
+    assert result == AppendResult("ok", entry.seq)
+    return entry
+
+
+def test_an_append_another_writer_beat_is_undone_and_the_duel_goes_on(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    undone = count_undos(monkeypatch)
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, poll_interval=60.0) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            rnd = random.Random(7)
+            await some_moves(a, b, 12, rnd)
+            deaf_to(server, match_id)  # the server will not hear of the other writer's entry
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            lm = server.service.cached(match_id)
+            assert lm is not None
+            seq_before = lm.seq
+            theirs = await next_entry_elsewhere(server, match_id)
+
+            reply = await actor.act(bot_choice(actor.legal, rnd))
+
+            assert isinstance(reply, Rejected) and reply.code == E.ACTION_STALE, reply
+            assert undone == [seq_before + 1], "the match did not go ahead and come back"
+            assert lm.seq == theirs.seq and lm.state_hash == theirs.state_hash
+            assert lm.state is not None and rules.state_hash(lm.state) == theirs.state_hash
+            # the aliases are those of the log: the book followed afresh gives the same
+            fresh = rules.viewpoints(lm.alias_key)
+            for entry in await server.store.read(match_id):
+                fresh.apply(entry.facts)
+            for seat in (0, 1):
+                assert lm.vp.view(lm.state, seat) == fresh.view(lm.state, seat)
+                assert lm.vp.legal(lm.state, seat) == fresh.legal(lm.state, seat)
+            # both seats were sent the other writer's entry, never the refused one
+            for c in (a, b):
+                while c.seq < theirs.seq:
+                    await c.expect(Update)
+                updates = [m for m in c.inbox if isinstance(m, Update) and m.seq == theirs.seq]
+                assert [u.state_hash for u in updates] == [theirs.state_hash]
+            # and the duel goes on to its end from the log's position
+            await play([a, b], rnd)
+            assert lm.state is not None and rules.finished(lm.state)
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+def test_an_append_redis_failed_is_undone_and_the_retry_is_accepted(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    undone = count_undos(monkeypatch)
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, poll_interval=60.0) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            rnd = random.Random(11)
+            await some_moves(a, b, 10, rnd)
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            lm = server.service.cached(match_id)
+            assert lm is not None
+            state, seq, vp = lm.state, lm.seq, lm.vp
+            views_before = [vp.view(state, seat) for seat in (0, 1)] if state is not None else []
+            real = server.store.begin_append
+
+            def failing(*args: Any, **kwargs: Any) -> Awaitable[AppendResult]:
+                server.store.begin_append = real  # type: ignore[method-assign]  # fails once
+
+                async def lost() -> AppendResult:
+                    raise RedisConnectionError("connection to Redis lost (test)")
+
+                return lost()
+
+            server.store.begin_append = failing  # type: ignore[method-assign]
+            action = bot_choice(actor.legal, rnd)
+            with pytest.raises(ClientError) as failed:
+                await actor.act(action, action_id="retried-1")
+            assert failed.value.error.code == E.SERVER_UNAVAILABLE
+
+            assert undone == [seq + 1]
+            assert lm.state is state and lm.seq == seq and lm.built is None
+            assert [lm.vp.view(lm.state, seat) for seat in (0, 1)] == views_before  # type: ignore[arg-type]
+            retry = await actor.act(action, action_id="retried-1")
+            assert isinstance(retry, Accepted) and retry.seq == seq + 1 and not retry.duplicate
+            await play([a, b], rnd)
+            for c in (a, b):
+                await c.close()
+
+    run(body())
