@@ -8,10 +8,11 @@
 // this client never reads. Everything it does read fits in 2^53.
 
 import { decode, encode } from "@msgpack/msgpack";
+import type { Fact } from "./facts";
 
+export type { Fact } from "./facts"; // one interface per fact type, generated from engine/facts.py
 export type Id = number | string; // card ids are opaque (per-viewer aliases)
 export type Action = { do: string } & Record<string, unknown>;
-export type Fact = { t: string } & Record<string, unknown>;
 
 export interface CardView {
   id?: Id;
@@ -150,6 +151,9 @@ export interface ReplayEntry {
   seq: number;
   actor: number | null;
   action?: Action;
+  // As the viewpoint was sent them. Viewpoint "all" gives the log's own facts instead (every
+  // type and key, engine ids), which `Fact` does not describe in full; this client reads only
+  // their `turn` facts, which are the same in both.
   facts: Fact[];
   state_hash: string;
   time_ms?: number;

@@ -367,7 +367,7 @@ export class ReplayViewer {
     const view = entry?.view ?? null;
     const turns: { turn: number; index: number }[] = [];
     r.entries.forEach((e, i) => {
-      for (const f of e.facts) if (f.t === "turn") turns.push({ turn: Number(f["turn"]), index: i });
+      for (const f of e.facts) if (f.t === "turn") turns.push({ turn: f.turn, index: i });
     });
 
     const vp = h(
