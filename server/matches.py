@@ -357,8 +357,9 @@ class MatchService:
             ts_ms=ts,
         )
         t0 = time.perf_counter()
+        at_once = self.store.quiet  # else the append waits for this turn's write: nothing to overlap
         appending = self.store.begin_append(lm.match_id, entry, action_key(seat, action_id), print_)
-        ahead = self._go_ahead(lm, entry, new_state)
+        ahead = self._go_ahead(lm, entry, new_state) if at_once else None
         try:
             result = await appending
         except BaseException:  # Redis failed, or the caller was cancelled: not in the log as far as we know

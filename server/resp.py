@@ -223,14 +223,22 @@ class Pipe:
                 delay = min(0.5, delay * 2)
         raise AssertionError("unreachable")  # pragma: no cover
 
+    @property
+    def quiet(self) -> bool:
+        """Connected, and no command is waiting for its reply: one written now goes out alone."""
+        proto = self._proto
+        return proto is not None and not proto.lost and not proto.waiting
+
     def start(self, *args: bytes | str | int) -> Awaitable[Any]:
-        """:meth:`call`, with the command written before this returns when the connection is
-        up, so that the caller can work while Redis runs it; await the result for the reply
-        (a lost connection retries as :meth:`call` does)."""
+        """:meth:`call`, with the command on its way before this returns: written at once when
+        the pipe is :attr:`quiet` (the caller works while Redis runs it), else queued for this
+        turn's write with the others (many commands in flight: one write for all of them is
+        cheaper than the time won). Await the result for the reply (a lost connection retries
+        as :meth:`call` does)."""
         proto = self._proto
         if proto is None or proto.lost:
             return self.call(*args)
-        return self._retried(proto.send(encode(args), now=True), args)
+        return self._retried(proto.send(encode(args), now=not proto.waiting), args)
 
     async def _retried(self, sent: asyncio.Future[Any], args: tuple[bytes | str | int, ...]) -> Any:
         try:

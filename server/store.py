@@ -134,12 +134,18 @@ class RedisEventStore:
     async def append(self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = "") -> AppendResult:
         return await self.begin_append(match_id, entry, action_key, fingerprint)
 
+    @property
+    def quiet(self) -> bool:
+        """An append begun now is written to Redis at once (:meth:`begin_append`)."""
+        return self._pipe is not None and self._pipe.quiet
+
     def begin_append(
         self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
     ) -> Awaitable[AppendResult]:
-        """:meth:`append` in two halves: the command is written to Redis before this returns
-        (on the lean pipe; through redis-py it goes when the result is awaited), and the
-        caller works while Redis appends (and fsyncs). The result must be awaited."""
+        """:meth:`append` in two halves: the command is on its way before this returns (on the
+        lean pipe: written at once if it is :attr:`quiet`, else with this turn's others; through
+        redis-py, when the result is awaited), and the caller may work while Redis appends (and
+        fsyncs). The result must be awaited."""
         fields = entry.to_fields()
         size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
         if size > MAX_ENTRY_BYTES:
