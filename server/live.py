@@ -20,15 +20,17 @@ from typing import Any, Protocol
 import structlog
 
 from protocol.entry import LogEntry
-from protocol.messages import ServerMessage, Update
+from protocol.messages import ServerMessage
 from server import rules
 from server.clocks import Clock, ClockSettings
 
 log = structlog.get_logger("duel.live")
 
-Send = Callable[[ServerMessage], None]
-Built = dict[int | None, list[Update]]
-"""The updates of a fan-out, by the seat they are for (None: spectators)."""
+Send = Callable[[ServerMessage | bytes], None]
+"""How a watcher is sent a message: the message, or its frame already encoded (bytes: the
+fan-out encodes each update once for all the watchers of a seat, or all the spectators)."""
+Built = dict[int | None, list[bytes]]
+"""The encoded updates of a fan-out, by the seat they are for (None: spectators)."""
 
 RECENT = 2
 """The first entries of a duel are kept with their per-viewer facts after the fan-out, until the

@@ -112,8 +112,9 @@ class Session:
 
     # ------------------------------------------------------------ output
 
-    def send(self, msg: ServerMessage) -> None:
-        """Queue a message; never blocks.  A full outbox drops the client."""
+    def send(self, msg: ServerMessage | bytes) -> None:
+        """Queue a message (or its frame, already encoded); never blocks.  A full outbox drops
+        the client."""
         if self.dropped:
             return
         if len(self._out) >= self.cfg.out_queue:
@@ -122,7 +123,7 @@ class Session:
             log.warning("slow_client_dropped", session=self.id, match_id=self.match_id)
             asyncio.get_running_loop().create_task(self.ws.close(CloseCode.TRY_AGAIN_LATER, "outgoing queue full"))
             return
-        self._out.append(encode(msg))
+        self._out.append(msg if isinstance(msg, bytes) else encode(msg))
         self.app.metrics.inc("duel_frames_out_total")
         if self._drain is None and not self._stopped:
             self._drain = asyncio.get_running_loop().create_task(self._drain_out())

@@ -14,6 +14,7 @@ released (:class:`server.live.Delayed`)."""
 
 from __future__ import annotations
 
+from protocol.codec import encode
 from protocol.entry import LogEntry
 from protocol.messages import Update
 from server import rules
@@ -87,7 +88,8 @@ def snapshot_update(match_id: str, at: Point, seat: int | None, presence: list[b
 
 def build(lm: LiveMatch) -> Built:
     """The updates of the entries the match followed since the last fan-out, for each kind of
-    watcher it has (seat 0, seat 1, spectators); the last one carries the view. Spectators of
+    watcher it has (seat 0, seat 1, spectators), encoded once for all the watchers of that
+    kind; the last one carries the view. Spectators of
     a delayed match get the entries the delay released instead."""
     entries = lm.take_unsent()
     for_spectators = entries if lm.delayed is None else lm.delayed.take_released()
@@ -97,7 +99,7 @@ def build(lm: LiveMatch) -> Built:
         at = lm.point_for(seat)
         last = len(batch) - 1
         built[seat] = [
-            entry_update(lm.match_id, at, s.entry, seat, with_view=i == last, seen=s.per, presence=lm.presence)
+            encode(entry_update(lm.match_id, at, s.entry, seat, with_view=i == last, seen=s.per, presence=lm.presence))
             for i, s in enumerate(batch)
         ]
     return built
