@@ -28,6 +28,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol import errors as E
 from protocol.codec import decode_client, encode
@@ -90,6 +91,7 @@ class Session:
         # an asyncio.Queue and a writer task per connection: 3 KiB less per connection held
         self._out: list[bytes] = []
         self._drain: asyncio.Task[None] | None = None
+        self._kicked = False  # a write of the outbox is scheduled for the end of this turn
         self._stopped = False  # no new drain once the connection is closing
         self.version: int | None = None
         self.match_id: str | None = None
@@ -125,8 +127,33 @@ class Session:
             return
         self._out.append(msg if isinstance(msg, bytes) else encode(msg))
         self.app.metrics.inc("duel_frames_out_total")
-        if self._drain is None and not self._stopped:
+        if self._drain is None and not self._kicked and not self._stopped:
+            self._kicked = True
+            asyncio.get_running_loop().call_soon(self._kick)
+
+    def _kick(self) -> None:
+        """Send what this turn queued: in one write if the socket takes it now, else by a drain."""
+        self._kicked = False
+        if self._drain is None and self._out and not self._stopped and not self._write_now():
             self._drain = asyncio.get_running_loop().create_task(self._drain_out())
+
+    def _write_now(self) -> bool:
+        """Write the whole outbox as one system call, if the connection is open and nothing
+        waits in its buffer (else False: the drain sends it, waiting while the client is slow,
+        so that the outbox limit still catches a client that does not read). Every frame goes
+        through websockets' protocol object (``send_binary``) as ``ws.send`` would put it; only
+        the write is joined: an action's Accepted and its update are one send, not two (each
+        ~18 us of a core on loopback)."""
+        ws = self.ws
+        transport = ws.transport
+        if ws.protocol.state is not State.OPEN or transport.is_closing() or transport.get_write_buffer_size():
+            return False
+        protocol = ws.protocol
+        for data in self._out:
+            protocol.send_binary(data)
+        self._out = []
+        transport.write(b"".join(protocol.data_to_send()))
+        return True
 
     def error(self, code: str, reason: str, *, fatal: bool = False) -> None:
         self.app.metrics.inc("duel_errors_total", code=code)
@@ -161,6 +188,7 @@ class Session:
 
     async def _flush_and_stop(self, timeout: float = 2.0) -> None:
         """Let the drain send what is queued (at most ``timeout`` s), then stop it."""
+        self._kick()  # what this turn queued goes now, not after the stop
         self._stopped = True
         drain = self._drain
         if drain is None:
