@@ -85,7 +85,7 @@ def fold_into(state: State, facts: list[Fact]) -> State:
     for f in facts:
         state._memo = None
         handlers[f.__class__](state, f)
-        state.seq += 1
+    state.seq += len(facts)  # no handler reads it (a rule reads it while deciding: ``apply``)
     state._memo = None
     return state
 

@@ -187,3 +187,22 @@ def test_the_fold_keeps_the_turn_and_place_names_as_enum_members() -> None:
             seen.add(c.zone)
         seen.add(state.damage_step or "")
     assert {"graveyard", "monsters", "hand", "deck", "before_damage_calculation"} <= seen
+
+
+def test_a_stored_fact_with_a_key_its_class_does_not_have_is_refused() -> None:
+    """``from_wire`` reads a map by its class's keys and refuses one with any other key (a log
+    or replay file written by something else), whichever of its optional keys it has."""
+    for t, cls in FACTS.items():
+        keys = {key: cls.__dataclass_fields__[attr].default is ABSENT for key, attr in cls.KEYS.items()}  # type: ignore[attr-defined]
+        full = {"t": t, **dict.fromkeys(keys, 0)}
+        bare = {"t": t, **{key: 0 for key, optional in keys.items() if not optional}}
+        for d in (full, bare):
+            assert from_wire(dict(d)).t == t
+            with pytest.raises(TypeError, match="has no key"):
+                from_wire({**d, "not_a_key": 1})
+        optional = [key for key, is_optional in keys.items() if is_optional]
+        if optional:  # as many keys as the full map, one of them unknown
+            swapped = {**bare, **dict.fromkeys(optional[:-1], 0), "not_a_key": 1}
+            assert len(swapped) == len(full)
+            with pytest.raises(TypeError, match="has no key"):
+                from_wire(swapped)
