@@ -15,6 +15,7 @@ from duel_helpers import deaf_to, play, run, running_server, start_match, url_of
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from protocol import errors as E
+from protocol.codec import decode_server
 from protocol.entry import LogEntry
 from protocol.messages import Accepted, Rejected, Update
 from server import rules
@@ -149,6 +150,63 @@ def test_an_append_redis_failed_is_undone_and_the_retry_is_accepted(
             retry = await actor.act(action, action_id="retried-1")
             assert isinstance(retry, Accepted) and retry.seq == seq + 1 and not retry.duplicate
             await play([a, b], rnd)
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+def messages_in(data: bytes) -> list[Any]:
+    """The messages of the websocket frames in ``data`` (server frames: unmasked, unfragmented)."""
+    out = []
+    while data:
+        assert data[0] == 0x82, "one binary frame, final"
+        n, at = data[1], 2
+        if n == 126:
+            n, at = int.from_bytes(data[2:4], "big"), 4
+        elif n == 127:
+            n, at = int.from_bytes(data[2:10], "big"), 10
+        out.append(decode_server(data[at : at + n]))
+        data = data[at + n :]
+    return out
+
+
+def test_an_actions_accepted_and_update_leave_in_one_write(redis_url: str, tmp_path: Path) -> None:
+    """What a turn queues for a connection goes out in one write (``Session._write_now``): the
+    actor's ``Accepted`` and its update share one system call; the other seat gets its update
+    in one too. Counted on the server's real transports."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            rnd = random.Random(3)
+            await some_moves(a, b, 4, rnd)
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            writes: dict[int, list[bytes]] = {0: [], 1: []}
+            for session in list(server.sessions):
+                if session.match_id == match_id and session.watcher is not None and session.watcher.seat is not None:
+                    transport = session.ws.transport
+                    real = transport.write
+                    seat = session.watcher.seat
+
+                    def counted(data: Any, real: Any = real, seat: int = seat) -> None:
+                        writes[seat].append(bytes(data))
+                        real(data)
+
+                    transport.write = counted  # type: ignore[method-assign]
+            seat = 0 if actor is a else 1
+            before = actor.seq
+            reply = await actor.act(bot_choice(actor.legal, rnd))
+            assert isinstance(reply, Accepted)
+            for c in (a, b):
+                while c.seq < reply.seq:
+                    await c.expect(Update)
+            assert reply.seq == before + 1
+            assert len(writes[seat]) == 1, [len(w) for w in writes[seat]]
+            assert len(writes[1 - seat]) == 1
+            assert [type(m) for m in messages_in(writes[seat][0])] == [Accepted, Update]
+            assert [type(m) for m in messages_in(writes[1 - seat][0])] == [Update]
             for c in (a, b):
                 await c.close()
 
