@@ -47,6 +47,14 @@ async def some_moves(a: DuelClient, b: DuelClient, n: int, rnd: random.Random) -
         assert isinstance(reply, Accepted), reply
 
 
+async def in_play(server: DuelServer, seed: int, moves: int) -> tuple[DuelClient, DuelClient, str, random.Random]:
+    """A match on ``server`` after ``moves`` accepted actions; the players' random choices."""
+    a, b, match_id, _ = await start_match(url_of(server))
+    rnd = random.Random(seed)
+    await some_moves(a, b, moves, rnd)
+    return a, b, match_id, rnd
+
+
 async def next_entry_elsewhere(server: DuelServer, match_id: str) -> LogEntry:
     """Append the next entry of the match as another writer would: folded from the log, the
     owing seat's first legal action, through the store (the server is not told)."""
@@ -73,9 +81,7 @@ def test_an_append_another_writer_beat_is_undone_and_the_duel_goes_on(
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path, poll_interval=60.0) as server:
-            a, b, match_id, _ = await start_match(url_of(server))
-            rnd = random.Random(7)
-            await some_moves(a, b, 12, rnd)
+            a, b, match_id, rnd = await in_play(server, 7, 12)
             deaf_to(server, match_id)  # the server will not hear of the other writer's entry
             actor = await wait_for_turn([a, b])
             assert actor is not None
@@ -119,9 +125,7 @@ def test_an_append_redis_failed_is_undone_and_the_retry_is_accepted(
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path, poll_interval=60.0) as server:
-            a, b, match_id, _ = await start_match(url_of(server))
-            rnd = random.Random(11)
-            await some_moves(a, b, 10, rnd)
+            a, b, match_id, rnd = await in_play(server, 11, 10)
             actor = await wait_for_turn([a, b])
             assert actor is not None
             lm = server.service.cached(match_id)
@@ -178,9 +182,7 @@ def test_an_actions_accepted_and_update_leave_in_one_write(redis_url: str, tmp_p
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path) as server:
-            a, b, match_id, _ = await start_match(url_of(server))
-            rnd = random.Random(3)
-            await some_moves(a, b, 4, rnd)
+            a, b, match_id, rnd = await in_play(server, 3, 4)
             actor = await wait_for_turn([a, b])
             assert actor is not None
             writes: dict[int, list[bytes]] = {0: [], 1: []}
