@@ -238,7 +238,7 @@ class Pipe:
         proto = self._proto
         if proto is None or proto.lost:
             return self.call(*args)
-        return self._retried(proto.send(encode(args), now=not proto.waiting), args)
+        return self._retried(proto.send(encode(args), now=self.quiet), args)
 
     async def _retried(self, sent: asyncio.Future[Any], args: tuple[bytes | str | int, ...]) -> Any:
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +48,28 @@ async def some_moves(a: DuelClient, b: DuelClient, n: int, rnd: random.Random) -
         assert isinstance(reply, Accepted), reply
 
 
-async def in_play(server: DuelServer, seed: int, moves: int) -> tuple[DuelClient, DuelClient, str, random.Random]:
-    """A match on ``server`` after ``moves`` accepted actions; the players' random choices."""
+@dataclass
+class InPlay:
+    """A match after some accepted actions: its players, the one to act, the server's copy."""
+
+    a: DuelClient
+    b: DuelClient
+    match_id: str
+    rnd: random.Random  # the players' random choices
+    actor: DuelClient
+    lm: LiveMatch
+
+
+async def in_play(server: DuelServer, seed: int, moves: int) -> InPlay:
+    """A match on ``server`` after ``moves`` accepted actions, waiting for its next one."""
     a, b, match_id, _ = await start_match(url_of(server))
     rnd = random.Random(seed)
     await some_moves(a, b, moves, rnd)
-    return a, b, match_id, rnd
+    actor = await wait_for_turn([a, b])
+    assert actor is not None
+    lm = server.service.cached(match_id)
+    assert lm is not None
+    return InPlay(a, b, match_id, rnd, actor, lm)
 
 
 async def next_entry_elsewhere(server: DuelServer, match_id: str) -> LogEntry:
@@ -81,12 +98,9 @@ def test_an_append_another_writer_beat_is_undone_and_the_duel_goes_on(
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path, poll_interval=60.0) as server:
-            a, b, match_id, rnd = await in_play(server, 7, 12)
+            p = await in_play(server, 7, 12)
+            a, b, match_id, rnd, actor, lm = p.a, p.b, p.match_id, p.rnd, p.actor, p.lm
             deaf_to(server, match_id)  # the server will not hear of the other writer's entry
-            actor = await wait_for_turn([a, b])
-            assert actor is not None
-            lm = server.service.cached(match_id)
-            assert lm is not None
             seq_before = lm.seq
             theirs = await next_entry_elsewhere(server, match_id)
 
@@ -125,11 +139,8 @@ def test_an_append_redis_failed_is_undone_and_the_retry_is_accepted(
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path, poll_interval=60.0) as server:
-            a, b, match_id, rnd = await in_play(server, 11, 10)
-            actor = await wait_for_turn([a, b])
-            assert actor is not None
-            lm = server.service.cached(match_id)
-            assert lm is not None
+            p = await in_play(server, 11, 10)
+            a, b, rnd, actor, lm = p.a, p.b, p.rnd, p.actor, p.lm
             state, seq, vp = lm.state, lm.seq, lm.vp
             views_before = [vp.view(state, seat) for seat in (0, 1)] if state is not None else []
             real = server.store.begin_append
@@ -182,9 +193,8 @@ def test_an_actions_accepted_and_update_leave_in_one_write(redis_url: str, tmp_p
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path) as server:
-            a, b, match_id, rnd = await in_play(server, 3, 4)
-            actor = await wait_for_turn([a, b])
-            assert actor is not None
+            p = await in_play(server, 3, 4)
+            a, b, match_id, rnd, actor = p.a, p.b, p.match_id, p.rnd, p.actor
             writes: dict[int, list[bytes]] = {0: [], 1: []}
             for session in list(server.sessions):
                 if session.match_id == match_id and session.watcher is not None and session.watcher.seat is not None:
