@@ -1,0 +1,62 @@
+"""The load driver (``duel load``, bench/): it plays real duels against a real server over
+real websockets, keeps its own garbage collector quiet while it measures, and leaves
+nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from pathlib import Path
+
+import pytest
+from duel_helpers import run, running_server, url_of
+
+from server import load
+from server.load import LoadConfig, Stats
+
+
+def test_the_driver_measures_with_its_collector_off_and_restores_it(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the driver runs its cyclic collector is off (a pause of its own would be counted
+    as the server's latency) except for the periodic collection; afterwards the collector is
+    on again and nothing is left frozen; no wait of a duel is left pending."""
+    monkeypatch.setattr(load, "DRIVER_GC_EVERY_S", 0.3)
+    enabled_during: list[bool] = []
+
+    def tick(stats: Stats) -> None:
+        enabled_during.append(gc.isenabled())
+
+    async def body() -> Stats:
+        async with running_server(redis_url, tmp_path) as server:
+            cfg = LoadConfig(url_of(server), duels=2, think_s=0.01, seconds=1.5)
+            stats = await load.run(cfg, on_tick=tick, tick_s=0.1)
+            left = [t for t in asyncio.all_tasks() if "Event.wait" in repr(t.get_coro())]
+            assert not left, left
+            return stats
+
+    assert gc.isenabled()
+    stats = run(body())
+    assert stats.actions > 0 and stats.started == 2
+    assert stats.failed == 0 and not stats.errors, stats.errors
+    assert 0 < len(stats.latencies) <= stats.actions  # those before the ramp's end are not counted
+    assert enabled_during and not any(enabled_during)
+    assert stats.driver_collections >= 1
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_the_collector_is_restored_when_the_driver_fails(redis_url: str, tmp_path: Path) -> None:
+    """A run that ends in an exception (here: its progress callback raises) still gives the
+    collector back as it was."""
+
+    def tick(stats: Stats) -> None:
+        raise RuntimeError("the progress display failed")
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            cfg = LoadConfig(url_of(server), duels=1, think_s=0.01, seconds=0.5)
+            with pytest.raises(RuntimeError, match="progress display"):
+                await load.run(cfg, on_tick=tick, tick_s=0.05)
+
+    run(body())
+    assert gc.isenabled() and gc.get_freeze_count() == 0
