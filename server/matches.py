@@ -147,12 +147,12 @@ class MatchService:
         self.metrics.inc("duel_snapshots_loaded_total")
         return snap.seq
 
-    async def _snapshot(self, lm: LiveMatch) -> None:
-        """Keep the position beside the log (every snapshots.EVERY entries)."""
+    def _snapshot(self, lm: LiveMatch) -> tuple[int, bytes] | None:
+        """The position to keep beside the log (every snapshots.EVERY entries), as (seq, blob)."""
         if lm.state is None or lm.delayed is not None:
-            return
+            return None
         snap = snapshots.Snapshot(lm.seq, lm.state_hash, lm.last_ts_ms, lm.state, lm.vp.book, lm.clock)
-        await self.store.put_snapshot(lm.match_id, lm.seq, snapshots.dumps(snap))
+        return lm.seq, snapshots.dumps(snap)
 
     def cached(self, match_id: str) -> LiveMatch | None:
         return self._live.get(match_id)
@@ -247,14 +247,20 @@ class MatchService:
         always before the fan-out of the entry it caused."""
         t0 = time.perf_counter()
         lm = await self.get(match_id)
+        snapshot: tuple[int, bytes] | None = None
         async with lm.lock:
             answer, entry = await self._submit_locked(lm, seat, act)
             reply(answer)
             if entry is not None:
                 await self._after(lm)
                 if entry.seq % snapshots.EVERY == 0:
-                    await self._snapshot(lm)
+                    snapshot = self._snapshot(lm)
         latency = time.perf_counter() - t0
+        if snapshot is not None:
+            # written once the lock is let go, so that the match's next action does not wait for
+            # its round trip (made under the lock: the position at this seq; on the lean pipe the
+            # command is written before anything that action appends)
+            await self.store.put_snapshot(match_id, *snapshot)
         self.metrics.observe_action_latency(latency)
         outcome = "accepted" if isinstance(answer, Accepted) else answer.code
         self.metrics.inc("duel_actions_total", outcome=outcome)

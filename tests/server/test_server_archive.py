@@ -3,6 +3,7 @@ replays under changed rules, snapshots, retention. Real Redis where a store is i
 
 from __future__ import annotations
 
+import asyncio
 import random
 import zlib
 from pathlib import Path
@@ -233,6 +234,65 @@ def test_a_server_loads_a_match_from_its_snapshot_and_ignores_a_bad_one(
                     assert "duel_snapshots_ignored_total 1" in metrics
                 else:
                     assert "duel_snapshots_loaded_total 1" in metrics
+        await client.aclose()
+
+    run(body())
+
+
+def test_the_next_action_does_not_wait_for_a_snapshot_being_written(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot after every EVERY-th entry is written once the match's lock is let go: while
+    its write is held back, the next action is accepted and reaches both seats; then the
+    snapshot lands at its own seq, with the position of that seq."""
+    monkeypatch.setattr(snapshots, "EVERY", 4)
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        rnd = random.Random(5)
+        async with running_server(redis_url, tmp_path) as server:
+            store = server.service.store
+            gate = asyncio.Event()
+            held: list[int] = []
+            put = store.put_snapshot
+
+            async def held_back(match_id: str, seq: int, blob: bytes) -> None:
+                held.append(seq)
+                await gate.wait()
+                await put(match_id, seq, blob)
+
+            monkeypatch.setattr(store, "put_snapshot", held_back)
+            a, b, match_id, _ = await start_match(url_of(server))  # the genesis is entry 1
+            while True:
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                reply = await actor.act(choose([x for x in actor.legal if x["do"] != "concede"], rnd))
+                assert isinstance(reply, Accepted)
+                if reply.seq == 4:
+                    break
+            live = server.service.cached(match_id)
+            assert live is not None
+            want = rules.state_hash(live.state)
+            assert held == [4]
+            # entry 5 goes through while the snapshot of entry 4 waits
+            actor = await asyncio.wait_for(wait_for_turn([a, b]), 5)
+            assert actor is not None
+            reply = await asyncio.wait_for(actor.act(choose(actor.legal, rnd)), 5)
+            assert isinstance(reply, Accepted) and reply.seq == 5
+            await asyncio.wait_for(wait_for_turn([a, b]), 5)
+            assert a.seq == b.seq == 5
+            assert await client.hkeys(keys.snapshots_key(match_id)) == []
+            gate.set()
+            for _ in range(100):
+                if await client.hkeys(keys.snapshots_key(match_id)):
+                    break
+                await asyncio.sleep(0.02)
+            blob = await client.hget(keys.snapshots_key(match_id), "4")
+            assert blob is not None
+            snap = snapshots.loads(blob, live.alias_key)
+            assert snap.seq == 4 and rules.state_hash(snap.state) == want
+            for c in (a, b):
+                await c.close()
         await client.aclose()
 
     run(body())
