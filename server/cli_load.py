@@ -47,6 +47,10 @@ async def _probe(urls: str) -> None:
             pass
 
 
+DRIVER_BUSY_PERCENT = 85.0
+"""From this share of a core, ``duel load`` warns that the generator may be what limits the figures."""
+
+
 def run(args: argparse.Namespace) -> int:
     from server.load import LoadConfig, Stats, rss_kib, summary
     from server.load import run as run_load
@@ -63,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
 
     def tick(stats: Stats) -> None:
         if args.quiet:
@@ -89,7 +94,11 @@ def run(args: argparse.Namespace) -> int:
         stats = asyncio.run(run_load(cfg, tick))
     except KeyboardInterrupt:
         return 130
-    out = summary(stats, time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    out = summary(stats, wall)
+    # the generator is a process on some core too: past most of one, its own speed is what is
+    # measured (the figures would not grow with the server's), so it says so
+    out["driver_cpu_percent"] = round(100 * (time.process_time() - cpu0) / max(wall, 1e-9), 1)
     if args.server_pid:
         rss = rss_kib(args.server_pid)
         out["server_rss_kib"] = rss
@@ -104,11 +113,18 @@ def run(args: argparse.Namespace) -> int:
         ("accepted actions", f"{out['actions']} ({out['actions_per_s']}/s)"),
         ("action -> both clients, p50 / p99", f"{out['p50_ms']} ms / {out['p99_ms']} ms"),
         ("errors", ", ".join(f"{k}: {v}" for k, v in out["errors"].items()) or "none"),
+        ("load generator CPU", f"{out['driver_cpu_percent']} % of a core"),
     ]
     if args.server_pid:
         rows.append(("server RSS", f"{out.get('server_rss_kib')} KiB"))
     width = max(len(r[0]) for r in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value}")
+    if out["driver_cpu_percent"] >= DRIVER_BUSY_PERCENT:
+        print(
+            f"note: the load generator used {out['driver_cpu_percent']} % of a core: these figures may be its own "
+            "limit; split the duels over several `duel load` processes (or machines)",
+            file=sys.stderr,
+        )
     print(json.dumps(out, sort_keys=True))
     return 0 if out["duels_failed"] == 0 else 1

@@ -1,0 +1,57 @@
+"""``duel load`` as an operator runs it: against a real ``duel serve`` process, a summary table,
+one JSON line for scripts, and a note when the generator itself was the busy one."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from proc_helpers import ServeProcess
+
+from server import cli_load
+from server.cli import main
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    with ServeProcess(tmp_path_factory.mktemp("serve"), "--redis-url", redis_url) as srv:
+        yield srv
+
+
+def _load(url: str, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict[str, object], str, str]:
+    code = main(["load", "--url", url, "--duels", "3", "--concurrency", "3", "--quiet", *extra])
+    out, err = capsys.readouterr()
+    summary = json.loads(out.strip().splitlines()[-1])
+    return code, summary, out, err
+
+
+def test_duel_load_plays_its_duels_and_reports_them(server: ServeProcess, capsys: pytest.CaptureFixture[str]) -> None:
+    code, summary, out, err = _load(server.url, capsys)
+    assert code == 0, err
+    assert summary["duels_started"] == summary["duels_finished"] == 3
+    assert summary["duels_failed"] == 0 and summary["errors"] == {}
+    assert isinstance(summary["actions"], int) and summary["actions"] > 0
+    assert isinstance(summary["p50_ms"], float) and 0 < summary["p50_ms"] <= summary["p99_ms"]
+    cpu = summary["driver_cpu_percent"]
+    assert isinstance(cpu, float) and 0 < cpu < 400
+    assert re.search(rf"^load generator CPU +{cpu} % of a core$", out, re.M), out
+    assert "note: the load generator" not in err  # three duels do not keep it busy
+
+
+def test_duel_load_says_when_the_generator_was_the_busy_one(
+    server: ServeProcess, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli_load, "DRIVER_BUSY_PERCENT", 0.0)
+    code, summary, _, err = _load(server.url, capsys)
+    assert code == 0
+    assert f"note: the load generator used {summary['driver_cpu_percent']} % of a core" in err
+
+
+def test_duel_load_with_no_server_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["load", "--url", "ws://127.0.0.1:9", "--duels", "1", "--quiet"])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert err.startswith("duel load: cannot reach a duel server at ws://127.0.0.1:9")
+    assert len(err.strip().splitlines()) == 1
