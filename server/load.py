@@ -290,7 +290,7 @@ def quiet_collector() -> Iterator[None]:
     the next periodic collection or at the end."""
     was_enabled = gc.isenabled()
     gc.collect()
-    gc.freeze()  # what the caller holds is never traversed while the driver runs
+    gc.freeze()  # what the caller holds is left out of the periodic collections
     gc.disable()
     try:
         yield

@@ -154,6 +154,15 @@ class MatchService:
         snap = snapshots.Snapshot(lm.seq, lm.state_hash, lm.last_ts_ms, lm.state, lm.vp.book, lm.clock)
         return lm.seq, snapshots.dumps(snap)
 
+    async def _keep_snapshot(self, match_id: str, seq: int, blob: bytes) -> None:
+        """Write a snapshot; one that fails is only logged (the action it follows was accepted
+        and sent: the log has the entry, and a load folds it from an older snapshot)."""
+        try:
+            await self.store.put_snapshot(match_id, seq, blob)
+        except Exception:
+            log.warning("snapshot_failed", match_id=match_id, seq=seq, exc_info=True)
+            self.metrics.inc("duel_snapshots_failed_total")
+
     def cached(self, match_id: str) -> LiveMatch | None:
         return self._live.get(match_id)
 
@@ -260,7 +269,7 @@ class MatchService:
             # written once the lock is let go, so that the match's next action does not wait for
             # its round trip (made under the lock: the position at this seq; on the lean pipe the
             # command is written before anything that action appends)
-            await self.store.put_snapshot(match_id, *snapshot)
+            await self._keep_snapshot(match_id, *snapshot)
         self.metrics.observe_action_latency(latency)
         outcome = "accepted" if isinstance(answer, Accepted) else answer.code
         self.metrics.inc("duel_actions_total", outcome=outcome)

@@ -41,6 +41,7 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_slow_clients_dropped_total": ("counter", "clients dropped for a full outgoing queue"),
     "duel_snapshots_loaded_total": ("counter", "matches loaded from a snapshot"),
     "duel_snapshots_ignored_total": ("counter", "snapshots ignored (unreadable, or not agreeing with the log)"),
+    "duel_snapshots_failed_total": ("counter", "snapshots not written (Redis failed; the log has every entry)"),
     "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
 }
 _HISTOGRAMS = {

@@ -21,7 +21,7 @@ import engine
 from engine import Viewpoints
 from engine.state import to_plain
 from protocol.codec import pack
-from protocol.messages import Accepted
+from protocol.messages import Accepted, Error
 from server import archive, keys, replay_file, rules, snapshots
 from server.clocks import Clock, ClockSettings
 from server.replay import verify_log
@@ -294,6 +294,38 @@ def test_the_next_action_does_not_wait_for_a_snapshot_being_written(
             for c in (a, b):
                 await c.close()
         await client.aclose()
+
+    run(body())
+
+
+def test_a_snapshot_that_cannot_be_written_costs_the_duel_nothing(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot is an optimisation: if Redis refuses it, the action it follows stays accepted,
+    nobody is sent an error, the duel goes on, and the failure is counted."""
+    monkeypatch.setattr(snapshots, "EVERY", 3)
+
+    async def body() -> None:
+        rnd = random.Random(8)
+        async with running_server(redis_url, tmp_path) as server:
+            store = server.service.store
+
+            async def refused(match_id: str, seq: int, blob: bytes) -> None:
+                raise ConnectionError("Redis went away")
+
+            monkeypatch.setattr(store, "put_snapshot", refused)
+            a, b, _, _ = await start_match(url_of(server))
+            for _ in range(8):  # past entries 3, 6 and 9
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                reply = await actor.act(choose([x for x in actor.legal if x["do"] != "concede"], rnd))
+                assert isinstance(reply, Accepted), reply
+            await wait_for_turn([a, b])
+            assert a.seq == b.seq == 9
+            assert not [m for c in (a, b) for m in c.inbox if isinstance(m, Error)]
+            assert "duel_snapshots_failed_total 3" in server.metrics.render()
+            for c in (a, b):
+                await c.close()
 
     run(body())
 
