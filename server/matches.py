@@ -148,8 +148,10 @@ class MatchService:
         return snap.seq
 
     def _snapshot(self, lm: LiveMatch) -> tuple[int, bytes] | None:
-        """The position to keep beside the log (every snapshots.EVERY entries), as (seq, blob)."""
-        if lm.state is None or lm.delayed is not None:
+        """The position to keep beside the log (every snapshots.EVERY entries), as (seq, blob).
+        None for the entry that ends the match: the end keeps only the newest snapshot written
+        before it (``directory``'s end script), and one written after would be a second."""
+        if lm.state is None or lm.delayed is not None or lm.finished:
             return None
         snap = snapshots.Snapshot(lm.seq, lm.state_hash, lm.last_ts_ms, lm.state, lm.vp.book, lm.clock)
         return lm.seq, snapshots.dumps(snap)

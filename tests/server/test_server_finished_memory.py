@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 import redis.asyncio as aioredis
 from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
 
@@ -45,6 +46,42 @@ def test_a_finished_duel_keeps_one_snapshot_and_its_action_ids_for_a_day(redis_u
                 assert await r.xlen(keys.log_key(match_id)) == last.seq  # the log is all there
                 again = await actor.act({"do": "concede"}, action_id="last-one", expected_seq=last.seq - 1)
                 assert isinstance(again, Accepted) and again.duplicate and again.seq == last.seq
+            finally:
+                await r.aclose()
+            for c in (a, b):
+                await c.close()
+
+    run(main())
+
+
+def test_a_duel_that_ends_on_a_snapshot_entry_keeps_one_snapshot(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry that ends the match falls on a snapshot's seq: no snapshot is written for it
+    (the end has kept the newest one already), so the finished match still has exactly one."""
+    monkeypatch.setattr(snapshots, "EVERY", 5)
+
+    async def main() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            while a.seq < 9:
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                quiet = [x for x in actor.legal if x["do"] in QUIET]
+                assert isinstance(await actor.act((quiet or actor.legal)[0]), Accepted)
+            assert a.seq == 9
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            last = await actor.act({"do": "concede"})
+            assert isinstance(last, Accepted) and last.seq == 10
+            r = aioredis.Redis.from_url(redis_url)
+            try:
+                for _ in range(500):
+                    if await r.hget(keys.meta_key(match_id), "status") == b"finished":
+                        break
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(0.2)  # anything still on its way to Redis lands
+                assert sorted(int(s) for s in await r.hkeys(keys.snapshots_key(match_id))) == [5]
             finally:
                 await r.aclose()
             for c in (a, b):
