@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -92,6 +92,18 @@ async def play(clients: list[DuelClient], rnd: random.Random, max_actions: int =
         assert isinstance(reply, Accepted) and not reply.duplicate, reply
         accepted.append(reply)
     raise AssertionError("the duel did not finish")
+
+
+async def play_until(
+    clients: list[DuelClient], seq: int, pick: Callable[[list[dict[str, Any]]], dict[str, Any]]
+) -> None:
+    """Act for whichever seat owes the decision, choosing with ``pick`` among its legal actions
+    other than conceding, until the log reaches ``seq`` (each action accepted)."""
+    while max(c.seq for c in clients) < seq:
+        actor = await wait_for_turn(clients)
+        assert actor is not None, f"the duel ended before entry {seq}"
+        reply = await actor.act(pick([x for x in actor.legal if x["do"] != "concede"]))
+        assert isinstance(reply, Accepted) and not reply.duplicate, reply
 
 
 def deaf_to(server: DuelServer, match_id: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import msgpack
 import pytest
 import redis.asyncio as aioredis
-from duel_helpers import SECRET, choose, run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import SECRET, choose, play_until, run, running_server, start_match, url_of, wait_for_turn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logs import engine_log
@@ -263,13 +263,7 @@ def test_the_next_action_does_not_wait_for_a_snapshot_being_written(
 
             monkeypatch.setattr(store, "put_snapshot", held_back)
             a, b, match_id, _ = await start_match(url_of(server))  # the genesis is entry 1
-            while True:
-                actor = await wait_for_turn([a, b])
-                assert actor is not None
-                reply = await actor.act(choose([x for x in actor.legal if x["do"] != "concede"], rnd))
-                assert isinstance(reply, Accepted)
-                if reply.seq == 4:
-                    break
+            await play_until([a, b], 4, lambda legal: choose(legal, rnd))
             live = server.service.cached(match_id)
             assert live is not None
             want = rules.state_hash(live.state)
@@ -315,11 +309,7 @@ def test_a_snapshot_that_cannot_be_written_costs_the_duel_nothing(
 
             monkeypatch.setattr(store, "put_snapshot", refused)
             a, b, _, _ = await start_match(url_of(server))
-            for _ in range(8):  # past entries 3, 6 and 9
-                actor = await wait_for_turn([a, b])
-                assert actor is not None
-                reply = await actor.act(choose([x for x in actor.legal if x["do"] != "concede"], rnd))
-                assert isinstance(reply, Accepted), reply
+            await play_until([a, b], 9, lambda legal: choose(legal, rnd))  # past entries 3, 6 and 9
             await wait_for_turn([a, b])
             assert a.seq == b.seq == 9
             assert not [m for c in (a, b) for m in c.inbox if isinstance(m, Error)]

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import play_until, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Accepted
 from server import keys, snapshots
@@ -18,15 +19,25 @@ from server.directory import ACTION_IDS_KEPT_S
 QUIET = ("pass", "next_phase", "end_turn")
 
 
+def quietly(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first quiet action (the duel lasts), else the first legal one."""
+    return ([x for x in legal if x["do"] in QUIET] or legal)[0]
+
+
+async def recorded_finished(r: aioredis.Redis, match_id: str) -> None:
+    """Wait until the end is recorded (right after the last update goes out)."""
+    for _ in range(500):
+        if await r.hget(keys.meta_key(match_id), "status") == b"finished":
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the end of the match was not recorded")
+
+
 def test_a_finished_duel_keeps_one_snapshot_and_its_action_ids_for_a_day(redis_url: str, tmp_path: Path) -> None:
     async def main() -> None:
         async with running_server(redis_url, tmp_path) as server:
             a, b, match_id, _ = await start_match(url_of(server))
-            while a.seq < 2 * snapshots.EVERY + 5:
-                actor = await wait_for_turn([a, b])
-                assert actor is not None, "the quiet duel ended before two snapshots"
-                quiet = [x for x in actor.legal if x["do"] in QUIET]
-                assert isinstance(await actor.act((quiet or actor.legal)[0]), Accepted)
+            await play_until([a, b], 2 * snapshots.EVERY + 5, quietly)
             r = aioredis.Redis.from_url(redis_url)
             try:
                 assert len(await r.hkeys(keys.snapshots_key(match_id))) >= 2
@@ -35,10 +46,7 @@ def test_a_finished_duel_keeps_one_snapshot_and_its_action_ids_for_a_day(redis_u
                 assert actor is not None
                 last = await actor.act({"do": "concede"}, action_id="last-one")
                 assert isinstance(last, Accepted)
-                for _ in range(500):  # the end is recorded right after the last update goes out
-                    if await r.hget(keys.meta_key(match_id), "status") == b"finished":
-                        break
-                    await asyncio.sleep(0.01)
+                await recorded_finished(r, match_id)
                 kept = sorted(int(s) for s in await r.hkeys(keys.snapshots_key(match_id)))
                 assert len(kept) == 1 and kept[0] >= 2 * snapshots.EVERY
                 ttl = await r.ttl(keys.actions_key(match_id))
@@ -64,11 +72,7 @@ def test_a_duel_that_ends_on_a_snapshot_entry_keeps_one_snapshot(
     async def main() -> None:
         async with running_server(redis_url, tmp_path) as server:
             a, b, match_id, _ = await start_match(url_of(server))
-            while a.seq < 9:
-                actor = await wait_for_turn([a, b])
-                assert actor is not None
-                quiet = [x for x in actor.legal if x["do"] in QUIET]
-                assert isinstance(await actor.act((quiet or actor.legal)[0]), Accepted)
+            await play_until([a, b], 9, quietly)
             assert a.seq == 9
             actor = await wait_for_turn([a, b])
             assert actor is not None
@@ -76,10 +80,7 @@ def test_a_duel_that_ends_on_a_snapshot_entry_keeps_one_snapshot(
             assert isinstance(last, Accepted) and last.seq == 10
             r = aioredis.Redis.from_url(redis_url)
             try:
-                for _ in range(500):
-                    if await r.hget(keys.meta_key(match_id), "status") == b"finished":
-                        break
-                    await asyncio.sleep(0.01)
+                await recorded_finished(r, match_id)
                 await asyncio.sleep(0.2)  # anything still on its way to Redis lands
                 assert sorted(int(s) for s in await r.hkeys(keys.snapshots_key(match_id))) == [5]
             finally:
