@@ -103,12 +103,19 @@ class Seen:
     per: rules.PerViewer
 
 
+def _written_anyway() -> None:
+    """The default :attr:`Watcher.flush`: a watcher whose messages go out as they are sent."""
+
+
 @dataclass(eq=False)
 class Watcher:
     """A connected client of a match: a seat (0/1) or a spectator (None)."""
 
     seat: int | None
     send: Send
+    # write what was sent so far now, not at the end of the event loop's turn: the fan-out
+    # calls it once it has sent every watcher its updates (server.session.Session.flush)
+    flush: Callable[[], None] = _written_anyway
 
 
 @dataclass(eq=False)

@@ -131,6 +131,14 @@ class Session:
             self._kicked = True
             asyncio.get_running_loop().call_soon(self._kick)
 
+    def flush(self) -> None:
+        """Write what was sent so far now (one write, as ``_kick`` would at the end of the
+        loop's turn). The fan-out calls it once every watcher has its updates: the frames leave
+        before the rest of the action's bookkeeping and the loop's turn (72-82 µs of a core
+        between the append's acknowledgement and the first write, in a duel played back to back)."""
+        if self._kicked:
+            self._kick()
+
     def _kick(self) -> None:
         """Send what this turn queued: in one write if the socket takes it now, else by a drain."""
         self._kicked = False
@@ -364,7 +372,7 @@ class Session:
         self, match_id: str, seat: int | None, last_seq: int, greet: Callable[[LiveMatch], None] | None = None
     ) -> None:
         self.match_id = match_id
-        self.watcher = Watcher(seat, self.send)
+        self.watcher = Watcher(seat, self.send, self.flush)
         if seat is not None:
             # one live connection per seat: this one takes it over (here and on every process)
             replaced = self.app.take_seat(match_id, seat, self)

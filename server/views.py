@@ -114,9 +114,12 @@ def fan_out(lm: LiveMatch) -> None:
     elif lm.unsent:  # followed after it went ahead (not while the lock is held): send those too
         more = build(lm)
         built = {seat: [*built.get(seat, []), *more.get(seat, [])] for seat in {*built, *more}}
-    for watcher in list(lm.watchers):
+    watchers = list(lm.watchers)
+    for watcher in watchers:
         for update in built.get(watcher.seat, ()):
             watcher.send(update)
+    for watcher in watchers:  # the entry is on its way to every watcher before anything else runs
+        watcher.flush()
 
 
 def catch_up(lm: LiveMatch, watcher: Watcher, missed: list[LogEntry], seen: list[rules.PerViewer]) -> None:
