@@ -3,7 +3,8 @@
 ``decide(state, seat, action) -> facts``; ``decide_state(state, seat, action) -> (facts,
 new state)``; ``evolve(state, fact) -> state``; ``fold(facts) -> state``; ``fold_into``;
 ``legal_actions``, ``pending``, ``view``, ``Viewpoints`` (per-viewer facts, views and card
-aliases), ``describe``. Randomness comes from the PRNG inside the state.
+aliases), ``describe``; ``share_unwritten`` (a process's duels share their untouched Deck cards).
+Randomness comes from the PRNG inside the state.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .decks import demo_deck
 from .describe import describe
 from .flow import pending
 from .genesis import DuelConfig, create, initial
-from .state import State, state_hash
+from .state import CardPool, State, share_unwritten, state_hash
 from .types import Action, Fact, IllegalAction
 from .view import view
 from .viewpoints import Viewpoints
@@ -29,6 +30,7 @@ __all__ = [
     "ENGINE_VERSION",
     "Action",
     "CardData",
+    "CardPool",
     "DuelConfig",
     "Fact",
     "IllegalAction",
@@ -47,6 +49,7 @@ __all__ = [
     "initial",
     "legal_actions",
     "pending",
+    "share_unwritten",
     "state_hash",
     "view",
 ]

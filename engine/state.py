@@ -458,6 +458,69 @@ def write_card(s: State, cid: int) -> Card:
     return c
 
 
+class CardPool:
+    """Cards that no state has written, shared by the states of many duels (one pool per
+    process). A card still in its Deck or Extra Deck is the same object in every duel where it
+    has the same id, passcode and owner and nothing has happened to it: decks are lists of a
+    few dozen passcodes and ids count from the same base, so a server holding thousands of
+    duels needs a few thousand such cards, not 60 per duel (with their packed bytes for
+    ``state_hash``, ~250 bytes each). Copy-on-write (``write_card``) already keeps a shared
+    card from being written: a state sharing it copies it first, whichever duel it belongs to.
+
+    Bounded: once ``limit`` cards are pooled, new ones stay with their duel. Used from the
+    thread that made it only (a Ctx writes a shared card in place for the length of one
+    ``decide``): ``share_unwritten`` shares nothing from another thread."""
+
+    __slots__ = ("cards", "limit", "thread")
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.cards: dict[bytes, Card] = {}  # a card's packed bytes (its id and fields) -> the card
+        self.limit = limit
+        self.thread = threading.get_ident()
+
+
+SHAREABLE_ZONES = frozenset({Zone.DECK, Zone.EXTRA})
+"""Where a card is never rendered in a view (engine.view renders the hand, the field, the
+Graveyard and banished cards), so a pooled card keeps no viewer's rendering of any duel."""
+
+
+def share_unwritten(state: State, pool: CardPool) -> int:
+    """Put each card of ``state`` in its Deck or Extra Deck into ``pool`` (or take the pool's
+    equal card instead) and stop owning it, so that the first write of it in ``state`` copies
+    it (``write_card``). Changes no state's content, hash or views; returns how many cards
+    ``state`` now shares with the pool. Not while a Ctx writes ``state`` in place.
+
+    Safe because the engine writes a card only through ``write_card`` and no write happens
+    between two states' rules code: a Ctx that writes a shared card in place (``Journal``)
+    gives it its first version back before ``decide`` returns, and the engine runs on one
+    thread (``CardPool.thread``: from any other, nothing is shared)."""
+    w = state._w
+    if isinstance(w, Journal):
+        raise RuntimeError("share_unwritten while a Ctx writes the state in place")
+    if threading.get_ident() != pool.thread:
+        return 0
+    # None: the state owns every object it holds (so no other state holds any of them)
+    owned: set[int] = set(state.cards) | {_player_key(seat) for seat in range(len(state.players))} if w is None else w
+    cards = state.cards
+    pooled = pool.cards
+    packer = _packer()
+    shared = 0
+    for cid, c in list(cards.items()):
+        if c.zone not in SHAREABLE_ZONES or c._memo is not None:
+            continue
+        key = c._packed or _card_bytes(c, packer)
+        got = pooled.get(key)
+        if got is None:
+            if len(pooled) >= pool.limit:
+                continue
+            got = pooled[key] = c  # no other state owns ``c``: owned objects are never shared
+        cards[cid] = got
+        owned.discard(cid)
+        shared += 1
+    state._w = owned
+    return shared
+
+
 def _player_key(seat: int) -> int:
     """The key of a player in a copy-on-write state's set of owned objects (card ids are >= 0)."""
     return -1 - seat

@@ -240,6 +240,7 @@ class LiveMatch:
         book: object,
     ) -> None:
         """Start from a snapshot (server.snapshots) instead of entry 1."""
+        rules.share_unwritten(state)
         self.state, self.seq, self.state_hash, self.last_ts_ms, self.clock = state, seq, state_hash, last_ts_ms, clock
         self.vp = rules.Viewpoints(self.alias_key, book)  # type: ignore[arg-type]
         self.recent.clear()
@@ -292,6 +293,8 @@ class LiveMatch:
             raise RuntimeError(f"gap in the log of {self.match_id}: at {self.seq}, got {entry.seq}")
         owing = self.owing_seat()
         new_state = rules.fold(entry.facts, self.state) if state_after is None else state_after
+        if entry.seq == 1:  # the cards still in the Decks: shared with the process's other duels
+            rules.share_unwritten(new_state)
         self.clock = step_clock(self.clock, entry, owing)
         self.state, self.seq, self.state_hash = new_state, entry.seq, entry.state_hash
         self.last_ts_ms = entry.ts_ms

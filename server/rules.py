@@ -68,6 +68,17 @@ def state_hash(state: State) -> str:
     return str(engine.state_hash(state))
 
 
+CARD_POOL = engine.CardPool()
+"""The cards still in a Deck that the duels this process holds share (engine.state.CardPool)."""
+
+
+def share_unwritten(state: State) -> int:
+    """Let ``state`` share its untouched Deck and Extra Deck cards with the other duels of this
+    process (copy-on-write: a card is copied the first time a duel writes it); how many it
+    shares. A duel held at a human pace keeps ~60 such cards: ~15 KiB each without this."""
+    return int(engine.share_unwritten(state, CARD_POOL))
+
+
 def pending(state: State) -> dict[str, Any] | None:
     p: dict[str, Any] | None = engine.pending(state)
     return p

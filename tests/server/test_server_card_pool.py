@@ -1,0 +1,50 @@
+"""The duels a process holds share their untouched Deck cards (``rules.share_unwritten``,
+engine.state.CardPool): a few thousand card objects for all of them instead of ~60 per duel.
+Measured with 1,000 duels held at a human pace: 83 -> 65 KiB of RSS per duel."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
+
+from engine.state import SHAREABLE_ZONES, full_state_hash
+from protocol.messages import Accepted
+from server import rules
+from server.client import bot_choice
+
+
+def test_two_live_duels_share_their_untouched_deck_cards(redis_url: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            url = url_of(server)
+            first = await start_match(url)
+            second = await start_match(url)
+            rnd = random.Random(7)
+            for a, b, _, _ in (first, second):
+                for _ in range(12):
+                    actor = await wait_for_turn([a, b])
+                    assert actor is not None
+                    assert isinstance(await actor.act(bot_choice(actor.legal, rnd)), Accepted)
+            states = []
+            for _, _, match_id, _ in (first, second):
+                lm = server.service.cached(match_id)
+                assert lm is not None and lm.state is not None
+                # the position is still the log's: the hash it recorded for this entry
+                assert rules.state_hash(lm.state) == full_state_hash(lm.state) == lm.state_hash
+                states.append(lm.state)
+            pooled = {id(c) for c in rules.CARD_POOL.cards.values()}
+            for s in states:
+                in_decks = [c for c in s.cards.values() if c.zone in SHAREABLE_ZONES]
+                shared = [c for c in in_decks if id(c) in pooled]
+                assert len(shared) > len(in_decks) // 2, (len(shared), len(in_decks))
+                assert all(c.zone in SHAREABLE_ZONES for c in s.cards.values() if id(c) in pooled)
+            one, two = states
+            same = [cid for cid, c in one.cards.items() if two.cards.get(cid) is c]
+            assert same, "the two duels hold no card object in common"
+            for a, b, _, _ in (first, second):
+                for c in (a, b):
+                    await c.close()
+
+    run(main())
