@@ -21,6 +21,7 @@ from server import keys, redisconn, resp, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
 from server.fanout import FanOut
+from server.keepalive import Keepalive
 from server.limits import AddressLimits, client_address
 from server.lobby import QuickQueue
 from server.matches import MatchService
@@ -69,6 +70,16 @@ class DuelServer:
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.addresses = AddressLimits(config.address_rate, config.max_connections_per_address)
         self.bots: set[asyncio.Task[None]] = set()
+        self.keepalive = (
+            None
+            if config.ping_interval is None
+            else Keepalive(
+                config.ping_interval,
+                config.ping_timeout,
+                config.close_timeout,
+                lambda: self.metrics.inc("duel_keepalive_timeouts_total"),
+            )
+        )
         self.bot_matches: set[str] = set()  # matches whose bot this process runs
         self.replay_logs = LogCache()
         self._server: Server | None = None
@@ -102,6 +113,8 @@ class DuelServer:
             self.bots.add(asyncio.create_task(self._retention(), name="retention"))
         await asyncio.wait_for(self.fanout.ready.wait(), timeout=10)
         cfg = self.config
+        if self.keepalive is not None:
+            self.bots.add(asyncio.create_task(self.keepalive.run(), name="keepalive"))
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -110,8 +123,8 @@ class DuelServer:
             max_size=cfg.hard_max_frame,
             max_queue=8,
             compression=None,
-            ping_interval=cfg.ping_interval,
-            ping_timeout=cfg.ping_timeout,
+            ping_interval=None,  # one task pings every connection (server.keepalive)
+            ping_timeout=None,
             open_timeout=10,
             close_timeout=cfg.close_timeout,
             server_header=None,
@@ -126,6 +139,8 @@ class DuelServer:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
         self.metrics.inc("duel_connections_total")
         self.metrics.inc("duel_connections_open")
+        if self.keepalive is not None:
+            self.keepalive.add(ws)
         session = Session(ws, self)
         self.addresses.enter(session.address)
         try:

@@ -39,6 +39,7 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_redis_errors_total": ("counter", "Redis commands that failed after the client's retries, by kind"),
     "duel_matches_live": ("gauge", "matches held in this process's memory"),
     "duel_slow_clients_dropped_total": ("counter", "clients dropped for a full outgoing queue"),
+    "duel_keepalive_timeouts_total": ("counter", "connections closed for a keepalive ping not answered in time"),
     "duel_snapshots_loaded_total": ("counter", "matches loaded from a snapshot"),
     "duel_snapshots_ignored_total": ("counter", "snapshots ignored (unreadable, or not agreeing with the log)"),
     "duel_snapshots_failed_total": ("counter", "snapshots not written (Redis failed; the log has every entry)"),

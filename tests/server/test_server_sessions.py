@@ -341,7 +341,10 @@ def _ws_frame(payload: bytes) -> bytes:
 
 def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, tmp_path: Path) -> None:
     """A spectator that never reads fills its bounded queue and is dropped;
-    the players' duel goes on at full speed."""
+    the players' duel goes on at full speed. Its closing handshake cannot complete (it reads
+    nothing, the socket is full): the connection is cut within the ping interval plus the
+    close timeout (server.keepalive aborts a connection still closing after that)."""
+    interval, close = 0.3, 0.3
     import base64
     import os
     import socket
@@ -350,7 +353,15 @@ def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, t
     from protocol.messages import Hello
 
     async def body() -> None:
-        async with running_server(redis_url, tmp_path, out_queue=8, socket_send_buffer=4096) as server:
+        async with running_server(
+            redis_url,
+            tmp_path,
+            out_queue=8,
+            socket_send_buffer=4096,
+            ping_interval=interval,
+            ping_timeout=30.0,
+            close_timeout=close,
+        ) as server:
             a, b, match_id, _ = await start_match(url_of(server))
             loop = asyncio.get_running_loop()
             raw = socket.socket()
@@ -376,6 +387,11 @@ def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, t
                     break
                 await asyncio.sleep(0.05)
             assert server.metrics.get("duel_slow_clients_dropped_total") == 1
+            dropped_at = loop.time()
+            while len(server.sessions) > 2:  # the spectator's connection is gone, the raw client still not reading
+                assert loop.time() - dropped_at < interval + close + 2.0, "the dropped client's connection was kept"
+                await asyncio.sleep(0.02)
+            assert server.metrics.get("duel_connections_open") == 2
             raw.close()
             for c in (a, b):
                 await c.close()
@@ -401,6 +417,8 @@ def test_a_peer_that_stops_answering_pings_is_dropped_and_the_match_goes_on(redi
         ) as server:
             a, b, match_id, tokens = await start_match(url_of(server))
             assert _seat_sessions(server, match_id, 1)
+            # one task pings every connection (server.keepalive), not one task per connection
+            assert all(s.ws.keepalive_task is None for s in server.sessions)
             loop = asyncio.get_running_loop()
             b.ws.transport.pause_reading()  # a frozen peer: nothing it is sent is read or answered
             frozen_at, seen = loop.time(), b.seq
@@ -409,6 +427,7 @@ def test_a_peer_that_stops_answering_pings_is_dropped_and_the_match_goes_on(redi
                 await asyncio.sleep(0.01)
             dropped_after = loop.time() - frozen_at
             assert dropped_after >= timeout * 0.9, dropped_after  # it was the ping timeout, not something else
+            assert server.metrics.get("duel_keepalive_timeouts_total") == 1
             # seat 0 answers its pings: after more than one more timeout it is still there
             await asyncio.sleep(interval + timeout)
             assert _seat_sessions(server, match_id, 0) and not a.closed
