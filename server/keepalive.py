@@ -2,8 +2,8 @@
 
 websockets runs a keepalive task per connection (a task, its coroutine and a timer: ~1.3 KiB
 of every duel held, two connections; tracemalloc, 300 duels held at a human pace). This does
-the same job for all of them with two queues, ordered by time since every connection has the
-same interval and timeout:
+the same job for all of them with a few queues, each in time order since every connection has
+the same interval and timeouts:
 
 * every ``interval`` seconds an open connection is sent a ping;
 * a connection that has not answered a ping within ``timeout`` seconds is closed with 1011
@@ -66,8 +66,11 @@ class Keepalive:
         loop = asyncio.get_running_loop()
         while True:
             now = loop.time()
-            self._expire(now)
-            await self._ping_due(now)
+            try:
+                self._expire(now)
+                await self._ping_due(now)
+            except Exception:  # one connection's trouble must not stop the keepalive of all
+                log.exception("keepalive_failed")
             fronts = [q[0][0] for q in (self._due, self._busy, self._waiting, self._ending) if q]
             if not fronts:
                 self._added.clear()
