@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
-from duel_helpers import run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import play_until, run, running_server, start_match, url_of, wait_for_turn
 
 from engine.state import SHAREABLE_ZONES, full_state_hash
 from protocol.messages import Accepted
-from server import rules
+from server import rules, snapshots
 from server.client import bot_choice
 
 
@@ -46,5 +47,30 @@ def test_two_live_duels_share_their_untouched_deck_cards(redis_url: str, tmp_pat
             for a, b, _, _ in (first, second):
                 for c in (a, b):
                     await c.close()
+
+    run(main())
+
+
+def test_a_match_loaded_from_its_snapshot_shares_its_deck_cards(redis_url: str, tmp_path: Path) -> None:
+    """Another process loads the match from its newest snapshot (``LiveMatch.restore``): its
+    Deck cards are shared too, and the position still hashes as the log recorded."""
+
+    def quietly(legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return ([x for x in legal if x["do"] in ("pass", "next_phase", "end_turn")] or legal)[0]
+
+    async def main() -> None:
+        async with running_server(redis_url, tmp_path / "one") as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            await play_until([a, b], snapshots.EVERY + 3, quietly)
+            for c in (a, b):
+                await c.close()
+        async with running_server(redis_url, tmp_path / "two") as other:
+            lm = await other.service.load(match_id)
+            assert lm.state is not None and lm.seq >= snapshots.EVERY + 3
+            assert other.metrics.get("duel_snapshots_loaded_total") == 1
+            assert rules.state_hash(lm.state) == full_state_hash(lm.state) == lm.state_hash
+            pooled = {id(c) for c in rules.CARD_POOL.cards.values()}
+            in_decks = [c for c in lm.state.cards.values() if c.zone in SHAREABLE_ZONES]
+            assert in_decks and all(id(c) in pooled for c in in_decks)
 
     run(main())
