@@ -23,6 +23,7 @@ reads nothing while it is sent little is pinged, does not answer, and is closed.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections import deque
 from collections.abc import Callable
 
@@ -33,6 +34,10 @@ from websockets.frames import CloseCode
 from websockets.protocol import State
 
 log = structlog.get_logger("duel.keepalive")
+
+Ref = weakref.ref[ServerConnection]
+"""The queues hold connections weakly: a closed connection is freed at once, not when its
+next ping falls due (under churn, thousands of closed connections and their buffers)."""
 
 BUSY_RETRY_S = 1.0
 """How soon a connection whose writing was paused is looked at again."""
@@ -49,17 +54,17 @@ class Keepalive:
         self.interval = interval
         self.timeout = timeout
         self.close_timeout = close_timeout
-        self._due: deque[tuple[float, ServerConnection]] = deque()  # (when to ping, connection)
-        self._busy: deque[tuple[float, ServerConnection]] = deque()  # the same, for writing paused
-        self._waiting: deque[tuple[float, ServerConnection, asyncio.Future[float]]] = deque()  # (deadline, ...)
-        self._ending: deque[tuple[float, ServerConnection]] = deque()  # (when to abort if not closed, ...)
+        self._due: deque[tuple[float, Ref]] = deque()  # (when to ping, connection)
+        self._busy: deque[tuple[float, Ref]] = deque()  # the same, for writing paused
+        self._waiting: deque[tuple[float, Ref, asyncio.Future[float]]] = deque()  # (deadline, ...)
+        self._ending: deque[tuple[float, Ref]] = deque()  # (when to abort if not closed, ...)
         self._added = asyncio.Event()
         self._closing: set[asyncio.Task[None]] = set()
         self._on_timeout = on_timeout  # called for each connection closed for a ping not answered in time
 
     def add(self, ws: ServerConnection) -> None:
         """Keep ``ws`` alive from now on (until it closes)."""
-        self._due.append((asyncio.get_running_loop().time() + self.interval, ws))
+        self._due.append((asyncio.get_running_loop().time() + self.interval, weakref.ref(ws)))
         self._added.set()
 
     async def run(self) -> None:
@@ -81,40 +86,43 @@ class Keepalive:
     def _expire(self, now: float) -> None:
         ending = self._ending
         while ending and ending[0][0] <= now:
-            _, ws = ending.popleft()
-            if ws.protocol.state is not State.CLOSED:
+            ws = ending.popleft()[1]()
+            if ws is not None and ws.protocol.state is not State.CLOSED:
                 log.info("closing_timeout", remote=str(ws.remote_address))
                 ws.transport.abort()
         waiting = self._waiting
         while waiting and waiting[0][0] <= now:
-            _, ws, pong = waiting.popleft()
-            if pong.done() or ws.protocol.state is not State.OPEN:
+            _, ref, pong = waiting.popleft()
+            ws = ref()
+            if ws is None or pong.done() or ws.protocol.state is not State.OPEN:
                 continue
             self._on_timeout()
             log.info("keepalive_timeout", remote=str(ws.remote_address))
             task = asyncio.get_running_loop().create_task(ws.close(CloseCode.INTERNAL_ERROR, "keepalive ping timeout"))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
-            ending.append((now + self.close_timeout, ws))
+            ending.append((now + self.close_timeout, ref))
 
     async def _ping_due(self, now: float) -> None:
         # each queue is in time order (a constant delay from when its entries were added)
         for queue in (self._busy, self._due):
             while queue and queue[0][0] <= now:
-                _, ws = queue.popleft()
-                await self._ping(ws, now)
+                ref = queue.popleft()[1]
+                ws = ref()
+                if ws is not None:
+                    await self._ping(ws, ref, now)
 
-    async def _ping(self, ws: ServerConnection, now: float) -> None:
+    async def _ping(self, ws: ServerConnection, ref: Ref, now: float) -> None:
         state = ws.protocol.state
         if state is State.CLOSED:
             return
         if state is not State.OPEN:  # closing: it must be closed within the close timeout
-            self._ending.append((now + self.close_timeout, ws))
+            self._ending.append((now + self.close_timeout, ref))
             return
         transport = ws.transport
         if transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]:
             # writing is paused (the client reads too slowly): sending would wait for it to read
-            self._busy.append((now + min(BUSY_RETRY_S, self.interval), ws))
+            self._busy.append((now + min(BUSY_RETRY_S, self.interval), ref))
             return
         try:
             # open and writing not paused: the ping is queued now, without waiting
@@ -122,5 +130,5 @@ class Keepalive:
         except ConnectionClosed:
             return
         if self.timeout is not None:
-            self._waiting.append((now + self.timeout, ws, pong))
-        self._due.append((now + self.interval, ws))
+            self._waiting.append((now + self.timeout, ref, pong))
+        self._due.append((now + self.interval, ref))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import random
+import weakref
 from pathlib import Path
 
 import msgpack
@@ -395,6 +397,33 @@ def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, t
             raw.close()
             for c in (a, b):
                 await c.close()
+
+    run(body())
+
+
+def test_a_closed_connection_is_not_kept_for_its_next_ping(redis_url: str, tmp_path: Path) -> None:
+    """The keepalive holds its connections weakly: a connection that closed is freed at once,
+    not when its next ping falls due (under churn that was thousands of closed connections
+    and their buffers)."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, ping_interval=60.0, ping_timeout=60.0) as server:
+            client = await DuelClient.connect(url_of(server), "short-lived")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 5
+            while not server.sessions:
+                assert loop.time() < deadline
+                await asyncio.sleep(0.01)
+            (session,) = server.sessions
+            gone = weakref.ref(session.ws)
+            del session
+            await client.close()
+            while server.sessions:
+                assert loop.time() < deadline
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)  # the handler's task ends
+            gc.collect()
+            assert gone() is None, "the closed connection is still referenced"
 
     run(body())
 
