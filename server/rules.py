@@ -75,7 +75,7 @@ CARD_POOL = engine.CardPool()
 def share_unwritten(state: State) -> int:
     """Let ``state`` share its untouched Deck and Extra Deck cards with the other duels of this
     process (copy-on-write: a card is copied the first time a duel writes it); how many it
-    shares. A duel held at a human pace keeps ~60 such cards: ~15 KiB each without this."""
+    shares. A duel held at a human pace keeps ~60 such cards: ~15 KiB of it without this."""
     return int(engine.share_unwritten(state, CARD_POOL))
 
 
