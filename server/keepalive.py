@@ -59,7 +59,7 @@ class Keepalive:
         self._waiting: deque[tuple[float, Ref, asyncio.Future[float]]] = deque()  # (deadline, ...)
         self._ending: deque[tuple[float, Ref]] = deque()  # (when to abort if not closed, ...)
         self._added = asyncio.Event()
-        self._closing: set[asyncio.Task[None]] = set()
+        self._closing: set[asyncio.Task[None]] = set()  # the closes started (a running task needs a reference)
         self._on_timeout = on_timeout  # called for each connection closed for a ping not answered in time
 
     def add(self, ws: ServerConnection) -> None:

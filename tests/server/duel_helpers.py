@@ -106,6 +106,14 @@ async def play_until(
         assert isinstance(reply, Accepted) and not reply.duplicate, reply
 
 
+QUIET = ("pass", "next_phase", "end_turn")
+
+
+def quietly(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first quiet action (the duel lasts), else the first legal one: a ``play_until`` pick."""
+    return ([x for x in legal if x["do"] in QUIET] or legal)[0]
+
+
 def deaf_to(server: DuelServer, match_id: str) -> None:
     """The server's listener drops every entry bell of ``match_id`` (as if pub/sub lost them)."""
     ring = server.fanout._ring

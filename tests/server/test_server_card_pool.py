@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
-from duel_helpers import play_until, run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import play_until, quietly, run, running_server, start_match, url_of
 
 from engine.state import SHAREABLE_ZONES, full_state_hash
-from protocol.messages import Accepted
 from server import rules, snapshots
 from server.client import bot_choice
 
@@ -24,10 +22,7 @@ def test_two_live_duels_share_their_untouched_deck_cards(redis_url: str, tmp_pat
             second = await start_match(url)
             rnd = random.Random(7)
             for a, b, _, _ in (first, second):
-                for _ in range(12):
-                    actor = await wait_for_turn([a, b])
-                    assert actor is not None
-                    assert isinstance(await actor.act(bot_choice(actor.legal, rnd)), Accepted)
+                await play_until([a, b], 13, lambda legal: bot_choice(legal, rnd))  # 12 actions after the genesis
             states = []
             for _, _, match_id, _ in (first, second):
                 lm = server.service.cached(match_id)
@@ -54,9 +49,6 @@ def test_two_live_duels_share_their_untouched_deck_cards(redis_url: str, tmp_pat
 def test_a_match_loaded_from_its_snapshot_shares_its_deck_cards(redis_url: str, tmp_path: Path) -> None:
     """Another process loads the match from its newest snapshot (``LiveMatch.restore``): its
     Deck cards are shared too, and the position still hashes as the log recorded."""
-
-    def quietly(legal: list[dict[str, Any]]) -> dict[str, Any]:
-        return ([x for x in legal if x["do"] in ("pass", "next_phase", "end_turn")] or legal)[0]
 
     async def main() -> None:
         async with running_server(redis_url, tmp_path / "one") as server:

@@ -6,22 +6,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from duel_helpers import play_until, run, running_server, start_match, url_of, wait_for_turn
+from duel_helpers import play_until, quietly, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Accepted
 from server import keys, snapshots
 from server.directory import ACTION_IDS_KEPT_S
-
-QUIET = ("pass", "next_phase", "end_turn")
-
-
-def quietly(legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """The first quiet action (the duel lasts), else the first legal one."""
-    return ([x for x in legal if x["do"] in QUIET] or legal)[0]
 
 
 async def recorded_finished(r: aioredis.Redis, match_id: str) -> None:
