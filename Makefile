@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
 WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
-.PHONY: run test check setup web bench clean secrecy faults fuzz
+.PHONY: run test check setup web native bench clean secrecy faults fuzz
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -26,23 +26,33 @@ $(WEB_OUT): $(WEB_STAMP) $(WEB_SRC)
 
 web: $(WEB_OUT)
 
-setup: $(STAMP) web
+# the rules engine compiled with mypyc into var/native/ (engine/_native.py loads it while it
+# matches the sources; deploy/build_native.py). A content check, not timestamps: fast when current.
+native: $(STAMP)
+	$(BIN)/python deploy/build_native.py --if-stale
+
+setup: $(STAMP) web native
 
 run: $(STAMP) web
+	$(BIN)/python deploy/build_native.py --if-stale || \
+		echo "the engine could not be compiled (mypyc needs gcc and Python's headers): it runs as Python source"
 	$(BIN)/duel serve $(ARGS)
 
 check: $(STAMP) $(WEB_STAMP)
-	$(BIN)/ruff check engine protocol server tests bench
-	$(BIN)/ruff format --check engine protocol server tests bench
-	$(BIN)/mypy engine protocol server bench
+	$(BIN)/ruff check engine protocol server tests bench deploy
+	$(BIN)/ruff format --check engine protocol server tests bench deploy
+	$(BIN)/mypy engine protocol server bench deploy/build_native.py
 	cd web && node_modules/.bin/tsc --noEmit
 
-test: $(STAMP) check web $(PEER_STAMP)
-	$(BIN)/pytest
+# the suite on the compiled engine, then (DUEL_ENGINE=pure) the tests that change the engine's
+# module globals, which only the Python source looks up (the `pure_engine` marker)
+test: $(STAMP) check web native $(PEER_STAMP)
+	DUEL_ENGINE=native $(BIN)/pytest
+	DUEL_ENGINE=pure $(BIN)/pytest -m pure_engine
 
 # the secrecy tests at length (issue 8): the cheater over 300 random effect-heavy duels, and
 # 300 duels over websockets checked frame by frame
-secrecy: $(STAMP)
+secrecy: $(STAMP) native
 	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
 	DUEL_HIDDEN_INFO_DUELS=300 $(BIN)/pytest tests/server/test_server_hidden_info.py
 
@@ -52,7 +62,7 @@ FAULT_ENV ?= DUEL_FAULT_ROUNDS=10 DUEL_FAULT_DUELS=8 DUEL_FAULT_KILL_EVERY=2 DUE
 	DUEL_FAULT_LOST_DUELS=8 DUEL_FAULT_QUICK_PAIRS=8 DUEL_FAULT_LEAVERS=6 DUEL_FAULT_WRITERS=6 \
 	DUEL_FAULT_RACES=6 DUEL_FAULT_TAKEOVER_TRIES=200 DUEL_FUZZ_EXAMPLES=3000 DUEL_FUZZ_INPUTS=100000 \
 	DUEL_STATEFUL_EXAMPLES=60 DUEL_IDLE_CONNECTIONS=2000 DUEL_SLOW_CLIENTS=20
-faults: $(STAMP)
+faults: $(STAMP) native
 	mkdir -p artifacts
 	$(FAULT_ENV) $(BIN)/pytest -s -o timeout=3000 tests/faults > artifacts/faults.log 2>&1; status=$$?; \
 		grep -E "FAULT-FIGURES|passed|failed|xfail" artifacts/faults.log; exit $$status
@@ -62,7 +72,7 @@ faults: $(STAMP)
 # (pip install -e '.[fuzz]')
 FUZZ_INPUTS ?= 1000000
 FUZZ_RUNS ?= 1000000
-fuzz: $(STAMP)
+fuzz: $(STAMP) native
 	mkdir -p artifacts/fuzz
 	DUEL_FUZZ_INPUTS=$(FUZZ_INPUTS) DUEL_FUZZ_CONNECTIONS=8 DUEL_FUZZ_EXAMPLES=2000 \
 		$(BIN)/pytest -s -o timeout=7200 tests/faults/test_fault_fuzz.py
@@ -77,7 +87,7 @@ $(PEER_STAMP): bench/peer.py
 	$(BIN)/python -m bench.peer --install-only
 
 # every benchmark; the figures go into docs/performance.md (BENCH_ARGS=--quick: smaller)
-bench: $(STAMP) $(PEER_STAMP)
+bench: $(STAMP) $(PEER_STAMP) native
 	$(BIN)/python -m bench.all $(BENCH_ARGS)
 
 clean:

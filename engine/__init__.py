@@ -9,6 +9,10 @@ Randomness comes from the PRNG inside the state.
 
 from __future__ import annotations
 
+from ._native import NATIVE  # first: it chooses where the other modules come from
+
+# isort: split
+
 from . import effects as _effects  # noqa: F401  (registers every card script)
 from .apply import apply_facts, evolve, fold, fold_into
 from .cards import CARDS, CARDS_BY_NAME, CardData, by_name
@@ -28,6 +32,7 @@ __all__ = [
     "CARDS",
     "CARDS_BY_NAME",
     "ENGINE_VERSION",
+    "NATIVE",
     "Action",
     "CardData",
     "CardPool",

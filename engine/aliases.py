@@ -94,6 +94,12 @@ class Sight:
     known: bool
 
 
+class BookToken:
+    """An alias book's identity (views key what they rendered by it)."""
+
+    __slots__ = ()
+
+
 @dataclass(slots=True)
 class AliasBook:
     """Card places and the aliases every viewer currently has for them."""
@@ -110,7 +116,7 @@ class AliasBook:
     _eph_at: list[int] = field(default_factory=lambda: [-1, -1, -1])
     # not part of what the book knows (never snapshotted): this book's identity, and how many
     # times a fact changed a card's place (views keep what they rendered under the pair)
-    token: object = field(default_factory=object, init=False, repr=False, compare=False, metadata={"cache": True})
+    token: BookToken = field(default_factory=BookToken, init=False, repr=False, compare=False, metadata={"cache": True})
     version: int = field(default=0, init=False, repr=False, compare=False, metadata={"cache": True})
     # likewise per side of the table: how many times a card shown among a seat's zones (by its
     # owner or its controller) changed place, so that a view keeps one side's rendering while

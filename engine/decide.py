@@ -194,7 +194,9 @@ def matches(action: Action, legal: Action) -> bool:
     return True
 
 
-def find_legal(s: State, seat: int, action: Action) -> Action:
+def find_legal(s: State, seat: int, action: object) -> Action:
+    """The legal action ``action`` asks for. ``action`` is whatever the client sent (typed
+    ``object``: compiled code checks argument types, and junk must get IllegalAction)."""
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise IllegalAction("action/malformed", "an action is a map with a string 'do'")
     if s.finished:
@@ -268,7 +270,7 @@ def explain(s: State, seat: int, a: Action) -> str:
     return f"'{do}' is not legal now ({p['prompt'] if p else 'the duel is over'})"
 
 
-def decide(state: State, seat: int, action: Action) -> list[Fact]:
+def decide(state: State, seat: int, action: object) -> list[Fact]:
     """The facts ``action`` by ``seat`` causes, up to the next decision; raises IllegalAction."""
     if isinstance(action, dict) and action.get("do") == "concede":
         if state.finished:
@@ -282,14 +284,14 @@ def decide(state: State, seat: int, action: Action) -> list[Fact]:
     return facts
 
 
-def decide_state(state: State, seat: int, action: Action) -> tuple[list[Fact], State]:
+def decide_state(state: State, seat: int, action: object) -> tuple[list[Fact], State]:
     """``decide``, and the state after its facts: what ``fold(facts, state)`` gives (a
     property test keeps them equal), without folding the facts a second time. ``state`` does
     not change; the new state shares with it the cards the action did not change."""
     return _decide(state, seat, action, keep=True)
 
 
-def _decide(state: State, seat: int, action: Action, keep: bool) -> tuple[list[Fact], State]:
+def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[Fact], State]:
     if isinstance(action, dict) and action.get("do") == "concede":
         facts = decide(state, seat, action)
         return facts, fold(facts, state) if keep else state

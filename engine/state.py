@@ -293,7 +293,7 @@ def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
         else:
             lines.append(f"    n.{f.name} = o.{f.name}")
     lines.append("    return n")
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope: dict[str, Any] = {"new": cls.__new__, "cls": cls}
     exec("\n".join(lines), scope)
     fn: Callable[[Any], Any] = scope[f"copy_{cls.__name__}"]
     return fn

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .aliases import AliasBook
+from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
 from .facts import plain_value
 from .flow import pending
@@ -196,7 +196,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
 class _Side:
     """One player's part of a view as one viewer saw it, and what it was rendered from."""
 
-    token: object  # the alias book's
+    token: BookToken  # the alias book's
     version: int  # its count of place changes on this side (``AliasBook.sides``) when rendered
     equips: int | None  # if a card in it equips another card: the book's count of all place changes
     cids: tuple[int, ...]  # each card in it

@@ -17,6 +17,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+import engine
 from server import keys, redisconn, resp, webapp
 from server.config import ServerConfig
 from server.directory import MatchDirectory
@@ -129,7 +130,13 @@ class DuelServer:
             close_timeout=cfg.close_timeout,
             server_header=None,
         )
-        log.info("listening", host=cfg.host, port=self.port, redis=redisconn.masked(self.redis_url))
+        log.info(
+            "listening",
+            host=cfg.host,
+            port=self.port,
+            redis=redisconn.masked(self.redis_url),
+            engine="compiled (mypyc)" if engine.NATIVE else "python source",
+        )
         return self
 
     async def _handle(self, ws: ServerConnection) -> None:

@@ -20,18 +20,22 @@ another rules version simply fails the hash check and is not used.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import hashlib
+import sys
 import types
 import typing
 from collections import abc
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, Union
 
 import msgpack
 
+import engine
 from engine.aliases import AliasBook
 from engine.state import NO_FLAGS, NO_MATERIALS, State, field_values
 from protocol.codec import pack
@@ -47,9 +51,29 @@ class SnapshotError(Exception):
     """The snapshot cannot be used; the message says why."""
 
 
+ENGINE_SOURCE = Path(engine.__file__).resolve().parent
+"""The engine's sources (its ``__init__`` is never compiled)."""
+
+
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The type of each field of an engine dataclass. A class compiled by mypyc
+    (``engine.NATIVE``) keeps only erased runtime types in its annotations (``Step | None``
+    reads ``type``), so its types are read from its source: the same names, evaluated in the
+    compiled module's namespace."""
+    module = sys.modules[cls.__module__]
+    if str(getattr(module, "__file__", "")).endswith(".py"):
+        return typing.get_type_hints(cls)
+    source = ENGINE_SOURCE.joinpath(*cls.__module__.split(".")[1:]).with_suffix(".py")
+    for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            namespace = {**vars(typing), **vars(module)}
+            return {
+                item.target.id: eval(ast.unparse(item.annotation), namespace)  # the class's own source
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+    raise SnapshotError(f"no class {cls.__name__} in {source}")
 
 
 @cache

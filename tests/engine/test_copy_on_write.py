@@ -104,6 +104,7 @@ def test_refused_action_changes_nothing() -> None:
         assert to_plain(s) == to_plain(snapshot)
 
 
+@pytest.mark.pure_engine
 def test_failure_half_way_through_an_action_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rules raise after the action has already moved cards (written in place under the
     journal): the input, and every state sharing cards with it, are as before."""

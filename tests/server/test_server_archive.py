@@ -115,6 +115,7 @@ def test_a_damaged_or_tampered_replay_file_is_refused() -> None:
         replay_file.loads(_rewrite(data, edit_rechain_unsign), KEY)
 
 
+@pytest.mark.pure_engine
 def test_a_replay_made_under_other_rules_plays_back_and_verify_names_the_first_divergence(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -1,0 +1,104 @@
+"""Compile the rules engine with mypyc into ``var/native/`` (``make native``).
+
+The engine is written in typed Python (``mypy --strict``); mypyc translates its modules into
+C extensions, which ``engine/_native.py`` loads in place of the source when the build is
+current. What it bought is in docs/performance.md ("Eighth pass") and ADR 0008.
+
+    python deploy/build_native.py            # into var/native (DUEL_NATIVE_DIR to change)
+    python deploy/build_native.py --if-stale # only if the build does not match the sources
+    python deploy/build_native.py --check    # exit 1 unless the build is current
+
+Modules left as Python (``INTERPRETED``): the package's ``__init__`` (it chooses between the
+two), ``_native``, the card data loader (it reads ``data/`` beside its source), the fact
+classes (their readers and writers are generated at import time), the scenario runner
+and the fact table generator (tools, not the live path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_native() -> ModuleType:
+    """``engine/_native.py`` on its own (importing the ``engine`` package would load it)."""
+    spec = importlib.util.spec_from_file_location("duel_engine_native", ROOT / "engine" / "_native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_native = _load_native()
+
+INTERPRETED = {
+    "__init__.py",
+    "_native.py",
+    "cards.py",
+    "facts.py",
+    "factdoc.py",
+    "scenario.py",
+    "scenario_keys.py",
+    "scenario_setup.py",
+}
+"""Top-level engine modules kept as source (a subpackage is compiled whole or not at all:
+its ``__path__`` is the directory its ``__init__`` came from)."""
+
+
+def sources() -> list[str]:
+    out = []
+    for p in sorted((ROOT / "engine").rglob("*.py")):
+        rel = p.relative_to(ROOT)
+        if len(rel.parts) == 2 and rel.name in INTERPRETED:
+            continue
+        out.append(rel.as_posix())
+    return out
+
+
+def build(where: Path) -> None:
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    digest = _native.source_digest()
+    (where / _native.MANIFEST).unlink(missing_ok=True)
+    shutil.rmtree(where / "engine", ignore_errors=True)
+    where.mkdir(parents=True, exist_ok=True)
+    os.chdir(ROOT)  # mypyc names modules by their path from here
+    started = time.monotonic()
+    modules: list[Any] = mypycify(sources(), opt_level="3", multi_file=True, target_dir=str(where / "c"))
+    setup(
+        name="duel-engine-native",
+        ext_modules=modules,
+        script_args=["-q", "build_ext", "--build-lib", str(where), "--build-temp", str(where / "tmp"), "-j", "2"],
+    )
+    (where / _native.MANIFEST).write_text(digest + "\n", "ascii")
+    print(f"engine compiled with mypyc into {where} ({len(modules)} extensions, {time.monotonic() - started:.0f} s)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 unless the build is current")
+    parser.add_argument("--if-stale", action="store_true", help="build only if the build is not current")
+    args = parser.parse_args()
+    where = _native.native_dir().resolve()
+    if args.if_stale and _native.problem(where) is None:
+        return 0
+    if args.check:
+        why = _native.problem(where)
+        print(why or f"the compiled engine in {where} is current")
+        return 1 if why else 0
+    build(where)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
