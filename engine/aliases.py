@@ -30,8 +30,9 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass, field
+from typing import Any
 
-from .cards import shared_code
+from .cards import shared_code, shared_int
 from .types import Fact
 
 Viewer = int | None
@@ -149,8 +150,9 @@ class AliasBook:
         while alias in taken:
             salt += 1
             alias = self._hash(vi, cid, self.facts, salt)
-        self._alias[vi][cid] = alias
-        taken[alias] = cid
+        one: Any = alias  # one boxed int in both maps (compiled code would box it twice)
+        self._alias[vi][shared_int(cid)] = one
+        taken[one] = shared_int(cid)
 
     def _drop(self, vi: int, cid: int) -> None:
         alias = self._alias[vi].pop(cid, None)
@@ -238,7 +240,7 @@ class AliasBook:
     def put(self, cid: int, place: Place) -> None:
         """The card is now at ``place``: issue or drop aliases as trackability changes."""
         old = self.places.get(cid)
-        self.places[cid] = place
+        self.places[shared_int(cid)] = place
         sides = self.sides
         sides[place.owner] += 1
         if place.controller != place.owner:
@@ -279,18 +281,18 @@ class AliasBook:
             for seat, deck in enumerate(fact["decks"]):
                 for cid, code in deck:
                     self.put(int(cid), place("deck", seat, seat, False))
-                    self.codes[int(cid)] = shared_code(int(code))
+                    self.codes[shared_int(int(cid))] = shared_code(int(code))
             for seat, extra in enumerate(fact.get("extra", [[], []])):
                 for cid, code in extra:
                     self.put(int(cid), place("extra", seat, seat, False))
-                    self.codes[int(cid)] = shared_code(int(code))
+                    self.codes[shared_int(int(cid))] = shared_code(int(code))
         elif t == "setup":
             self._forget()
             for e in fact["cards"]:
                 zone = str(e["zone"])
                 face_up = bool(e.get("face_up", False))
                 self.put(int(e["id"]), place(zone, int(e["owner"]), int(e["controller"]), face_up))
-                self.codes[int(e["id"])] = shared_code(int(e["code"]))
+                self.codes[shared_int(int(e["id"]))] = shared_code(int(e["code"]))
         elif t == "drew":
             p = self.places[int(fact["card"])]
             self.put(int(fact["card"]), place("hand", p.owner, p.owner, False))

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from . import facts as F
-from .cards import shared_code
+from .cards import shared_code, shared_int
 from .facts import ABSENT, Fact
 from .state import (
     NO_COUNTERS,
@@ -154,12 +154,14 @@ def _duel_started(s: State, f: F.DuelStarted) -> None:
     s.players = [Player(), Player()]
     for seat, deck in enumerate(f.decks):
         s.players[seat].lp = int(f.lp)
+        # the ids as shared objects (``shared_int``): the compiled engine would box each anew
         for cid, code in deck:
-            s.cards[cid] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
-            s.players[seat].deck.append(cid)
+            s.cards[shared_int(cid)] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
+            s.players[seat].deck.append(shared_int(cid))
         for cid, code in f.extra[seat]:
-            s.cards[cid] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.EXTRA)
-            s.players[seat].extra.append(cid)
+            card = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.EXTRA)
+            s.cards[shared_int(cid)] = card
+            s.players[seat].extra.append(shared_int(cid))
     s.turn_player = int(f.first)
 
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
+from .cards import shared_code, shared_int
 from .facts import plain_value
 from .flow import pending
 from .state import Card, Player, State
@@ -59,14 +60,17 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
         out["hidden"] = True
         return out
     d = c.data
-    out["code"] = c.code
+    # kept on the card for its life: the card data's own int objects, not new boxes
+    # (``Any`` reads, ``cards.shared_int``), as in every rendering of every held duel
+    out["code"] = shared_code(c.code)
     out["name"] = d.name
     if d.is_monster:
         if stats is not None:
             out["atk"], out["def"], out["attacks_remaining"] = stats
         else:
-            out["atk"] = d.atk
-            out["def"] = d.def_
+            data: Any = d
+            out["atk"] = data.atk
+            out["def"] = data.def_
     if c.counters:
         out["counters"] = dict(c.counters)
     if c.equipped_to is not None:
@@ -125,7 +129,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         stats = None
         if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
             stats = _stats(s, c)
-            shown.append((cid, stats))
+            shown.append((shared_int(cid), stats))
         equipped = c.equipped_to
         if equipped is not None:
             equips = True
@@ -139,7 +143,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         memo = c._memo
         if memo is None:
             memo = c._memo = {}
-        cids.append(cid)
+        cids.append(shared_int(cid))  # kept: one shared object, not a new box (cards.shared_int)
         memos.append(memo)
         # the alias alone for the most common case (a known card, no stats, equips nothing):
         # no key tuple kept per card and viewer
