@@ -22,6 +22,7 @@ import os
 import shutil
 import sys
 import time
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -73,6 +74,9 @@ def build(where: Path) -> None:
     shutil.rmtree(where / "engine", ignore_errors=True)
     where.mkdir(parents=True, exist_ok=True)
     os.chdir(ROOT)  # mypyc names modules by their path from here
+    # setuptools reads pyproject.toml from here and calls its [tool.setuptools] table "beta"
+    warnings.filterwarnings("ignore", message=".*tool.setuptools.*")
+    print("compiling the rules engine with mypyc (about a minute the first time) ...", flush=True)
     started = time.monotonic()
     modules: list[Any] = mypycify(sources(), opt_level="3", multi_file=True, target_dir=str(where / "c"))
     setup(
