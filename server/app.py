@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable
 
 log = structlog.get_logger("duel.server")
+ENGINE_KIND = "compiled (mypyc)" if engine.NATIVE else "python source"
+"""How the rules engine runs here (docs/adr/0008): in the start-up log and ``/healthz?detail=1``."""
 
 REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a Redis command raises while Redis cannot be reached."""
@@ -135,7 +137,7 @@ class DuelServer:
             host=cfg.host,
             port=self.port,
             redis=redisconn.masked(self.redis_url),
-            engine="compiled (mypyc)" if engine.NATIVE else "python source",
+            engine=ENGINE_KIND,
         )
         return self
 
@@ -226,6 +228,7 @@ class DuelServer:
 
                 found = await doctor.check(self.redis)
                 body += "".join(f.line() + "\n" for f in found) + f"verdict: {doctor.worst(found)}\n"
+                body += f"engine: {ENGINE_KIND}\n"
             return _text(HTTPStatus.OK if ok else HTTPStatus.SERVICE_UNAVAILABLE, body)
         if path == "/metrics":
             return _text(HTTPStatus.OK, self.metrics.render(), "text/plain; version=0.0.4; charset=utf-8")

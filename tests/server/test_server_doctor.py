@@ -56,6 +56,9 @@ def test_the_live_checks_read_the_test_redis_and_health_shows_them(redis_url: st
             raw = (await reader.read()).decode()
             writer.close()
             assert raw.startswith("HTTP/1.1 200") and "persistence:" in raw and "verdict:" in raw
+            import engine
+
+            assert ("engine: compiled (mypyc)" if engine.NATIVE else "engine: python source") in raw
 
     run(body())
 
