@@ -6,7 +6,7 @@
 path if the digest still matches the sources (and the build is for this Python), so that
 ``engine.state`` and the rest load as C extensions; otherwise the Python source runs. Both
 are the same program: the compiled modules are the source type-checked by mypy and
-translated, and the same logs fold to the same states (``tests/engine/test_native.py``).
+translated, and the same logs fold to the same states (``tests/test_native_engine.py``).
 
 ``DUEL_ENGINE``: ``native`` (refuse to start without a current build), ``pure`` (never use
 it), or unset (use it when current). ``DUEL_NATIVE_DIR``: where the build is (default

@@ -20,7 +20,7 @@ from engine import Viewpoints, decide_state, legal_actions, pending, state_hash
 from engine.facts import wire_facts
 from tests.engine.play import aggressive
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SEEDS = (3, 8, 21)
 
 
@@ -57,7 +57,7 @@ def test_the_compiled_engine_plays_exactly_as_its_source() -> None:
         assert engine.state.__file__ is not None and not engine.state.__file__.endswith(".py")
     here = digest()
     child = subprocess.run(
-        [sys.executable, "-c", "from tests.engine.test_native import digest; print(digest())"],
+        [sys.executable, "-c", "from tests.test_native_engine import digest; print(digest())"],
         cwd=ROOT,
         env={**os.environ, "DUEL_ENGINE": "pure", "PYTHONPATH": str(ROOT)},
         capture_output=True,
