@@ -21,6 +21,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import sysconfig
 import time
 import warnings
 from pathlib import Path
@@ -66,25 +67,43 @@ def sources() -> list[str]:
 
 
 def build(where: Path) -> None:
+    """Compile into a new directory beside ``where``, then put it in ``where``'s place: a
+    process importing the engine meanwhile finds the old build or none (then the source), never
+    half of one. The generated C, the object files and the extensions stay in ``<where>-build``
+    between builds, so that a rebuild compiles only the modules that changed; the extensions of
+    this build's modules (and no others: not those of a module since deleted) are copied."""
     from mypyc.build import mypycify
     from setuptools import setup
 
     digest = _native.source_digest()
-    (where / _native.MANIFEST).unlink(missing_ok=True)
-    shutil.rmtree(where / "engine", ignore_errors=True)
-    where.mkdir(parents=True, exist_ok=True)
+    cache = where.parent / f"{where.name}-build"
+    new = where.parent / f"{where.name}.new"
+    old = where.parent / f"{where.name}.old"
+    shutil.rmtree(new, ignore_errors=True)
+    new.mkdir(parents=True)
     os.chdir(ROOT)  # mypyc names modules by their path from here
     # setuptools reads pyproject.toml from here and calls its [tool.setuptools] table "beta"
     warnings.filterwarnings("ignore", message=".*tool.setuptools.*")
     print("compiling the rules engine with mypyc (about a minute the first time) ...", flush=True)
     started = time.monotonic()
-    modules: list[Any] = mypycify(sources(), opt_level="3", multi_file=True, target_dir=str(where / "c"))
+    modules: list[Any] = mypycify(sources(), opt_level="3", multi_file=True, target_dir=str(cache / "c"))
+    lib, tmp = str(cache / "lib"), str(cache / "tmp")
     setup(
         name="duel-engine-native",
         ext_modules=modules,
-        script_args=["-q", "build_ext", "--build-lib", str(where), "--build-temp", str(where / "tmp"), "-j", "2"],
+        script_args=["-q", "build_ext", "-j", "2", "--build-lib", lib, "--build-temp", tmp],
     )
-    (where / _native.MANIFEST).write_text(digest + "\n", "ascii")
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for ext in modules:
+        built = Path(*ext.name.split(".")).with_name(ext.name.split(".")[-1] + suffix)
+        (new / built).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cache / "lib" / built, new / built)
+    (new / _native.MANIFEST).write_text(digest + "\n", "ascii")
+    shutil.rmtree(old, ignore_errors=True)
+    if where.exists():
+        where.rename(old)
+    new.rename(where)
+    shutil.rmtree(old, ignore_errors=True)
     print(f"engine compiled with mypyc into {where} ({len(modules)} extensions, {time.monotonic() - started:.0f} s)")
 
 
