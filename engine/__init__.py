@@ -15,7 +15,8 @@ from ._native import NATIVE  # first: it chooses where the other modules come fr
 
 from . import effects as _effects  # noqa: F401  (registers every card script)
 from .apply import apply_facts, evolve, fold, fold_into
-from .cards import CARDS, CARDS_BY_NAME, CardData, by_name
+from .card_data import CardData
+from .cards import CARDS, CARDS_BY_NAME, by_name
 from .decide import decide, decide_state, legal_actions
 from .decks import demo_deck
 from .describe import describe

@@ -7,49 +7,10 @@ The data is a copy of the project's card list; effects live in
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
-@dataclass(frozen=True, slots=True)
-class CardData:
-    code: int
-    name: str
-    kind: str  # monster | spell | trap
-    prop: str  # normal | quick-play | continuous | counter | field | equip | ""
-    monster_kinds: tuple[str, ...]
-    attribute: str
-    type: str
-    level: int
-    atk: int  # -1 for '?'
-    def_: int
-    text: str
-    group: str  # seed | support | pool
-
-    @property
-    def is_monster(self) -> bool:
-        return self.kind == "monster"
-
-    @property
-    def is_spell(self) -> bool:
-        return self.kind == "spell"
-
-    @property
-    def is_trap(self) -> bool:
-        return self.kind == "trap"
-
-    @property
-    def extra_deck(self) -> bool:
-        return any(k in self.monster_kinds for k in ("fusion", "synchro", "xyz", "link"))
-
-    @property
-    def tributes_needed(self) -> int:
-        if self.level >= 7:
-            return 2
-        if self.level >= 5:
-            return 1
-        return 0
+from .card_data import CardData
 
 
 def _stat(value: object) -> int:

@@ -8,7 +8,8 @@ and that ``docs/cards.md`` is this list, generated.
 
 from __future__ import annotations
 
-from .cards import CARDS, CardData
+from .card_data import CardData
+from .cards import CARDS
 from .effects import SCRIPTS
 
 

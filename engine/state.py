@@ -18,7 +18,8 @@ from typing import Any
 
 import msgpack
 
-from .cards import CARDS, CardData
+from .card_data import CardData
+from .cards import CARDS
 from .types import Phase, Position, Step, Timing, Zone
 
 CACHE = {"cache": True}
