@@ -52,7 +52,7 @@ def by_name(name: str) -> CardData:
 
 
 _CODES: dict[int, int] = {code: code for code in CARDS}
-_SMALL: tuple[int, ...] = tuple(range(1 << 12))
+_SMALL: tuple[int, ...] = tuple(range(1 << 13))
 
 
 def shared_code(code: int) -> Any:
@@ -67,7 +67,8 @@ def shared_code(code: int) -> Any:
 
 def shared_int(i: int) -> Any:
     """The one int object of a card id (ids count from the same bases in every duel: below
-    4,096), or ``i`` itself. Compiled code that keeps card ids in dicts held for a duel's life
-    (the alias book, the cards of a state) stores this instead of boxing each id anew: 290
-    boxed ints, ~11 KiB per held duel, before."""
-    return _SMALL[i] if 0 <= i < 4096 else i
+    4,096) or of a printed ATK/DEF (below 8,192), or ``i`` itself. Compiled code that keeps
+    such ints in structures held for a duel's life (the alias book, the cards of a state, the
+    renderings kept on cards) stores this instead of boxing each anew: 290 boxed ints, ~11 KiB
+    per held duel, before."""
+    return _SMALL[i] if 0 <= i < 8192 else i

@@ -60,17 +60,16 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
         out["hidden"] = True
         return out
     d = c.data
-    # kept on the card for its life: the card data's own int objects, not new boxes
-    # (``Any`` reads, ``cards.shared_int``), as in every rendering of every held duel
+    # kept on the card for its life: shared int objects, not new boxes (``cards.shared_int``;
+    # a compiled ``CardData`` boxes its ints anew at every read from outside compiled code)
     out["code"] = shared_code(c.code)
     out["name"] = d.name
     if d.is_monster:
         if stats is not None:
             out["atk"], out["def"], out["attacks_remaining"] = stats
         else:
-            data: Any = d
-            out["atk"] = data.atk
-            out["def"] = data.def_
+            out["atk"] = shared_int(d.atk)
+            out["def"] = shared_int(d.def_)
     if c.counters:
         out["counters"] = dict(c.counters)
     if c.equipped_to is not None:
