@@ -23,11 +23,16 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 ROOT = sys.argv[1]
 TINY = "--tiny" in sys.argv
 sys.path.insert(0, ROOT)
+if Path(ROOT).resolve() == Path(__file__).resolve().parents[1]:
+    # this repository's engine: compiled when the build is current, as the server runs it
+    # (server/native.py; an older engine extracted from a commit always runs as source)
+    import server  # noqa: F401
 
 import msgpack  # noqa: E402
 

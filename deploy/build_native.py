@@ -1,17 +1,18 @@
 """Compile the rules engine with mypyc into ``var/native/`` (``make native``).
 
 The engine is written in typed Python (``mypy --strict``); mypyc translates its modules into
-C extensions, which ``engine/_native.py`` loads in place of the source when the build is
+C extensions, which ``server/native.py`` loads in place of the source when the build is
 current. What it bought is in docs/performance.md ("Eighth pass") and ADR 0008.
 
     python deploy/build_native.py            # into var/native (DUEL_NATIVE_DIR to change)
     python deploy/build_native.py --if-stale # only if the build does not match the sources
     python deploy/build_native.py --check    # exit 1 unless the build is current
 
-Modules left as Python (``INTERPRETED``): the package's ``__init__`` (it chooses between the
-two), ``_native``, the card data loader (it reads ``data/`` beside its source), the fact
-classes (their readers and writers are generated at import time), the scenario runner
-and the fact table generator (tools, not the live path).
+Modules left as Python (``INTERPRETED``): the package's ``__init__`` (the package is found
+as source; ``server/native.py`` then puts the compiled modules first on its path), the card
+data loader (it reads ``data/`` beside its source), the fact classes (their readers and
+writers are generated at import time), the scenario runner and the fact table generator
+(tools, not the live path).
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "engine"
 
 
 def _load_native() -> ModuleType:
-    """``engine/_native.py`` on its own (importing the ``engine`` package would load it)."""
-    spec = importlib.util.spec_from_file_location("duel_engine_native", ROOT / "engine" / "_native.py")
+    """``server/native.py`` on its own (importing the ``server`` package would install its
+    finder and import nothing else we need)."""
+    spec = importlib.util.spec_from_file_location("duel_engine_native", ROOT / "server" / "native.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -44,7 +47,6 @@ _native = _load_native()
 
 INTERPRETED = {
     "__init__.py",
-    "_native.py",
     "cards.py",
     "facts.py",
     "factdoc.py",
@@ -75,7 +77,7 @@ def build(where: Path) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
-    digest = _native.source_digest()
+    digest = _native.source_digest(ENGINE)
     cache = where.parent / f"{where.name}-build"
     new = where.parent / f"{where.name}.new"
     old = where.parent / f"{where.name}.old"
@@ -113,10 +115,10 @@ def main() -> int:
     parser.add_argument("--if-stale", action="store_true", help="build only if the build is not current")
     args = parser.parse_args()
     where = _native.native_dir().resolve()
-    if args.if_stale and _native.problem(where) is None:
+    if args.if_stale and _native.problem(where, ENGINE) is None:
         return 0
     if args.check:
-        why = _native.problem(where)
+        why = _native.problem(where, ENGINE)
         print(why or f"the compiled engine in {where} is current")
         return 1 if why else 0
     build(where)

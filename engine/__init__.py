@@ -9,11 +9,8 @@ Randomness comes from the PRNG inside the state.
 
 from __future__ import annotations
 
-from ._native import NATIVE  # first: it chooses where the other modules come from
-
-# isort: split
-
 from . import effects as _effects  # noqa: F401  (registers every card script)
+from . import state as _state
 from .apply import apply_facts, evolve, fold, fold_into
 from .card_data import CardData
 from .cards import CARDS, CARDS_BY_NAME, by_name
@@ -28,6 +25,10 @@ from .view import view
 from .viewpoints import Viewpoints
 
 ENGINE_VERSION = "0.1.0"
+
+NATIVE: bool = not str(_state.__file__).endswith(".py")
+"""True when the engine's modules are the mypyc-compiled ones (server/native.py chooses, at
+import; docs/adr/0008)."""
 
 __all__ = [
     "CARDS",

@@ -59,7 +59,7 @@ def shared_code(code: int) -> Any:
     """The one int object of a known passcode (each of a held duel's 80 cards, and the alias
     books that follow them, would otherwise hold its own 32-byte copy from the log).
 
-    Typed ``Any`` on purpose, like :func:`shared_int`: compiled code (``engine/_native.py``)
+    Typed ``Any`` on purpose, like :func:`shared_int`: compiled code (docs/adr/0008)
     keeps an ``int`` unboxed and boxes it again, into a new object, wherever it stores it; an
     ``Any`` value stored as it is stays this one object."""
     return _CODES.get(code, code)
