@@ -151,8 +151,9 @@ class AliasBook:
             salt += 1
             alias = self._hash(vi, cid, self.facts, salt)
         one: Any = alias  # one boxed int in both maps (compiled code would box it twice)
-        self._alias[vi][shared_int(cid)] = one
-        taken[one] = shared_int(cid)
+        card = shared_int(cid)
+        self._alias[vi][card] = one
+        taken[one] = card
 
     def _drop(self, vi: int, cid: int) -> None:
         alias = self._alias[vi].pop(cid, None)
