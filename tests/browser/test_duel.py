@@ -78,6 +78,10 @@ def pass_until(pages: dict[str, Page], done: Any, watchers: list[Page], limit: i
         if done():
             return
         name = whose_turn(pages)
+        # again once a page owes: an update that arrived after the first check (the condition
+        # now true) would otherwise have its decision passed away
+        if done():
+            return
         page = pages[name]
         btn = pass_button(page)
         assert btn.count() == 1, f"{name}: no pass button; prompt {prompt(page)!r}"
