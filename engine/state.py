@@ -277,47 +277,120 @@ _MONSTERS_KEYS = (("monsters", 0), ("monsters", 1))
 _ALL_FIELD_KEY = ("field", None)
 
 
-def _copier(cls: type[Any], share: bool = False) -> Callable[[Any], Any]:
-    """A copy function for a slotted state dataclass, written out from its fields (what a
-    hand-written copy would be, and it stays right when a field is added): each container
-    field (one with a default factory) is copied one level deep (``share``: shared too),
-    every other value shared, and so are containers never changed in place (``IMMUTABLE``);
-    cache fields start empty, except shared ones (``SHARED_CACHE``)."""
-    lines = [f"def copy_{cls.__name__}(o):", "    n = new(cls)"]
-    for f in dataclasses.fields(cls):
-        if f.metadata.get("shared"):
-            lines.append(f"    n.{f.name} = o.{f.name}")
-        elif f.metadata.get("cache"):
-            lines.append(f"    n.{f.name} = None")
-        elif f.default_factory is not dataclasses.MISSING and not share:
-            lines.append(f"    n.{f.name} = o.{f.name}.copy()")
-        else:
-            lines.append(f"    n.{f.name} = o.{f.name}")
-    lines.append("    return n")
-    scope: dict[str, Any] = {"new": cls.__new__, "cls": cls}
-    exec("\n".join(lines), scope)
-    fn: Callable[[Any], Any] = scope[f"copy_{cls.__name__}"]
-    return fn
+# The copies and swaps below are written out field by field: compiled (engine.NATIVE) each is a
+# run of struct reads and writes, where a function made at import (exec) stayed interpreted
+# and cost 2-3 % of the engine's work. tests/engine/test_state_copies.py checks every field of
+# every class against these rules, so a field added and not copied here fails there:
+# a container field (one with a default factory) is copied one level deep, except by the
+# sharing copies (``Link``, ``Attack``, ``State``) and for containers never changed in place
+# (``IMMUTABLE``); every other value is shared; cache fields start empty, except shared ones
+# (``SHARED_CACHE``). A swap exchanges every field, caches too.
 
 
-_copy_card: Callable[[Card], Card] = _copier(Card)
-_copy_player: Callable[[Player], Player] = _copier(Player)
+def _copy_card(o: Card) -> Card:
+    n = Card.__new__(Card)
+    n.id = o.id
+    n.code = o.code
+    n.owner = o.owner
+    n.controller = o.controller
+    n.zone = o.zone
+    n.slot = o.slot
+    n.face_up = o.face_up
+    n.position = o.position
+    n.set_turn = o.set_turn
+    n.summoned_turn = o.summoned_turn
+    n.position_turn = o.position_turn
+    n.attacks = o.attacks
+    n.attacked_turn = o.attacked_turn
+    n.counters = o.counters
+    n.equipped_to = o.equipped_to
+    n.materials = o.materials
+    n.flags = o.flags
+    n._memo = None
+    n._packed = None
+    return n
 
 
-def _swapper(cls: type[Any]) -> Callable[[Any, Any], None]:
-    """A function exchanging every field (caches too) of two objects of ``cls``, written out."""
-    names = [f.name for f in dataclasses.fields(cls)]
-    body = "".join(f"    a.{n}, b.{n} = b.{n}, a.{n}\n" for n in names)
-    scope: dict[str, Any] = {}
-    exec(f"def swap_{cls.__name__}(a, b):\n{body}", scope)  # code made from the dataclass fields only
-    fn: Callable[[Any, Any], None] = scope[f"swap_{cls.__name__}"]
-    return fn
+def _copy_player(o: Player) -> Player:
+    n = Player.__new__(Player)
+    n.lp = o.lp
+    n.deck = o.deck.copy()
+    n.hand = o.hand.copy()
+    n.graveyard = o.graveyard.copy()
+    n.banished = o.banished.copy()
+    n.extra = o.extra.copy()
+    n.monsters = o.monsters.copy()
+    n.spells_traps = o.spells_traps.copy()
+    n.field_zone = o.field_zone
+    n.normal_summoned = o.normal_summoned
+    n._packed = None
+    n._memo = None
+    return n
 
 
-_swap_card: Callable[[Card, Card], None] = _swapper(Card)
-_swap_player: Callable[[Player, Player], None] = _swapper(Player)
-_copy_link: Callable[[Link], Link] = _copier(Link, share=True)
-_copy_attack: Callable[[Attack], Attack] = _copier(Attack, share=True)
+def _swap_card(a: Card, b: Card) -> None:
+    a.id, b.id = b.id, a.id
+    a.code, b.code = b.code, a.code
+    a.owner, b.owner = b.owner, a.owner
+    a.controller, b.controller = b.controller, a.controller
+    a.zone, b.zone = b.zone, a.zone
+    a.slot, b.slot = b.slot, a.slot
+    a.face_up, b.face_up = b.face_up, a.face_up
+    a.position, b.position = b.position, a.position
+    a.set_turn, b.set_turn = b.set_turn, a.set_turn
+    a.summoned_turn, b.summoned_turn = b.summoned_turn, a.summoned_turn
+    a.position_turn, b.position_turn = b.position_turn, a.position_turn
+    a.attacks, b.attacks = b.attacks, a.attacks
+    a.attacked_turn, b.attacked_turn = b.attacked_turn, a.attacked_turn
+    a.counters, b.counters = b.counters, a.counters
+    a.equipped_to, b.equipped_to = b.equipped_to, a.equipped_to
+    a.materials, b.materials = b.materials, a.materials
+    a.flags, b.flags = b.flags, a.flags
+    a._memo, b._memo = b._memo, a._memo
+    a._packed, b._packed = b._packed, a._packed
+
+
+def _swap_player(a: Player, b: Player) -> None:
+    a.lp, b.lp = b.lp, a.lp
+    a.deck, b.deck = b.deck, a.deck
+    a.hand, b.hand = b.hand, a.hand
+    a.graveyard, b.graveyard = b.graveyard, a.graveyard
+    a.banished, b.banished = b.banished, a.banished
+    a.extra, b.extra = b.extra, a.extra
+    a.monsters, b.monsters = b.monsters, a.monsters
+    a.spells_traps, b.spells_traps = b.spells_traps, a.spells_traps
+    a.field_zone, b.field_zone = b.field_zone, a.field_zone
+    a.normal_summoned, b.normal_summoned = b.normal_summoned, a.normal_summoned
+    a._packed, b._packed = b._packed, a._packed
+    a._memo, b._memo = b._memo, a._memo
+
+
+def _copy_link(o: Link) -> Link:
+    n = Link.__new__(Link)
+    n.card = o.card
+    n.effect = o.effect
+    n.controller = o.controller
+    n.targets = o.targets
+    n.negated = o.negated
+    n.effect_negated = o.effect_negated
+    n.data = o.data
+    n.trigger = o.trigger
+    return n
+
+
+def _copy_attack(o: Attack) -> Attack:
+    n = Attack.__new__(Attack)
+    n.attacker = o.attacker
+    n.target = o.target
+    n.snapshot = o.snapshot
+    n.responded = o.responded
+    n.replay = o.replay
+    n.flipped = o.flipped
+    n.calculated = o.calculated
+    n.stopped = o.stopped
+    n.destroyed = o.destroyed
+    n.damage = o.damage
+    return n
 
 
 def _clone_card(c: Card) -> Card:
@@ -328,6 +401,46 @@ def _clone_card(c: Card) -> Card:
 
 def _clone_player(p: Player) -> Player:
     return _copy_player(p)
+
+
+def _share_state(o: State) -> State:
+    n = State.__new__(State)
+    n.started = o.started
+    n.options = o.options
+    n.rng = o.rng
+    n.cards = o.cards
+    n.players = o.players
+    n.turn = o.turn
+    n.turn_player = o.turn_player
+    n.phase = o.phase
+    n.step = o.step
+    n.damage_step = o.damage_step
+    n.battle_phases = o.battle_phases
+    n.extra_battle_phases = o.extra_battle_phases
+    n.skip = o.skip
+    n.skipped_main1 = o.skipped_main1
+    n.priority = o.priority
+    n.passes = o.passes
+    n.intent = o.intent
+    n.event = o.event
+    n.chain = o.chain
+    n.resolving = o.resolving
+    n.chains_in_timing = o.chains_in_timing
+    n.chain_no = o.chain_no
+    n.next_turn = o.next_turn
+    n.attack = o.attack
+    n.modifiers = o.modifiers
+    n.triggers = o.triggers
+    n.choice = o.choice
+    n.start_step_monsters = o.start_step_monsters
+    n.used = o.used
+    n.winner = o.winner
+    n.end_reason = o.end_reason
+    n.seq = o.seq
+    n._w = None
+    n._memo = None
+    n._roster = o._roster
+    return n
 
 
 def _shallow(state: State) -> State:
@@ -606,7 +719,6 @@ def full_state_hash(state: State) -> str:
     return hashlib.sha256(packed).hexdigest()[:32]
 
 
-_share_state: Callable[[State], State] = _copier(State, share=True)
 _STATE_HASHED = _hashed(State)
 _BEFORE_CARDS = _STATE_HASHED[: _STATE_HASHED.index("cards")]
 _AFTER_PLAYERS = _STATE_HASHED[_STATE_HASHED.index("players") + 1 :]
