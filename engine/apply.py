@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from . import facts as F
-from .cards import shared_code, shared_int
 from .facts import ABSENT, Fact
+from .interning import shared_code, shared_int
 from .state import (
     NO_COUNTERS,
     NO_FLAGS,

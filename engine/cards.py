@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from .card_data import CardData
 
@@ -49,26 +48,3 @@ def by_name(name: str) -> CardData:
         return CARDS_BY_NAME[name]
     except KeyError:
         raise KeyError(f"unknown card name: {name!r}") from None
-
-
-_CODES: dict[int, int] = {code: code for code in CARDS}
-_SMALL: tuple[int, ...] = tuple(range(1 << 13))
-
-
-def shared_code(code: int) -> Any:
-    """The one int object of a known passcode (each of a held duel's 80 cards, and the alias
-    books that follow them, would otherwise hold its own 32-byte copy from the log).
-
-    Typed ``Any`` on purpose, like :func:`shared_int`: compiled code (docs/adr/0008)
-    keeps an ``int`` unboxed and boxes it again, into a new object, wherever it stores it; an
-    ``Any`` value stored as it is stays this one object."""
-    return _CODES.get(code, code)
-
-
-def shared_int(i: int) -> Any:
-    """The one int object of a card id (ids count from the same bases in every duel: below
-    4,096) or of a printed ATK/DEF (below 8,192), or ``i`` itself. Compiled code that keeps
-    such ints in structures held for a duel's life (the alias book, the cards of a state, the
-    renderings kept on cards) stores this instead of boxing each anew: 290 boxed ints, ~11 KiB
-    per held duel, before."""
-    return _SMALL[i] if 0 <= i < 8192 else i

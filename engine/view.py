@@ -14,9 +14,9 @@ from typing import Any, cast
 
 from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
-from .cards import shared_code, shared_int
 from .facts import plain_value
 from .flow import pending
+from .interning import shared_code, shared_int
 from .state import Card, Player, State
 from .stats import atk_def
 
@@ -60,7 +60,7 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
         out["hidden"] = True
         return out
     d = c.data
-    # kept on the card for its life: shared int objects, not new boxes (``cards.shared_int``;
+    # kept on the card for its life: shared int objects, not new boxes (``interning.shared_int``;
     # a compiled ``CardData`` boxes its ints anew at every read from outside compiled code)
     out["code"] = shared_code(c.code)
     out["name"] = d.name
@@ -142,7 +142,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         memo = c._memo
         if memo is None:
             memo = c._memo = {}
-        cids.append(shared_int(cid))  # kept: one shared object, not a new box (cards.shared_int)
+        cids.append(shared_int(cid))  # kept: one shared object, not a new box (interning.shared_int)
         memos.append(memo)
         # the alias alone for the most common case (a known card, no stats, equips nothing):
         # no key tuple kept per card and viewer
