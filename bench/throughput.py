@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -125,40 +126,66 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
     }
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, all) CPU seconds of the whole machine so far, every CPU (/proc/stat)."""
+    try:
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
 def measure_many(pids: list[int], cfgs: list[LoadConfig]) -> dict[str, Any]:
-    """Several loads at once (one event loop): accepted actions/s in all, CPU of ``pids``."""
+    """Several loads at once (one event loop): accepted actions/s in all, CPU of ``pids``, and
+    how busy the whole machine was (every process: servers, Redis, the load driver)."""
 
     async def together() -> list[Any]:
         return list(await asyncio.gather(*(run(c) for c in cfgs)))
 
     t0 = time.perf_counter()
     cpu0 = sum(cpu_seconds(p) for p in pids)
+    busy0, all0 = machine_cpu()
     stats = asyncio.run(together())
     wall = time.perf_counter() - t0
+    busy1, all1 = machine_cpu()
     actions = sum(st.actions for st in stats)
     return {
         "actions": actions,
         "actions_per_s": actions / wall if wall else 0.0,
         "failed": sum(st.failed for st in stats),
         "cpu_ms_per_action": (sum(cpu_seconds(p) for p in pids) - cpu0) * 1000 / max(1, actions),
+        "machine_busy": (busy1 - busy0) / (all1 - all0) if all1 > all0 else 0.0,
     }
 
 
-def scale_out(one: Target, two: Target, duels: int, seconds: float, rounds: int) -> dict[str, list[dict[str, Any]]]:
+def scale_out(
+    one: Target, two: Target, bare: tuple[Target, Target], duels: int, seconds: float, rounds: int
+) -> dict[str, list[dict[str, Any]]]:
     """Saturation with one server process, with the duels spread over two, and with each
-    duel's seats on two different processes; rounds interleave the three."""
-    out: dict[str, list[dict[str, Any]]] = {"one": [], "spread": [], "split": []}
-    pids = [one.pid, two.pid]
-    for _ in range(rounds):
-        out["one"].append(measure(one, LoadConfig(one.url, duels=10**6, concurrency=duels, seconds=seconds)))
-        half = max(1, duels // 2)
-        spread = [
-            LoadConfig(t.url, duels=10**6, concurrency=half, seconds=seconds, seed=i + 1)
-            for i, t in enumerate((one, two))
+    duel's seats on two different processes; and the bare pipeline with one process and with
+    the duels spread over two (what two processes can gain on this machine at all, with the
+    load driver and Redis on the same CPUs). Rounds interleave them."""
+    out: dict[str, list[dict[str, Any]]] = {"one": [], "spread": [], "split": [], "bare_one": [], "bare_spread": []}
+    half = max(1, duels // 2)
+
+    def spread_over(a: Target, b: Target) -> list[LoadConfig]:
+        return [
+            LoadConfig(t.url, duels=10**6, concurrency=half, seconds=seconds, seed=i + 1) for i, t in enumerate((a, b))
         ]
-        out["spread"].append(measure_many(pids, spread))
+
+    for _ in range(rounds):
+        out["one"].append(
+            measure_many([one.pid], [LoadConfig(one.url, duels=10**6, concurrency=duels, seconds=seconds)])
+        )
+        out["spread"].append(measure_many([one.pid, two.pid], spread_over(one, two)))
         split = LoadConfig(f"{one.url},{two.url}", duels=10**6, concurrency=duels, seconds=seconds)
-        out["split"].append(measure_many(pids, [split]))
+        out["split"].append(measure_many([one.pid, two.pid], [split]))
+        b1, b2 = bare
+        cfg = LoadConfig(b1.url, duels=10**6, concurrency=duels, seconds=seconds)
+        out["bare_one"].append(measure_many([b1.pid], [cfg]))
+        out["bare_spread"].append(measure_many([b1.pid, b2.pid], spread_over(b1, b2)))
     return out
 
 
@@ -181,7 +208,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if a.tiny:
         a.rounds, a.duels, a.seconds, a.hold = 1, 4, 2.0, "4"
     holds = [int(x) for x in a.hold.split(",")]
-    results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(__import__("os").sched_getaffinity(0))}
+    results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(os.sched_getaffinity(0))}
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
         real_proc = serve_for_load(Path(d) / "real", rds.url)
@@ -197,7 +224,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     m = measure(t, LoadConfig(t.url, duels=10**6, concurrency=a.duels, seconds=a.seconds))
                     sat[t.name].append(m)
             results["saturation"] = sat
-            results["two_processes"] = scale_out(real, second, a.duels, a.seconds, a.rounds)
+            bare2 = Bare(rds.url, free_port())
+            try:
+                bare_pair = (bare_t, Target("bare2", bare2.url, bare2.proc.pid))
+                results["two_processes"] = scale_out(real, second, bare_pair, a.duels, a.seconds, a.rounds)
+            finally:
+                bare2.stop()
             results["redis_roundtrips"] = {
                 t.name: roundtrips(t, rds.url, a.duels, min(a.seconds, 5.0)) for t in (real, bare_t)
             }
@@ -265,12 +297,25 @@ def report(r: dict[str, Any]) -> None:
     )
     two = r["two_processes"]
     one = [m["actions_per_s"] for m in two["one"]]
+
+    def busy(key: str) -> str:
+        return f"machine {100 * statistics.median(m.get('machine_busy', 0.0) for m in two[key]):.0f} % busy"
+
     for key, what in (("spread", "duels spread over two processes"), ("split", "each duel's seats on two processes")):
         v = [m["actions_per_s"] for m in two[key]]
         print(
             f"{what}: {statistics.median(v):8.0f} actions/s, one process {statistics.median(one):8.0f} -> "
             f"{fmt_range(v, one, True)} (CPU {statistics.median(m['cpu_ms_per_action'] for m in two[key]):.3f} ms "
-            f"per action, both processes)"
+            f"per action, both processes; {busy(key)}, one process: {busy('one')})"
+        )
+    if two.get("bare_one"):
+        b1 = [m["actions_per_s"] for m in two["bare_one"]]
+        b2 = [m["actions_per_s"] for m in two["bare_spread"]]
+        print(
+            f"  the bare pipeline, duels spread over two processes: {statistics.median(b2):8.0f} actions/s, one "
+            f"process {statistics.median(b1):8.0f} -> {fmt_range(b2, b1, True)} ({busy('bare_spread')}, one "
+            f"process: {busy('bare_one')}): what a second process can add on this machine, where the load driver "
+            f"and Redis share the {r['machine_cpus']} CPUs"
         )
     for label, d in r["one_duel"].items():
         for q in ("p50_ms", "p99_ms"):
