@@ -735,7 +735,74 @@ def _packer() -> msgpack.Packer:
 
 _STATE_HEADER = _packer().pack_array_header(len(_STATE_HASHED))
 _before_cards = operator.attrgetter(*_BEFORE_CARDS)  # a tuple packs as the same msgpack array as a list
-_after_players = operator.attrgetter(*_AFTER_PLAYERS)
+
+
+def _enum_value(v: Any) -> Any:
+    """An enum member's plain value (``None`` and plain values as they are): msgpack packs a
+    str subclass about ten times slower than a str, into the same bytes."""
+    return v if v is None or v.__class__ is str else v._value_
+
+
+def _after_players(s: State) -> tuple[Any, ...]:
+    """The state's fields after ``players``, in field order, its enums as plain strs (the
+    same bytes as the members; ``full_state_hash`` is the cross-check the tests make: a field
+    added to ``State`` and not here makes the two differ)."""
+    return (
+        s.turn,
+        s.turn_player,
+        _enum_value(s.phase),
+        _enum_value(s.step),
+        _enum_value(s.damage_step),
+        s.battle_phases,
+        s.extra_battle_phases,
+        s.skip,
+        s.skipped_main1,
+        s.priority,
+        s.passes,
+        s.intent,
+        s.event,
+        s.chain,
+        s.resolving,
+        s.chains_in_timing,
+        s.chain_no,
+        s.next_turn,
+        s.attack,
+        s.modifiers,
+        s.triggers,
+        s.choice,
+        s.start_step_monsters,
+        s.used,
+        s.winner,
+        s.end_reason,
+        s.seq,
+    )
+
+
+def _card_values(c: Card) -> tuple[Any, ...]:
+    """``field_values`` of a card, written out (its enums as plain strs: the same bytes)."""
+    return (
+        c.id,
+        c.code,
+        c.owner,
+        c.controller,
+        _enum_value(c.zone),
+        c.slot,
+        c.face_up,
+        _enum_value(c.position),
+        c.set_turn,
+        c.summoned_turn,
+        c.position_turn,
+        c.attacks,
+        c.attacked_turn,
+        c.counters,
+        c.equipped_to,
+        c.materials,
+        c.flags,
+    )
+
+
+_VALUES[Card] = _card_values
+assert len(_AFTER_PLAYERS) == 27 and len(_hashed(Card)) == 17  # the two functions above list them all
 _SKIP_BEFORE = len(_packer().pack_array_header(len(_BEFORE_CARDS)))
 _SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_PLAYERS)))
 
@@ -743,7 +810,7 @@ _SKIP_AFTER = len(_packer().pack_array_header(len(_AFTER_PLAYERS)))
 def _card_bytes(c: Card, packer: msgpack.Packer) -> bytes:
     """The card's entry in the packed ``cards`` map (its id, then the card), cached on the
     card until it is next written (``write_card`` clears ``_packed``)."""
-    b: bytes = packer.pack(c.id) + packer.pack(c)
+    b: bytes = packer.pack(c.id) + packer.pack(_card_values(c))
     c._packed = b
     return b
 
