@@ -14,9 +14,9 @@ from typing import Any, cast
 
 from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
-from .facts import plain_value
 from .flow import pending
 from .interning import shared_code, shared_int
+from .plain import plain_value
 from .state import Card, Player, State
 from .stats import atk_def
 
@@ -269,7 +269,7 @@ def _frame(
         "you": seat,
         "turn": s.turn,
         "turn_player": s.turn_player,
-        # plain strs, as the facts on the wire hold them (engine.facts.plain_value)
+        # plain strs, as the facts on the wire hold them (engine.plain.plain_value)
         "phase": plain_value(s.phase),
         "step": plain_value(s.step),
         "damage_step": plain_value(s.damage_step),
