@@ -184,10 +184,14 @@ class MatchService:
         """Catch a cached match up with its log (doorbell or poll); nothing to
         read if it is at ``seq`` already (the bell of our own append)."""
         lm = self._live.get(match_id)
-        if lm is None or not lm.watchers:
+        if lm is None:
             return
+        if not lm.watchers and not lm.lock.locked():
+            return  # nobody here watches it, and nobody is attaching (``attach`` holds the lock)
+        # a watcher being attached: ``attach`` may have read the log before this entry was
+        # appended; wait for it, then read what it did not (the bell is not rung again)
         async with lm.lock:
-            if seq is None or lm.seq < seq:
+            if lm.watchers and (seq is None or lm.seq < seq):
                 await self._sync(lm)
 
     async def _after(self, lm: LiveMatch) -> None:

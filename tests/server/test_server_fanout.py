@@ -132,3 +132,52 @@ def test_a_spectator_far_behind_gets_a_snapshot_not_more_frames_than_its_queue(r
                 await c.close()
 
     run(body())
+
+
+def test_a_bell_that_rings_while_a_watcher_attaches_is_not_lost(redis_url: str, tmp_path: Path) -> None:
+    """A process holding a match without watchers yet (one attaching: the creator's seat, a
+    spectator, a reconnecting seat) read the log, then another process appended and rang; the
+    bell found no watcher and was dropped, the new watcher was caught up to the entry before,
+    and the entry waited for a settle check, 22-38 s away. Found by the benchmark of duels with
+    their seats on two processes: now and then the joiner's process appended the genesis entry
+    while the creator's seat was still attaching, and that duel stalled for 30 s (one round in
+    two at 0.18-0.22x its throughput). The bell now waits for the attach, then syncs."""
+
+    async def body() -> None:
+        from protocol.entry import LogEntry
+        from protocol.messages import Spectate, Spectating
+        from server.client import DuelClient
+
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, match_id, _ = await start_match(url_of(s1))
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            before = actor.seq
+            real_read = s2.service.store.read
+            rang = asyncio.Event()
+            reads = 0
+
+            async def read_then_let_the_other_process_append(
+                mid: str, after: int = 0, limit: int | None = None
+            ) -> list[LogEntry]:
+                nonlocal reads
+                entries = await real_read(mid, after, limit)
+                reads += mid == match_id
+                if reads == 2 and not rang.is_set():  # loading the match, then the attach's own read
+                    rang.set()
+                    await actor.act(bot_choice(actor.legal, __import__("random").Random(3)))
+                    await asyncio.sleep(0.3)  # the bell reaches s2 while the attach still holds the match
+                return entries
+
+            s2.service.store.read = read_then_let_the_other_process_append  # type: ignore[method-assign]
+            watcher = await DuelClient.connect(url_of(s2), "S")
+            await watcher.send(Spectate(match_id=match_id))
+            await watcher.expect(Spectating)
+            first = await watcher.expect(Update)
+            assert rang.is_set() and first.seq == before, "the spectator attached before the append"
+            nxt = await watcher.expect(Update, timeout=5)  # not after a settle check, 22-38 s away
+            assert nxt.seq == before + 1
+            for c in (a, b, watcher):
+                await c.close()
+
+    run(body())
