@@ -26,8 +26,8 @@ from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import hiredis
+from redis.exceptions import BusyLoadingError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
 
 P = TypeVar("P", bound=asyncio.BaseProtocol)
 
@@ -61,6 +61,15 @@ def encode_reference(args: tuple[bytes | str | int, ...]) -> bytes:
         out.append(b)
         out.append(b"\r\n")
     return b"".join(out)
+
+
+def _error(text: str) -> ResponseError | BusyLoadingError:
+    """A Redis error reply as redis-py raises it: ``LOADING`` (a restarted Redis still reading
+    its AOF: the command was not run) is a ``BusyLoadingError``, a connection error, so the call
+    is retried and then, if Redis is still loading, answered ``server/unavailable`` like any
+    other outage; a client that sends the action again is appended once (its action id). Any
+    other error is a ``ResponseError``."""
+    return BusyLoadingError(text) if text.startswith("LOADING") else ResponseError(text)
 
 
 class _Protocol(asyncio.Protocol):
@@ -100,7 +109,7 @@ class _Protocol(asyncio.Protocol):
             if fut.done():  # its caller was cancelled
                 continue
             if isinstance(reply, hiredis.ReplyError):
-                fut.set_exception(ResponseError(str(reply)))
+                fut.set_exception(_error(str(reply)))
             else:
                 fut.set_result(reply)
 

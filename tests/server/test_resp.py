@@ -173,6 +173,51 @@ def test_a_redis_that_never_answers_fails_the_call_after_the_retries() -> None:
     run(body())
 
 
+def test_a_redis_still_loading_its_data_is_an_outage_not_an_error() -> None:
+    """A restarted Redis answers ``LOADING`` until it has read its AOF (the command is not run).
+    That is a connection error, as redis-py has it (``BusyLoadingError``): retried, and then, if
+    Redis is still loading, an outage (``server/unavailable``), not a failure of the server
+    (``server/internal``, which a Redis SIGKILL fault run answered once)."""
+
+    async def loading_redis(loading: int, heard: list[bytes]) -> tuple[asyncio.Server, int]:
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            while data := await reader.read(65536):
+                heard.append(data)
+                for _ in range(data.count(b"PING")):
+                    if sum(d.count(b"PING") for d in heard) <= loading:
+                        writer.write(b"-LOADING Redis is loading the dataset in memory\r\n")
+                    else:
+                        writer.write(b"+PONG\r\n")
+                if b"NOSUCHCOMMAND" in data:
+                    writer.write(b"-ERR unknown command 'NOSUCHCOMMAND'\r\n")
+                await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        return server, int(server.sockets[0].getsockname()[1])
+
+    async def body() -> None:
+        heard: list[bytes] = []
+        server, port = await loading_redis(2, heard)
+        pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0")
+        assert await asyncio.wait_for(pipe.call("PING"), 10) == b"PONG"  # loaded while retrying
+        assert sum(d.count(b"PING") for d in heard) == 3
+        await pipe.close()
+        server.close()
+
+        heard.clear()
+        server, port = await loading_redis(10**6, heard)
+        pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0")
+        with pytest.raises(RedisConnectionError, match="LOADING"):  # the server's REDIS_ERRORS
+            await asyncio.wait_for(pipe.call("PING"), 10)
+        assert sum(d.count(b"PING") for d in heard) == resp.RETRIES + 1
+        with pytest.raises(ResponseError, match="unknown"):  # other error replies stay errors
+            await asyncio.wait_for(pipe.call("NOSUCHCOMMAND"), 10)
+        await pipe.close()
+        server.close()
+
+    run(body())
+
+
 def test_lost_append_replies_are_retried_without_doubling(redis_url: str) -> None:
     """The reply to an append is lost while other appends are in flight on the same socket:
     every caller still gets one answer, each action is in the log once, and the action whose
