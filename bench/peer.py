@@ -267,6 +267,7 @@ def run_peer(a: argparse.Namespace, node: str, modules: Path) -> dict[str, Any]:
                     )
                 )
                 one["bgio"].append(measure_bgio(node, modules, bgio, 1, a.seconds / 2))
+                results.setdefault("append_floor_ms", []).append(append_floor(rds.url))
         finally:
             if bgio is not None:
                 bgio.stop()
@@ -277,6 +278,27 @@ def run_peer(a: argparse.Namespace, node: str, modules: Path) -> dict[str, Any]:
     results["back_to_back"] = one
     results["loadavg_1min"] = {"start": load0, "end": os.getloadavg()[0]}
     return results
+
+
+def append_floor(redis_url: str, appends: int = 500) -> float:
+    """p50 ms of one durable append alone, as the server makes it: an XADD of an entry's size
+    to the same Redis (``appendfsync always``: the reply leaves after the fsync), one after
+    another from Python, nothing else. No action of ours can be answered faster than this."""
+    import redis as sync_redis
+
+    client = sync_redis.Redis.from_url(redis_url)
+    key = f"bench:floor:{os.getpid()}:{time.monotonic_ns()}"
+    times = []
+    try:
+        for _ in range(appends):
+            t0 = time.perf_counter()
+            client.xadd(key, {"facts": b"x" * 280})
+            times.append(time.perf_counter() - t0)
+    finally:
+        client.delete(key)
+        client.close()
+    times.sort()
+    return times[len(times) // 2] * 1000
 
 
 def ratio_line(real: list[float], peer: list[float]) -> tuple[float, str]:
@@ -366,6 +388,16 @@ def report(r: dict[str, Any]) -> None:
         f"failed duels/matches: real {failed['real']}, boardgame.io {failed['bgio']}; "
         f"errors: real {errors['real']}, boardgame.io {errors['bgio']}"
     )
+
+    floor = r.get("append_floor_ms") or []
+    if floor:
+        bgio_p50 = med([m["p50_ms"] for m in one["bgio"]])
+        print(
+            f"one durable append alone (XADD of an entry's size, appendfsync always, from Python), p50: "
+            f"{med(floor):.2f} ms = {med(floor) / bgio_p50:.2f}x boardgame.io's p50 (range "
+            f"{min(floor):.2f}-{max(floor):.2f} ms over {len(floor)} rounds): our p50 cannot go below it; "
+            f"half of boardgame.io's p50 is {bgio_p50 / 2:.2f} ms"
+        )
 
     def verdict(ok: bool) -> str:
         return "met" if ok else "NOT met"

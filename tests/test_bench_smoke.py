@@ -23,7 +23,7 @@ CASES = {
     "gc": (["bench.gc", "--tiny"], ["gc saturation, actions/s", "gc collector pauses per action"]),
     "redis_memory": (["bench.redis_memory", "--duels", "2"], ["Redis memory per finished duel"]),
     # boardgame.io is installed by make (bench.peer --install-only) into var/bench-peer/
-    "peer": (["bench.peer", "--tiny"], ["boardgame.io", "ratio real/boardgame.io"]),
+    "peer": (["bench.peer", "--tiny"], ["boardgame.io", "ratio real/boardgame.io", "one durable append alone"]),
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
     "throughput": (
         ["bench.throughput", "--tiny"],
