@@ -13,7 +13,20 @@ server sends.  The two sets are disjoint by ``type``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+M = TypeVar("M")
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def message(cls: type[M]) -> type[M]:
+    """A message class: a slotted dataclass, immutable by contract, not at run time. mypy takes
+    it as frozen (assigning a field is a type error), but ``frozen=True``'s ``__init__`` sets
+    each field through ``object.__setattr__``: an ``Update`` took 1.56 µs to make against
+    0.57, and the server makes two per action, and more in a catch-up (the engine's facts are
+    made the same way: ``engine.facts.fact``)."""
+    return dataclass(slots=True)(cls)
+
 
 Data = dict[str, Any]
 """A plain msgpack map with string keys (actions, facts, views)."""
@@ -55,7 +68,7 @@ PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Hello:
     """First message of every connection: the protocol versions the client speaks."""
 
@@ -64,7 +77,7 @@ class Hello:
     client: str = field(default="", metadata=_str(64, min_len=0))
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class CreateMatch:
     """Create a match and take seat 0.  ``deck`` None means a demo deck.
     ``opponent="bot"``: the server seats its own bot in seat 1 at once.
@@ -84,7 +97,7 @@ class CreateMatch:
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Join:
     """Take the free seat (seat 1) of a waiting match; the duel then starts."""
 
@@ -95,7 +108,7 @@ class Join:
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class QuickMatch:
     """Pair with the next waiting player who is still connected, or wait for one."""
 
@@ -105,7 +118,7 @@ class QuickMatch:
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ListMatches:
     """Ask for matches: ``status`` "live" (waiting and running, to join or spectate) or
     "finished" (to replay), newest first; ``before_ms`` and ``before_id`` page back (the
@@ -120,7 +133,7 @@ class ListMatches:
     before_id: str | None = field(default=None, metadata=MATCH_ID)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Spectate:
     """Watch a match: public information only."""
 
@@ -129,7 +142,7 @@ class Spectate:
     last_seq: int = field(default=0, metadata=SEQ)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Reconnect:
     """Resume a seat with its token; ``last_seq`` is the last entry the client saw."""
 
@@ -138,7 +151,7 @@ class Reconnect:
     last_seq: int = field(default=0, metadata=SEQ)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Act:
     """A duel action made against the state at ``expected_seq``.
 
@@ -152,7 +165,7 @@ class Act:
     action: Data = field(metadata={"max_depth": 4})
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Sync:
     """Ask again for the entries after ``last_seq`` and the current view."""
 
@@ -160,14 +173,14 @@ class Sync:
     last_seq: int = field(default=0, metadata=SEQ)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class GetCards:
     """Ask for the card catalogue (every card's facts and text) and the demo decks."""
 
     type: ClassVar[str] = "get_cards"
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class GetReplay:
     """Ask for a finished match's log, a page at a time: the entries from ``from_seq``
     (at most ``limit``), as ``viewpoint`` saw them ("all": everything, with the server's own
@@ -183,7 +196,7 @@ class GetReplay:
     upload_id: str | None = field(default=None, metadata=_str(32, pattern=r"[A-Za-z0-9_-]+"))
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class UploadReplay:
     """One part of a replay file the client sends to watch it (docs/replay-format.md): the
     file's bytes in base64, cut into ``total`` parts sent in order (``index`` 0, 1, ...).
@@ -237,7 +250,7 @@ CLIENT_TYPES: dict[str, type[ClientMessage]] = {
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Welcome:
     """Answer to hello: the chosen version and the limits the server enforces."""
 
@@ -250,7 +263,7 @@ class Welcome:
     cards_version: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Seated:
     """The client holds ``seat`` in ``match_id``; keep ``token`` to reconnect."""
 
@@ -262,7 +275,7 @@ class Seated:
     players: list[str] = field(default_factory=lambda: ["", ""])
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Spectating:
     """The client watches ``match_id`` (public information only).  ``seq`` is
     the last entry it may see now; ``delay`` how many entries spectators of
@@ -275,7 +288,7 @@ class Spectating:
     players: list[str] = field(default_factory=lambda: ["", ""])
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class MatchList:
     """Live matches: ``[{match_id, status, seq, spectators, created_ms}]``."""
 
@@ -283,7 +296,7 @@ class MatchList:
     matches: list[Data]
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Accepted:
     """The action was appended as entry ``seq`` (``duplicate``: earlier, same id)."""
 
@@ -293,7 +306,7 @@ class Accepted:
     duplicate: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Rejected:
     """The action was refused; nothing was appended.  ``seq`` is the match's
     current sequence number: a client behind it should ``sync``."""
@@ -305,7 +318,7 @@ class Rejected:
     seq: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Presence:
     """Which seats of ``match_id`` have a live connection now (sent when it changes), and
     the players' display names."""
@@ -316,7 +329,7 @@ class Presence:
     players: list[str] = field(default_factory=lambda: ["", ""])
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Update:
     """One log entry, redacted for the receiver.
 
@@ -347,7 +360,7 @@ class Update:
     story: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ReplayLog:
     """A page of a finished match's log: ``entries`` ``[{seq, actor, action?, facts,
     state_hash, time_ms, story, view?}]`` as ``viewpoint`` saw them (``action`` only for
@@ -364,7 +377,7 @@ class ReplayLog:
     result: Data | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Error:
     """Something other than an action went wrong.  ``fatal``: the server closes next."""
 
@@ -374,7 +387,7 @@ class Error:
     fatal: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ReplayLoaded:
     """An uploaded replay file was read and checked: ``get_replay`` with ``upload_id`` now
     pages through it. ``signed``: its signature was checked with this server's key."""
@@ -390,7 +403,7 @@ class ReplayLoaded:
     signed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Cards:
     """The card catalogue: ``cards`` (code, name, kind, prop, monster_kinds, attribute, type,
     level, atk, def, text) and the demo ``decks`` (name, title, description, cards).
@@ -403,7 +416,7 @@ class Cards:
     decks: list[Data]
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Closing:
     """The server is going away (restart, drain); reconnect with your token."""
 
