@@ -21,20 +21,21 @@ field       meaning
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import msgpack
 
 from engine.facts import Fact, facts_of, wire_facts
 from protocol.codec import pack
+from protocol.messages import message
 
 ENTRY_SCHEMA_VERSION = 1
 
 Fields = dict[str, bytes | str | int]
 
 
-@dataclass(frozen=True, slots=True)
+@message  # immutable by contract (mypy), plain at run time: one per action and per entry read
 class LogEntry:
     seq: int
     seat: int | None
