@@ -394,16 +394,6 @@ def _copy_attack(o: Attack) -> Attack:
     return n
 
 
-def _clone_card(c: Card) -> Card:
-    """A copy of one card (its counters, materials and flags shared: they are replaced, never
-    changed in place)."""
-    return _copy_card(c)
-
-
-def _clone_player(p: Player) -> Player:
-    return _copy_player(p)
-
-
 def _share_state(o: State) -> State:
     n = State.__new__(State)
     n.started = o.started
@@ -444,11 +434,6 @@ def _share_state(o: State) -> State:
     return n
 
 
-def _shallow(state: State) -> State:
-    n: State = _share_state(state)
-    return n
-
-
 def _small_parts(n: State, state: State) -> None:
     """Give ``n`` its own copies of everything but the cards (the players, the chain ...):
     small, and written in place by the facts."""
@@ -475,7 +460,7 @@ def _small_parts(n: State, state: State) -> None:
 
 def clone(state: State) -> State:
     """A full copy that shares nothing with ``state`` (every card copied)."""
-    n = _shallow(state)
+    n = _share_state(state)
     _small_parts(n, state)
     n.players = [_copy_player(p) for p in state.players]
     n.cards = {k: _copy_card(c) for k, c in state.cards.items()}
@@ -513,7 +498,7 @@ def derive(state: State) -> State:
     by copying it first (``write_card``), so neither ever sees the other's changes."""
     if isinstance(state._w, Journal):  # a Ctx is writing its cards in place: share nothing
         return clone(state)
-    n = _shallow(state)
+    n = _share_state(state)
     _small_parts(n, state)
     n.players = list(state.players)
     n.cards = dict(state.cards)
