@@ -46,6 +46,11 @@ class EmbeddedRedis:
     def url(self) -> str:
         return f"unix://{self.socket_path}"
 
+    @property
+    def pid(self) -> int:
+        """The redis-server this started (0 when it reused one already serving ``data_dir``)."""
+        return self._proc.pid if self._proc is not None else 0
+
     def _alive(self) -> bool:
         if not self.socket_path.exists():
             return False

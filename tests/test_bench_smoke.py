@@ -29,6 +29,7 @@ CASES = {
         ["bench.throughput", "--tiny"],
         [
             "saturation: real",
+            "the rest of the machine per action: load driver real",
             "duels spread over two processes",
             "seats on two processes",
             "one duel back_to_back",

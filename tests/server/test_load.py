@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from duel_helpers import run, running_server, url_of
 
+from protocol.codec import pack
 from server import load
 from server.load import LoadConfig, Stats
 
@@ -60,3 +61,40 @@ def test_the_collector_is_restored_when_the_driver_fails(redis_url: str, tmp_pat
 
     run(body())
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_the_driver_reads_what_it_needs_of_each_frame() -> None:
+    """The driver decodes a frame into ``load.Frame`` (the seq, the winner, the legal actions,
+    the replies' ids and codes) and skips the rest; a duel is over when ``pending`` is nil or
+    absent and the view has a winner, a seat or "draw"."""
+    legal = [{"do": "attack", "attacker": 7, "target": None}, {"do": "pass"}]
+    big = {"you": 0, "winner": None, "players": [{"lp": 8000, "hand": [{"code": 1}] * 40}] * 2}
+    f = load.decode_frame(
+        pack({"type": "update", "seq": 12, "view": big, "legal": legal, "pending": {"seat": 0}, "facts": [1] * 50})
+    )
+    assert (f.type, f.seq, f.legal) == ("update", 12, legal)
+    assert f.view is not None and f.view.winner is None and not load.over(f)
+    for winner in (0, 1, "draw"):
+        for end in ({"pending": None}, {}):
+            done = load.decode_frame(pack({"type": "update", "seq": 13, "view": {"winner": winner}, **end}))
+            assert load.over(done), (winner, end)
+    assert not load.over(load.decode_frame(pack({"type": "update", "seq": 14})))  # a frame with no view
+    acc = load.decode_frame(pack({"type": "accepted", "client_action_id": "ab-1", "seq": 13}))
+    assert (acc.type, acc.client_action_id, acc.seq) == ("accepted", "ab-1", 13)
+    rej = load.decode_frame(pack({"type": "rejected", "client_action_id": "ab-2", "code": "action/illegal"}))
+    assert (rej.type, rej.code) == ("rejected", "action/illegal")
+    seated = load.decode_frame(pack({"type": "seated", "match_id": "M1", "seat": 1, "token": "tk"}))
+    assert (seated.match_id, seated.token) == ("M1", "tk")
+
+
+def test_a_duel_at_full_speed_is_played_to_its_end(redis_url: str, tmp_path: Path) -> None:
+    """One duel, no time limit: the driver plays it until the server says it is over (it sees
+    the end in the frames it decodes), and counts it finished."""
+
+    async def body() -> Stats:
+        async with running_server(redis_url, tmp_path) as server:
+            return await asyncio.wait_for(load.run(LoadConfig(url_of(server), duels=1, concurrency=1)), 120)
+
+    stats = run(body())
+    assert (stats.started, stats.finished, stats.failed) == (1, 1, 0), stats.errors
+    assert not stats.errors and stats.actions > 10
