@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from server.child import REPO, ServeProcess, cpu_seconds
+from server.cli_load import LOAD_TEST_LIMITS
 from server.embedded_redis import EmbeddedRedis
 from server.load import LoadConfig, rss_kib, run
 from server.store import APPEND_LUA
@@ -55,7 +56,7 @@ class Target:
     redis_pid: int = 0  # the Redis it appends to: its CPU per action is measured too (0: not)
 
 
-UNLIMITED = ("--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000")
+UNLIMITED = LOAD_TEST_LIMITS
 """A load generator on one address sends far more than a person: the limits are lifted."""
 
 

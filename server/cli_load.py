@@ -47,12 +47,16 @@ async def _probe(urls: str) -> None:
             pass
 
 
+LOAD_TEST_LIMITS = ("--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000")
+"""``duel serve`` options that lift its per-connection and per-address limits: what a load test from one
+machine needs (bench/ starts its servers so)."""
+
 DRIVER_BUSY_PERCENT = 85.0
 """From this share of a core, ``duel load`` warns that the generator may be what limits the figures."""
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.load import LoadConfig, Stats, rss_kib, summary
+    from server.load import RATE_LIMITED, LoadConfig, Stats, rss_kib, summary
     from server.load import run as run_load
 
     if args.think > 0 and args.seconds is None:
@@ -124,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"note: the load generator used {out['driver_cpu_percent']} % of a core: these figures may be its own "
             "limit; split the duels over several `duel load` processes (or machines)",
+            file=sys.stderr,
+        )
+    if out["errors"].get(RATE_LIMITED):
+        print(
+            f"note: the server dropped {out['errors'][RATE_LIMITED]} frames for its rate limits (each was sent again "
+            "after a pause, which the latencies do not count): its limits are set for players, and every duel here "
+            "comes from one address. For a load test start it with `duel serve " + " ".join(LOAD_TEST_LIMITS) + "`",
             file=sys.stderr,
         )
     print(json.dumps(out, sort_keys=True))

@@ -74,6 +74,19 @@ def over(frame: Frame) -> bool:
 
 MAX_LATENCIES = 200_000
 
+RATE_LIMITED = "rate/limited"
+LIMITED_PAUSE_S = 0.05
+LIMITED_TRIES = 8
+"""A frame dropped for the server's rate limits is sent again after 0.05, 0.1, ... 1 s (``Seat.request``)."""
+
+STOP_GRACE_S = 5.0
+"""With ``seconds``: how long the duels have to finish the action they are on once time is up."""
+
+
+class RateLimited(Exception):
+    """The server kept dropping one frame for its rate limits."""
+
+
 DRIVER_GC_EVERY_S = 60.0
 """While it runs, the driver collects its cyclic garbage only this often (see ``quiet_collector``)."""
 
@@ -132,6 +145,7 @@ class Seat:
         self.changed = asyncio.Event()
         self.replies: dict[str, Frame] = {}
         self.errors: list[str] = []
+        self.limited = False  # the server dropped a frame of ours for its rate limits (``request``)
         self.reader: asyncio.Task[None] | None = None
 
     async def send(self, msg: dict[str, Any]) -> None:
@@ -153,8 +167,11 @@ class Seat:
                 elif kind == "seated":
                     self.token = msg.token
                     self.replies["seated"] = msg
+                elif kind == "welcome":
+                    self.replies["welcome"] = msg
                 elif kind == "error":
                     self.errors.append(msg.code)
+                    self.limited = self.limited or msg.code == RATE_LIMITED
                 self.changed.set()
         except ConnectionClosed:
             pass
@@ -174,8 +191,25 @@ class Seat:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
 
-    async def until_reply(self, cid: str) -> None:
-        await self.wait(lambda: cid in self.replies)
+    async def request(self, msg: dict[str, Any], done: Callable[[], bool]) -> float:
+        """Send ``msg`` and wait until ``done()``; the time of the send that was answered.
+
+        A frame over the server's rate limits is answered ``rate/limited`` and dropped
+        (PROTOCOL.md): sent again after a pause, doubling from ``LIMITED_PAUSE_S``, as a
+        well-behaved client does (an action keeps its client action id, so it is never
+        applied twice). The driver has one request out per seat, so the error is this
+        frame's. After ``LIMITED_TRIES`` tries: ``RateLimited``."""
+        pause = LIMITED_PAUSE_S
+        for _ in range(LIMITED_TRIES):
+            self.limited = False
+            sent = time.perf_counter()
+            await self.send(msg)
+            await self.wait(lambda: done() or self.limited)
+            if done():
+                return sent
+            await asyncio.sleep(pause)
+            pause = min(1.0, 2 * pause)
+        raise RateLimited(f"{LIMITED_TRIES} tries of one frame answered rate/limited")
 
     async def until_seq(self, seq: int) -> None:
         await self.wait(lambda: self.seq >= seq)
@@ -185,7 +219,11 @@ async def _seat(url: str, hello_name: str) -> Seat:
     ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=30, ping_interval=None)
     seat = Seat(ws)
     seat.reader = asyncio.create_task(seat.read())
-    await seat.send({"type": "hello", "versions": [1], "client": hello_name})
+    try:
+        await seat.request({"type": "hello", "versions": [1], "client": hello_name}, lambda: "welcome" in seat.replies)
+    except BaseException:
+        await ws.close()
+        raise
     return seat
 
 
@@ -196,8 +234,12 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
         # processes when there are two or more (the fan-out between processes is exercised)
         urls = cfg.url.split(",")
         a = await _seat(urls[n % len(urls)], "load")
-        b = await _seat(urls[(n + 1) % len(urls)], "load")
-    except (OSError, ConnectionClosed, TimeoutError) as exc:
+        try:
+            b = await _seat(urls[(n + 1) % len(urls)], "load")
+        except BaseException:
+            await a.ws.close()
+            raise
+    except (OSError, ConnectionClosed, TimeoutError, RateLimited) as exc:
         stats.failed += 1
         stats.errors[f"connect:{type(exc).__name__}"] += 1
         await asyncio.sleep(0.1)
@@ -205,11 +247,14 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
     stats.started += 1
     stats.running += 1
     try:
-        await a.send({"type": "create_match", "deck": cfg.deck, "request_id": secrets.token_urlsafe(18)})
-        await a.wait(lambda: "seated" in a.replies)
+        await a.request(
+            {"type": "create_match", "deck": cfg.deck, "request_id": secrets.token_urlsafe(18)},
+            lambda: "seated" in a.replies,
+        )
         match_id = a.replies["seated"].match_id
-        await b.send({"type": "join", "match_id": match_id, "deck": cfg.deck, "request_id": secrets.token_urlsafe(18)})
-        await b.wait(lambda: "seated" in b.replies and b.seq >= 1)
+        join = {"type": "join", "match_id": match_id, "deck": cfg.deck, "request_id": secrets.token_urlsafe(18)}
+        await b.request(join, lambda: "seated" in b.replies)
+        await b.wait(lambda: b.seq >= 1)
         await a.wait(lambda: a.seq >= 1)
         prefix = secrets.token_hex(3)
         for i in range(cfg.max_actions):
@@ -230,9 +275,8 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
             cid = f"{prefix}-{i}"
             seq = actor.seq
             actor.legal = []
-            t0 = time.perf_counter()
-            await actor.send({"type": "action", "client_action_id": cid, "expected_seq": seq, "action": action})
-            await actor.until_reply(cid)
+            frame = {"type": "action", "client_action_id": cid, "expected_seq": seq, "action": action}
+            t0 = await actor.request(frame, lambda: cid in actor.replies)  # noqa: B023 (awaited here)
             reply = actor.replies.pop(cid)
             if reply.type == "rejected":
                 stats.errors[reply.code] += 1
@@ -243,7 +287,7 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
             stats.actions += 1
             stats.latencies.append(max(a.seen[done], b.seen[done]) - t0)
         stats.finished += 1
-    except (ConnectionError, ConnectionClosed, TimeoutError, OSError) as exc:
+    except (ConnectionError, ConnectionClosed, TimeoutError, OSError, RateLimited) as exc:
         stats.failed += 1
         stats.errors[type(exc).__name__] += 1
     finally:
@@ -302,6 +346,11 @@ async def run(cfg: LoadConfig, on_tick: Callable[[Stats], None] | None = None, t
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(asyncio.gather(*workers)), cfg.seconds)
             stop.set()
+            # each duel stops after the action it is on; one still waiting past a grace period
+            # (a stalled server, a request being retried) is cut, so that the run ends on time
+            _, late = await asyncio.wait(workers, timeout=STOP_GRACE_S + 2 * cfg.think_s)
+            for w in late:
+                w.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
         tick.cancel()
         if on_tick is not None:

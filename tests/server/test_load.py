@@ -98,3 +98,20 @@ def test_a_duel_at_full_speed_is_played_to_its_end(redis_url: str, tmp_path: Pat
     stats = run(body())
     assert (stats.started, stats.finished, stats.failed) == (1, 1, 0), stats.errors
     assert not stats.errors and stats.actions > 10
+
+
+def test_against_a_server_with_its_limits_the_driver_retries_and_ends_on_time(redis_url: str, tmp_path: Path) -> None:
+    """A server with the per-address limit of players (here 40 frames/s): the driver sees its
+    frames dropped (``rate/limited``), sends them again after a pause, and still stops close
+    to ``seconds`` (before the fix every duel waited 30 s for a reply that never came)."""
+
+    async def body() -> tuple[Stats, float]:
+        async with running_server(redis_url, tmp_path, address_rate=40) as server:
+            t0 = asyncio.get_running_loop().time()
+            stats = await load.run(LoadConfig(url_of(server), duels=6, concurrency=6, seconds=2.0))
+            return stats, asyncio.get_running_loop().time() - t0
+
+    stats, took = run(body())
+    assert stats.errors[load.RATE_LIMITED] > 0, stats.errors
+    assert stats.actions > 0  # retried frames went through
+    assert took < 2.0 + load.STOP_GRACE_S + 2, took
