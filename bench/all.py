@@ -11,6 +11,7 @@ import argparse
 import datetime as dt
 import os
 import platform
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,30 @@ QUICK_ARGS = {
 }
 
 
+ENGINE_SHARE_TARGET = 1 / 3
+"""Issue 12: engine work per accepted action at most this share of the bare pipeline's server CPU per
+action, measured in the same run."""
+
+_ENGINE = re.compile(r"new engine\s+([0-9.]+) us per action")
+_BARE = re.compile(r"server CPU per action: real [0-9.]+ ms, bare ([0-9.]+) ms")
+
+
+def engine_vs_bare(outputs: dict[str, str]) -> str:
+    """The engine's work per action (``bench.engine_work``) against the bare pipeline's server CPU
+    per action at saturation (``bench.throughput``), both from this run."""
+    engine = _ENGINE.search(outputs.get("bench.engine_work", ""))
+    bare = _BARE.search(outputs.get("bench.throughput", ""))
+    if engine is None or bare is None:
+        return "engine work vs the bare pipeline's CPU per action: not measured (a benchmark above failed)"
+    us, bare_us = float(engine.group(1)), float(bare.group(1)) * 1000
+    share = us / bare_us
+    met = "met" if share <= ENGINE_SHARE_TARGET else "NOT met"
+    return (
+        f"engine work per action {us:.1f} us, the bare pipeline's server CPU per action {bare_us:.1f} us "
+        f"(saturation, same run) -> {share:.2f}x (target <= {ENGINE_SHARE_TARGET:.2f}x: {met})"
+    )
+
+
 def machine() -> str:
     model = ""
     try:
@@ -55,16 +80,21 @@ def main(argv: list[str] | None = None) -> int:
     started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts = [f"Last `make bench{' BENCH_ARGS=--quick' if a.quick else ''}`: {started}, {machine()}.\n"]
     status = 0
+    outputs: dict[str, str] = {}
     for title, cmd in FULL:
         args = [sys.executable, "-m", *cmd, *(QUICK_ARGS.get(cmd[0], []) if a.quick else [])]
         print(f"\n== {title}: {' '.join(args[2:])}", flush=True)
         done = subprocess.run(args, cwd=REPO, stdout=subprocess.PIPE, text=True)
         print(done.stdout, end="", flush=True)
+        outputs[cmd[0]] = done.stdout
         status = status or done.returncode
         parts.append(
             f"### {title}\n\n`python -m {' '.join(args[2:])}` (exit {done.returncode})\n\n"
             f"```\n{done.stdout.strip()}\n```\n"
         )
+    ratio = engine_vs_bare(outputs)
+    print(f"\n== the engine against the bare pipeline\n{ratio}")
+    parts.insert(1, f"### the engine against the bare pipeline (issue 12)\n\n```\n{ratio}\n```\n")
     text = DOC.read_text() if DOC.exists() else "# Performance\n"
     block = f"{START}\n" + "\n".join(parts) + f"{END}"
     if START in text and END in text:
