@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     )
     t0 = time.perf_counter()
     cpu0 = time.process_time()
+    idle_rss = rss_kib(args.server_pid) if args.server_pid else None
 
     def tick(stats: Stats) -> None:
         if args.quiet:
@@ -106,13 +107,17 @@ def run(args: argparse.Namespace) -> int:
     if args.server_pid:
         rss = rss_kib(args.server_pid)
         out["server_rss_kib"] = rss
-        if rss and stats.running + stats.finished:
-            out["server_rss_kib_per_duel"] = round(rss / max(1, args.duels), 1)
+        if rss and idle_rss and args.think > 0:
+            # held at once: what the duels added to the server, per duel (a server that has run
+            # other loads keeps memory it freed, so this reads low on a server not fresh)
+            out["server_rss_kib_before"] = idle_rss
+            out["server_rss_kib_per_duel"] = round((rss - idle_rss) / max(1, args.duels), 1)
     print(file=sys.stderr)
     rows = [
         (
             "duels started / finished / failed",
-            f"{out['duels_started']} / {out['duels_finished']} / {out['duels_failed']}",
+            f"{out['duels_started']} / {out['duels_finished']} / {out['duels_failed']}"
+            + (f" ({out['duels_stopped']} still playing when time was up)" if out["duels_stopped"] else ""),
         ),
         ("accepted actions", f"{out['actions']} ({out['actions_per_s']}/s)"),
         ("action -> both clients, p50 / p99", f"{out['p50_ms']} ms / {out['p99_ms']} ms"),
@@ -120,7 +125,14 @@ def run(args: argparse.Namespace) -> int:
         ("load generator CPU", f"{out['driver_cpu_percent']} % of a core"),
     ]
     if args.server_pid:
-        rows.append(("server RSS", f"{out.get('server_rss_kib')} KiB"))
+        per_duel = out.get("server_rss_kib_per_duel")
+        rows.append(
+            (
+                "server RSS",
+                f"{out.get('server_rss_kib')} KiB"
+                + (f" ({per_duel} KiB per duel held, above {idle_rss} KiB before)" if per_duel is not None else ""),
+            )
+        )
     width = max(len(r[0]) for r in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value}")

@@ -106,7 +106,8 @@ class LoadConfig:
 @dataclass
 class Stats:
     started: int = 0
-    finished: int = 0
+    finished: int = 0  # played to their end
+    stopped: int = 0  # still being played when the run's time was up (held to the end, at a human pace)
     failed: int = 0
     running: int = 0
     actions: int = 0
@@ -286,7 +287,10 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
             await b.until_seq(done)
             stats.actions += 1
             stats.latencies.append(max(a.seen[done], b.seen[done]) - t0)
-        stats.finished += 1
+        if a.finished and b.finished:
+            stats.finished += 1
+        else:
+            stats.stopped += 1
     except (ConnectionError, ConnectionClosed, TimeoutError, OSError, RateLimited) as exc:
         stats.failed += 1
         stats.errors[type(exc).__name__] += 1
@@ -398,6 +402,7 @@ def summary(stats: Stats, seconds: float) -> dict[str, Any]:
     return {
         "duels_started": stats.started,
         "duels_finished": stats.finished,
+        "duels_stopped": stats.stopped,
         "duels_failed": stats.failed,
         "actions": stats.actions,
         "actions_per_s": round(stats.actions / seconds, 1) if seconds > 0 else 0.0,

@@ -12,11 +12,12 @@ from proc_helpers import ServeProcess
 
 from server import cli_load
 from server.cli import main
+from server.cli_load import LOAD_TEST_LIMITS
 
 
 @pytest.fixture(scope="module")
 def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    with ServeProcess(tmp_path_factory.mktemp("serve"), "--redis-url", redis_url) as srv:
+    with ServeProcess(tmp_path_factory.mktemp("serve"), "--redis-url", redis_url, *LOAD_TEST_LIMITS) as srv:
         yield srv
 
 
@@ -47,6 +48,27 @@ def test_duel_load_says_when_the_generator_was_the_busy_one(
     code, summary, _, err = _load(server.url, capsys)
     assert code == 0
     assert f"note: the load generator used {summary['driver_cpu_percent']} % of a core" in err
+
+
+def test_duel_load_at_a_human_pace_reports_duels_held_and_memory_per_duel(
+    server: ServeProcess, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Duels held until the time is up are said to be still playing, not finished; the server's
+    memory per duel is what the duels added to it (RSS before the load subtracted)."""
+    assert server.proc is not None
+    pid = str(server.proc.pid)
+    code, summary, out, _ = _load(server.url, capsys, "--think", "0.05", "--seconds", "1", "--server-pid", pid)
+    assert code == 0
+    held = summary["duels_stopped"]
+    assert isinstance(held, int) and held >= 1
+    assert summary["duels_started"] == summary["duels_finished"] + held + summary["duels_failed"]
+    assert f"({held} still playing when time was up)" in out
+    before, after, per_duel = (
+        summary[k] for k in ("server_rss_kib_before", "server_rss_kib", "server_rss_kib_per_duel")
+    )
+    assert isinstance(before, int) and isinstance(after, int) and isinstance(per_duel, float)
+    assert per_duel == round((after - before) / 3, 1)
+    assert f"{per_duel} KiB per duel held, above {before} KiB before" in out
 
 
 def test_duel_load_with_no_server_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
