@@ -191,6 +191,10 @@ class LiveMatch:
     presence: list[bool] = field(default_factory=lambda: [False, False])
     timer: asyncio.TimerHandle | None = None
     built: Built | None = None  # the fan-out of the entry the match went ahead to (``go_ahead``)
+    # snapshots (server.snapshots) as (seq, blob): of the position it went ahead to, when that
+    # is one to keep; and the newest one made, until an append of the match keeps it
+    made_snapshot: tuple[int, bytes] | None = None
+    held_snapshot: tuple[int, bytes] | None = None
 
     def __post_init__(self) -> None:
         self.vp = rules.viewpoints(self.alias_key)
@@ -286,6 +290,7 @@ class LiveMatch:
         if cp.clock is not None and self.clock is not None:
             self.clock.remaining[:] = cp.clock
         self.unsent, self.recent, self.vp, self.built = cp.unsent, cp.recent, cp.vp, None
+        self.made_snapshot = None
 
     def advance(self, entry: LogEntry, state_after: rules.State | None = None, *, check: bool = False) -> None:
         """Move on by one entry (``state_after``: already folded by the caller)."""

@@ -6,7 +6,9 @@ engine state, the per-viewer alias book (engine.aliases), the clocks and the
 time of the entry. It is a cache of the log, never the truth:
 
 * it is written after its entry is in the log, into ``match:{ID}:snap`` (same
-  hash tag as the log), field ``<seq>``;
+  hash tag as the log), field ``<seq>``, by the match's next append, in the same
+  command (``RedisEventStore.begin_append``; a snapshot made and never carried,
+  because no append followed, is simply not there);
 * it is trusted only if its checksum holds and the state it holds hashes to
   the state hash the *log* recorded for that entry; otherwise it is ignored
   (the match is folded from the start) and the problem is logged;

@@ -34,9 +34,10 @@ MAX_ENTRY_BYTES = 512 * 1024
 READ_BATCH = 500
 
 APPEND_LUA = """
--- KEYS[1] log stream, KEYS[2] action-id hash
+-- KEYS[1] log stream, KEYS[2] action-id hash, KEYS[3] snapshots hash
 -- ARGV[1] seq of the new entry, ARGV[2] action key ('' = none),
--- ARGV[3] bell channel, ARGV[4] fingerprint of the action, ARGV[5..] stream field/value pairs
+-- ARGV[3] bell channel, ARGV[4] fingerprint of the action,
+-- ARGV[5] seq of a snapshot to keep ('' = none), ARGV[6] its bytes, ARGV[7..] stream field/value pairs
 local akey = ARGV[2]
 if akey ~= '' then
   local prev = redis.call('HGET', KEYS[2], akey)
@@ -50,9 +51,10 @@ local cur = 0
 if #top > 0 then cur = tonumber(string.match(top[1][1], '^(%d+)')) end
 if tonumber(ARGV[1]) ~= cur + 1 then return {'CONFLICT', cur} end
 local fields = {}
-for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('XADD', KEYS[1], ARGV[1] .. '-0', unpack(fields))
 if akey ~= '' then redis.call('HSET', KEYS[2], akey, ARGV[1] .. ':' .. ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
 redis.call('PUBLISH', ARGV[3], ARGV[1])
 return {'OK', cur + 1}
 """
@@ -73,11 +75,21 @@ class EventStore(Protocol):
     """What the match service needs from a log store."""
 
     async def append(
-        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+        self,
+        match_id: str,
+        entry: LogEntry,
+        action_key: str = "",
+        fingerprint: str = "",
+        snapshot: tuple[int, bytes] | None = None,
     ) -> AppendResult: ...
 
     def begin_append(
-        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+        self,
+        match_id: str,
+        entry: LogEntry,
+        action_key: str = "",
+        fingerprint: str = "",
+        snapshot: tuple[int, bytes] | None = None,
     ) -> Awaitable[AppendResult]: ...
 
     async def read(self, match_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]: ...
@@ -131,8 +143,15 @@ class RedisEventStore:
     def redis(self) -> aioredis.Redis:
         return self._redis
 
-    async def append(self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = "") -> AppendResult:
-        return await self.begin_append(match_id, entry, action_key, fingerprint)
+    async def append(
+        self,
+        match_id: str,
+        entry: LogEntry,
+        action_key: str = "",
+        fingerprint: str = "",
+        snapshot: tuple[int, bytes] | None = None,
+    ) -> AppendResult:
+        return await self.begin_append(match_id, entry, action_key, fingerprint, snapshot)
 
     @property
     def quiet(self) -> bool:
@@ -140,20 +159,31 @@ class RedisEventStore:
         return self._pipe is not None and self._pipe.quiet
 
     def begin_append(
-        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
+        self,
+        match_id: str,
+        entry: LogEntry,
+        action_key: str = "",
+        fingerprint: str = "",
+        snapshot: tuple[int, bytes] | None = None,
     ) -> Awaitable[AppendResult]:
         """:meth:`append` in two halves: the command is on its way before this returns (on the
         lean pipe: written at once if it is :attr:`quiet`, else with this turn's others; through
         redis-py, when the result is awaited), and the caller may work while Redis appends (and
-        fsyncs). The result must be awaited."""
+        fsyncs). The result must be awaited.
+
+        ``snapshot`` (seq, bytes): a snapshot of an entry already in the log (server.snapshots),
+        kept by the same command if the entry is appended (not on a duplicate or a conflict). It
+        then costs no command and no fsync of its own: written alone, between two actions of a
+        duel, its fsync delayed the next action's append."""
         fields = entry.to_fields()
         size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
         if size > MAX_ENTRY_BYTES:
             raise ValueError(f"entry of {size} bytes exceeds {MAX_ENTRY_BYTES}")
-        args: list[Any] = [entry.seq, action_key, keys.bell_channel(match_id), fingerprint]
+        snap_seq, snap = ("", b"") if snapshot is None else (str(snapshot[0]), snapshot[1])
+        args: list[Any] = [entry.seq, action_key, keys.bell_channel(match_id), fingerprint, snap_seq, snap]
         for name, value in fields.items():
             args.extend((name, value))
-        script_keys = [keys.log_key(match_id), keys.actions_key(match_id)]
+        script_keys = [keys.log_key(match_id), keys.actions_key(match_id), keys.snapshots_key(match_id)]
         if self._pipe is None:
             return self._appended(self._append(keys=script_keys, args=args))
         return self._appended(self._append.start(script_keys, args))

@@ -240,12 +240,13 @@ def test_a_server_loads_a_match_from_its_snapshot_and_ignores_a_bad_one(
     run(body())
 
 
-def test_the_next_action_does_not_wait_for_a_snapshot_being_written(
+def test_a_snapshot_is_kept_by_the_next_append_of_its_match(
     redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The snapshot after every EVERY-th entry is written once the match's lock is let go: while
-    its write is held back, the next action is accepted and reaches both seats; then the
-    snapshot lands at its own seq, with the position of that seq."""
+    """The snapshot after every EVERY-th entry is not written on its own (its command and fsync
+    came just before the next action's append, and delayed it): the match holds it, and its
+    next append keeps it in the same command. Until then nothing is in Redis; then the snapshot
+    is there at its own seq, with the position of that seq."""
     monkeypatch.setattr(snapshots, "EVERY", 4)
 
     async def body() -> None:
@@ -253,35 +254,24 @@ def test_the_next_action_does_not_wait_for_a_snapshot_being_written(
         rnd = random.Random(5)
         async with running_server(redis_url, tmp_path) as server:
             store = server.service.store
-            gate = asyncio.Event()
-            held: list[int] = []
-            put = store.put_snapshot
 
-            async def held_back(match_id: str, seq: int, blob: bytes) -> None:
-                held.append(seq)
-                await gate.wait()
-                await put(match_id, seq, blob)
+            async def not_alone(match_id: str, seq: int, blob: bytes) -> None:
+                raise AssertionError("a snapshot was written by a command of its own")
 
-            monkeypatch.setattr(store, "put_snapshot", held_back)
+            monkeypatch.setattr(store, "put_snapshot", not_alone)
             a, b, match_id, _ = await start_match(url_of(server))  # the genesis is entry 1
             await play_until([a, b], 4, lambda legal: choose(legal, rnd))
             live = server.service.cached(match_id)
             assert live is not None
             want = rules.state_hash(live.state)
-            assert held == [4]
-            # entry 5 goes through while the snapshot of entry 4 waits
+            assert live.held_snapshot is not None and live.held_snapshot[0] == 4
+            assert await client.hkeys(keys.snapshots_key(match_id)) == []
             actor = await asyncio.wait_for(wait_for_turn([a, b]), 5)
             assert actor is not None
             reply = await asyncio.wait_for(actor.act(choose(actor.legal, rnd)), 5)
             assert isinstance(reply, Accepted) and reply.seq == 5
-            await asyncio.wait_for(wait_for_turn([a, b]), 5)
-            assert a.seq == b.seq == 5
-            assert await client.hkeys(keys.snapshots_key(match_id)) == []
-            gate.set()
-            for _ in range(100):
-                if await client.hkeys(keys.snapshots_key(match_id)):
-                    break
-                await asyncio.sleep(0.02)
+            assert live.held_snapshot is None
+            assert await client.hkeys(keys.snapshots_key(match_id)) == [b"4"]
             blob = await client.hget(keys.snapshots_key(match_id), "4")
             assert blob is not None
             snap = snapshots.loads(blob, live.alias_key)
@@ -293,22 +283,51 @@ def test_the_next_action_does_not_wait_for_a_snapshot_being_written(
     run(body())
 
 
-def test_a_snapshot_that_cannot_be_written_costs_the_duel_nothing(
+def test_a_snapshot_held_when_the_server_stops_costs_the_match_nothing(
     redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A snapshot is an optimisation: if Redis refuses it, the action it follows stays accepted,
-    nobody is sent an error, the duel goes on, and the failure is counted."""
+    """The server stops while it holds the snapshot of the match's last entry (no append came
+    to keep it): a fresh server loads the match from the snapshot before it and the entries
+    after, to the same position."""
+    monkeypatch.setattr(snapshots, "EVERY", 4)
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        rnd = random.Random(6)
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            await play_until([a, b], 8, lambda legal: choose(legal, rnd))
+            live = server.service.cached(match_id)
+            assert live is not None and live.seq == 8
+            assert live.held_snapshot is not None and live.held_snapshot[0] == 8
+            want = rules.state_hash(live.state)
+            for c in (a, b):
+                await c.close()
+        assert await client.hkeys(keys.snapshots_key(match_id)) == [b"4"]
+        async with running_server(redis_url, tmp_path) as fresh:
+            lm = await fresh.service.load(match_id)
+            assert lm.seq == 8 and rules.state_hash(lm.state) == want
+            assert "duel_snapshots_loaded_total 1" in fresh.metrics.render()
+        await client.aclose()
+
+    run(body())
+
+
+def test_a_snapshot_that_cannot_be_made_costs_the_duel_nothing(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot is an optimisation: if it cannot be made, the action it follows stays
+    accepted, nobody is sent an error, the duel goes on, and the failure is counted."""
     monkeypatch.setattr(snapshots, "EVERY", 3)
+
+    def broken(snap: snapshots.Snapshot) -> bytes:
+        raise RuntimeError("the snapshot could not be packed")
+
+    monkeypatch.setattr(snapshots, "dumps", broken)
 
     async def body() -> None:
         rnd = random.Random(8)
         async with running_server(redis_url, tmp_path) as server:
-            store = server.service.store
-
-            async def refused(match_id: str, seq: int, blob: bytes) -> None:
-                raise ConnectionError("Redis went away")
-
-            monkeypatch.setattr(store, "put_snapshot", refused)
             a, b, _, _ = await start_match(url_of(server))
             await play_until([a, b], 9, lambda legal: choose(legal, rnd))  # past entries 3, 6 and 9
             await wait_for_turn([a, b])
