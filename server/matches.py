@@ -171,6 +171,33 @@ class MatchService:
             await self._after(lm)
         return entries
 
+    async def _rewind(self, lm: LiveMatch) -> None:
+        """The log is shorter than the match held here: Redis lost entries it had acknowledged
+        (``appendfsync everysec`` with a write postponed behind a slow fsync, then a crash; a
+        failover to a replica that was behind). The log is the truth: the match is folded again
+        from it (lock held), and every watcher is sent the position it now holds (a snapshot
+        update), so that the duel goes on from there. Before, every action was refused as stale
+        for ever: the match held a seq the log no longer reached (``make faults`` found a duel
+        stalled so, SIGKILL of Redis under ``everysec``)."""
+        fresh = LiveMatch(lm.match_id, lm.alias_key)
+        after = await self._from_snapshot(fresh)
+        for entry in await self.store.read(lm.match_id, after=after):
+            fresh.advance(entry)
+        fresh.take_unsent()
+        if fresh.delayed is not None:
+            fresh.delayed.take_released()
+        lm.state, lm.seq, lm.state_hash, lm.last_ts_ms = fresh.state, fresh.seq, fresh.state_hash, fresh.last_ts_ms
+        lm.clock, lm.delayed, lm.vp = fresh.clock, fresh.delayed, fresh.vp
+        lm.unsent, lm.recent, lm.built = [], [], None
+        lm.made_snapshot = lm.held_snapshot = None
+        if lm.state is not None:
+            for watcher in list(lm.watchers):
+                at = lm.point_for(watcher.seat)
+                if at.seq > 0:
+                    watcher.send(views.snapshot_update(lm.match_id, at, watcher.seat, lm.presence))
+                    watcher.flush()
+        self._arm_clock(lm)
+
     async def sync(self, match_id: str, seq: int | None = None) -> None:
         """Catch a cached match up with its log (doorbell or poll); nothing to
         read if it is at ``seq`` already (the bell of our own append)."""
@@ -383,8 +410,10 @@ class MatchService:
         if ahead is not None:
             lm.undo(ahead)
         if result.status == "conflict" and result.seq < lm.seq:
-            # the log is shorter than what we had applied: a Redis failover lost entries
+            # the log is shorter than what we had applied: Redis lost entries it had acknowledged
             log.error("log_regressed", match_id=lm.match_id, seq=lm.seq, log_seq=result.seq)
+            self.metrics.inc("duel_log_regressions_total")
+            await self._rewind(lm)
         await self._sync(lm)  # another writer got there first: reload, then answer
         if result.status == "duplicate":
             return LogEntry(result.seq, seat, action, [], "", client_action_id=result.fingerprint), True

@@ -42,7 +42,8 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_keepalive_timeouts_total": ("counter", "connections closed for a keepalive ping not answered in time"),
     "duel_snapshots_loaded_total": ("counter", "matches loaded from a snapshot"),
     "duel_snapshots_ignored_total": ("counter", "snapshots ignored (unreadable, or not agreeing with the log)"),
-    "duel_snapshots_failed_total": ("counter", "snapshots not written (Redis failed; the log has every entry)"),
+    "duel_snapshots_failed_total": ("counter", "snapshots that could not be made (the log has every entry)"),
+    "duel_log_regressions_total": ("counter", "matches folded again: their log was shorter than held (Redis lost entries)"),
     "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
 }
 _HISTOGRAMS = {
