@@ -43,7 +43,7 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_snapshots_loaded_total": ("counter", "matches loaded from a snapshot"),
     "duel_snapshots_ignored_total": ("counter", "snapshots ignored (unreadable, or not agreeing with the log)"),
     "duel_snapshots_failed_total": ("counter", "snapshots that could not be made (the log has every entry)"),
-    "duel_log_regressions_total": ("counter", "matches folded again: their log was shorter than held (Redis lost entries)"),
+    "duel_log_regressions_total": ("counter", "matches folded again: their log was shorter (Redis lost entries)"),
     "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
 }
 _HISTOGRAMS = {

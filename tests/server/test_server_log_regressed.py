@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Accepted, Rejected, Update
-from server import keys, rules
+from server import keys
 
 
 def test_a_duel_goes_on_from_the_log_when_redis_lost_its_last_entries(redis_url: str, tmp_path: Path) -> None:
