@@ -292,8 +292,10 @@ class LiveMatch:
         self.unsent, self.recent, self.vp, self.built = cp.unsent, cp.recent, cp.vp, None
         self.made_snapshot = None
 
-    def advance(self, entry: LogEntry, state_after: rules.State | None = None, *, check: bool = False) -> None:
-        """Move on by one entry (``state_after``: already folded by the caller)."""
+    def advance(self, entry: LogEntry, state_after: rules.State | None = None, *, check: bool = False) -> bool:
+        """Move on by one entry (``state_after``: already folded by the caller). With ``check``:
+        False if the state reached does not hash to what the entry recorded (the match here had
+        followed other entries than the log now holds: see ``MatchService._sync``)."""
         if entry.seq != self.seq + 1:
             raise RuntimeError(f"gap in the log of {self.match_id}: at {self.seq}, got {entry.seq}")
         owing = self.owing_seat()
@@ -309,10 +311,13 @@ class LiveMatch:
             self.recent.append(seen)  # for a seat still to attach here
         elif self.recent:
             self.recent.clear()
+        agrees = True
         if check and rules.state_hash(new_state) != entry.state_hash:
             log.error("state_hash_mismatch", match_id=self.match_id, seq=entry.seq)
+            agrees = False
         if entry.seq == 1:
             delay = spectator_delay_of(entry.action)
             self.delayed = Delayed(delay, rules.viewpoints(self.alias_key)) if delay else None
         if self.delayed is not None:
             self.delayed.push(entry, live_finished=self.finished)
+        return agrees

@@ -166,7 +166,13 @@ class MatchService:
         """Apply and fan out entries other processes appended (lock held)."""
         entries = await self.store.read(lm.match_id, after=lm.seq)
         for entry in entries:
-            lm.advance(entry, check=True)
+            if not lm.advance(entry, check=True):
+                # the log forked from what this process followed: Redis lost entries, and the
+                # process that found it (at its append) went on from the shorter log
+                log.error("log_regressed", match_id=lm.match_id, seq=entry.seq, found="sync")
+                self.metrics.inc("duel_log_regressions_total")
+                await self._rewind(lm)
+                return entries
         if entries:
             await self._after(lm)
         return entries

@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Accepted, Rejected, Update
-from server import keys
+from server import keys, rules
 
 
 def test_a_duel_goes_on_from_the_log_when_redis_lost_its_last_entries(redis_url: str, tmp_path: Path) -> None:
@@ -56,6 +56,79 @@ def test_a_duel_goes_on_from_the_log_when_redis_lost_its_last_entries(redis_url:
             assert last is not None
             assert isinstance(await last.act(choose(last.legal, rnd)), Accepted)
             for c in (a, b):
+                await c.close()
+        await client.aclose()
+
+    run(body())
+
+
+def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: str, tmp_path: Path) -> None:
+    """A spectator on a second process, which never appends to the match: when the log forks
+    from what that process followed (the seats' process went on from the shorter log), the
+    first entry that does not fold to its recorded hash there makes it fold the match again,
+    and the spectator is sent the position the log holds."""
+    from protocol.messages import Spectate, Spectating
+    from server.client import DuelClient
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        rnd = random.Random(12)
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, match_id, _ = await start_match(url_of(s1))
+            watcher = await DuelClient.connect(url_of(s2), "S")
+            await watcher.send(Spectate(match_id=match_id))
+            await watcher.expect(Spectating)
+            await play_until([a, b], 12, lambda legal: choose(legal, rnd))
+            for _ in range(300):
+                if watcher.seq == 12:
+                    break
+                await asyncio.sleep(0.01)
+            assert watcher.seq == 12
+            log = await s1.store.read(match_id)
+            # the newest entry k that moved a card, whose seat had another kind of action leading to
+            # another state: the log loses entries k.. and goes on with that action, so that it
+            # forks from what s2 holds
+            states, state = [], None
+            for e in log:
+                state = rules.fold(e.facts, state)
+                states.append(state)
+            pick = None
+            for k in range(12, 2, -1):
+                took = log[k - 1]
+                options = rules.legal_actions(states[k - 2], took.seat)
+                if took.action["do"] not in ("summon", "set", "activate", "attack"):
+                    continue  # a lost move that changes the board, so that the branches stay apart
+                for i, option in enumerate(options):
+                    if option["do"] not in ("concede", took.action["do"]):
+                        _, after = rules.decide_state(states[k - 2], took.seat, option)
+                        if rules.state_hash(after) != took.state_hash:
+                            pick = i
+                            break
+                if pick is not None:
+                    break
+            assert pick is not None, "no other way in the last entries"
+            for entry in log[k - 1 :]:
+                await client.xdel(keys.log_key(match_id), f"{entry.seq}-0")
+                await client.hdel(keys.actions_key(match_id), f"{entry.seat}:{entry.client_action_id}")
+            await client.execute_command("XSETID", keys.log_key(match_id), f"{k - 1}-0")
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            assert isinstance(await actor.act(choose(actor.legal, rnd)), Rejected)  # s1 folds again
+            actor = await wait_for_turn([a, b])
+            assert actor is not None and actor.seq == k - 1
+            assert actor.legal[pick]["do"] == options[pick]["do"]  # the same list, in aliases
+            assert isinstance(await actor.act(actor.legal[pick]), Accepted)
+            await play_until([a, b], 14, lambda legal: choose(legal, rnd))
+            log = await s1.store.read(match_id)
+            for _ in range(300):
+                if watcher.seq == 14 and watcher.state_hash == log[-1].state_hash:
+                    break
+                await asyncio.sleep(0.01)
+            assert (watcher.seq, watcher.state_hash) == (14, log[-1].state_hash)
+            watched = s2.service.cached(match_id)
+            assert watched is not None and rules.state_hash(watched.state) == log[-1].state_hash
+            assert "duel_log_regressions_total 1" in s2.metrics.render()
+            for c in (a, b, watcher):
                 await c.close()
         await client.aclose()
 
