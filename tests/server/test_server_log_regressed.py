@@ -13,8 +13,18 @@ from pathlib import Path
 import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
 
+from protocol.entry import LogEntry
 from protocol.messages import Accepted, Rejected, Update
 from server import keys, rules
+
+
+async def lose(client: aioredis.Redis, match_id: str, tail: list[LogEntry]) -> None:
+    """Redis loses the last entries of a match's log, and the action ids they recorded, as a
+    crash would: the stream's top id goes back with them."""
+    for entry in tail:
+        await client.xdel(keys.log_key(match_id), f"{entry.seq}-0")
+        await client.hdel(keys.actions_key(match_id), f"{entry.seat}:{entry.client_action_id}")
+    await client.execute_command("XSETID", keys.log_key(match_id), f"{tail[0].seq - 1}-0")
 
 
 def test_a_duel_goes_on_from_the_log_when_redis_lost_its_last_entries(redis_url: str, tmp_path: Path) -> None:
@@ -29,10 +39,7 @@ def test_a_duel_goes_on_from_the_log_when_redis_lost_its_last_entries(redis_url:
             assert log[-1].seq == 12
             # Redis loses entries 11 and 12 (and the action ids they recorded), as a crash
             # would: the server still holds entry 12
-            for entry in log[-2:]:
-                await client.xdel(keys.log_key(match_id), f"{entry.seq}-0")
-                await client.hdel(keys.actions_key(match_id), f"{entry.seat}:{entry.client_action_id}")
-            await client.execute_command("XSETID", keys.log_key(match_id), "10-0")  # its top, as a lost tail leaves it
+            await lose(client, match_id, log[-2:])
             want = log[-3].state_hash  # what entry 10 recorded
             actor = await wait_for_turn([a, b])
             assert actor is not None and actor.seq == 12
@@ -107,10 +114,7 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
                 if pick is not None:
                     break
             assert pick is not None, "no other way in the last entries"
-            for entry in log[k - 1 :]:
-                await client.xdel(keys.log_key(match_id), f"{entry.seq}-0")
-                await client.hdel(keys.actions_key(match_id), f"{entry.seat}:{entry.client_action_id}")
-            await client.execute_command("XSETID", keys.log_key(match_id), f"{k - 1}-0")
+            await lose(client, match_id, log[k - 1 :])
             actor = await wait_for_turn([a, b])
             assert actor is not None
             assert isinstance(await actor.act(choose(actor.legal, rnd)), Rejected)  # s1 folds again
