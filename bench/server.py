@@ -50,9 +50,8 @@ from server.child import ServeProcess
 from server.client import DuelClient
 from server.client import bot_choice as choose
 from server.embedded_redis import EmbeddedRedis
+from server.load import LOAD_TEST_LIMITS
 from server.store import RedisEventStore, action_key
-
-from .throughput import UNLIMITED
 
 
 def pct(values: list[float], q: float) -> float:
@@ -381,7 +380,7 @@ def main() -> None:
         "127.0.0.1",
         "--redis-url",
         redis.url,
-        *UNLIMITED,  # one address sends for every duel: the per-address limits would throttle the load
+        *LOAD_TEST_LIMITS,  # one address sends for every duel: the per-address limits would throttle the load
         secret="bench-secret-not-for-production",
     )
     try:

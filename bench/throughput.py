@@ -38,9 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from server.child import REPO, ServeProcess, cpu_seconds
-from server.cli_load import LOAD_TEST_LIMITS
 from server.embedded_redis import EmbeddedRedis
-from server.load import LoadConfig, rss_kib, run
+from server.load import LOAD_TEST_LIMITS, LoadConfig, rss_kib, run
 from server.store import APPEND_LUA
 
 from .roundtrips import Monitor
@@ -56,13 +55,9 @@ class Target:
     redis_pid: int = 0  # the Redis it appends to: its CPU per action is measured too (0: not)
 
 
-UNLIMITED = LOAD_TEST_LIMITS
-"""A load generator on one address sends far more than a person: the limits are lifted."""
-
-
 def serve_for_load(workdir: Path, redis_url: str, *extra: str) -> ServeProcess:
     """``duel serve`` on ``redis_url`` as the benchmarks run it (quiet logs, no limits), started."""
-    args = ("--redis-url", redis_url, "--log-level", "warning", *UNLIMITED, *extra)
+    args = ("--redis-url", redis_url, "--log-level", "warning", *LOAD_TEST_LIMITS, *extra)
     return ServeProcess(workdir, *args, secret=SECRET).start()
 
 
@@ -119,10 +114,8 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
     cpu0 = cpu_seconds(target.pid)
     redis0 = cpu_seconds(target.redis_pid) if target.redis_pid else 0.0
     driver0 = time.process_time()
-    busy0, all0 = machine_cpu()
     stats = asyncio.run(run(cfg))
     wall = time.perf_counter() - t0
-    busy1, all1 = machine_cpu()
     n = max(1, stats.actions)
     return {
         "actions": stats.actions,
@@ -134,7 +127,6 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
         "cpu_ms_per_action": (cpu_seconds(target.pid) - cpu0) * 1000 / n,
         "driver_ms_per_action": (time.process_time() - driver0) * 1000 / n,
         "redis_ms_per_action": (cpu_seconds(target.redis_pid) - redis0) * 1000 / n if target.redis_pid else 0.0,
-        "machine_busy": (busy1 - busy0) / (all1 - all0) if all1 > all0 else 0.0,
     }
 
 

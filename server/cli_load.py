@@ -47,16 +47,12 @@ async def _probe(urls: str) -> None:
             pass
 
 
-LOAD_TEST_LIMITS = ("--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000")
-"""``duel serve`` options that lift its per-connection and per-address limits: what a load test from one
-machine needs (bench/ starts its servers so)."""
-
 DRIVER_BUSY_PERCENT = 85.0
 """From this share of a core, ``duel load`` warns that the generator may be what limits the figures."""
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.load import RATE_LIMITED, LoadConfig, Stats, rss_kib, summary
+    from server.load import LOAD_TEST_LIMITS, RATE_LIMITED, LoadConfig, Stats, rss_kib, summary
     from server.load import run as run_load
 
     if args.think > 0 and args.seconds is None:

@@ -292,6 +292,15 @@ class LiveMatch:
         self.unsent, self.recent, self.vp, self.built = cp.unsent, cp.recent, cp.vp, None
         self.made_snapshot = None
 
+    def take_position(self, other: LiveMatch) -> None:
+        """Hold the position ``other`` holds (a copy of this match folded again from its log:
+        ``MatchService._rewind``), with nothing left to send or keep from before. The watchers,
+        lock, seats and timer stay."""
+        self.state, self.seq, self.state_hash = other.state, other.seq, other.state_hash
+        self.last_ts_ms, self.clock, self.delayed, self.vp = other.last_ts_ms, other.clock, other.delayed, other.vp
+        self.unsent, self.recent, self.built = [], [], None
+        self.made_snapshot = self.held_snapshot = None
+
     def advance(self, entry: LogEntry, state_after: rules.State | None = None, *, check: bool = False) -> bool:
         """Move on by one entry (``state_after``: already folded by the caller). With ``check``:
         False if the state reached does not hash to what the entry recorded (the match here had

@@ -111,6 +111,10 @@ class MatchService:
         cached = self._live.get(match_id)
         if cached is not None:
             return cached
+        return await self._folded(match_id)
+
+    async def _folded(self, match_id: str) -> LiveMatch:
+        """The match folded from its newest usable snapshot and the log after it."""
         lm = LiveMatch(match_id, self.alias_key(match_id))
         after = await self._from_snapshot(lm)
         for entry in await self.store.read(match_id, after=after):
@@ -185,17 +189,7 @@ class MatchService:
         update), so that the duel goes on from there. Before, every action was refused as stale
         for ever: the match held a seq the log no longer reached (``make faults`` found a duel
         stalled so, SIGKILL of Redis under ``everysec``)."""
-        fresh = LiveMatch(lm.match_id, lm.alias_key)
-        after = await self._from_snapshot(fresh)
-        for entry in await self.store.read(lm.match_id, after=after):
-            fresh.advance(entry)
-        fresh.take_unsent()
-        if fresh.delayed is not None:
-            fresh.delayed.take_released()
-        lm.state, lm.seq, lm.state_hash, lm.last_ts_ms = fresh.state, fresh.seq, fresh.state_hash, fresh.last_ts_ms
-        lm.clock, lm.delayed, lm.vp = fresh.clock, fresh.delayed, fresh.vp
-        lm.unsent, lm.recent, lm.built = [], [], None
-        lm.made_snapshot = lm.held_snapshot = None
+        lm.take_position(await self._folded(lm.match_id))
         if lm.state is not None:
             for watcher in list(lm.watchers):
                 at = lm.point_for(watcher.seat)

@@ -12,7 +12,7 @@ from proc_helpers import ServeProcess
 
 from server import cli_load
 from server.cli import main
-from server.cli_load import LOAD_TEST_LIMITS
+from server.load import LOAD_TEST_LIMITS
 
 
 @pytest.fixture(scope="module")
