@@ -19,7 +19,12 @@ traffic does not grow with the number of idle matches.  A client can always
 ask itself (``sync``).  The seq numbers make every path idempotent.
 
 A bell carries the new seq, so a process that already holds the match at
-that seq (it made the append itself) reads nothing.  A bell that rings
+that seq (it made the append itself) reads nothing.  Bells ring in the order
+of the appends, so a bell at or below one heard before for the same match
+means the log went back (Redis lost entries it had acknowledged) and was
+appended to again: the process checks the entry it holds against the log and
+folds the match again if the log no longer has it (``MatchService.verify``;
+also for every held match when the listener subscribes again).  A bell that rings
 while a sync of its match is running makes that sync run once more, so an
 entry appended during a read is not left for the poll.
 
@@ -216,7 +221,13 @@ class FanOut:
         elif text == "presence":
             self._spawn(self._service.refresh_presence(match_id))
         else:
-            self._schedule(match_id, _seq(data))
+            seq = _seq(data)
+            lm = self._service.cached(match_id)
+            if seq is not None and lm is not None:
+                if seq <= lm.heard:  # appended at that seq again: the log went back
+                    self._spawn(self._service.verify(match_id))
+                lm.heard = seq
+            self._schedule(match_id, seq)
 
     def _spawn(self, coro: object) -> None:
         task = asyncio.ensure_future(coro)  # type: ignore[call-overload]
@@ -242,14 +253,20 @@ class FanOut:
             await asyncio.sleep(HEARTBEAT_S)
 
     async def _catch_up_all(self) -> None:
-        """Sync every held match, a few at a time (after the listener was down)."""
+        """Sync every held match, a few at a time (after the listener was down), checking first
+        that its log did not go back (``MatchService.verify``: the listener is down when Redis
+        restarts, and a Redis that restarts may have lost what it had acknowledged)."""
         matches = self._service.live_with_watchers()
         log.info("fanout_catch_up", matches=len(matches))
-        await asyncio.gather(*(self._gated_sync(m) for m in matches), return_exceptions=True)
+        await asyncio.gather(*(self._gated_verify(m) for m in matches), return_exceptions=True)
 
     async def _gated_sync(self, match_id: str) -> None:
         async with self._gate:
             await self._service.sync(match_id)
+
+    async def _gated_verify(self, match_id: str) -> None:
+        async with self._gate:
+            await self._service.verify(match_id)
 
     def _jittered(self, scale: float = 1.0) -> float:
         return self._poll_interval * scale * (0.75 + 0.5 * _jitter.random())

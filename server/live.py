@@ -195,6 +195,9 @@ class LiveMatch:
     # is one to keep; and the newest one made, until an append of the match keeps it
     made_snapshot: tuple[int, bytes] | None = None
     held_snapshot: tuple[int, bytes] | None = None
+    # the seq of the newest bell heard for the match (server.fanout): bells ring in the order
+    # of the appends, so one at or below it means the log went back (Redis lost entries)
+    heard: int = 0
 
     def __post_init__(self) -> None:
         self.vp = rules.viewpoints(self.alias_key)

@@ -198,6 +198,30 @@ class MatchService:
                     watcher.flush()
         self._arm_clock(lm)
 
+    async def verify(self, match_id: str) -> None:
+        """Check that the log still holds the entry a cached match is at, then catch the match
+        up (``sync``); if it does not (Redis lost entries it had acknowledged), fold the match
+        again from the log (``_rewind``). For a process that only watches the match, which
+        never appends to it and so never meets the conflict an append would: the fan-out calls
+        this when a bell rings again for a seq it had heard (the log went back and an entry was
+        appended there again) and when it subscribes again (Redis may have restarted from an
+        older file). Before, such a process kept the position it held until the log passed it
+        and an entry then failed to fold, and for ever if the log never passed it."""
+        lm = self._live.get(match_id)
+        if lm is None or lm.state is None:
+            return
+        async with lm.lock:
+            if lm.state is None:  # pragma: no cover - a started match never goes back to none
+                return
+            logged = await self.store.entry(match_id, lm.seq)
+            if logged is not None and logged.state_hash == lm.state_hash:
+                if lm.watchers:
+                    await self._sync(lm)
+                return
+            log.error("log_regressed", match_id=match_id, seq=lm.seq, found="verify")
+            self.metrics.inc("duel_log_regressions_total")
+            await self._rewind(lm)
+
     async def sync(self, match_id: str, seq: int | None = None) -> None:
         """Catch a cached match up with its log (doorbell or poll); nothing to
         read if it is at ``seq`` already (the bell of our own append)."""

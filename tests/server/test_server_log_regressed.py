@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
@@ -16,6 +17,7 @@ from duel_helpers import choose, play_until, run, running_server, start_match, u
 from protocol.entry import LogEntry
 from protocol.messages import Accepted, Rejected, Update
 from server import keys, rules
+from server.app import DuelServer
 
 
 async def lose(client: aioredis.Redis, match_id: str, tail: list[LogEntry]) -> None:
@@ -132,6 +134,99 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
             watched = s2.service.cached(match_id)
             assert watched is not None and rules.state_hash(watched.state) == log[-1].state_hash
             assert "duel_log_regressions_total 1" in s2.metrics.render()
+            for c in (a, b, watcher):
+                await c.close()
+        await client.aclose()
+
+    run(body())
+
+
+async def _watched_match(s1: DuelServer, s2: DuelServer, rnd: random.Random, upto: int) -> tuple[Any, ...]:
+    """A duel whose seats are on ``s1`` and a spectator on ``s2`` (which never appends to it),
+    played to ``upto`` entries, and the spectator there too."""
+    from protocol.messages import Spectate, Spectating
+    from server.client import DuelClient
+
+    a, b, match_id, _ = await start_match(url_of(s1))
+    watcher = await DuelClient.connect(url_of(s2), "S")
+    await watcher.send(Spectate(match_id=match_id))
+    await watcher.expect(Spectating)
+    await play_until([a, b], upto, lambda legal: choose(legal, rnd))
+    await _reach(watcher, upto)
+    return a, b, watcher, match_id
+
+
+async def _reach(client: Any, seq: int, state_hash: str | None = None) -> None:
+    for _ in range(300):
+        if client.seq == seq and (state_hash is None or client.state_hash == state_hash):
+            return
+        await asyncio.sleep(0.01)
+    assert (client.seq, client.state_hash) == (seq, state_hash or client.state_hash)
+
+
+def test_a_process_that_only_watches_goes_back_when_a_bell_rings_again_for_a_seq(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """The log loses entries 11 and 12, and the seats' process appends one entry at 11 again and
+    no more: the log never passes 12, the seq the spectator's process holds. The bell for 11,
+    heard a second time, makes that process check its position against the log and fold the
+    match again (before, the spectator stayed at 12 for ever, on entries the log no longer had)."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        rnd = random.Random(13)
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, watcher, match_id = await _watched_match(s1, s2, rnd, 12)
+            log = await s1.store.read(match_id)
+            await lose(client, match_id, log[-2:])
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            assert isinstance(await actor.act(choose(actor.legal, rnd)), Rejected)  # s1 folds again: at 10
+            actor = await wait_for_turn([a, b])
+            assert actor is not None and actor.seq == 10
+            assert isinstance(await actor.act(choose(actor.legal, rnd)), Accepted)  # 11, again
+            log = await s1.store.read(match_id)
+            assert log[-1].seq == 11
+            await _reach(watcher, 11, log[-1].state_hash)
+            watched = s2.service.cached(match_id)
+            assert watched is not None and (watched.seq, watched.state_hash) == (11, log[-1].state_hash)
+            assert "duel_log_regressions_total 1" in s2.metrics.render()
+            # and the spectator's process follows the duel on from there
+            await play_until([a, b], 13, lambda legal: choose(legal, rnd))
+            log = await s1.store.read(match_id)
+            await _reach(watcher, 13, log[-1].state_hash)
+            for c in (a, b, watcher):
+                await c.close()
+        await client.aclose()
+
+    run(body())
+
+
+def test_processes_check_their_matches_against_the_log_when_they_subscribe_again(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Redis loses the last entries of a match and nobody acts: when the processes' bell
+    listeners subscribe again (they are cut off, as a Redis restart cuts them), each checks the
+    matches it holds against the log and sends its watchers the position the log holds."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        rnd = random.Random(14)
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, watcher, match_id = await _watched_match(s1, s2, rnd, 12)
+            await wait_for_turn([a, b])
+            log = await s1.store.read(match_id)
+            await lose(client, match_id, log[-2:])
+            await asyncio.sleep(0.1)
+            assert watcher.seq == 12  # nothing tells anyone yet
+            await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+            for c in (a, b, watcher):
+                await _reach(c, 10, log[-3].state_hash)
+            for s in (s1, s2):
+                assert "duel_log_regressions_total 1" in s.metrics.render()
+            actor = await wait_for_turn([a, b])
+            assert actor is not None and actor.seq == 10
+            assert isinstance(await actor.act(choose(actor.legal, rnd)), Accepted)
             for c in (a, b, watcher):
                 await c.close()
         await client.aclose()
