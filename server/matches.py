@@ -211,7 +211,7 @@ class MatchService:
         if lm is None or lm.state is None:
             return
         async with lm.lock:
-            if lm.state is None:  # pragma: no cover - a started match never goes back to none
+            if lm.state is None:  # a rewind meanwhile found not even the first entry in the log
                 return
             logged = await self.store.entry(match_id, lm.seq)
             if logged is not None and logged.state_hash == lm.state_hash:

@@ -9,15 +9,15 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any
 
 import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.entry import LogEntry
-from protocol.messages import Accepted, Rejected, Update
+from protocol.messages import Accepted, Rejected, Spectate, Spectating, Update
 from server import keys, rules
 from server.app import DuelServer
+from server.client import DuelClient
 
 
 async def lose(client: aioredis.Redis, match_id: str, tail: list[LogEntry]) -> None:
@@ -27,6 +27,29 @@ async def lose(client: aioredis.Redis, match_id: str, tail: list[LogEntry]) -> N
         await client.xdel(keys.log_key(match_id), f"{entry.seq}-0")
         await client.hdel(keys.actions_key(match_id), f"{entry.seat}:{entry.client_action_id}")
     await client.execute_command("XSETID", keys.log_key(match_id), f"{tail[0].seq - 1}-0")
+
+
+async def _watched_match(
+    s1: DuelServer, s2: DuelServer, rnd: random.Random, upto: int
+) -> tuple[DuelClient, DuelClient, DuelClient, str]:
+    """A duel whose seats are on ``s1`` and a spectator on ``s2`` (which never appends to it),
+    played to ``upto`` entries, and the spectator there too: (seat 0, seat 1, spectator, match)."""
+    a, b, match_id, _ = await start_match(url_of(s1))
+    watcher = await DuelClient.connect(url_of(s2), "S")
+    await watcher.send(Spectate(match_id=match_id))
+    await watcher.expect(Spectating)
+    await play_until([a, b], upto, lambda legal: choose(legal, rnd))
+    await _reach(watcher, upto)
+    return a, b, watcher, match_id
+
+
+async def _reach(client: DuelClient, seq: int, state_hash: str | None = None) -> None:
+    """Wait (3 s at most) for ``client`` to be at ``seq`` (with ``state_hash``, if given)."""
+    for _ in range(300):
+        if client.seq == seq and (state_hash is None or client.state_hash == state_hash):
+            return
+        await asyncio.sleep(0.01)
+    assert (client.seq, client.state_hash) == (seq, state_hash or client.state_hash)
 
 
 def test_a_duel_goes_on_from_the_log_when_redis_lost_its_last_entries(redis_url: str, tmp_path: Path) -> None:
@@ -76,23 +99,12 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
     from what that process followed (the seats' process went on from the shorter log), the
     first entry that does not fold to its recorded hash there makes it fold the match again,
     and the spectator is sent the position the log holds."""
-    from protocol.messages import Spectate, Spectating
-    from server.client import DuelClient
 
     async def body() -> None:
         client = aioredis.Redis.from_url(redis_url)
         rnd = random.Random(12)
         async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
-            a, b, match_id, _ = await start_match(url_of(s1))
-            watcher = await DuelClient.connect(url_of(s2), "S")
-            await watcher.send(Spectate(match_id=match_id))
-            await watcher.expect(Spectating)
-            await play_until([a, b], 12, lambda legal: choose(legal, rnd))
-            for _ in range(300):
-                if watcher.seq == 12:
-                    break
-                await asyncio.sleep(0.01)
-            assert watcher.seq == 12
+            a, b, watcher, match_id = await _watched_match(s1, s2, rnd, 12)
             log = await s1.store.read(match_id)
             # the newest entry k that moved a card, whose seat had another kind of action leading to
             # another state: the log loses entries k.. and goes on with that action, so that it
@@ -126,11 +138,7 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
             assert isinstance(await actor.act(actor.legal[pick]), Accepted)
             await play_until([a, b], 14, lambda legal: choose(legal, rnd))
             log = await s1.store.read(match_id)
-            for _ in range(300):
-                if watcher.seq == 14 and watcher.state_hash == log[-1].state_hash:
-                    break
-                await asyncio.sleep(0.01)
-            assert (watcher.seq, watcher.state_hash) == (14, log[-1].state_hash)
+            await _reach(watcher, 14, log[-1].state_hash)
             watched = s2.service.cached(match_id)
             assert watched is not None and rules.state_hash(watched.state) == log[-1].state_hash
             assert "duel_log_regressions_total 1" in s2.metrics.render()
@@ -139,29 +147,6 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
         await client.aclose()
 
     run(body())
-
-
-async def _watched_match(s1: DuelServer, s2: DuelServer, rnd: random.Random, upto: int) -> tuple[Any, ...]:
-    """A duel whose seats are on ``s1`` and a spectator on ``s2`` (which never appends to it),
-    played to ``upto`` entries, and the spectator there too."""
-    from protocol.messages import Spectate, Spectating
-    from server.client import DuelClient
-
-    a, b, match_id, _ = await start_match(url_of(s1))
-    watcher = await DuelClient.connect(url_of(s2), "S")
-    await watcher.send(Spectate(match_id=match_id))
-    await watcher.expect(Spectating)
-    await play_until([a, b], upto, lambda legal: choose(legal, rnd))
-    await _reach(watcher, upto)
-    return a, b, watcher, match_id
-
-
-async def _reach(client: Any, seq: int, state_hash: str | None = None) -> None:
-    for _ in range(300):
-        if client.seq == seq and (state_hash is None or client.state_hash == state_hash):
-            return
-        await asyncio.sleep(0.01)
-    assert (client.seq, client.state_hash) == (seq, state_hash or client.state_hash)
 
 
 def test_a_process_that_only_watches_goes_back_when_a_bell_rings_again_for_a_seq(
