@@ -173,22 +173,23 @@ class MatchService:
             if not lm.advance(entry, check=True):
                 # the log forked from what this process followed: Redis lost entries, and the
                 # process that found it (at its append) went on from the shorter log
-                log.error("log_regressed", match_id=lm.match_id, seq=entry.seq, found="sync")
-                self.metrics.inc("duel_log_regressions_total")
-                await self._rewind(lm)
+                await self._rewind(lm, found="sync", entry_seq=entry.seq)
                 return entries
         if entries:
             await self._after(lm)
         return entries
 
-    async def _rewind(self, lm: LiveMatch) -> None:
+    async def _rewind(self, lm: LiveMatch, found: str, **seen: int) -> None:
         """The log is shorter than the match held here: Redis lost entries it had acknowledged
         (``appendfsync everysec`` with a write postponed behind a slow fsync, then a crash; a
         failover to a replica that was behind). The log is the truth: the match is folded again
         from it (lock held), and every watcher is sent the position it now holds (a snapshot
         update), so that the duel goes on from there. Before, every action was refused as stale
         for ever: the match held a seq the log no longer reached (``make faults`` found a duel
-        stalled so, SIGKILL of Redis under ``everysec``)."""
+        stalled so, SIGKILL of Redis under ``everysec``). Logged as ``log_regressed`` with how
+        it was ``found`` (and what was ``seen`` then) and counted."""
+        log.error("log_regressed", match_id=lm.match_id, seq=lm.seq, found=found, **seen)
+        self.metrics.inc("duel_log_regressions_total")
         lm.take_position(await self._folded(lm.match_id))
         if lm.state is not None:
             for watcher in list(lm.watchers):
@@ -218,9 +219,7 @@ class MatchService:
                 if lm.watchers:
                     await self._sync(lm)
                 return
-            log.error("log_regressed", match_id=match_id, seq=lm.seq, found="verify")
-            self.metrics.inc("duel_log_regressions_total")
-            await self._rewind(lm)
+            await self._rewind(lm, found="verify")
 
     async def sync(self, match_id: str, seq: int | None = None) -> None:
         """Catch a cached match up with its log (doorbell or poll); nothing to
@@ -435,9 +434,7 @@ class MatchService:
             lm.undo(ahead)
         if result.status == "conflict" and result.seq < lm.seq:
             # the log is shorter than what we had applied: Redis lost entries it had acknowledged
-            log.error("log_regressed", match_id=lm.match_id, seq=lm.seq, log_seq=result.seq)
-            self.metrics.inc("duel_log_regressions_total")
-            await self._rewind(lm)
+            await self._rewind(lm, found="append", log_seq=result.seq)
         await self._sync(lm)  # another writer got there first: reload, then answer
         if result.status == "duplicate":
             return LogEntry(result.seq, seat, action, [], "", client_action_id=result.fingerprint), True

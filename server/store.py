@@ -75,12 +75,7 @@ class EventStore(Protocol):
     """What the match service needs from a log store."""
 
     async def append(
-        self,
-        match_id: str,
-        entry: LogEntry,
-        action_key: str = "",
-        fingerprint: str = "",
-        snapshot: tuple[int, bytes] | None = None,
+        self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = ""
     ) -> AppendResult: ...
 
     def begin_append(
@@ -143,15 +138,9 @@ class RedisEventStore:
     def redis(self) -> aioredis.Redis:
         return self._redis
 
-    async def append(
-        self,
-        match_id: str,
-        entry: LogEntry,
-        action_key: str = "",
-        fingerprint: str = "",
-        snapshot: tuple[int, bytes] | None = None,
-    ) -> AppendResult:
-        return await self.begin_append(match_id, entry, action_key, fingerprint, snapshot)
+    async def append(self, match_id: str, entry: LogEntry, action_key: str = "", fingerprint: str = "") -> AppendResult:
+        """:meth:`begin_append`, awaited (a snapshot rides only on the live path's appends)."""
+        return await self.begin_append(match_id, entry, action_key, fingerprint)
 
     @property
     def quiet(self) -> bool:

@@ -7,8 +7,11 @@ action was refused as stale for ever (``make faults``, Redis SIGKILL under ``eve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import NamedTuple
 
 import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
@@ -29,18 +32,34 @@ async def lose(client: aioredis.Redis, match_id: str, tail: list[LogEntry]) -> N
     await client.execute_command("XSETID", keys.log_key(match_id), f"{tail[0].seq - 1}-0")
 
 
-async def _watched_match(
-    s1: DuelServer, s2: DuelServer, rnd: random.Random, upto: int
-) -> tuple[DuelClient, DuelClient, DuelClient, str]:
-    """A duel whose seats are on ``s1`` and a spectator on ``s2`` (which never appends to it),
-    played to ``upto`` entries, and the spectator there too: (seat 0, seat 1, spectator, match)."""
-    a, b, match_id, _ = await start_match(url_of(s1))
-    watcher = await DuelClient.connect(url_of(s2), "S")
-    await watcher.send(Spectate(match_id=match_id))
-    await watcher.expect(Spectating)
-    await play_until([a, b], upto, lambda legal: choose(legal, rnd))
-    await _reach(watcher, upto)
-    return a, b, watcher, match_id
+class Spectated(NamedTuple):
+    client: aioredis.Redis  # straight to the Redis both servers use
+    rnd: random.Random
+    s1: DuelServer  # holds the seats
+    s2: DuelServer  # holds only the spectator: it never appends to the match
+    a: DuelClient
+    b: DuelClient
+    watcher: DuelClient
+    match_id: str
+
+
+@contextlib.asynccontextmanager
+async def _spectated(redis_url: str, tmp_path: Path, seed: int, upto: int = 12) -> AsyncIterator[Spectated]:
+    """A duel whose seats are on one server and a spectator on another, played to ``upto``
+    entries, and the spectator there too; the clients are closed at the end."""
+    client = aioredis.Redis.from_url(redis_url)
+    rnd = random.Random(seed)
+    async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+        a, b, match_id, _ = await start_match(url_of(s1))
+        watcher = await DuelClient.connect(url_of(s2), "S")
+        await watcher.send(Spectate(match_id=match_id))
+        await watcher.expect(Spectating)
+        await play_until([a, b], upto, lambda legal: choose(legal, rnd))
+        await _reach(watcher, upto)
+        yield Spectated(client, rnd, s1, s2, a, b, watcher, match_id)
+        for c in (a, b, watcher):
+            await c.close()
+    await client.aclose()
 
 
 async def _reach(client: DuelClient, seq: int, state_hash: str | None = None) -> None:
@@ -101,10 +120,7 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
     and the spectator is sent the position the log holds."""
 
     async def body() -> None:
-        client = aioredis.Redis.from_url(redis_url)
-        rnd = random.Random(12)
-        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
-            a, b, watcher, match_id = await _watched_match(s1, s2, rnd, 12)
+        async with _spectated(redis_url, tmp_path, 12) as (client, rnd, s1, s2, a, b, watcher, match_id):
             log = await s1.store.read(match_id)
             # the newest entry k that moved a card, whose seat had another kind of action leading to
             # another state: the log loses entries k.. and goes on with that action, so that it
@@ -142,9 +158,6 @@ def test_a_process_that_only_watches_follows_the_log_after_it_forked(redis_url: 
             watched = s2.service.cached(match_id)
             assert watched is not None and rules.state_hash(watched.state) == log[-1].state_hash
             assert "duel_log_regressions_total 1" in s2.metrics.render()
-            for c in (a, b, watcher):
-                await c.close()
-        await client.aclose()
 
     run(body())
 
@@ -158,10 +171,7 @@ def test_a_process_that_only_watches_goes_back_when_a_bell_rings_again_for_a_seq
     match again (before, the spectator stayed at 12 for ever, on entries the log no longer had)."""
 
     async def body() -> None:
-        client = aioredis.Redis.from_url(redis_url)
-        rnd = random.Random(13)
-        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
-            a, b, watcher, match_id = await _watched_match(s1, s2, rnd, 12)
+        async with _spectated(redis_url, tmp_path, 13) as (client, rnd, s1, s2, a, b, watcher, match_id):
             log = await s1.store.read(match_id)
             await lose(client, match_id, log[-2:])
             actor = await wait_for_turn([a, b])
@@ -180,9 +190,6 @@ def test_a_process_that_only_watches_goes_back_when_a_bell_rings_again_for_a_seq
             await play_until([a, b], 13, lambda legal: choose(legal, rnd))
             log = await s1.store.read(match_id)
             await _reach(watcher, 13, log[-1].state_hash)
-            for c in (a, b, watcher):
-                await c.close()
-        await client.aclose()
 
     run(body())
 
@@ -195,10 +202,7 @@ def test_processes_check_their_matches_against_the_log_when_they_subscribe_again
     matches it holds against the log and sends its watchers the position the log holds."""
 
     async def body() -> None:
-        client = aioredis.Redis.from_url(redis_url)
-        rnd = random.Random(14)
-        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
-            a, b, watcher, match_id = await _watched_match(s1, s2, rnd, 12)
+        async with _spectated(redis_url, tmp_path, 14) as (client, rnd, s1, s2, a, b, watcher, match_id):
             await wait_for_turn([a, b])
             log = await s1.store.read(match_id)
             await lose(client, match_id, log[-2:])
@@ -212,8 +216,5 @@ def test_processes_check_their_matches_against_the_log_when_they_subscribe_again
             actor = await wait_for_turn([a, b])
             assert actor is not None and actor.seq == 10
             assert isinstance(await actor.act(choose(actor.legal, rnd)), Accepted)
-            for c in (a, b, watcher):
-                await c.close()
-        await client.aclose()
 
     run(body())
