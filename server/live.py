@@ -198,6 +198,8 @@ class LiveMatch:
     # the seq of the newest bell heard for the match (server.fanout): bells ring in the order
     # of the appends, so one at or below it means the log went back (Redis lost entries)
     heard: int = 0
+    # the seq this process is appending at (0: none): its bell needs no read of the log
+    appending: int = 0
 
     def __post_init__(self) -> None:
         self.vp = rules.viewpoints(self.alias_key)

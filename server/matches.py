@@ -416,12 +416,15 @@ class MatchService:
         held = lm.held_snapshot  # kept by this append if it makes the log (``_hold_snapshot``)
         appending = self.store.begin_append(lm.match_id, entry, action_key(seat, action_id), print_, held)
         ahead = self._go_ahead(lm, entry, new_state) if at_once else None
+        lm.appending = entry.seq
         try:
             result = await appending
         except BaseException:  # Redis failed, or the caller was cancelled: not in the log as far as we know
             if ahead is not None:
                 lm.undo(ahead)
             raise
+        finally:
+            lm.appending = 0
         self.metrics.observe("duel_append_latency_seconds", time.perf_counter() - t0)
         self.metrics.inc("duel_appends_total", result=result.status)
         if result.status == "ok":

@@ -181,3 +181,61 @@ def test_a_bell_that_rings_while_a_watcher_attaches_is_not_lost(redis_url: str, 
                 await c.close()
 
     run(body())
+
+
+def test_the_bell_of_an_append_still_in_flight_starts_no_catch_up(redis_url: str, tmp_path: Path) -> None:
+    """Under load an append's bell often comes before its reply (the reply waits behind other
+    traffic on the command connection, and the match cannot go ahead while Redis appends). That
+    bell announces this process's own entry: it must start no catch-up (a task that would wait
+    for the match's lock only to find nothing to read), and the entry still reaches both seats."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            service, fan = server.service, server.fanout
+            service._go_ahead = lambda *args, **kw: None  # type: ignore[method-assign]  # as when not quiet
+            real_begin = service.store.begin_append
+            heard = asyncio.Event()
+            catch_ups: list[int | None] = []
+            real_sync = fan._sync
+
+            async def counted_sync(mid: str, seq: int | None) -> None:
+                catch_ups.append(seq)
+                await real_sync(mid, seq)
+
+            def late_reply(*args: object, **kw: object) -> object:
+                heard.clear()
+                appending = real_begin(*args, **kw)  # type: ignore[arg-type]
+
+                async def after_the_bell() -> object:
+                    result = await appending
+                    await asyncio.wait_for(heard.wait(), timeout=5)  # the bell came first
+                    return result
+
+                return after_the_bell()
+
+            real_ring = fan._ring
+
+            def ring(mid: str, data: object) -> None:
+                real_ring(mid, data)
+                heard.set()
+
+            fan._sync = counted_sync  # type: ignore[method-assign]
+            fan._ring = ring  # type: ignore[method-assign]
+            service.store.begin_append = late_reply  # type: ignore[method-assign]
+            rnd = __import__("random").Random(3)
+            for _ in range(5):
+                actor = await wait_for_turn([a, b])
+                assert actor is not None
+                reply = await actor.act(bot_choice(actor.legal, rnd))
+                seq = getattr(reply, "seq", None)
+                assert seq is not None, f"the action was not accepted: {reply!r}"
+                for c in (a, b):
+                    while c.seq < seq:
+                        await c.expect(Update, timeout=10)
+            assert service.cached(match_id) is not None
+            assert catch_ups == [], f"bells of this process's own appends started catch-ups: {catch_ups}"
+            for c in (a, b):
+                await c.close()
+
+    run(body())
