@@ -142,7 +142,9 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"note: the server dropped {out['errors'][RATE_LIMITED]} frames for its rate limits (each was sent again "
             "after a pause, which the latencies do not count): its limits are set for players, and every duel here "
-            "comes from one address. For a load test start it with `duel serve " + " ".join(LOAD_TEST_LIMITS) + "`",
+            "comes from one address (a connection that keeps hitting them is closed, and its duel fails). For a "
+            "load test start it with `duel serve " + " ".join(LOAD_TEST_LIMITS) + "` (from a checkout: "
+            '`make run ARGS="' + " ".join(LOAD_TEST_LIMITS) + '"`)',
             file=sys.stderr,
         )
     print(json.dumps(out, sort_keys=True))

@@ -77,3 +77,19 @@ def test_duel_load_with_no_server_is_one_clear_line(capsys: pytest.CaptureFixtur
     assert code == 1
     assert err.startswith("duel load: cannot reach a duel server at ws://127.0.0.1:9")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_duel_load_against_a_server_with_its_limits_says_how_to_start_one_for_load(
+    redis_url: str, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server started as for players (here 40 frames/s per address) drops most of one
+    address's frames: the note names the limits and how to lift them, both with ``duel serve``
+    and with ``make run`` (what an operator trying the tool on ``make run``'s server has)."""
+    with ServeProcess(tmp_path_factory.mktemp("limited"), "--redis-url", redis_url, "--address-rate", "40") as srv:
+        _, summary, _, err = _load(srv.url, capsys, "--seconds", "2")
+    errors = summary["errors"]
+    assert isinstance(errors, dict) and errors.get("rate/limited", 0) > 0, summary
+    limits = " ".join(LOAD_TEST_LIMITS)
+    assert f"note: the server dropped {errors['rate/limited']} frames for its rate limits" in err
+    assert f"`duel serve {limits}`" in err
+    assert f'`make run ARGS="{limits}"`' in err
