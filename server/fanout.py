@@ -43,7 +43,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import redis.asyncio as aioredis
@@ -137,17 +137,23 @@ class FanOut:
         self._syncing.clear()
 
     def _schedule(self, match_id: str, seq: int | None = None) -> None:
-        """Catch ``match_id`` up (if held here) unless it is at ``seq`` already, or is appending
-        at ``seq`` itself: under load the bell of this process's own append often comes before
-        the append's reply, and a catch-up would only wait for the match's lock to find nothing
-        to read (-3 % server CPU at saturation). If that append then fails, it reads the log
-        itself (a conflict) or the settle check below does (Redis failed)."""
+        """Catch ``match_id`` up (if held here); ``seq``: the bell's. Nothing to read if the match
+        is at ``seq`` already, or is appending at ``seq`` itself: under load the bell of this
+        process's own append often comes before the append's reply, and a catch-up would only
+        wait for the match's lock to find nothing to read (-3 % server CPU at saturation). If
+        that append then fails, it reads the log itself (a conflict) or the settle check below
+        does (Redis failed). A bell at or below one heard before means the log went back
+        (``MatchService.verify``)."""
         lm = self._service.cached(match_id)
         if self._stopped or lm is None:
             return
         self._settle[match_id] = (time.monotonic() + self._jittered(), 0)
-        if seq is not None and (lm.seq >= seq or lm.appending == seq):
-            return
+        if seq is not None:
+            if seq <= lm.heard:  # appended at that seq again: the log went back
+                self._spawn(self._service.verify(match_id))
+            lm.heard = seq
+            if lm.seq >= seq or lm.appending == seq:
+                return
         if match_id in self._syncing:
             self._again.add(match_id)
             return
@@ -225,13 +231,7 @@ class FanOut:
         elif text == "presence":
             self._spawn(self._service.refresh_presence(match_id))
         else:
-            seq = _seq(data)
-            lm = self._service.cached(match_id)
-            if seq is not None and lm is not None:
-                if seq <= lm.heard:  # appended at that seq again: the log went back
-                    self._spawn(self._service.verify(match_id))
-                lm.heard = seq
-            self._schedule(match_id, seq)
+            self._schedule(match_id, _seq(data))
 
     def _spawn(self, coro: object) -> None:
         task = asyncio.ensure_future(coro)  # type: ignore[call-overload]
@@ -262,15 +262,12 @@ class FanOut:
         restarts, and a Redis that restarts may have lost what it had acknowledged)."""
         matches = self._service.live_with_watchers()
         log.info("fanout_catch_up", matches=len(matches))
-        await asyncio.gather(*(self._gated_verify(m) for m in matches), return_exceptions=True)
+        await asyncio.gather(*(self._gated(self._service.verify, m) for m in matches), return_exceptions=True)
 
-    async def _gated_sync(self, match_id: str) -> None:
+    async def _gated(self, work: Callable[[str], Awaitable[None]], match_id: str) -> None:
+        """``work(match_id)``, a few at a time (the gate)."""
         async with self._gate:
-            await self._service.sync(match_id)
-
-    async def _gated_verify(self, match_id: str) -> None:
-        async with self._gate:
-            await self._service.verify(match_id)
+            await work(match_id)
 
     def _jittered(self, scale: float = 1.0) -> float:
         return self._poll_interval * scale * (0.75 + 0.5 * _jitter.random())
@@ -306,7 +303,7 @@ class FanOut:
         behind = await self._behind(due)
         if behind:
             log.info("fanout_sweep_found", matches=len(behind))
-            await asyncio.gather(*(self._gated_sync(m) for m in behind), return_exceptions=True)
+            await asyncio.gather(*(self._gated(self._service.sync, m) for m in behind), return_exceptions=True)
 
     async def _behind(self, matches: list[str]) -> list[str]:
         out: list[str] = []
