@@ -28,6 +28,7 @@ from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
 from server.replays import LogCache
+from server.sealing import Sealer
 from server.session import Session
 from server.store import RedisEventStore
 from server.tokens import SeatTokens, load_secret
@@ -69,6 +70,9 @@ class DuelServer:
             redisconn.subscribers(redis_url),
             lean=self.pipe,
         )
+        self.sealer = None if config.seal_after is None else Sealer(self.store, self.metrics, config.seal_after)
+        if self.sealer is not None:
+            self.service.on_finished = self.sealer.add
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.addresses = AddressLimits(config.address_rate, config.max_connections_per_address)
@@ -118,6 +122,8 @@ class DuelServer:
         cfg = self.config
         if self.keepalive is not None:
             self.bots.add(asyncio.create_task(self.keepalive.run(), name="keepalive"))
+        if self.sealer is not None:
+            self.bots.add(asyncio.create_task(self.sealer.run(), name="sealer"))
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -295,6 +301,9 @@ class DuelServer:
             self._server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._server.wait_closed(), self.config.drain_timeout)
+        if self.sealer is not None and self.sealer.waiting:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.sealer.flush(), self.config.drain_timeout)
         await self.fanout.stop()
         await self.redis.aclose()
         if self.pipe is not None:

@@ -2,7 +2,7 @@
 
 duel export MATCH_ID FILE        # one self-contained replay file (docs/replay-format.md)
 duel import FILE [--as ID]       # load it into Redis as a finished match
-duel matches [--player NAME] [--since 2026-11-01] [--result A|B|draw] [--prune --keep N --max-age-days D]
+duel matches [--player NAME] [--since 2026-11-01] [--result A|B|draw] [--prune --keep N --max-age-days D] [--seal]
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ def register(sub: Any) -> None:
     m.add_argument("--prune", action="store_true", help="delete finished matches by the rule given")
     m.add_argument("--keep", type=int, help="with --prune: keep the newest N finished matches")
     m.add_argument("--max-age-days", type=float, help="with --prune: delete those finished longer ago")
+    m.add_argument(
+        "--seal",
+        action="store_true",
+        help="compress the log of every finished match not compressed yet (a server does it 10 s after each end)",
+    )
     add_redis_options(m)
     m.set_defaults(func=run_matches)
 
@@ -124,6 +129,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_matches(args: argparse.Namespace) -> int:
     from server import archive
+    from server.sealing import seal_finished
+    from server.store import SealResult
 
     since = None
     if args.since:
@@ -137,20 +144,21 @@ def run_matches(args: argparse.Namespace) -> int:
         print("duel matches: --prune needs --keep N and/or --max-age-days D", file=sys.stderr)
         return 2
 
-    async def go(url: str) -> tuple[list[archive.HistoryRow], list[str]]:
+    async def go(url: str) -> tuple[list[archive.HistoryRow], list[str], dict[str, SealResult]]:
         client = _client(url)
         try:
             deleted = await archive.prune(client, keep=args.keep, max_age_days=args.max_age_days) if args.prune else []
+            sealed = await seal_finished(client) if args.seal else {}
             rows = await archive.history(
                 client, player=args.player, since_ms=since, result=args.result, limit=args.limit
             )
-            return rows, deleted
+            return rows, deleted, sealed
         finally:
             await client.aclose()
 
     try:
         with redis_target(args, existing=True) as url:
-            rows, deleted = asyncio.run(go(url))
+            rows, deleted, sealed = asyncio.run(go(url))
     except NoRedisData as exc:
         print(f"duel matches: {exc}", file=sys.stderr)
         return 1
@@ -159,6 +167,13 @@ def run_matches(args: argparse.Namespace) -> int:
         return 1
     if deleted:
         print(f"deleted {len(deleted)} finished match(es): {' '.join(deleted)}")
+    if args.seal:
+        done = [r for r in sealed.values() if r.status == "ok"]
+        raw, packed = sum(r.raw_bytes for r in done), sum(r.sealed_bytes for r in done)
+        print(
+            f"sealed the logs of {len(done)} finished match(es)"
+            + (f": {raw / 1024:.1f} KiB of entries in {packed / 1024:.1f} KiB" if done else "")
+        )
     if not rows:
         print("no finished matches" + (" match the filters" if args.player or since or args.result else ""))
         return 0

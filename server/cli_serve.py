@@ -60,12 +60,31 @@ def register(sub: Any) -> None:
     p.add_argument("--keep-matches", type=int, default=None, help="retention: keep the newest N finished matches")
     p.add_argument("--keep-days", type=float, default=None, help="retention: delete finished matches older than D days")
     p.add_argument(
+        "--seal-after",
+        type=_seconds_or_never,
+        default=10.0,
+        metavar="SECONDS",
+        help="compress a finished match's log this long after its end (default: 10; 'never': keep it a plain stream)",
+    )
+    p.add_argument(
         "--redis-cluster",
         metavar="HOST:PORT,...",
         help="a Redis Cluster's seed nodes (password from $REDIS_PASSWORD); same as --redis-url redis+cluster://...",
     )
     add_redis_options(p)
     p.set_defaults(func=run)
+
+
+def _seconds_or_never(text: str) -> float | None:
+    if text == "never":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds or 'never': {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("seconds cannot be negative")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         keep_matches=args.keep_matches,
         trusted_proxies=tuple(args.trusted_proxy),
         keep_days=args.keep_days,
+        seal_after=args.seal_after,
         gc=args.gc,
     )
     if args.redis_cluster:

@@ -36,3 +36,4 @@ class ServerConfig:
     keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)
     keep_days: float | None = None  # retention: delete finished matches older than this (None: never)
     retention_every: float = 3600.0  # seconds between retention passes
+    seal_after: float | None = 10.0  # seconds after its end a finished match's log is sealed (None: never)

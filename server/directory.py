@@ -83,8 +83,9 @@ FINISH_LUA = """
 -- KEYS[1] meta, KEYS[2] snapshots, KEYS[3] action ids; ARGV[1] now ms, ARGV[2] seconds the
 -- action ids are kept, ARGV[3..] field/value pairs. Once only: the first process to see the
 -- end records it (1), the others find it recorded (0). A finished match needs one snapshot
--- (the newest: loading its final position) and its action ids only while a client may still
--- resend its last action; the rest is memory a finished duel need not hold (bench/redis_memory.py).
+-- (the newest: loading its final position; until its log is sealed, server.store) and its action
+-- ids only while a client may still resend its last action; the rest is memory a finished duel
+-- need not hold (bench/redis_memory.py).
 if redis.call('HGET', KEYS[1], 'status') == 'finished' then return 0 end
 local fields = {}
 for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end

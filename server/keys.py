@@ -51,9 +51,14 @@ def snapshots_key(match_id: str) -> str:
     return f"match:{{{check_match_id(match_id)}}}:snap"
 
 
+def sealed_key(match_id: str) -> str:
+    """STRING: a finished match's entries but the last, compressed (server.store, ``seal``)."""
+    return f"match:{{{check_match_id(match_id)}}}:sealed"
+
+
 def match_keys(match_id: str) -> list[str]:
     """Every key that holds a match's data (all in the match's hash slot)."""
-    return [log_key(match_id), actions_key(match_id), meta_key(match_id), snapshots_key(match_id)]
+    return [log_key(match_id), actions_key(match_id), meta_key(match_id), snapshots_key(match_id), sealed_key(match_id)]
 
 
 BELL_PATTERN = "match:{*}:bell"

@@ -86,6 +86,7 @@ class MatchService:
         self.alias_key = alias_key
         self.process_id = process_id
         self.live_processes: set[str] = set()  # other server processes known to be alive
+        self.on_finished: Callable[[str], None] = lambda match_id: None  # the end recorded here first
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -242,13 +243,15 @@ class MatchService:
         try:
             if lm.finished:
                 state = lm.state
-                await self.directory.finish(
+                first = await self.directory.finish(
                     lm.match_id,
                     winner=rules.winner(state),
                     reason=str(getattr(state, "end_reason", "") or ""),
                     length=lm.seq,
                     turns=int(getattr(state, "turn", 0)),
                 )
+                if first:
+                    self.on_finished(lm.match_id)  # its log is sealed a little later (server.sealing)
         finally:  # the watchers get the entries even if the directory could not be written
             views.fan_out(lm)
             self._arm_clock(lm)

@@ -45,6 +45,9 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_snapshots_failed_total": ("counter", "snapshots that could not be made (the log has every entry)"),
     "duel_log_regressions_total": ("counter", "matches folded again: their log was shorter (Redis lost entries)"),
     "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
+    "duel_logs_sealed_total": ("counter", "finished matches' logs sealed (compressed into one segment)"),
+    "duel_logs_sealed_bytes_total": ("counter", "bytes of the sealed segments written"),
+    "duel_logs_seal_failed_total": ("counter", "seals that failed (the log stays a plain stream)"),
 }
 _HISTOGRAMS = {
     "duel_action_latency_seconds": "time from an action frame to its reply",

@@ -1,6 +1,7 @@
 """What a finished duel keeps in Redis (issue 14): the log and meta for ever, one snapshot
 (the newest), and its action ids for a day (a client may still resend its last action and get
-its seq back); the older snapshots go when the match finishes."""
+its seq back); the older snapshots go when the match finishes. (Seconds later its log is
+sealed, and a short log's snapshot goes too: test_server_sealing.py.)"""
 
 from __future__ import annotations
 

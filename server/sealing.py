@@ -1,0 +1,112 @@
+"""Sealing finished matches' logs (issue 14: Redis memory per finished duel).
+
+A log stream costs Redis ~210 bytes per entry; the same entries compressed together cost ~50.
+Once a match has ended its log never grows, so the process that recorded the end seals it
+``delay`` seconds later (``RedisEventStore.seal``: every entry but the last moves, byte for
+byte, into one compressed segment; every reader finds them there). One task does it for the
+whole process, one match at a time, oldest end first: the ends arrive in time order and all
+wait the same delay, so a queue is in time order too.
+
+A match whose end was recorded by a process that stopped before its seal is left as a plain
+stream (correct, only larger); ``duel matches --seal`` seals every such finished match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Iterable
+
+import redis.asyncio as aioredis
+import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server import keys
+from server.directory import FINISHED
+from server.metrics import Metrics
+from server.store import RedisEventStore, SealResult
+
+log = structlog.get_logger("duel.sealing")
+
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+class Sealer:
+    """Seals each match :meth:`add` ed, ``delay`` seconds later."""
+
+    def __init__(self, store: RedisEventStore, metrics: Metrics, delay: float) -> None:
+        self.store = store
+        self.metrics = metrics
+        self.delay = delay
+        self._due: deque[tuple[float, str]] = deque()  # (when, match id), in time order
+        self._wake = asyncio.Event()
+
+    def add(self, match_id: str) -> None:
+        """``match_id`` has ended (this process recorded it first): seal it after the delay."""
+        self._due.append((time.monotonic() + self.delay, match_id))
+        self._wake.set()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._due)
+
+    async def run(self) -> None:
+        while True:
+            if not self._due:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            when, match_id = self._due[0]
+            wait = when - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            self._due.popleft()
+            await self.seal(match_id)
+
+    async def flush(self) -> None:
+        """Seal every match still waiting, now (the server is stopping)."""
+        while self._due:
+            _, match_id = self._due.popleft()
+            await self.seal(match_id)
+
+    async def seal(self, match_id: str) -> SealResult | None:
+        """Seal one match now; a failure is logged and counted, never raised (the log stays
+        a plain stream, as correct as before)."""
+        try:
+            result = await self.store.seal(match_id)
+        except REDIS_DOWN:
+            log.warning("seal_redis_unavailable", match_id=match_id)
+            self.metrics.inc("duel_logs_seal_failed_total")
+            return None
+        except Exception:
+            log.exception("seal_failed", match_id=match_id)
+            self.metrics.inc("duel_logs_seal_failed_total")
+            return None
+        if result.status == "ok":
+            self.metrics.inc("duel_logs_sealed_total")
+            self.metrics.inc("duel_logs_sealed_bytes_total", result.sealed_bytes)
+        return result
+
+
+async def seal_finished(client: aioredis.Redis, match_ids: Iterable[str] | None = None) -> dict[str, SealResult]:
+    """Seal every finished match of the history not sealed yet (or those of ``match_ids``);
+    a match whose meta does not say finished is left alone. ``duel matches --seal`` runs it."""
+    store = RedisEventStore(client)
+    if match_ids is None:
+        match_ids = [_text(m) for m in await client.zrange(keys.LOBBY_FINISHED, 0, -1)]
+    out: dict[str, SealResult] = {}
+    for match_id in match_ids:
+        status = await client.hget(keys.meta_key(match_id), "status")
+        if status is None or _text(status) != FINISHED:
+            continue
+        if await client.exists(keys.sealed_key(match_id)):
+            continue
+        out[match_id] = await store.seal(match_id)
+    return out
+
+
+def _text(v: object) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)

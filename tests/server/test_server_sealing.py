@@ -1,0 +1,242 @@
+"""Sealed logs (issue 14, Redis memory per finished duel): a finished match's entries but the
+last, moved byte for byte into one compressed segment. Every reader must get the same entries
+as before, the append's checks must hold as before, and a seal must never lose or change an
+entry, whatever happens around it. Real Redis, and the server over real websockets."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from duel_helpers import SECRET, run, running_server, url_of
+from test_server_archive import played_match
+from test_server_finished_memory import recorded_finished
+from test_server_store import entry
+
+from protocol.messages import Reconnect, Seated, Update
+from server import archive, keys, resp, snapshots, store
+from server.client import DuelClient
+from server.store import LogGapError, RedisEventStore, action_key
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def new_match() -> str:
+    return "s" + secrets.token_hex(6)
+
+
+async def filled(st: RedisEventStore, n: int) -> str:
+    m = new_match()
+    for seq in range(1, n + 1):
+        got = await st.append(m, entry(seq, client_action_id=f"c{seq}"), action_key(0, f"c{seq}"), f"fp{seq}")
+        assert got.status == "ok"
+    return m
+
+
+@pytest.mark.parametrize("lean", [False, True], ids=["redis-py", "lean pipe"])
+def test_a_sealed_log_reads_as_it_did_and_appends_as_it_did(redis_url: str, lean: bool) -> None:
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        pipe = resp.Pipe(redis_url) if lean else None
+        st = RedisEventStore(client, pipe)
+        n = store.READ_BATCH * 2 + 37  # reads cross batches, in the segment and out of it
+        m = await filled(st, n)
+        before = await st.read(m)
+        await st.put_snapshot(m, 1000, b"a long log keeps its snapshot")
+        probes = [(0, None), (0, 1), (1, 5), (n - 2, None), (n - 1, None), (n, None), (498, 600), (250, 3)]
+        reads = {p: await st.read(m, after=p[0], limit=p[1]) for p in probes}
+
+        sealed = await st.seal(m)
+        assert sealed.status == "ok" and sealed.seq == n
+        assert await client.xlen(keys.log_key(m)) == 1  # the stream keeps the last entry only
+        segment = await client.get(keys.sealed_key(m))
+        assert segment is not None and len(segment) == sealed.sealed_bytes < sealed.raw_bytes
+        assert await st.read(m) == before
+        for (after, limit), want in reads.items():
+            assert await st.read(m, after=after, limit=limit) == want, (after, limit)
+        for seq in (1, 2, 500, 501, n - 1, n):
+            assert await st.entry(m, seq) == before[seq - 1]
+        assert await st.entry(m, n + 1) is None and await st.entry(m, 0) is None
+        assert await st.last_seq(m) == n and await st.length(m) == n
+        assert await st.newest_snapshot(m) == (1000, b"a long log keeps its snapshot")  # n >= SNAPSHOTS_KEPT_FROM
+
+        # a second seal does nothing; the append's checks are those of the log's top
+        assert (await st.seal(m)).status == "sealed"
+        assert (await st.append(m, entry(n))).status == "conflict"
+        assert (await st.append(m, entry(n - 5))).status == "conflict"
+        dup = await st.append(m, entry(n + 1, client_action_id="c7"), action_key(0, "c7"), "fp7")
+        assert (dup.status, dup.seq, dup.fingerprint) == ("duplicate", 7, "fp7")
+        assert (await st.append(m, entry(n + 1))).status == "ok"
+        assert await st.read(m, after=n - 2) == [*before[n - 2 :], entry(n + 1)]
+        assert await st.read(m) == [*before, entry(n + 1)]
+        await client.aclose()
+        if pipe is not None:
+            await pipe.close()
+
+    run(body())
+
+
+def test_a_seal_changes_nothing_if_the_log_moved_after_it_was_read(redis_url: str) -> None:
+    """An entry appended between the seal's read and its script: the script sees the log's top
+    moved and writes nothing (the stream keeps every entry, no segment is made)."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        st = RedisEventStore(client)
+        m = await filled(st, 20)
+        real = st._xrange
+
+        async def read_then_append(key: str, lo: str, hi: str, count: int) -> list[dict[bytes, Any]]:
+            rows = await real(key, lo, hi, count)
+            await RedisEventStore(client).append(m, entry(21))  # another writer, meanwhile
+            return rows
+
+        st._xrange = read_then_append  # type: ignore[method-assign]
+        got = await st.seal(m)
+        assert (got.status, got.seq) == ("moved", 21)
+        assert await client.xlen(keys.log_key(m)) == 21 and not await client.exists(keys.sealed_key(m))
+        st._xrange = real  # type: ignore[method-assign]
+        assert [e.seq for e in await st.read(m)] == list(range(1, 22))
+        assert (await st.seal(m)).status == "ok"
+        assert [e.seq for e in await st.read(m)] == list(range(1, 22))
+        await client.aclose()
+
+    run(body())
+
+
+def test_a_read_that_a_seal_overtakes_between_two_batches_still_gets_every_entry(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "READ_BATCH", 10)
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        st = RedisEventStore(client)
+        m = await filled(st, 45)
+        want = await st.read(m)
+        real = st._xrange
+        calls = 0
+
+        async def sealing_after_the_first_batch(key: str, lo: str, hi: str, count: int) -> list[dict[bytes, Any]]:
+            nonlocal calls
+            calls += 1
+            rows = await real(key, lo, hi, count)
+            if calls == 1:
+                assert (await RedisEventStore(client).seal(m)).status == "ok"
+            return rows
+
+        st._xrange = sealing_after_the_first_batch  # type: ignore[method-assign]
+        assert await st.read(m) == want
+        assert calls >= 2
+        await client.aclose()
+
+    run(body())
+
+
+def test_entries_in_neither_the_stream_nor_a_segment_are_an_error_not_a_shorter_log(redis_url: str) -> None:
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        st = RedisEventStore(client)
+        m = await filled(st, 12)
+        assert (await st.seal(m)).status == "ok"
+        await client.delete(keys.sealed_key(m))
+        with pytest.raises(LogGapError, match=r"entries 1\.\.11"):
+            await st.read(m)
+        assert [e.seq for e in await st.read(m, after=11)] == [12]  # what is there still reads
+        await client.aclose()
+
+    run(body())
+
+
+@pytest.mark.parametrize("keep_snapshot", [False, True], ids=["short log", "long log"])
+def test_a_server_seals_a_finished_duel_and_everything_reads_it_as_before(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep_snapshot: bool
+) -> None:
+    """Played to the end over websockets: the process that recorded the end seals the log
+    ``seal_after`` seconds later. The replay file is the same, and a player who comes back
+    finds the finished duel, folded from the segment alone (a short log drops its snapshot)
+    or from its snapshot and the segment (a long one keeps it)."""
+    monkeypatch.setattr(snapshots, "EVERY", 10)
+    monkeypatch.setattr(store, "SNAPSHOTS_KEPT_FROM", 20 if keep_snapshot else 10_000)
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        async with running_server(redis_url, tmp_path, seal_after=0.3) as server:
+            match_id = await played_match(url_of(server), 3)
+            await recorded_finished(client, match_id)
+            assert await client.hkeys(keys.snapshots_key(match_id))
+            before = await archive.export_match(client, match_id, SECRET)
+            assert not await client.exists(keys.sealed_key(match_id))
+            for _ in range(300):
+                if await client.exists(keys.sealed_key(match_id)):
+                    break
+                await asyncio.sleep(0.01)
+            assert await client.xlen(keys.log_key(match_id)) == 1
+            assert server.metrics.get("duel_logs_sealed_total") == 1
+            assert bool(await client.hkeys(keys.snapshots_key(match_id))) is keep_snapshot
+            after = await archive.export_match(client, match_id, SECRET)
+            assert after.entries == before.entries and after.header["chain"] == before.header["chain"]
+            # a seat holder comes back to the finished duel: the server folds it from the segment
+            server.service._live.clear()
+            c = await DuelClient.connect(url_of(server), "back")
+            await c.send(Reconnect(token=server.tokens.issue(match_id, 0), last_seq=0))
+            assert (await c.expect(Seated)).match_id == match_id
+            while c.seq < len(before.entries):
+                await c.expect(Update)
+            assert c.finished and c.state_hash == before.entries[-1].state_hash
+            assert server.metrics.get("duel_snapshots_loaded_total") == int(keep_snapshot)
+            assert server.metrics.get("duel_snapshots_ignored_total") == 0
+            await c.close()
+        await client.aclose()
+
+    run(body())
+
+
+def test_duel_matches_seal_seals_the_finished_matches_a_server_left_unsealed(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> list[str]:
+        async with running_server(redis_url, tmp_path, seal_after=None) as server:
+            ids = [await played_match(url_of(server), seed) for seed in (4, 5)]
+            client = aioredis.Redis.from_url(redis_url)
+            for m in ids:
+                await recorded_finished(client, m)
+            await client.aclose()
+        return ids
+
+    ids = run(body())
+
+    async def check(want_sealed: bool) -> list[list[Any]]:
+        client = aioredis.Redis.from_url(redis_url)
+        out = []
+        for m in ids:
+            assert bool(await client.exists(keys.sealed_key(m))) is want_sealed
+            out.append([(e.seq, e.state_hash) for e in await RedisEventStore(client).read(m)])
+        await client.aclose()
+        return out
+
+    unsealed = run(check(False))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "matches",
+            "--seal",
+            "--redis-url",
+            redis_url,
+            "--data-dir",
+            str(tmp_path),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "sealed the logs of" in done.stdout and " KiB of entries in " in done.stdout
+    assert run(check(True)) == unsealed
