@@ -37,7 +37,7 @@ from protocol.messages import (
     ServerMessage,
     Update,
 )
-from server import child
+from server import child, keys
 from server.client import ClientError, DuelClient, bot_choice
 from server.replay import verify_log
 from server.store import RedisEventStore
@@ -300,6 +300,7 @@ class Audit:
     twice: list[tuple[str, int, str]] = field(default_factory=list)  # (match, seat, cid) in more than one entry
     gaps: list[str] = field(default_factory=list)  # logs whose seqs are not 1..n
     diverged: list[str] = field(default_factory=list)  # logs that fail verify
+    sealed: int = 0  # logs read (partly) from a sealed segment
 
     def figures(self) -> dict[str, Any]:
         return {
@@ -310,6 +311,7 @@ class Audit:
             "applied_twice": len(self.twice),
             "logs_not_contiguous": len(self.gaps),
             "logs_failing_verify": len(self.diverged),
+            "logs_sealed": self.sealed,
         }
 
     def assert_clean(self) -> None:
@@ -327,6 +329,14 @@ async def read_log(redis_url: str, match_id: str) -> list[LogEntry]:
         await client.aclose()
 
 
+async def is_sealed(redis_url: str, match_id: str) -> bool:
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        return bool(await client.exists(keys.sealed_key(match_id)))
+    finally:
+        await client.aclose()
+
+
 async def audit(redis_url: str, match_ids: list[str], acks: list[Ack]) -> Audit:
     """Check every acknowledged action is at its seq in the stored log, no client action id
     is in two entries, every log is 1..n, and every log passes ``verify`` (today's rules
@@ -336,6 +346,7 @@ async def audit(redis_url: str, match_ids: list[str], acks: list[Ack]) -> Audit:
     for match_id in match_ids:
         entries = await read_log(redis_url, match_id)
         logs[match_id] = entries
+        out.sealed += await is_sealed(redis_url, match_id)
         out.entries += len(entries)
         if [e.seq for e in entries] != list(range(1, len(entries) + 1)):
             out.gaps.append(match_id)

@@ -35,7 +35,10 @@ KILL_EVERY = fknob("DUEL_FAULT_KILL_EVERY", 1.0)  # seconds of play between kill
 
 def test_server_sigkill_under_concurrent_duels_loses_nothing(redis_url: str, tmp_path: Path) -> None:
     port = free_port()
-    proc = ServeProcess(tmp_path / "srv", "--redis-url", redis_url, "--port", str(port), "--rate-limit", "2000")
+    # finished duels are sealed at once, so seals race with the kills too
+    proc = ServeProcess(
+        tmp_path / "srv", "--redis-url", redis_url, "--port", str(port), "--rate-limit", "2000", "--seal-after", "0"
+    )
     proc.start()
     url = f"ws://127.0.0.1:{port}"
     lobby_errors: Counter[str] = Counter()
@@ -95,4 +98,5 @@ def test_server_sigkill_under_concurrent_duels_loses_nothing(redis_url: str, tmp
     assert kills == ROUNDS
     assert started >= DUELS and finished == started
     assert sum(p.reconnects for p in players) > 0, "the kills cut no connection: the test tested nothing"
+    assert result.sealed > 0, "no finished log was sealed: sealing under kills was not exercised"
     result.assert_clean()
