@@ -11,8 +11,6 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -40,8 +38,7 @@ log = structlog.get_logger("duel.server")
 ENGINE_KIND = "compiled (mypyc)" if engine.NATIVE else "python source"
 """How the rules engine runs here (docs/adr/0008): in the start-up log and ``/healthz?detail=1``."""
 
-REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
-"""What a Redis command raises while Redis cannot be reached."""
+REDIS_DOWN = redisconn.REDIS_DOWN
 
 
 class DuelServer:

@@ -28,6 +28,9 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+"""What a Redis command raises while Redis cannot be reached."""
+
 CLUSTER_SCHEME = "redis+cluster://"
 
 Client = Any

@@ -20,17 +20,20 @@ from collections.abc import Iterable
 
 import redis.asyncio as aioredis
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import keys
 from server.directory import FINISHED
 from server.metrics import Metrics
+from server.redisconn import REDIS_DOWN
 from server.store import RedisEventStore, SealResult
 
 log = structlog.get_logger("duel.sealing")
 
-REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+ATTEMPTS = 3
+"""A seal that finds Redis unreachable is tried again later, this many times in all."""
+
+RETRY_AFTER_S = 5.0
+"""How much later than a fresh end's delay a retry comes (so that the queue stays in time order)."""
 
 
 class Sealer:
@@ -40,12 +43,12 @@ class Sealer:
         self.store = store
         self.metrics = metrics
         self.delay = delay
-        self._due: deque[tuple[float, str]] = deque()  # (when, match id), in time order
+        self._due: deque[tuple[float, str, int]] = deque()  # (when, match id, attempts made), in time order
         self._wake = asyncio.Event()
 
     def add(self, match_id: str) -> None:
         """``match_id`` has ended (this process recorded it first): seal it after the delay."""
-        self._due.append((time.monotonic() + self.delay, match_id))
+        self._due.append((time.monotonic() + self.delay, match_id, 0))
         self._wake.set()
 
     @property
@@ -58,28 +61,33 @@ class Sealer:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            when, match_id = self._due[0]
+            when, match_id, attempts = self._due[0]
             wait = when - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
             self._due.popleft()
-            await self.seal(match_id)
+            await self.seal(match_id, attempts)
 
     async def flush(self) -> None:
-        """Seal every match still waiting, now (the server is stopping)."""
+        """Try once more to seal every match still waiting, now (the server is stopping)."""
         while self._due:
-            _, match_id = self._due.popleft()
-            await self.seal(match_id)
+            _, match_id, _attempts = self._due.popleft()
+            await self.seal(match_id, ATTEMPTS - 1)
 
-    async def seal(self, match_id: str) -> SealResult | None:
+    async def seal(self, match_id: str, attempts: int = ATTEMPTS - 1) -> SealResult | None:
         """Seal one match now; a failure is logged and counted, never raised (the log stays
-        a plain stream, as correct as before)."""
+        a plain stream, as correct as before). ``attempts``: how many were made before; while
+        fewer than :data:`ATTEMPTS`, a seal that finds Redis unreachable is queued again."""
         try:
             result = await self.store.seal(match_id)
         except REDIS_DOWN:
-            log.warning("seal_redis_unavailable", match_id=match_id)
-            self.metrics.inc("duel_logs_seal_failed_total")
+            log.warning("seal_redis_unavailable", match_id=match_id, attempt=attempts + 1)
+            if attempts + 1 < ATTEMPTS:
+                self._due.append((time.monotonic() + self.delay + RETRY_AFTER_S, match_id, attempts + 1))
+                self._wake.set()
+            else:
+                self.metrics.inc("duel_logs_seal_failed_total")
             return None
         except Exception:
             log.exception("seal_failed", match_id=match_id)

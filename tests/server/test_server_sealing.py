@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,14 +15,19 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+import structlog.testing
 from duel_helpers import SECRET, run, running_server, url_of
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from test_server_archive import played_match
 from test_server_finished_memory import recorded_finished
 from test_server_store import entry
 
 from protocol.messages import Reconnect, Seated, Update
-from server import archive, keys, resp, snapshots, store
+from server import archive, keys, resp, sealing, snapshots, store
 from server.client import DuelClient
+from server.metrics import Metrics
+from server.sealing import Sealer
 from server.store import LogGapError, RedisEventStore, action_key
 
 REPO = Path(__file__).resolve().parents[2]
@@ -240,3 +246,47 @@ def test_duel_matches_seal_seals_the_finished_matches_a_server_left_unsealed(red
     assert done.returncode == 0, done.stderr
     assert "sealed the logs of" in done.stdout and " KiB of entries in " in done.stdout
     assert run(check(True)) == unsealed
+
+
+def test_a_seal_that_finds_redis_down_is_tried_again_then_given_up(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each try really meets a Redis that cannot be reached (nothing listens on the port): the
+    seal is queued again until it has been tried ATTEMPTS times, then counted as failed; the
+    log is left whole, and a later seal (Redis back) seals it."""
+    monkeypatch.setattr(sealing, "RETRY_AFTER_S", 0.05)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead_port = s.getsockname()[1]
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        st = RedisEventStore(client)
+        m = await filled(st, 12)
+        down = aioredis.Redis(host="127.0.0.1", port=dead_port, retry=Retry(NoBackoff(), 0))
+        metrics = Metrics()
+        sealer = Sealer(RedisEventStore(down), metrics, delay=0.0)
+        task = asyncio.create_task(sealer.run())
+        with structlog.testing.capture_logs() as logged:
+            sealer.add(m)
+            for _ in range(1000):
+                if metrics.get("duel_logs_seal_failed_total"):
+                    break
+                await asyncio.sleep(0.01)
+        assert metrics.get("duel_logs_seal_failed_total") == 1 and sealer.waiting == 0
+        tries = [e["attempt"] for e in logged if e["event"] == "seal_redis_unavailable"]
+        assert tries == list(range(1, sealing.ATTEMPTS + 1))
+        assert not await client.exists(keys.sealed_key(m)) and await client.xlen(keys.log_key(m)) == 12
+        sealer.store = st  # Redis is back
+        sealer.add(m)
+        for _ in range(300):
+            if metrics.get("duel_logs_sealed_total"):
+                break
+            await asyncio.sleep(0.01)
+        assert metrics.get("duel_logs_sealed_total") == 1 and await client.xlen(keys.log_key(m)) == 1
+        assert [e.seq for e in await st.read(m)] == list(range(1, 13))
+        task.cancel()
+        await down.aclose()
+        await client.aclose()
+
+    run(body())
