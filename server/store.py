@@ -19,7 +19,8 @@ A finished match's log is **sealed** (:meth:`RedisEventStore.seal`): every entry
 moves, byte for byte, into one compressed segment (``match:{ID}:sealed``) and the stream keeps
 the last one, so that the log's top, the append's checks and the bell stay as they were. Every
 read here finds the entries before the stream's first in the segment, so no reader can tell a
-sealed log from a plain one; a finished duel keeps about a quarter of the bytes.
+sealed log from a plain one; a finished duel keeps about a quarter of the bytes (docs/performance.md,
+thirteenth pass).
 """
 
 from __future__ import annotations
@@ -79,9 +80,13 @@ if #top > 0 then cur = tonumber(string.match(top[1][1], '^(%d+)')) end
 -- every entry 1 .. top still in the stream (seqs are 1, 2, 3 ...), and no entry since
 if cur ~= tonumber(ARGV[1]) or redis.call('XLEN', KEYS[1]) ~= cur then return {'MOVED', cur} end
 redis.call('SET', KEYS[2], ARGV[2])
--- the stream made anew with its last entry alone (a trimmed stream keeps its node's 4 KiB)
+-- the stream made anew with its last entry alone (a trimmed stream keeps its node's bytes), then
+-- dumped and restored: Redis allocates a new node at 4 KiB up front, a restored one at its size
 redis.call('DEL', KEYS[1])
 redis.call('XADD', KEYS[1], top[1][1], unpack(top[1][2]))
+local packed = redis.call('DUMP', KEYS[1])
+redis.call('DEL', KEYS[1])
+redis.call('RESTORE', KEYS[1], 0, packed)
 if ARGV[3] == '1' then redis.call('DEL', KEYS[3]) end
 return {'OK', cur}
 """
