@@ -118,6 +118,10 @@ def test_duels_on_a_cluster_survive_a_killed_server_process(cluster: EmbeddedClu
             log = await store.read(match_id)
             divergence, state = verify_log(log)
             assert divergence is None and state is not None and state.finished
+            # a finished log sealed on the cluster (its script touches three keys of one slot)
+            assert (await store.seal(match_id)).status in ("ok", "sealed")
+            assert await client.exists(keys.sealed_key(match_id)) and await client.xlen(keys.log_key(match_id)) == 1
+            assert await store.read(match_id) == log
         await client.aclose()
 
     run(check())
