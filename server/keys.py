@@ -56,9 +56,22 @@ def sealed_key(match_id: str) -> str:
     return f"match:{{{check_match_id(match_id)}}}:sealed"
 
 
+def sealing_key(match_id: str) -> str:
+    """STREAM, for a moment: the log's last entry, built aside while the log is sealed, then
+    renamed over the log (server.store, ``seal``)."""
+    return f"match:{{{check_match_id(match_id)}}}:sealing"
+
+
 def match_keys(match_id: str) -> list[str]:
     """Every key that holds a match's data (all in the match's hash slot)."""
-    return [log_key(match_id), actions_key(match_id), meta_key(match_id), snapshots_key(match_id), sealed_key(match_id)]
+    return [
+        log_key(match_id),
+        actions_key(match_id),
+        meta_key(match_id),
+        snapshots_key(match_id),
+        sealed_key(match_id),
+        sealing_key(match_id),
+    ]
 
 
 BELL_PATTERN = "match:{*}:bell"

@@ -70,25 +70,31 @@ return {'OK', cur + 1}
 
 
 SEAL_LUA = """
--- KEYS[1] log stream, KEYS[2] sealed segment, KEYS[3] snapshots
+-- KEYS[1] log stream, KEYS[2] sealed segment, KEYS[3] snapshots, KEYS[4] the new stream, built aside
 -- ARGV[1] the log's top seq when it was read, ARGV[2] the segment (entries 1 .. top - 1),
 -- ARGV[3] '1': drop the snapshots too (a short log folds from the segment as fast)
+-- Lua has no rollback: the log is replaced last, in one RENAME, once everything else is written,
+-- so a script stopped by an error at any point leaves the log whole.
 if redis.call('EXISTS', KEYS[2]) == 1 then return {'SEALED', 0} end
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local cur = 0
 if #top > 0 then cur = tonumber(string.match(top[1][1], '^(%d+)')) end
 -- every entry 1 .. top still in the stream (seqs are 1, 2, 3 ...), and no entry since
 if cur ~= tonumber(ARGV[1]) or redis.call('XLEN', KEYS[1]) ~= cur then return {'MOVED', cur} end
+-- the new stream: the last entry alone, then dumped and restored if this Redis allows it (a new
+-- stream node is allocated at 4 KiB up front, a restored one at its size)
+redis.call('DEL', KEYS[4])
+redis.call('XADD', KEYS[4], top[1][1], unpack(top[1][2]))
+local packed = redis.pcall('DUMP', KEYS[4])
+local compact = 0
+if type(packed) == 'string' then
+  local again = redis.pcall('RESTORE', KEYS[4], 0, packed, 'REPLACE')
+  if type(again) == 'table' and again.ok then compact = 1 end
+end
 redis.call('SET', KEYS[2], ARGV[2])
--- the stream made anew with its last entry alone (a trimmed stream keeps its node's bytes), then
--- dumped and restored: Redis allocates a new node at 4 KiB up front, a restored one at its size
-redis.call('DEL', KEYS[1])
-redis.call('XADD', KEYS[1], top[1][1], unpack(top[1][2]))
-local packed = redis.call('DUMP', KEYS[1])
-redis.call('DEL', KEYS[1])
-redis.call('RESTORE', KEYS[1], 0, packed)
+redis.call('RENAME', KEYS[4], KEYS[1])
 if ARGV[3] == '1' then redis.call('DEL', KEYS[3]) end
-return {'OK', cur}
+return {'OK', cur, compact}
 """
 
 SEGMENT_MAGIC = b"DUELSEG1"
@@ -118,6 +124,7 @@ class SealResult:
     seq: int
     raw_bytes: int = 0  # the entries' stream fields, packed
     sealed_bytes: int = 0  # the segment
+    compact: bool = False  # the stream left was dumped and restored (this Redis allows DUMP/RESTORE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,11 +317,11 @@ class RedisEventStore:
         # zlib lets go of the GIL: compressed on another thread, the ~0.6 ms holds no duel up
         segment = SEGMENT_MAGIC + await asyncio.to_thread(zlib.compress, packed, SEAL_LEVEL)
         drop = "1" if top < SNAPSHOTS_KEPT_FROM else ""
-        script_keys = [key, keys.sealed_key(match_id), keys.snapshots_key(match_id)]
+        script_keys = [key, keys.sealed_key(match_id), keys.snapshots_key(match_id), keys.sealing_key(match_id)]
         reply = await self._seal(keys=script_keys, args=[top, segment, drop])
         status = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
         if status == "OK":
-            return SealResult("ok", top, len(packed), len(segment))
+            return SealResult("ok", top, len(packed), len(segment), bool(int(reply[2])))
         return SealResult("sealed" if status == "SEALED" else "moved", int(reply[1]))
 
     async def _cmd(self, *args: bytes | str | int) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+import redis.exceptions
 import structlog.testing
 from duel_helpers import SECRET, run, running_server, url_of
 from redis.asyncio.retry import Retry
@@ -59,8 +60,10 @@ def test_a_sealed_log_reads_as_it_did_and_appends_as_it_did(redis_url: str, lean
         reads = {p: await st.read(m, after=p[0], limit=p[1]) for p in probes}
 
         sealed = await st.seal(m)
-        assert sealed.status == "ok" and sealed.seq == n
+        assert sealed.status == "ok" and sealed.seq == n and sealed.compact
         assert await client.xlen(keys.log_key(m)) == 1  # the stream keeps the last entry only
+        assert await client.memory_usage(keys.log_key(m)) < 2048  # restored: not a 4 KiB node
+        assert not await client.exists(keys.sealing_key(m))
         segment = await client.get(keys.sealed_key(m))
         assert segment is not None and len(segment) == sealed.sealed_bytes < sealed.raw_bytes
         assert await st.read(m) == before
@@ -288,5 +291,46 @@ def test_a_seal_that_finds_redis_down_is_tried_again_then_given_up(
         task.cancel()
         await down.aclose()
         await client.aclose()
+
+    run(body())
+
+
+@pytest.mark.parametrize("refused", [["dump", "restore"], ["restore"]], ids=["dump+restore", "restore"])
+def test_a_redis_that_refuses_dump_and_restore_still_seals_and_loses_nothing(
+    redis_url: str, refused: list[str]
+) -> None:
+    """A managed Redis may refuse DUMP and RESTORE (here: an ACL user without them, so the
+    script's own calls are refused): the seal still moves the entries into the segment and
+    leaves the last one in a plain stream (4 KiB); nothing is lost on the way, even when the
+    refusal comes after the new stream was dumped."""
+
+    async def body() -> None:
+        admin = aioredis.Redis.from_url(redis_url)
+        user = "sealer-" + secrets.token_hex(4)
+        await admin.acl_setuser(
+            user,
+            enabled=True,
+            passwords=["+pw"],
+            keys=["*"],
+            channels=["*"],
+            commands=["+@all", *(f"-{c}" for c in refused)],
+        )
+        client = aioredis.Redis.from_url(redis_url, username=user, password="pw")
+        try:
+            st = RedisEventStore(client)
+            m = await filled(st, 30)
+            before = await st.read(m)
+            with pytest.raises(redis.exceptions.NoPermissionError):  # the user really cannot
+                await client.execute_command("RESTORE", keys.sealing_key(m), 0, b"payload")
+            got = await st.seal(m)
+            assert (got.status, got.seq, got.compact) == ("ok", 30, False)
+            assert await admin.xlen(keys.log_key(m)) == 1 and not await admin.exists(keys.sealing_key(m))
+            assert await st.read(m) == before
+            assert (await st.append(m, entry(31))).status == "ok"
+            assert [e.seq for e in await st.read(m)] == list(range(1, 32))
+        finally:
+            await client.aclose()
+            await admin.acl_deluser(user)
+            await admin.aclose()
 
     run(body())
