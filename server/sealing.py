@@ -44,6 +44,7 @@ class Sealer:
         self.metrics = metrics
         self.delay = delay
         self._due: deque[tuple[float, str, int]] = deque()  # (when, match id, attempts made), in time order
+        self._told_not_compact = False
         self._wake = asyncio.Event()
 
     def add(self, match_id: str) -> None:
@@ -96,6 +97,13 @@ class Sealer:
         if result.status == "ok":
             self.metrics.inc("duel_logs_sealed_total")
             self.metrics.inc("duel_logs_sealed_bytes_total", result.sealed_bytes)
+            if not result.compact and not self._told_not_compact:
+                self._told_not_compact = True  # once per process: it is this Redis's setting
+                log.warning(
+                    "seal_not_compact",
+                    match_id=match_id,
+                    reason="this Redis refuses DUMP or RESTORE: each sealed log keeps a 4 KiB stream node",
+                )
         return result
 
 

@@ -322,8 +322,10 @@ def test_a_redis_that_refuses_dump_and_restore_still_seals_and_loses_nothing(
             before = await st.read(m)
             with pytest.raises(redis.exceptions.NoPermissionError):  # the user really cannot
                 await client.execute_command("RESTORE", keys.sealing_key(m), 0, b"payload")
-            got = await st.seal(m)
-            assert (got.status, got.seq, got.compact) == ("ok", 30, False)
+            with structlog.testing.capture_logs() as logged:
+                got = await Sealer(st, Metrics(), 0.0).seal(m)
+            assert got is not None and (got.status, got.seq, got.compact) == ("ok", 30, False)
+            assert [e["event"] for e in logged] == ["seal_not_compact"]  # the operator is told
             assert await admin.xlen(keys.log_key(m)) == 1 and not await admin.exists(keys.sealing_key(m))
             assert await st.read(m) == before
             assert (await st.append(m, entry(31))).status == "ok"
