@@ -81,15 +81,20 @@ return 0
 
 FINISH_LUA = """
 -- KEYS[1] meta, KEYS[2] snapshots, KEYS[3] action ids; ARGV[1] now ms, ARGV[2] seconds the
--- action ids are kept, ARGV[3..] field/value pairs. Once only: the first process to see the
--- end records it (1), the others find it recorded (0). A finished match needs one snapshot
+-- action ids are kept, ARGV[3] who records it ('' = nobody in particular), ARGV[4..] field/value
+-- pairs. Once only: the first process to see the end records it (1), the others find it recorded
+-- (0); the one that recorded it gets 1 again if it runs it again (a retry after a lost reply: it
+-- still has the end's follow-up to do, the seal). A finished match needs one snapshot
 -- (the newest: loading its final position; until its log is sealed, server.store) and its action
 -- ids only while a client may still resend its last action; the rest is memory a finished duel
 -- need not hold (bench/redis_memory.py).
-if redis.call('HGET', KEYS[1], 'status') == 'finished' then return 0 end
+if redis.call('HGET', KEYS[1], 'status') == 'finished' then
+  if ARGV[3] ~= '' and redis.call('HGET', KEYS[1], 'finished_by') == ARGV[3] then return 1 end
+  return 0
+end
 local fields = {}
-for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_ms', ARGV[1], unpack(fields))
+for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_ms', ARGV[1], 'finished_by', ARGV[3], unpack(fields))
 local newest = -1
 local seqs = redis.call('HKEYS', KEYS[2])
 for _, s in ipairs(seqs) do
@@ -266,18 +271,20 @@ class MatchDirectory:
     async def set_status(self, match_id: str, status: str) -> None:
         await self._cmd("HSET", keys.meta_key(match_id), "status", status)
 
-    async def finish(self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int) -> bool:
-        """Record the result (once; True for the first) and move the match from the live
-        index to the history. Two steps, because the meta is in the match's hash slot and
-        the indexes in the lobby's (Redis Cluster); moving it is idempotent, so every process
-        that sees the end does it."""
+    async def finish(
+        self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int, by: str = ""
+    ) -> bool:
+        """Record the result (once; True for the first, and again for the same ``by``: a retry
+        whose first reply was lost) and move the match from the live index to the history. Two
+        steps, because the meta is in the match's hash slot and the indexes in the lobby's
+        (Redis Cluster); moving it is idempotent, so every process that sees the end does it."""
         fields = {
             "winner": "" if winner is None else str(winner),
             "end_reason": reason,
             "length": length,
             "turns": turns,
         }
-        args: list[Any] = [_now_ms(), ACTION_IDS_KEPT_S]
+        args: list[Any] = [_now_ms(), ACTION_IDS_KEPT_S, by]
         for k, v in fields.items():
             args.extend((k, v))
         match_keys = [keys.meta_key(match_id), keys.snapshots_key(match_id), keys.actions_key(match_id)]

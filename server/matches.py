@@ -249,6 +249,7 @@ class MatchService:
                     reason=str(getattr(state, "end_reason", "") or ""),
                     length=lm.seq,
                     turns=int(getattr(state, "turn", 0)),
+                    by=self.process_id,
                 )
                 if first:
                     self.on_finished(lm.match_id)  # its log is sealed a little later (server.sealing)

@@ -67,8 +67,10 @@ class Sealer:
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue
-            self._due.popleft()
+            # taken off the queue once done: a stop that cancels this seal midway leaves it
+            # for ``flush`` (sealing twice is harmless: the second finds it sealed)
             await self.seal(match_id, attempts)
+            self._due.popleft()
 
     async def flush(self) -> None:
         """Try once more to seal every match still waiting, now (the server is stopping)."""

@@ -33,7 +33,7 @@ from server.client import DuelClient
 from server.directory import CREATE_LUA, FINISH_LUA, HOLD_LUA, JOIN_LUA, RELEASE_LUA
 from server.embedded_redis import EmbeddedRedis
 from server.lobby import ALIVE_LUA, LEAVE_LUA, PAIR_LUA, REQUEUE_LUA
-from server.store import APPEND_LUA
+from server.store import APPEND_LUA, SEAL_LUA
 from tests.faults.fault_helpers import (
     NETWORK_ERRORS,
     Player,
@@ -56,6 +56,7 @@ SCRIPTS = {
     "alive": ALIVE_LUA,
     "leave": LEAVE_LUA,
     "requeue": REQUEUE_LUA,
+    "seal": SEAL_LUA,
 }
 PATTERNS = {
     pattern: name
@@ -126,7 +127,8 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
 
         try:
             direct = aioredis.Redis.from_url(embedded.url)
-            async with running_server(proxy.url, tmp_path, address_rate=100_000) as server:
+            # each duel's log sealed as soon as it ends, so that a seal's reply can be lost too
+            async with running_server(proxy.url, tmp_path, address_rate=100_000, seal_after=0.0) as server:
                 url = url_of(server)
                 # quick-match players who leave while waiting (their pairing's and their
                 # leave's replies lost): never paired afterwards
@@ -154,7 +156,7 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
                     arm("create", "join", "hold")
                     duels.append(await start_duel(lambda: url, n, errors, seed=17))
                 disarm("create", "join", "hold")
-                arm("finish")  # the first duel to end loses it
+                arm("finish", "seal")  # the first duel to end loses both
                 chaos_task = asyncio.create_task(chaos())
                 stranded = 0
                 players: list[Player] = []
@@ -202,7 +204,7 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
         )
         report("lost_replies", **figures)
         lost = Counter(PATTERNS[p] for p in proxy.dropped)
-        for name in ("append", "create", "join", "hold", "release", "finish", "pair", "leave"):
+        for name in ("append", "create", "join", "hold", "release", "finish", "pair", "leave", "seal"):
             assert lost[name] > 0, f"no reply to {name} was lost: {dict(lost)}"
         assert stranded == 0
         assert all(n == 1 for n in seats.values()), seats
@@ -211,6 +213,7 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
         assert not paired_with_leaver
         assert all(p.finished for p in players)
         assert queue_left == 0 and records_left == 0
+        assert result.sealed == result.matches, "a seal whose reply was lost is sealed all the same"
         result.assert_clean()
 
     try:

@@ -27,6 +27,7 @@ from test_server_store import entry
 from protocol.messages import Reconnect, Seated, Update
 from server import archive, keys, resp, sealing, snapshots, store
 from server.client import DuelClient
+from server.directory import MatchDirectory
 from server.metrics import Metrics
 from server.sealing import Sealer
 from server.store import LogGapError, RedisEventStore, action_key
@@ -334,5 +335,28 @@ def test_a_redis_that_refuses_dump_and_restore_still_seals_and_loses_nothing(
             await client.aclose()
             await admin.acl_deluser(user)
             await admin.aclose()
+
+    run(body())
+
+
+def test_the_process_that_recorded_an_end_is_told_so_again_on_a_retry(redis_url: str) -> None:
+    """The end's script answers "first" to the process that recorded it, also when it runs
+    again (its first reply was lost, its client retried): that process still seals the log.
+    Another process, or a caller that names nobody, is told it was recorded before."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        directory = MatchDirectory(client)
+        m = new_match()
+        await directory.create(m, "req", [], spectators=True, quick=False)
+
+        async def finish(by: str) -> bool:
+            return await directory.finish(m, winner=0, reason="lp", length=3, turns=1, by=by)
+
+        assert await finish("proc-a") is True
+        assert await finish("proc-a") is True  # the retry of the one that recorded it
+        assert await finish("proc-b") is False
+        assert await finish("") is False
+        await client.aclose()
 
     run(body())
