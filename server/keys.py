@@ -92,6 +92,10 @@ LOBBY_MATCHES = "lobby:{lobby}:matches"
 LOBBY_FINISHED = "lobby:{lobby}:finished"
 """ZSET of finished match ids by the time they finished (ms): the match history."""
 
+SEALS_PENDING = "lobby:{lobby}:seals"
+"""ZSET of finished match ids whose log is still to be sealed, by when it is due (ms): a seal
+overdue there (its process stopped first) is done by any process's sweep (server.sealing)."""
+
 QUICK_QUEUE = "lobby:{lobby}:quick"
 """ZSET of match ids waiting for a quick-match opponent, by the time they started waiting."""
 

@@ -47,7 +47,8 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
     "duel_logs_sealed_total": ("counter", "finished matches' logs sealed (compressed into one segment)"),
     "duel_logs_sealed_bytes_total": ("counter", "bytes of the sealed segments written"),
-    "duel_logs_seal_failed_total": ("counter", "seals that failed (the log stays a plain stream)"),
+    "duel_logs_seal_failed_total": ("counter", "seals that failed (the log stays a stream until a sweep seals it)"),
+    "duel_logs_sealed_overdue_total": ("counter", "overdue seals a sweep took up (their process stopped, or gave up)"),
 }
 _HISTOGRAMS = {
     "duel_action_latency_seconds": "time from an action frame to its reply",

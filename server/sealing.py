@@ -7,13 +7,18 @@ byte, into one compressed segment; every reader finds them there). One task does
 whole process, one match at a time, oldest end first: the ends arrive in time order and all
 wait the same delay, so a queue is in time order too.
 
-A match whose end was recorded by a process that stopped before its seal is left as a plain
-stream (correct, only larger); ``duel matches --seal`` seals every such finished match.
+No seal is lost with a process: each end is also registered in Redis (``keys.SEALS_PENDING``,
+by when its seal is due) and taken off once sealed. Every process sweeps that set now and then
+and seals what is overdue there: the ends of a process that stopped first, and the seals given
+up while Redis could not be reached. Normally the set holds only the seals of the last seconds
+and a sweep reads nothing. ``duel matches --seal`` seals finished matches that were never
+registered (those of a version without sealing, or of ``--seal-after never``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -30,26 +35,39 @@ from server.store import RedisEventStore, SealResult
 log = structlog.get_logger("duel.sealing")
 
 ATTEMPTS = 3
-"""A seal that finds Redis unreachable is tried again later, this many times in all."""
+"""A seal that finds Redis unreachable is tried again later, this many times in all (then the
+sweep takes it up)."""
 
 RETRY_AFTER_S = 5.0
 """How much later than a fresh end's delay a retry comes (so that the queue stays in time order)."""
 
+SWEEP_EVERY_S = 60.0
+"""How often each process looks for overdue seals."""
+
+OVERDUE_S = 60.0
+"""How long after it was due a registered seal counts as overdue: longer than the retries of the
+process that registered it take."""
+
+SWEEP_BATCH = 100
+"""Overdue seals done per sweep, at most (the next sweep does the rest)."""
+
 
 class Sealer:
-    """Seals each match :meth:`add` ed, ``delay`` seconds later."""
+    """Seals each match :meth:`add` ed, ``delay`` seconds later, and sweeps overdue seals."""
 
     def __init__(self, store: RedisEventStore, metrics: Metrics, delay: float) -> None:
         self.store = store
         self.metrics = metrics
         self.delay = delay
         self._due: deque[tuple[float, str, int]] = deque()  # (when, match id, attempts made), in time order
+        self._new: list[tuple[int, str]] = []  # (due, ms since 1970; match id) to register in Redis
         self._told_not_compact = False
         self._wake = asyncio.Event()
 
     def add(self, match_id: str) -> None:
         """``match_id`` has ended (this process recorded it first): seal it after the delay."""
         self._due.append((time.monotonic() + self.delay, match_id, 0))
+        self._new.append((int((time.time() + self.delay) * 1000), match_id))
         self._wake.set()
 
     @property
@@ -57,31 +75,62 @@ class Sealer:
         return len(self._due)
 
     async def run(self) -> None:
-        while True:
-            if not self._due:
-                self._wake.clear()
-                await self._wake.wait()
+        next_sweep = time.monotonic() + SWEEP_EVERY_S
+        while True:  # after each await, from the top: an add may have come meanwhile
+            if self._new:
+                await self._register()
                 continue
-            when, match_id, attempts = self._due[0]
-            wait = when - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            now = time.monotonic()
+            if now >= next_sweep:
+                await self.sweep()
+                next_sweep = time.monotonic() + SWEEP_EVERY_S
                 continue
-            # taken off the queue once done: a stop that cancels this seal midway leaves it
-            # for ``flush`` (sealing twice is harmless: the second finds it sealed)
-            await self.seal(match_id, attempts)
-            self._due.popleft()
+            if self._due and self._due[0][0] <= now:
+                # taken off the queue once done: a stop that cancels this seal midway leaves it
+                # for ``flush`` (sealing twice is harmless: the second finds it sealed)
+                _, match_id, attempts = self._due[0]
+                await self.seal(match_id, attempts)
+                self._due.popleft()
+                continue
+            wake_at = min(next_sweep, self._due[0][0]) if self._due else next_sweep
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, wake_at - now))
+
+    async def _register(self) -> None:
+        batch, self._new = self._new, []
+        try:
+            await self.store.redis.zadd(keys.SEALS_PENDING, {m: due for due, m in batch}, nx=True)
+        except REDIS_DOWN:  # this process still seals them; only its stopping first would leave them
+            log.warning("seal_not_registered", matches=len(batch))
 
     async def flush(self) -> None:
         """Try once more to seal every match still waiting, now (the server is stopping)."""
+        if self._new:
+            await self._register()
         while self._due:
             _, match_id, _attempts = self._due.popleft()
             await self.seal(match_id, ATTEMPTS - 1)
 
+    async def sweep(self) -> int:
+        """Seal the registered matches whose seal is overdue; how many were looked at."""
+        cutoff = int((time.time() - OVERDUE_S) * 1000)
+        try:
+            overdue = await self.store.redis.zrangebyscore(keys.SEALS_PENDING, "-inf", cutoff, start=0, num=SWEEP_BATCH)
+        except REDIS_DOWN:
+            return 0
+        for raw in overdue:
+            match_id = _text(raw)
+            log.info("seal_overdue", match_id=match_id)
+            self.metrics.inc("duel_logs_sealed_overdue_total")
+            await self.seal(match_id, ATTEMPTS - 1)
+        return len(overdue)
+
     async def seal(self, match_id: str, attempts: int = ATTEMPTS - 1) -> SealResult | None:
         """Seal one match now; a failure is logged and counted, never raised (the log stays
-        a plain stream, as correct as before). ``attempts``: how many were made before; while
-        fewer than :data:`ATTEMPTS`, a seal that finds Redis unreachable is queued again."""
+        a plain stream, as correct as before, and registered: a sweep seals it later).
+        ``attempts``: how many were made before; while fewer than :data:`ATTEMPTS`, a seal
+        that finds Redis unreachable is queued again here."""
         try:
             result = await self.store.seal(match_id)
         except REDIS_DOWN:
@@ -106,6 +155,9 @@ class Sealer:
                     match_id=match_id,
                     reason="this Redis refuses DUMP or RESTORE: each sealed log keeps a 4 KiB stream node",
                 )
+        if result.status != "moved":  # done (or nothing to seal): no sweep need look at it again
+            with contextlib.suppress(*REDIS_DOWN):
+                await self.store.redis.zrem(keys.SEALS_PENDING, match_id)
         return result
 
 
@@ -123,6 +175,8 @@ async def seal_finished(client: aioredis.Redis, match_ids: Iterable[str] | None 
         if await client.exists(keys.sealed_key(match_id)):
             continue
         out[match_id] = await store.seal(match_id)
+        if out[match_id].status != "moved":
+            await client.zrem(keys.SEALS_PENDING, match_id)
     return out
 
 

@@ -6,10 +6,12 @@ entry, whatever happens around it. Real Redis, and the server over real websocke
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -183,10 +185,19 @@ def test_a_server_seals_a_finished_duel_and_everything_reads_it_as_before(
             assert await client.hkeys(keys.snapshots_key(match_id))
             before = await archive.export_match(client, match_id, SECRET)
             assert not await client.exists(keys.sealed_key(match_id))
-            for _ in range(300):
-                if await client.exists(keys.sealed_key(match_id)):
+            for _ in range(100):  # the end registered in Redis, so that no seal is lost with a process
+                if await client.zscore(keys.SEALS_PENDING, match_id) is not None:
                     break
+                await asyncio.sleep(0.002)
+            assert await client.zscore(keys.SEALS_PENDING, match_id) is not None or await client.exists(
+                keys.sealed_key(match_id)
+            )
+            for _ in range(300):
+                done = await client.exists(keys.sealed_key(match_id))
+                if done and await client.zscore(keys.SEALS_PENDING, match_id) is None:
+                    break  # sealed, and taken off the seals still to do
                 await asyncio.sleep(0.01)
+            assert await client.zscore(keys.SEALS_PENDING, match_id) is None
             assert await client.xlen(keys.log_key(match_id)) == 1
             assert server.metrics.get("duel_logs_sealed_total") == 1
             assert bool(await client.hkeys(keys.snapshots_key(match_id))) is keep_snapshot
@@ -357,6 +368,46 @@ def test_the_process_that_recorded_an_end_is_told_so_again_on_a_retry(redis_url:
         assert await finish("proc-a") is True  # the retry of the one that recorded it
         assert await finish("proc-b") is False
         assert await finish("") is False
+        await client.aclose()
+
+    run(body())
+
+
+def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process registers each end in Redis when it queues its seal, then stops before the
+    seal is due (its task cancelled: nothing flushed). Another process's sweep finds it once
+    overdue, seals it and takes it off; a seal not yet due is left to its own process."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        st = RedisEventStore(client)
+        gone, young = await filled(st, 15), await filled(st, 15)
+        first = Sealer(st, Metrics(), delay=30.0)
+        task = asyncio.create_task(first.run())
+        first.add(gone)
+        for _ in range(300):
+            if await client.zscore(keys.SEALS_PENDING, gone) is not None:
+                break
+            await asyncio.sleep(0.01)
+        due = await client.zscore(keys.SEALS_PENDING, gone)
+        assert due is not None and abs(due / 1000 - (time.time() + 30)) < 5
+        task.cancel()  # the process stops (killed: no flush)
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await client.zadd(keys.SEALS_PENDING, {young: int((time.time() + 3600) * 1000)})  # due in an hour
+        assert not await client.exists(keys.sealed_key(gone))
+
+        monkeypatch.setattr(sealing, "OVERDUE_S", -60.0)  # as if 90 s had passed since `gone` was due
+        other = Sealer(st, metrics := Metrics(), delay=10.0)
+        assert await other.sweep() == 1
+        assert await client.exists(keys.sealed_key(gone)) and not await client.exists(keys.sealed_key(young))
+        assert metrics.get("duel_logs_sealed_overdue_total") == 1 and metrics.get("duel_logs_sealed_total") == 1
+        assert await client.zscore(keys.SEALS_PENDING, gone) is None
+        assert await client.zscore(keys.SEALS_PENDING, young) is not None
+        assert [e.seq for e in await st.read(gone)] == list(range(1, 16))
+        await client.zrem(keys.SEALS_PENDING, young)
         await client.aclose()
 
     run(body())
