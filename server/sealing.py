@@ -62,13 +62,17 @@ class Sealer:
         self._due: deque[tuple[float, str, int]] = deque()  # (when, match id, attempts made), in time order
         self._new: list[tuple[int, str]] = []  # (due, ms since 1970; match id) to register in Redis
         self._told_not_compact = False
-        self._wake = asyncio.Event()
+        self._wakeup: asyncio.Future[None] | None = None  # what ``run`` waits on while idle
 
     def add(self, match_id: str) -> None:
         """``match_id`` has ended (this process recorded it first): seal it after the delay."""
         self._due.append((time.monotonic() + self.delay, match_id, 0))
         self._new.append((int((time.time() + self.delay) * 1000), match_id))
-        self._wake.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._wakeup is not None and not self._wakeup.done():
+            self._wakeup.set_result(None)
 
     @property
     def waiting(self) -> int:
@@ -93,9 +97,10 @@ class Sealer:
                 self._due.popleft()
                 continue
             wake_at = min(next_sweep, self._due[0][0]) if self._due else next_sweep
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, wake_at - now))
+            # a future, not an Event in wait_for: no task is made for each wait
+            self._wakeup = asyncio.get_running_loop().create_future()
+            await asyncio.wait([self._wakeup], timeout=max(0.0, wake_at - now))
+            self._wakeup = None
 
     async def _register(self) -> None:
         batch, self._new = self._new, []
@@ -137,7 +142,7 @@ class Sealer:
             log.warning("seal_redis_unavailable", match_id=match_id, attempt=attempts + 1)
             if attempts + 1 < ATTEMPTS:
                 self._due.append((time.monotonic() + self.delay + RETRY_AFTER_S, match_id, attempts + 1))
-                self._wake.set()
+                self._wake()
             else:
                 self.metrics.inc("duel_logs_seal_failed_total")
             return None
