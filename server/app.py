@@ -67,8 +67,13 @@ class DuelServer:
             redisconn.subscribers(redis_url),
             lean=self.pipe,
         )
-        self.sealer = None if config.seal_after is None else Sealer(self.store, self.metrics, config.seal_after)
+        self.sealer = (
+            None
+            if config.seal_after is None
+            else Sealer(self.store, self.metrics, config.seal_after, config.seal_sweep_every, config.seal_overdue)
+        )
         if self.sealer is not None:
+            self.service.before_finish = self.sealer.register
             self.service.on_finished = self.sealer.add
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here

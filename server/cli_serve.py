@@ -67,6 +67,20 @@ def register(sub: Any) -> None:
         help="compress a finished match's log this long after its end (default: 10; 'never': keep it a plain stream)",
     )
     p.add_argument(
+        "--seal-sweep-every",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how often this process looks for seals overdue (a stopped process's) and does them (default: 60)",
+    )
+    p.add_argument(
+        "--seal-overdue",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long after it was due a seal counts as overdue (default: 60)",
+    )
+    p.add_argument(
         "--redis-cluster",
         metavar="HOST:PORT,...",
         help="a Redis Cluster's seed nodes (password from $REDIS_PASSWORD); same as --redis-url redis+cluster://...",
@@ -115,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         trusted_proxies=tuple(args.trusted_proxy),
         keep_days=args.keep_days,
         seal_after=args.seal_after,
+        seal_sweep_every=max(0.1, args.seal_sweep_every),
+        seal_overdue=args.seal_overdue,
         gc=args.gc,
     )
     if args.redis_cluster:

@@ -37,3 +37,5 @@ class ServerConfig:
     keep_days: float | None = None  # retention: delete finished matches older than this (None: never)
     retention_every: float = 3600.0  # seconds between retention passes
     seal_after: float | None = 10.0  # seconds after its end a finished match's log is sealed (None: never)
+    seal_sweep_every: float = 60.0  # seconds between this process's looks for overdue seals (server.sealing)
+    seal_overdue: float = 60.0  # seconds after it was due that a seal counts as overdue

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,7 @@ from server.clocks import ClockSettings, forced_action, timeout_action_id
 from server.directory import LIVE, MatchDirectory
 from server.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.metrics import Metrics
+from server.redisconn import REDIS_DOWN
 from server.store import RedisEventStore, action_key, fingerprint
 
 log = structlog.get_logger("duel.matches")
@@ -87,6 +88,7 @@ class MatchService:
         self.process_id = process_id
         self.live_processes: set[str] = set()  # other server processes known to be alive
         self.on_finished: Callable[[str], None] = lambda match_id: None  # the end recorded here first
+        self.before_finish: Callable[[str], Awaitable[None]] | None = None  # the end seen, not recorded yet
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -95,8 +97,16 @@ class MatchService:
         """The cached match, folded from the log on first use."""
         lm = self._live.get(match_id)
         if lm is None:
-            lm = self._live.setdefault(match_id, await self.load(match_id))
+            folded = await self.load(match_id)
+            lm = self._live.setdefault(match_id, folded)
             self.metrics.set("duel_matches_live", len(self._live))
+            if lm is folded and lm.finished:
+                # the process that appended its last entry may have stopped before it recorded
+                # the end: recording it again changes nothing if it did (and lists it if not)
+                try:
+                    await self._record_end(lm)
+                except REDIS_DOWN:
+                    log.warning("end_not_recorded", match_id=match_id)
         return lm
 
     def fresh(self, match_id: str) -> None:
@@ -242,20 +252,26 @@ class MatchService:
         is over and asks for the finished matches finds it there."""
         try:
             if lm.finished:
-                state = lm.state
-                first = await self.directory.finish(
-                    lm.match_id,
-                    winner=rules.winner(state),
-                    reason=str(getattr(state, "end_reason", "") or ""),
-                    length=lm.seq,
-                    turns=int(getattr(state, "turn", 0)),
-                    by=self.process_id,
-                )
-                if first:
-                    self.on_finished(lm.match_id)  # its log is sealed a little later (server.sealing)
+                await self._record_end(lm)
         finally:  # the watchers get the entries even if the directory could not be written
             views.fan_out(lm)
             self._arm_clock(lm)
+
+    async def _record_end(self, lm: LiveMatch) -> None:
+        """Record a finished match's end in the directory (idempotent), its seal noted first."""
+        if self.before_finish is not None:
+            await self.before_finish(lm.match_id)  # its seal noted first (server.sealing)
+        state = lm.state
+        first = await self.directory.finish(
+            lm.match_id,
+            winner=rules.winner(state),
+            reason=str(getattr(state, "end_reason", "") or ""),
+            length=lm.seq,
+            turns=int(getattr(state, "turn", 0)),
+            by=self.process_id,
+        )
+        if first:
+            self.on_finished(lm.match_id)  # its log is sealed a little later (server.sealing)
 
     # ------------------------------------------------------------------ start
 

@@ -7,8 +7,9 @@ byte, into one compressed segment; every reader finds them there). One task does
 whole process, one match at a time, oldest end first: the ends arrive in time order and all
 wait the same delay, so a queue is in time order too.
 
-No seal is lost with a process: each end is also registered in Redis (``keys.SEALS_PENDING``,
-by when its seal is due) and taken off once sealed. Every process sweeps that set now and then
+No seal is lost with a process: each end is registered in Redis (``keys.SEALS_PENDING``, by
+when its seal is due) before it is recorded, by every process that sees it, and taken off once
+sealed. Every process sweeps that set now and then
 and seals what is overdue there: the ends of a process that stopped first, and the seals given
 up while Redis could not be reached. Normally the set holds only the seals of the last seconds
 and a sweep reads nothing. ``duel matches --seal`` seals finished matches that were never
@@ -55,19 +56,36 @@ SWEEP_BATCH = 100
 class Sealer:
     """Seals each match :meth:`add` ed, ``delay`` seconds later, and sweeps overdue seals."""
 
-    def __init__(self, store: RedisEventStore, metrics: Metrics, delay: float) -> None:
+    def __init__(
+        self,
+        store: RedisEventStore,
+        metrics: Metrics,
+        delay: float,
+        sweep_every: float = SWEEP_EVERY_S,
+        overdue: float = OVERDUE_S,
+    ) -> None:
         self.store = store
         self.metrics = metrics
         self.delay = delay
+        self.sweep_every = sweep_every
+        self.overdue = overdue
         self._due: deque[tuple[float, str, int]] = deque()  # (when, match id, attempts made), in time order
-        self._new: list[tuple[int, str]] = []  # (due, ms since 1970; match id) to register in Redis
         self._told_not_compact = False
         self._wakeup: asyncio.Future[None] | None = None  # what ``run`` waits on while idle
+
+    async def register(self, match_id: str) -> None:
+        """``match_id`` has ended: note in Redis that its log is to be sealed, before the end is
+        recorded (``MatchService``), so that a process stopping at any point after cannot leave
+        it unsealed for good. Every process that sees the end does it; the first note stays."""
+        due = int((time.time() + self.delay) * 1000)
+        try:
+            await self.store.redis.zadd(keys.SEALS_PENDING, {match_id: due}, nx=True)
+        except REDIS_DOWN:  # this process still seals it if it records the end
+            log.warning("seal_not_registered", match_id=match_id)
 
     def add(self, match_id: str) -> None:
         """``match_id`` has ended (this process recorded it first): seal it after the delay."""
         self._due.append((time.monotonic() + self.delay, match_id, 0))
-        self._new.append((int((time.time() + self.delay) * 1000), match_id))
         self._wake()
 
     def _wake(self) -> None:
@@ -79,15 +97,12 @@ class Sealer:
         return len(self._due)
 
     async def run(self) -> None:
-        next_sweep = time.monotonic() + SWEEP_EVERY_S
+        next_sweep = time.monotonic() + self.sweep_every
         while True:  # after each await, from the top: an add may have come meanwhile
-            if self._new:
-                await self._register()
-                continue
             now = time.monotonic()
             if now >= next_sweep:
                 await self.sweep()
-                next_sweep = time.monotonic() + SWEEP_EVERY_S
+                next_sweep = time.monotonic() + self.sweep_every
                 continue
             if self._due and self._due[0][0] <= now:
                 # taken off the queue once done: a stop that cancels this seal midway leaves it
@@ -102,24 +117,15 @@ class Sealer:
             await asyncio.wait([self._wakeup], timeout=max(0.0, wake_at - now))
             self._wakeup = None
 
-    async def _register(self) -> None:
-        batch, self._new = self._new, []
-        try:
-            await self.store.redis.zadd(keys.SEALS_PENDING, {m: due for due, m in batch}, nx=True)
-        except REDIS_DOWN:  # this process still seals them; only its stopping first would leave them
-            log.warning("seal_not_registered", matches=len(batch))
-
     async def flush(self) -> None:
         """Try once more to seal every match still waiting, now (the server is stopping)."""
-        if self._new:
-            await self._register()
         while self._due:
             _, match_id, _attempts = self._due.popleft()
             await self.seal(match_id, ATTEMPTS - 1)
 
     async def sweep(self) -> int:
         """Seal the registered matches whose seal is overdue; how many were looked at."""
-        cutoff = int((time.time() - OVERDUE_S) * 1000)
+        cutoff = int((time.time() - self.overdue) * 1000)
         try:
             overdue = await self.store.redis.zrangebyscore(keys.SEALS_PENDING, "-inf", cutoff, start=0, num=SWEEP_BATCH)
         except REDIS_DOWN:

@@ -329,6 +329,27 @@ async def read_log(redis_url: str, match_id: str) -> list[LogEntry]:
         await client.aclose()
 
 
+async def sealed_all(redis_url: str, match_ids: list[str], timeout: float) -> list[str]:
+    """Wait until every match of ``match_ids`` is sealed and none is still pending a seal (or
+    ``timeout`` seconds pass); what is left then: each match not sealed, and what Redis says of it."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            pending = [m for m in match_ids if await client.zscore(keys.SEALS_PENDING, m) is not None]
+            unsealed = [m for m in match_ids if not await client.exists(keys.sealed_key(m))]
+            if (not pending and not unsealed) or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.2)
+        return [
+            f"{m}: pending {await client.zscore(keys.SEALS_PENDING, m)}, "
+            f"meta {await client.hmget(keys.meta_key(m), 'status', 'finished_ms', 'finished_by')}"
+            for m in unsealed
+        ]
+    finally:
+        await client.aclose()
+
+
 async def is_sealed(redis_url: str, match_id: str) -> bool:
     client = aioredis.Redis.from_url(redis_url)
     try:

@@ -30,6 +30,7 @@ from protocol.messages import Reconnect, Seated, Update
 from server import archive, keys, resp, sealing, snapshots, store
 from server.client import DuelClient
 from server.directory import MatchDirectory
+from server.matches import MatchService
 from server.metrics import Metrics
 from server.sealing import Sealer
 from server.store import LogGapError, RedisEventStore, action_key
@@ -185,10 +186,7 @@ def test_a_server_seals_a_finished_duel_and_everything_reads_it_as_before(
             assert await client.hkeys(keys.snapshots_key(match_id))
             before = await archive.export_match(client, match_id, SECRET)
             assert not await client.exists(keys.sealed_key(match_id))
-            for _ in range(100):  # the end registered in Redis, so that no seal is lost with a process
-                if await client.zscore(keys.SEALS_PENDING, match_id) is not None:
-                    break
-                await asyncio.sleep(0.002)
+            # registered in Redis before the end was recorded: no seal is lost with a process
             assert await client.zscore(keys.SEALS_PENDING, match_id) is not None or await client.exists(
                 keys.sealed_key(match_id)
             )
@@ -376,7 +374,7 @@ def test_the_process_that_recorded_an_end_is_told_so_again_on_a_retry(redis_url:
 def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A process registers each end in Redis when it queues its seal, then stops before the
+    """A process registers each end in Redis before it records it, then stops before the
     seal is due (its task cancelled: nothing flushed). Another process's sweep finds it once
     overdue, seals it and takes it off; a seal not yet due is left to its own process."""
 
@@ -386,11 +384,8 @@ def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(
         gone, young = await filled(st, 15), await filled(st, 15)
         first = Sealer(st, Metrics(), delay=30.0)
         task = asyncio.create_task(first.run())
+        await first.register(gone)  # as the process does before it records the end
         first.add(gone)
-        for _ in range(300):
-            if await client.zscore(keys.SEALS_PENDING, gone) is not None:
-                break
-            await asyncio.sleep(0.01)
         due = await client.zscore(keys.SEALS_PENDING, gone)
         assert due is not None and abs(due / 1000 - (time.time() + 30)) < 5
         task.cancel()  # the process stops (killed: no flush)
@@ -399,8 +394,8 @@ def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(
         await client.zadd(keys.SEALS_PENDING, {young: int((time.time() + 3600) * 1000)})  # due in an hour
         assert not await client.exists(keys.sealed_key(gone))
 
-        monkeypatch.setattr(sealing, "OVERDUE_S", -60.0)  # as if 90 s had passed since `gone` was due
-        other = Sealer(st, metrics := Metrics(), delay=10.0)
+        # as if 90 s had passed since `gone` was due
+        other = Sealer(st, metrics := Metrics(), delay=10.0, overdue=-60.0)
         assert await other.sweep() == 1
         assert await client.exists(keys.sealed_key(gone)) and not await client.exists(keys.sealed_key(young))
         assert metrics.get("duel_logs_sealed_overdue_total") == 1 and metrics.get("duel_logs_sealed_total") == 1
@@ -408,6 +403,45 @@ def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(
         assert await client.zscore(keys.SEALS_PENDING, young) is not None
         assert [e.seq for e in await st.read(gone)] == list(range(1, 16))
         await client.zrem(keys.SEALS_PENDING, young)
+        await client.aclose()
+
+    run(body())
+
+
+def test_an_end_its_process_did_not_record_is_recorded_and_sealed_by_the_next_load(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that appended a duel's last entry stops before it records the end (found by
+    the server-kill fault run: such a duel stayed "live" in the lobby, out of the history, and
+    unsealed, for good). The next process that loads the match records the end and seals it."""
+    real = MatchService._record_end
+    skipped: list[str] = []
+
+    async def stopped_first(self: MatchService, lm: Any) -> None:
+        skipped.append(lm.match_id)
+
+    monkeypatch.setattr(MatchService, "_record_end", stopped_first)
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        async with running_server(redis_url, tmp_path, seal_after=0.1) as server:
+            match_id = await played_match(url_of(server), 5)
+            assert skipped == [match_id]
+            assert await client.hget(keys.meta_key(match_id), "status") != b"finished"
+            monkeypatch.setattr(MatchService, "_record_end", real)
+            server.service._live.clear()  # the next process: nothing held
+            c = await DuelClient.connect(url_of(server), "back")
+            await c.send(Reconnect(token=server.tokens.issue(match_id, 1), last_seq=0))
+            await c.expect(Seated)
+            await recorded_finished(client, match_id)
+            assert await client.zscore(keys.LOBBY_FINISHED, match_id) is not None
+            assert await client.zscore(keys.LOBBY_MATCHES, match_id) is None
+            for _ in range(300):
+                if await client.exists(keys.sealed_key(match_id)):
+                    break
+                await asyncio.sleep(0.01)
+            assert await client.exists(keys.sealed_key(match_id))
+            await c.close()
         await client.aclose()
 
     run(body())
