@@ -268,6 +268,11 @@ class MatchDirectory:
             result=_result(f),
         )
 
+    async def status(self, match_id: str) -> str | None:
+        """The match's status (``waiting``, ``live``, ``finished``), None if there is no such match."""
+        raw = await self._cmd("HGET", keys.meta_key(match_id), "status")
+        return None if raw is None else _text(raw)
+
     async def set_status(self, match_id: str, status: str) -> None:
         await self._cmd("HSET", keys.meta_key(match_id), "status", status)
 

@@ -42,7 +42,7 @@ from protocol.entry import LogEntry
 from protocol.messages import Accepted, Act, Presence, Rejected
 from server import rules, snapshots, views
 from server.clocks import ClockSettings, forced_action, timeout_action_id
-from server.directory import LIVE, MatchDirectory
+from server.directory import FINISHED, LIVE, MatchDirectory
 from server.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.metrics import Metrics
 from server.redisconn import REDIS_DOWN
@@ -102,9 +102,10 @@ class MatchService:
             self.metrics.set("duel_matches_live", len(self._live))
             if lm is folded and lm.finished:
                 # the process that appended its last entry may have stopped before it recorded
-                # the end: recording it again changes nothing if it did (and lists it if not)
+                # the end (and noted its seal): if so, do it now
                 try:
-                    await self._record_end(lm)
+                    if await self.directory.status(match_id) != FINISHED:
+                        await self._record_end(lm)
                 except REDIS_DOWN:
                     log.warning("end_not_recorded", match_id=match_id)
         return lm

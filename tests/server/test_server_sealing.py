@@ -211,6 +211,7 @@ def test_a_server_seals_a_finished_duel_and_everything_reads_it_as_before(
             assert c.finished and c.state_hash == before.entries[-1].state_hash
             assert server.metrics.get("duel_snapshots_loaded_total") == int(keep_snapshot)
             assert server.metrics.get("duel_snapshots_ignored_total") == 0
+            assert await client.zscore(keys.SEALS_PENDING, match_id) is None  # its end was recorded: not noted again
             await c.close()
         await client.aclose()
 
