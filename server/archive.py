@@ -38,7 +38,7 @@ async def export_match(client: aioredis.Redis, match_id: str, key: bytes | None 
 async def import_match(client: aioredis.Redis, replay: replay_file.Replay, match_id: str | None = None) -> str:
     """Store a replay as a finished match (under its own id, or ``match_id``); the log is
     appended entry by entry with the usual conditional append, so a half-done import can be
-    seen (and an existing match is never overwritten)."""
+    seen (and an existing match is never overwritten), then sealed."""
     target = match_id or replay.match_id
     keys.check_match_id(target)
     if await client.exists(keys.meta_key(target), keys.log_key(target)):
@@ -71,6 +71,7 @@ async def import_match(client: aioredis.Redis, replay: replay_file.Replay, match
         length=len(replay.entries),
         turns=int(result.get("turns", 0)),
     )
+    await store.seal(target)  # a finished match: kept compressed at once (server.sealing)
     return target
 
 

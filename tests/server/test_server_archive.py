@@ -62,6 +62,7 @@ def test_export_import_verify_round_trips_on_random_duels(redis_url: str, tmp_pa
                 assert back.header["signature"] and back.header["rules_version"] == replay_file.rules_version()
                 new_id = f"imp{seed}{match_id[:8]}"
                 assert await archive.import_match(client, back, new_id) == new_id
+                assert await client.exists(keys.sealed_key(new_id))  # kept compressed at once
                 stored = await RedisEventStore(client).read(new_id)
                 assert [(e.seq, e.facts, e.state_hash) for e in stored] == [
                     (e.seq, e.facts, e.state_hash) for e in replay.entries
