@@ -25,6 +25,7 @@ from server.limits import AddressLimits, client_address
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
+from server.redisconn import REDIS_DOWN
 from server.replays import LogCache
 from server.sealing import Sealer
 from server.session import Session
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 log = structlog.get_logger("duel.server")
 ENGINE_KIND = "compiled (mypyc)" if engine.NATIVE else "python source"
 """How the rules engine runs here (docs/adr/0008): in the start-up log and ``/healthz?detail=1``."""
-
-REDIS_DOWN = redisconn.REDIS_DOWN
 
 
 class DuelServer:
@@ -72,9 +71,7 @@ class DuelServer:
             if config.seal_after is None
             else Sealer(self.store, self.metrics, config.seal_after, config.seal_sweep_every, config.seal_overdue)
         )
-        if self.sealer is not None:
-            self.service.before_finish = self.sealer.register
-            self.service.on_finished = self.sealer.add
+        self.service.sealer = self.sealer
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.addresses = AddressLimits(config.address_rate, config.max_connections_per_address)

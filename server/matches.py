@@ -31,9 +31,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -47,6 +47,9 @@ from server.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watche
 from server.metrics import Metrics
 from server.redisconn import REDIS_DOWN
 from server.store import RedisEventStore, action_key, fingerprint
+
+if TYPE_CHECKING:
+    from server.sealing import Sealer
 
 log = structlog.get_logger("duel.matches")
 
@@ -87,8 +90,7 @@ class MatchService:
         self.alias_key = alias_key
         self.process_id = process_id
         self.live_processes: set[str] = set()  # other server processes known to be alive
-        self.on_finished: Callable[[str], None] = lambda match_id: None  # the end recorded here first
-        self.before_finish: Callable[[str], Awaitable[None]] | None = None  # the end seen, not recorded yet
+        self.sealer: Sealer | None = None  # seals finished matches' logs (server.sealing), if this process does
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -260,8 +262,8 @@ class MatchService:
 
     async def _record_end(self, lm: LiveMatch) -> None:
         """Record a finished match's end in the directory (idempotent), its seal noted first."""
-        if self.before_finish is not None:
-            await self.before_finish(lm.match_id)  # its seal noted first (server.sealing)
+        if self.sealer is not None:
+            await self.sealer.register(lm.match_id)  # noted first: no process stopping after can lose it
         state = lm.state
         first = await self.directory.finish(
             lm.match_id,
@@ -271,8 +273,8 @@ class MatchService:
             turns=int(getattr(state, "turn", 0)),
             by=self.process_id,
         )
-        if first:
-            self.on_finished(lm.match_id)  # its log is sealed a little later (server.sealing)
+        if first and self.sealer is not None:
+            self.sealer.add(lm.match_id)  # its log is sealed a little later
 
     # ------------------------------------------------------------------ start
 

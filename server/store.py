@@ -297,9 +297,10 @@ class RedisEventStore:
     async def seal(self, match_id: str) -> SealResult:
         """Move every entry of the log but its last into the sealed segment, byte for byte,
         compressed (a finished match: server.sealing), and drop the snapshots of a short log
-        (:data:`SNAPSHOTS_KEPT_FROM`). One script checks that the log is as it
-        was read (its top, and every entry still in the stream) before it writes the segment and
-        trims the stream, so an entry appended meanwhile, or a second sealer, changes nothing."""
+        (:data:`SNAPSHOTS_KEPT_FROM`). One script checks that the log is as it was read (its top,
+        and every entry still in the stream) before it writes the segment and renames the
+        one-entry stream it built over the log, so an entry appended meanwhile, or a second
+        sealer, changes nothing."""
         key = keys.log_key(match_id)
         rows: list[dict[bytes, Any]] = []
         while True:
@@ -356,9 +357,7 @@ class RedisEventStore:
         return int(seq), fp
 
     async def entry(self, match_id: str, seq: int) -> LogEntry | None:
-        rows = await self._xrange(keys.log_key(match_id), f"{seq}-0", f"{seq}-0", 1)
-        if rows:
-            return LogEntry.from_fields(rows[0])
+        """Entry ``seq`` (from the stream or the sealed segment), None if the log has none."""
         got = await self.read(match_id, after=seq - 1, limit=1) if seq >= 1 else []
         return got[0] if got and got[0].seq == seq else None
 

@@ -372,9 +372,7 @@ def test_the_process_that_recorded_an_end_is_told_so_again_on_a_retry(redis_url:
     run(body())
 
 
-def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_seal_left_by_a_process_that_stopped_is_done_by_another_process_sweep(redis_url: str) -> None:
     """A process registers each end in Redis before it records it, then stops before the
     seal is due (its task cancelled: nothing flushed). Another process's sweep finds it once
     overdue, seals it and takes it off; a seal not yet due is left to its own process."""
