@@ -6,7 +6,8 @@ scripts have no rollback:
 
 1. if the client action key is already recorded: return ``DUP <seq>`` and the
    fingerprint of the action it was recorded for;
-2. if the stream's last seq + 1 is not the entry's seq: return ``CONFLICT <cur>``;
+2. if the stream's last seq + 1 is not the entry's seq: return ``CONFLICT <cur>`` (its length
+   tells, unless a seal shortened it: then its top is read);
 3. only then ``XADD <seq>-0``, record the action key (``<seq>:<fingerprint>``),
    ``PUBLISH`` the seq.
 
@@ -42,7 +43,11 @@ from server import keys, resp
 MAX_ENTRY_BYTES = 512 * 1024
 READ_BATCH = 500
 
-APPEND_LUA = """
+ENTRY_FIELDS = len(LogEntry(seq=1, seat=None, action={}, facts=[], state_hash="").to_fields())
+"""Stream fields of a log entry: the append script passes them to ``XADD`` one by one."""
+
+APPEND_LUA = (
+    """
 -- KEYS[1] log stream, KEYS[2] action-id hash, KEYS[3] snapshots hash
 -- ARGV[1] seq of the new entry, ARGV[2] action key ('' = none),
 -- ARGV[3] bell channel, ARGV[4] fingerprint of the action,
@@ -55,18 +60,43 @@ if akey ~= '' then
     return {'DUP', tonumber(seq), fp}
   end
 end
-local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local cur = 0
-if #top > 0 then cur = tonumber(string.match(top[1][1], '^(%d+)')) end
-if tonumber(ARGV[1]) ~= cur + 1 then return {'CONFLICT', cur} end
-local fields = {}
-for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('XADD', KEYS[1], ARGV[1] .. '-0', unpack(fields))
+local seq = tonumber(ARGV[1])
+local function top()
+  local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+  if #last == 0 then return 0 end
+  return tonumber(string.match(last[1][1], '^(%d+)'))
+end
+-- the stream holds entries 1 .. top (a seal leaves its top alone): unless sealed, its length is
+-- its top, and a length of seq - 1 is the next entry's place (XADD refuses an ID at or below
+-- the top, which catches a sealed log). Else its top is read (XREVRANGE: ~10 us more in Redis)
+if redis.call('XLEN', KEYS[1]) ~= seq - 1 then
+  local cur = top()
+  if seq ~= cur + 1 then return {'CONFLICT', cur} end
+end
+local added
+if #ARGV == """
+    + str(6 + 2 * ENTRY_FIELDS)
+    + """ then
+  -- an entry's fields named one by one: no table built and unpacked (~4 us less in Redis)
+  added = redis.pcall('XADD', KEYS[1], ARGV[1] .. '-0', """
+    + ", ".join(f"ARGV[{i}]" for i in range(7, 7 + 2 * ENTRY_FIELDS))
+    + """)
+else
+  local fields = {}
+  for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
+  added = redis.pcall('XADD', KEYS[1], ARGV[1] .. '-0', unpack(fields))
+end
+if type(added) == 'table' and added.err then
+  local cur = top()
+  if cur >= seq then return {'CONFLICT', cur} end
+  return added
+end
 if akey ~= '' then redis.call('HSET', KEYS[2], akey, ARGV[1] .. ':' .. ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
 redis.call('PUBLISH', ARGV[3], ARGV[1])
-return {'OK', cur + 1}
+return {'OK', seq}
 """
+)
 
 
 SEAL_LUA = """

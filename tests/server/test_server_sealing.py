@@ -83,6 +83,11 @@ def test_a_sealed_log_reads_as_it_did_and_appends_as_it_did(redis_url: str, lean
         assert (await st.seal(m)).status == "sealed"
         assert (await st.append(m, entry(n))).status == "conflict"
         assert (await st.append(m, entry(n - 5))).status == "conflict"
+        # the stream holds one entry: seq 2 passes the script's length check (XLEN is seq - 1),
+        # and XADD's refusal of an ID below the top answers it, with the top
+        second = await st.append(m, entry(2))
+        assert (second.status, second.seq) == ("conflict", n)
+        assert await client.xlen(keys.log_key(m)) == 1
         dup = await st.append(m, entry(n + 1, client_action_id="c7"), action_key(0, "c7"), "fp7")
         assert (dup.status, dup.seq, dup.fingerprint) == ("duplicate", 7, "fp7")
         assert (await st.append(m, entry(n + 1))).status == "ok"

@@ -7,7 +7,9 @@ import secrets
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
+import pytest
 import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
 
 from engine.facts import Used
 from protocol import LogEntry
@@ -38,12 +40,14 @@ def test_append_only_at_next_seq(redis_url: str) -> None:
     async def body() -> None:
         client = aioredis.Redis.from_url(redis_url)
         store, m = RedisEventStore(client), new_match()
-        assert (await store.append(m, entry(2))).status == "conflict"
+        first = await store.append(m, entry(2))
+        assert (first.status, first.seq) == ("conflict", 0)
         r = await store.append(m, entry(1, seat=None))
         assert (r.status, r.seq) == ("ok", 1)
         again = await store.append(m, entry(1))
         assert (again.status, again.seq) == ("conflict", 1)
-        assert (await store.append(m, entry(3))).status == "conflict"
+        gap = await store.append(m, entry(3))
+        assert (gap.status, gap.seq) == ("conflict", 1)
         assert (await store.append(m, entry(2))).seq == 2
         assert await store.last_seq(m) == 2
         assert [e.seq for e in await store.read(m)] == [1, 2]
@@ -127,6 +131,32 @@ def test_append_rings_the_bell(redis_url: str) -> None:
                 break
         assert msg is not None and msg["data"] == b"1"
         await pubsub.aclose()
+        await client.aclose()
+
+    run(body())
+
+
+def test_an_append_redis_refuses_to_write_is_an_error_not_a_conflict(redis_url: str) -> None:
+    """The script's XADD runs under ``pcall`` (its refusal of an ID at or below the top is how a
+    sealed log's conflict is found): any other refusal (here: out of memory) must reach the
+    caller as Redis's error, with nothing written, not pass for a conflict."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        store, m = RedisEventStore(client), new_match()
+        assert (await store.append(m, entry(1, seat=None))).status == "ok"
+        before = await client.config_get("maxmemory*")
+        await client.config_set("maxmemory-policy", "noeviction")
+        await client.config_set("maxmemory", 1)
+        try:
+            with pytest.raises(ResponseError, match="OOM"):
+                await store.append(m, entry(2), action_key(0, "c2"), "fp2")
+        finally:
+            await client.config_set("maxmemory", before["maxmemory"])
+            await client.config_set("maxmemory-policy", before["maxmemory-policy"])
+        assert await store.last_seq(m) == 1
+        assert await store.action_outcome(m, action_key(0, "c2")) is None
+        assert (await store.append(m, entry(2), action_key(0, "c2"), "fp2")).status == "ok"
         await client.aclose()
 
     run(body())
