@@ -9,7 +9,8 @@ Redis stream append + two sends, no rules) against the same embedded Redis
 (``appendfsync always``), both driven by ``server/load.py``; rounds alternate so that noise
 hits both. Figures are printed as real / bare with the range over rounds:
 
-- saturation: accepted actions/s with ``--duels`` duels at once at full speed;
+- saturation: accepted actions/s with ``--duels`` duels at once at full speed, and Redis's own
+  time per action (``INFO commandstats``: the commands' time inside Redis, not the fsync);
 - one duel back to back, and with 50 ms think time: p50 / p99 of "action -> both clients";
 - a human pace (each seat acts every 2 s): p99 with N duels held at once, for N in ``--hold``;
 - server RSS per active duel (the human-pace run, on a server process started for it: RSS with
@@ -36,6 +37,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import redis
 
 from server.child import REPO, ServeProcess, cpu_seconds
 from server.embedded_redis import EmbeddedRedis
@@ -128,6 +131,13 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
         "driver_ms_per_action": (time.process_time() - driver0) * 1000 / n,
         "redis_ms_per_action": (cpu_seconds(target.redis_pid) - redis0) * 1000 / n if target.redis_pid else 0.0,
     }
+
+
+def redis_command_us(client: redis.Redis) -> float:
+    """Microseconds Redis spent running commands since its stats were reset (``INFO
+    commandstats``, every command: the time each took inside Redis, not the fsync after it)."""
+    stats: dict[str, Any] = client.info("commandstats")
+    return float(sum(v["usec"] for v in stats.values() if isinstance(v, dict) and "usec" in v))
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -261,10 +271,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         bare_t = Target("bare", bare.url, bare.proc.pid, redis_pid)
         try:
             sat: dict[str, list[dict[str, Any]]] = {"real": [], "bare": []}
+            stats_client = redis.Redis.from_url(rds.url)
             for _ in range(a.rounds):
                 for t in (real, bare_t):
+                    stats_client.config_resetstat()
                     m = measure(t, LoadConfig(t.url, duels=10**6, concurrency=a.duels, seconds=a.seconds))
+                    m["redis_us_per_action"] = redis_command_us(stats_client) / max(1, m["actions"])
                     sat[t.name].append(m)
+            stats_client.close()
             results["saturation"] = sat
             bare2 = Bare(rds.url, free_port())
             try:
@@ -337,6 +351,13 @@ def report(r: dict[str, Any]) -> None:
         f"server CPU per action: real {statistics.median(cpu):.3f} ms, bare {statistics.median(cpu_b):.3f} ms -> "
         f"{fmt_range(cpu, cpu_b, False)}"
     )
+    if all("redis_us_per_action" in m for m in sat["real"] + sat["bare"]):
+        rus = [m["redis_us_per_action"] for m in sat["real"]]
+        bus = [m["redis_us_per_action"] for m in sat["bare"]]
+        print(
+            f"Redis's own time per action (commandstats: commands only, not the fsync): real "
+            f"{statistics.median(rus):.1f} us, bare {statistics.median(bus):.1f} us -> {fmt_range(rus, bus, False)}"
+        )
     print(saturation_budget(sat, r["machine_cpus"]))
     two = r["two_processes"]
     one = [m["actions_per_s"] for m in two["one"]]
