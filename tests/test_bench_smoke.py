@@ -29,7 +29,7 @@ CASES = {
         ["bench.throughput", "--tiny"],
         [
             "saturation: real",
-            "Redis's own time per action (commandstats",
+            "Redis's own time per append (commandstats",
             "the rest of the machine per action: load driver real",
             "duels spread over two processes",
             "seats on two processes",
