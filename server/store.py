@@ -73,19 +73,11 @@ if redis.call('XLEN', KEYS[1]) ~= seq - 1 then
   local cur = top()
   if seq ~= cur + 1 then return {'CONFLICT', cur} end
 end
-local added
-if #ARGV == """
-    + str(6 + 2 * ENTRY_FIELDS)
-    + """ then
-  -- an entry's fields named one by one: no table built and unpacked (~4 us less in Redis)
-  added = redis.pcall('XADD', KEYS[1], ARGV[1] .. '-0', """
+-- the entry's fields named one by one (begin_append passes ENTRY_FIELDS pairs): no table built
+-- and unpacked (~4 us less in Redis)
+local added = redis.pcall('XADD', KEYS[1], ARGV[1] .. '-0', """
     + ", ".join(f"ARGV[{i}]" for i in range(7, 7 + 2 * ENTRY_FIELDS))
     + """)
-else
-  local fields = {}
-  for i = 7, #ARGV do fields[#fields + 1] = ARGV[i] end
-  added = redis.pcall('XADD', KEYS[1], ARGV[1] .. '-0', unpack(fields))
-end
 if type(added) == 'table' and added.err then
   local cur = top()
   if cur >= seq then return {'CONFLICT', cur} end
@@ -263,6 +255,8 @@ class RedisEventStore:
         then costs no command and no fsync of its own: written alone, between two actions of a
         duel, its fsync delayed the next action's append."""
         fields = entry.to_fields()
+        if len(fields) != ENTRY_FIELDS:  # the script names each field pair: no other count fits it
+            raise ValueError(f"a log entry has {ENTRY_FIELDS} stream fields, not {len(fields)}")
         size = sum(len(v) if isinstance(v, bytes | str) else 8 for v in fields.values())
         if size > MAX_ENTRY_BYTES:
             raise ValueError(f"entry of {size} bytes exceeds {MAX_ENTRY_BYTES}")
