@@ -23,3 +23,22 @@ def test_a_share_under_a_third_is_met() -> None:
 
 def test_a_missing_benchmark_is_said_not_measured() -> None:
     assert "not measured" in engine_vs_bare({"bench.engine_work": ENGINE_OUT})
+
+
+SHARE_OUT = (
+    "  round 1: engine   26.0 us (before 25.8, after 26.2), bare   61.0 us (50000 actions) -> 0.43x\n"
+    "engine share of the bare pipeline's CPU per action: 0.43x (range 0.41-0.47 over 3 rounds)"
+    " (target <= 0.33x: NOT met)\n"
+)
+
+
+def test_the_round_by_round_share_comes_first_then_the_two_benchmarks_medians() -> None:
+    outputs = {"bench.engine_share": SHARE_OUT, "bench.engine_work": ENGINE_OUT, "bench.throughput": THROUGHPUT_OUT}
+    first, second = engine_vs_bare(outputs).split("\n")
+    assert first.startswith("engine share of the bare pipeline's CPU per action: 0.43x (range 0.41-0.47")
+    assert "0.51x" in second and "minutes apart" in second
+
+
+def test_a_failed_round_by_round_benchmark_is_said_not_measured() -> None:
+    line = engine_vs_bare({"bench.engine_work": ENGINE_OUT, "bench.throughput": THROUGHPUT_OUT})
+    assert line.split("\n")[0] == "engine share, round by round: not measured (its benchmark failed)"

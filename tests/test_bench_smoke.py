@@ -20,6 +20,10 @@ CASES = {
         ["bench.server", "--duels", "1", "--seconds", "1", "--engine-seconds", "0.3", "--appends", "50"],
         ["accepted"],
     ),
+    "engine_share": (
+        ["bench.engine_share", "--tiny"],
+        ["round 1: engine", "engine share of the bare pipeline's CPU per action"],
+    ),
     "gc": (["bench.gc", "--tiny"], ["gc saturation, actions/s", "gc collector pauses per action"]),
     "redis_memory": (["bench.redis_memory", "--duels", "2"], ["Redis memory per finished duel"]),
     # boardgame.io is installed by make (bench.peer --install-only) into var/bench-peer/
