@@ -70,7 +70,20 @@ def run(args: argparse.Namespace) -> int:
     cpu0 = time.process_time()
     idle_rss = rss_kib(args.server_pid) if args.server_pid else None
 
+    warned = False
+
     def tick(stats: Stats) -> None:
+        nonlocal warned
+        if not warned and stats.errors.get(RATE_LIMITED):
+            # said as soon as it starts (a run can take minutes), not only in the note at the end
+            warned = True
+            print(
+                f"\nduel load: the server is dropping frames for its rate limits: they are set for players and every "
+                f"duel here comes from one address, so expect duels to fail. For a load test start it with "
+                f"`duel serve {' '.join(LOAD_TEST_LIMITS)}`",
+                file=sys.stderr,
+                flush=True,
+            )
         if args.quiet:
             return
         rss = rss_kib(args.server_pid) if args.server_pid else None

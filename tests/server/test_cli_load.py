@@ -83,13 +83,17 @@ def test_duel_load_against_a_server_with_its_limits_says_how_to_start_one_for_lo
     redis_url: str, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A server started as for players (here 40 frames/s per address) drops most of one
-    address's frames: the note names the limits and how to lift them, both with ``duel serve``
-    and with ``make run`` (what an operator trying the tool on ``make run``'s server has)."""
+    address's frames: the tool says so when it starts, and the note names the limits and how to
+    lift them, both with ``duel serve`` and with ``make run`` (what an operator trying the tool on
+    ``make run``'s server has)."""
     with ServeProcess(tmp_path_factory.mktemp("limited"), "--redis-url", redis_url, "--address-rate", "40") as srv:
         _, summary, _, err = _load(srv.url, capsys, "--seconds", "2")
     errors = summary["errors"]
     assert isinstance(errors, dict) and errors.get("rate/limited", 0) > 0, summary
     limits = " ".join(LOAD_TEST_LIMITS)
     assert f"note: the server dropped {errors['rate/limited']} frames for its rate limits" in err
+    # said once, as soon as the first frame was dropped, before the summary's note
+    early = "duel load: the server is dropping frames for its rate limits"
+    assert err.count(early) == 1 and err.index(early) < err.index("note: the server dropped")
     assert f"`duel serve {limits}`" in err
     assert f'`make run ARGS="{limits}"`' in err
