@@ -44,7 +44,7 @@ import contextlib
 import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 import structlog
@@ -109,6 +109,11 @@ class FanOut:
         self._settle: dict[str, tuple[float, int]] = {}
         self.checks = 0  # settle checks sent (read by tests: idle matches stop costing)
         self.ready = asyncio.Event()
+        # the bells of the matches this process holds, and only those: a bell reaches the
+        # processes that hold its match, not every process (a pattern would: docs/scaling.md)
+        self._subs = resp.Subscriptions()
+        self._pubsub: Any = None  # redis-py's subscription, when not on the lean connection
+        service.holding = self._holding
 
     def start(self) -> None:
         self._tasks = [
@@ -170,6 +175,24 @@ class FanOut:
                 self._again.discard(match_id)
                 self._schedule(match_id)
 
+    def _holding(self, match_id: str, held: bool) -> None:
+        """This process starts (``held``) or stops holding ``match_id``: subscribe to its bell,
+        or drop it. Once Redis confirms a subscription, the match is caught up (``_confirmed``):
+        an entry appended between its load and then rang no bell here."""
+        channel = keys.bell_channel(match_id)
+        if held:
+            self._subs.add(channel)
+        else:
+            self._subs.discard(channel)
+        pubsub = self._pubsub
+        if pubsub is not None:  # redis-py's connection: a command each, as a task
+            self._spawn(pubsub.subscribe(channel) if held else pubsub.unsubscribe(channel))
+
+    def _confirmed(self, channel: bytes | str) -> None:
+        match_id = keys.match_of_bell(channel.decode() if isinstance(channel, bytes) else channel)
+        if match_id is not None:
+            self._schedule(match_id)
+
     async def _listen(self) -> None:
         if self._lean is not None:
             await self._listen_lean(self._lean)
@@ -177,18 +200,26 @@ class FanOut:
         while not self._stopped:
             pubsub = self._subscribers().pubsub()
             try:
-                await pubsub.psubscribe(keys.BELL_PATTERN)
+                # a channel of this process's own first: redis-py reads nothing until subscribed
+                await pubsub.subscribe(keys.process_channel(self._service.process_id), *sorted(self._subs.channels))
+                self._pubsub = pubsub
                 self._subscribed()
                 while not self._stopped:
-                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    if msg is not None:
+                    msg = await pubsub.get_message(timeout=1.0)
+                    if msg is None:
+                        continue
+                    if msg["type"] == "message":
                         self._bell(msg["channel"], msg.get("data"))
+                    elif msg["type"] == "subscribe":
+                        self._confirmed(msg["channel"])
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("bell_listener_failed")
                 await asyncio.sleep(0.5)
             finally:
+                if self._pubsub is pubsub:
+                    self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
@@ -208,7 +239,7 @@ class FanOut:
         is parsed, without a request and a task per message as redis-py's pub/sub has."""
         while not self._stopped:
             try:
-                await pipe.listen(keys.BELL_PATTERN, self._bell, self._subscribed)
+                await pipe.listen_channels(self._subs, self._bell, self._subscribed, self._confirmed)
                 log.warning("bell_listener_lost")
             except asyncio.CancelledError:
                 raise

@@ -75,6 +75,16 @@ def match_keys(match_id: str) -> list[str]:
 
 
 BELL_PATTERN = "match:{*}:bell"
+"""Every match's bell (tools that watch them all; a server process subscribes to the bell of
+each match it holds, server.fanout)."""
+
+
+def process_channel(process_id: str) -> str:
+    """A channel of one server process's own: nothing is published on it; its subscription
+    keeps a redis-py subscriber connection open while the process holds no match."""
+    return f"process:{{{process_id}}}"
+
+
 _BELL_RE = re.compile(r"match:\{([A-Za-z0-9_-]{1,64})\}:bell")
 
 

@@ -91,6 +91,8 @@ class MatchService:
         self.process_id = process_id
         self.live_processes: set[str] = set()  # other server processes known to be alive
         self.sealer: Sealer | None = None  # seals finished matches' logs (server.sealing), if this process does
+        # told when this process starts and stops holding a match (server.fanout: its bell)
+        self.holding: Callable[[str, bool], None] = _ignore_holding
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -102,6 +104,8 @@ class MatchService:
             folded = await self.load(match_id)
             lm = self._live.setdefault(match_id, folded)
             self.metrics.set("duel_matches_live", len(self._live))
+            if lm is folded:
+                self.holding(match_id, True)
             if lm is folded and lm.finished:
                 # the process that appended its last entry may have stopped before it recorded
                 # the end (and noted its seal): if so, do it now
@@ -119,6 +123,7 @@ class MatchService:
         if match_id not in self._live:
             self._live[match_id] = LiveMatch(match_id, self.alias_key(match_id))
             self.metrics.set("duel_matches_live", len(self._live))
+            self.holding(match_id, True)
 
     async def load(self, match_id: str) -> LiveMatch:
         """Fold a match from its log (the cached copy if there is one)."""
@@ -674,6 +679,11 @@ class MatchService:
                 lm.timer.cancel()
             del self._live[match_id]
             self.metrics.set("duel_matches_live", len(self._live))
+            self.holding(match_id, False)
+
+
+def _ignore_holding(match_id: str, held: bool) -> None:
+    """``MatchService.holding`` with no fan-out (a process alone, the tools)."""
 
 
 def _same_id(act: Act, lm: LiveMatch, seq: int, recorded: str) -> Accepted | Rejected:

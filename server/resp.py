@@ -283,6 +283,71 @@ class Pipe:
         finally:
             transport.close()
 
+    async def listen_channels(
+        self,
+        subs: Subscriptions,
+        on_message: OnMessage,
+        on_subscribed: Callable[[], None],
+        on_channel: Callable[[bytes], None],
+        health_s: float | None = None,
+    ) -> None:
+        """Keep the channels of ``subs`` subscribed on a connection of its own (every one of
+        them on each new connection; those added later at once, see :class:`Subscriptions`)
+        and hand every message to ``on_message(channel, data)``. ``on_channel(channel)`` once
+        Redis confirmed a channel's subscription (what was published on it before is not
+        heard: the caller reads it), ``on_subscribed`` once Redis answered on this connection.
+        Returns when the connection is lost, as :meth:`listen` does."""
+        loop = asyncio.get_running_loop()
+        lost: asyncio.Future[None] = loop.create_future()
+
+        def listener() -> _Listener:
+            health = HEALTH_S if health_s is None else health_s
+            return _Listener(on_message, on_subscribed, lost, health, on_channel)
+
+        transport, _ = await self._open(listener)
+        if self._password is not None:
+            transport.write(encode(self._auth()))
+        subs.transport = transport
+        channels = sorted(subs.channels)
+        for i in range(0, len(channels), SUBSCRIBE_BATCH):
+            transport.write(encode(("SUBSCRIBE", *channels[i : i + SUBSCRIBE_BATCH])))
+        transport.write(encode(("PING",)))  # its answer: Redis heard this connection
+        try:
+            await lost
+        finally:
+            if subs.transport is transport:
+                subs.transport = None
+            transport.close()
+
+
+SUBSCRIBE_BATCH = 500
+"""Channels per ``SUBSCRIBE`` when a connection subscribes to all it keeps."""
+
+
+class Subscriptions:
+    """The channels a :meth:`Pipe.listen_channels` connection keeps: one may be added or
+    dropped at any time (written at once while the connection is up; all of them again on each
+    new connection)."""
+
+    def __init__(self) -> None:
+        self.channels: set[str] = set()
+        self.transport: asyncio.Transport | None = None
+
+    def add(self, channel: str) -> None:
+        if channel not in self.channels:
+            self.channels.add(channel)
+            self._write("SUBSCRIBE", channel)
+
+    def discard(self, channel: str) -> None:
+        if channel in self.channels:
+            self.channels.discard(channel)
+            self._write("UNSUBSCRIBE", channel)
+
+    def _write(self, *command: str) -> None:
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            transport.write(encode(command))
+
 
 OnMessage = Callable[[bytes, bytes], None]
 
@@ -292,15 +357,23 @@ is taken for dead (a connection can die without a word, e.g. a dropped network).
 
 
 class _Listener(asyncio.Protocol):
-    """A pattern subscription: messages go straight to a callback, as they are parsed."""
+    """A subscription (a pattern, or channels): messages go straight to a callback, as they are
+    parsed."""
 
     def __init__(
-        self, on_message: OnMessage, on_subscribed: Callable[[], None], lost: asyncio.Future[None], health_s: float
+        self,
+        on_message: OnMessage,
+        on_subscribed: Callable[[], None],
+        lost: asyncio.Future[None],
+        health_s: float,
+        on_channel: Callable[[bytes], None] | None = None,
     ) -> None:
         self.health_s = health_s
         self.reader = hiredis.Reader()
         self.on_message = on_message
         self.on_subscribed = on_subscribed
+        self.on_channel = on_channel
+        self.answered = False  # Redis answered on this connection (``on_subscribed`` was called)
         self.lost = lost
         self.heard = True
         self.pinged = False
@@ -321,10 +394,16 @@ class _Listener(asyncio.Protocol):
                 if not self.lost.done():
                     self.lost.set_exception(log_error)
                 return
-            kind = reply[0] if isinstance(reply, list) and reply else None
-            if kind == b"pmessage":
+            kind = reply[0] if isinstance(reply, list) and reply else reply
+            if kind == b"message":
+                self.on_message(reply[1], reply[2])
+            elif kind == b"pmessage":
                 self.on_message(reply[2], reply[3])
-            elif kind == b"psubscribe":
+            elif kind == b"subscribe":
+                if self.on_channel is not None:
+                    self.on_channel(reply[1])
+            elif kind in (b"psubscribe", b"pong", b"PONG") and not self.answered:
+                self.answered = True
                 self.on_subscribed()
 
     def _check(self) -> None:

@@ -240,3 +240,87 @@ def test_the_bell_of_an_append_still_in_flight_starts_no_catch_up(redis_url: str
                 await c.close()
 
     run(body())
+
+
+def test_a_bell_reaches_only_the_processes_that_hold_its_match(redis_url: str, tmp_path: Path) -> None:
+    """Each process subscribes to the bell of each match it holds, not to every match's bell
+    (a pattern: every append would reach every process, docs/scaling.md). Redis's own count of
+    a channel's subscribers shows who hears it: while both seats are on one process, one; with
+    a seat on each, two; once the duel's connections are gone, none."""
+
+    async def body() -> None:
+        import redis.asyncio as aioredis
+
+        from server import keys
+
+        direct = aioredis.Redis.from_url(redis_url)
+
+        async def hearing(match_id: str, want: int) -> int:
+            channel = keys.bell_channel(match_id)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10
+            while True:
+                got = int(dict(await direct.pubsub_numsub(channel))[channel.encode()])
+                if got == want or loop.time() > deadline:
+                    return got
+                await asyncio.sleep(0.02)
+
+        async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
+            a, b, one, _ = await start_match(url_of(s1))
+            assert await hearing(one, 1) == 1, "one process holds the match: one subscriber"
+            c, d, two, _ = await start_match(url_of(s1), url_of(s2))
+            assert await hearing(two, 2) == 2, "a seat on each process: both hear its bell"
+            assert await hearing(one, 1) == 1, "the second process does not hear the first match"
+            for client in (a, b, c, d):
+                await client.close()
+            assert await hearing(one, 0) == 0 and await hearing(two, 0) == 0, "let go: not heard any more"
+        await direct.aclose()
+
+    run(body())
+
+
+def test_an_entry_appended_before_a_process_subscribed_to_its_match_is_caught_up(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A process starts to hold a match (a spectator attaches: the log is read) and subscribes
+    to its bell: an entry appended between the two rang no bell there. Once Redis confirms the
+    subscription the process reads the log once more. Here the subscription is held back while
+    the other process appends, then sent; the settle checks are off (a poll interval of an
+    hour), so only that read can bring the entry to the spectator."""
+
+    async def body() -> None:
+        from protocol.messages import Spectate, Spectating
+        from server import keys, resp
+        from server.client import DuelClient
+
+        async with (
+            running_server(redis_url, tmp_path, poll_interval=3600) as s1,
+            running_server(redis_url, tmp_path, poll_interval=3600) as s2,
+        ):
+            a, b, match_id, _ = await start_match(url_of(s2))
+            subs = s1.fanout._subs
+            transport = subs.transport
+            assert transport is not None
+            subs.transport = None  # the subscription is not sent yet
+            watcher = await DuelClient.connect(url_of(s1), "S")
+            await watcher.send(Spectate(match_id=match_id))
+            await watcher.expect(Spectating)
+            await watcher.expect(Update)
+            start = watcher.seq
+            assert keys.bell_channel(match_id) in subs.channels
+            actor = await wait_for_turn([a, b])
+            assert actor is not None
+            reply = await actor.act(bot_choice(actor.legal, __import__("random").Random(3)))
+            appended = getattr(reply, "seq", 0)
+            assert appended == start + 1
+            await asyncio.sleep(0.2)
+            watcher.drain()
+            assert watcher.seq == start, "no bell, no read: the spectator's process is behind"
+            subs.transport = transport
+            transport.write(resp.encode(("SUBSCRIBE", keys.bell_channel(match_id))))
+            got = await watcher.expect(Update, timeout=10)
+            assert got.seq == appended, "the subscription's confirmation caught the match up"
+            for client in (a, b, watcher):
+                await client.close()
+
+    run(body())
