@@ -2,8 +2,12 @@
 
 Every append publishes its seq on the match's doorbell channel (inside the
 append script, so a bell rings exactly when an entry was appended).  Each
-process listens on the bell pattern and, for a match it holds with watchers,
-reads the entries it has not seen from the stream and sends them out.
+process subscribes to the bell of each match it holds (and to no other, so a
+bell costs only the processes that hold its match, however many there are:
+docs/scaling.md) and, for a match it holds with watchers, reads the entries it
+has not seen from the stream and sends them out.  An entry appended after a
+match's load but before Redis confirmed its subscription rings no bell here:
+each confirmation starts one catch-up read of its match.
 
 Pub/sub delivers in order for as long as the subscription's connection lives,
 so bells are missed only while it is down: when the listener subscribes again
