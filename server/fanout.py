@@ -193,9 +193,13 @@ class FanOut:
             self._spawn(pubsub.subscribe(channel) if held else pubsub.unsubscribe(channel))
 
     def _confirmed(self, channel: bytes | str) -> None:
+        """Redis confirmed the subscription to a match's bell: read what the match may have
+        missed before it. Through the gate, a few at a time: a listener that subscribes again
+        has every held match confirmed at once, and no request may wait behind the server's
+        own housekeeping."""
         match_id = keys.match_of_bell(channel.decode() if isinstance(channel, bytes) else channel)
-        if match_id is not None:
-            self._schedule(match_id)
+        if match_id is not None and self._service.cached(match_id) is not None:
+            self._spawn(self._gated(self._service.sync, match_id))
 
     async def _listen(self) -> None:
         if self._lean is not None:
