@@ -209,8 +209,14 @@ class FanOut:
             pubsub = self._subscribers().pubsub()
             try:
                 # a channel of this process's own first: redis-py reads nothing until subscribed
-                await pubsub.subscribe(keys.process_channel(self._service.process_id), *sorted(self._subs.channels))
+                initial = set(self._subs.channels)
+                await pubsub.subscribe(keys.process_channel(self._service.process_id), *sorted(initial))
                 self._pubsub = pubsub
+                # matches taken up or let go while that subscription was on its way
+                if late := self._subs.channels - initial:
+                    await pubsub.subscribe(*sorted(late))
+                if gone := initial - self._subs.channels:
+                    await pubsub.unsubscribe(*sorted(gone))
                 self._subscribed()
                 while not self._stopped:
                     msg = await pubsub.get_message(timeout=1.0)

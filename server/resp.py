@@ -260,29 +260,6 @@ class Pipe:
         if proto is not None and proto.transport is not None:
             proto.transport.close()
 
-    async def listen(
-        self, pattern: str, on_message: OnMessage, on_subscribed: Callable[[], None], health_s: float | None = None
-    ) -> None:
-        """Subscribe to ``pattern`` on a connection of its own and hand every message to
-        ``on_message(channel, data)`` (called from the protocol: no task per message);
-        ``on_subscribed`` once Redis confirmed. Returns when the connection is lost (the
-        caller subscribes again and catches up what it may have missed); raises
-        ``RedisConnectionError`` when Redis cannot be reached."""
-        loop = asyncio.get_running_loop()
-        lost: asyncio.Future[None] = loop.create_future()
-
-        def listener() -> _Listener:
-            return _Listener(on_message, on_subscribed, lost, HEALTH_S if health_s is None else health_s)
-
-        transport, _ = await self._open(listener)
-        if self._password is not None:
-            transport.write(encode(self._auth()))
-        transport.write(encode(("PSUBSCRIBE", pattern)))
-        try:
-            await lost
-        finally:
-            transport.close()
-
     async def listen_channels(
         self,
         subs: Subscriptions,
@@ -295,8 +272,10 @@ class Pipe:
         them on each new connection; those added later at once, see :class:`Subscriptions`)
         and hand every message to ``on_message(channel, data)``. ``on_channel(channel)`` once
         Redis confirmed a channel's subscription (what was published on it before is not
-        heard: the caller reads it), ``on_subscribed`` once Redis answered on this connection.
-        Returns when the connection is lost, as :meth:`listen` does."""
+        heard: the caller reads it), ``on_subscribed`` once Redis answered on this connection
+        (called from the protocol: no task per message). Returns when the connection is lost (the
+        caller subscribes again and catches up what it may have missed); raises
+        ``RedisConnectionError`` when Redis cannot be reached."""
         loop = asyncio.get_running_loop()
         lost: asyncio.Future[None] = loop.create_future()
 
@@ -357,8 +336,7 @@ is taken for dead (a connection can die without a word, e.g. a dropped network).
 
 
 class _Listener(asyncio.Protocol):
-    """A subscription (a pattern, or channels): messages go straight to a callback, as they are
-    parsed."""
+    """A subscription to channels: messages go straight to a callback, as they are parsed."""
 
     def __init__(
         self,
@@ -366,7 +344,7 @@ class _Listener(asyncio.Protocol):
         on_subscribed: Callable[[], None],
         lost: asyncio.Future[None],
         health_s: float,
-        on_channel: Callable[[bytes], None] | None = None,
+        on_channel: Callable[[bytes], None],
     ) -> None:
         self.health_s = health_s
         self.reader = hiredis.Reader()
@@ -397,12 +375,9 @@ class _Listener(asyncio.Protocol):
             kind = reply[0] if isinstance(reply, list) and reply else reply
             if kind == b"message":
                 self.on_message(reply[1], reply[2])
-            elif kind == b"pmessage":
-                self.on_message(reply[2], reply[3])
             elif kind == b"subscribe":
-                if self.on_channel is not None:
-                    self.on_channel(reply[1])
-            elif kind in (b"psubscribe", b"pong", b"PONG") and not self.answered:
+                self.on_channel(reply[1])
+            elif kind in (b"pong", b"PONG") and not self.answered:
                 self.answered = True
                 self.on_subscribed()
 

@@ -255,24 +255,43 @@ def test_lost_append_replies_are_retried_without_doubling(redis_url: str) -> Non
 
 
 def test_a_subscription_hands_each_message_over_in_order_until_its_connection_dies(redis_url: str) -> None:
+    """The channels kept (one added while the connection is up, one dropped) each confirmed
+    once; their messages in order, no other channel's; then the connection dies and ``listen``
+    returns (the caller subscribes again)."""
+
     async def body() -> None:
         pipe = resp.Pipe(redis_url)
         tag = secrets.token_hex(4)
         got: list[tuple[bytes, bytes]] = []
+        confirmed: list[bytes] = []
         subscribed = asyncio.Event()
-        listening = asyncio.ensure_future(pipe.listen(f"t:{tag}:*", lambda c, d: got.append((c, d)), subscribed.set))
+        subs = resp.Subscriptions()
+        subs.add(f"t:{tag}:0")
+        subs.add(f"t:{tag}:1")
+        listening = asyncio.ensure_future(
+            pipe.listen_channels(subs, lambda c, d: got.append((c, d)), subscribed.set, confirmed.append)
+        )
         await asyncio.wait_for(subscribed.wait(), 5)
+        subs.add(f"gone:{tag}")
+        subs.discard(f"gone:{tag}")
+        subs.add(f"t:{tag}:2")  # while connected: at once (after the two above, in order)
         direct = aioredis.Redis.from_url(redis_url)
+        deadline = asyncio.get_running_loop().time() + 5
+        while f"t:{tag}:2".encode() not in confirmed and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
         for i in range(50):
             await direct.publish(f"t:{tag}:{i % 3}", str(i))
-        await direct.publish(f"other:{tag}", "not for us")
-        deadline = asyncio.get_running_loop().time() + 5
+        await direct.publish(f"gone:{tag}", "dropped")
+        await direct.publish(f"other:{tag}", "never kept")
         while len(got) < 50 and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
         assert got == [(f"t:{tag}:{i % 3}".encode(), str(i).encode()) for i in range(50)]
+        assert sorted(c for c in confirmed if c.startswith(b"t:")) == [f"t:{tag}:{i}".encode() for i in range(3)]
         assert not listening.done()
         assert await direct.execute_command("CLIENT", "KILL", "TYPE", "pubsub") >= 1
         await asyncio.wait_for(listening, 5)  # returns: the caller subscribes again
+        assert subs.transport is None and subs.channels == {f"t:{tag}:{i}" for i in range(3)}
         await direct.aclose()
 
     run(body())
@@ -286,7 +305,10 @@ def test_a_silent_subscription_is_taken_for_dead() -> None:
         pipe = resp.Pipe(f"redis://127.0.0.1:{port}/0")
         subscribed = asyncio.Event()
         t0 = asyncio.get_running_loop().time()
-        await asyncio.wait_for(pipe.listen("x:*", lambda c, d: None, subscribed.set, health_s=0.1), 5)
+        subs = resp.Subscriptions()
+        subs.add("x")
+        listening = pipe.listen_channels(subs, lambda c, d: None, subscribed.set, lambda c: None, health_s=0.1)
+        await asyncio.wait_for(listening, 5)
         assert asyncio.get_running_loop().time() - t0 >= 0.2 and not subscribed.is_set()
         server.close()
 
