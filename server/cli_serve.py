@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from server.cliutil import add_redis_options, redis_target
+from server.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 
 
 def register(sub: Any) -> None:
@@ -62,23 +63,25 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--seal-after",
         type=_seconds_or_never,
-        default=10.0,
+        default=SEAL_AFTER_S,
         metavar="SECONDS",
-        help="compress a finished match's log this long after its end (default: 10; 'never': keep it a plain stream)",
+        help="compress a finished match's log this long after its end "
+        "(default: %(default)s; 'never': keep it a plain stream)",
     )
     p.add_argument(
         "--seal-sweep-every",
         type=float,
-        default=60.0,
+        default=SWEEP_EVERY_S,
         metavar="SECONDS",
-        help="how often this process looks for seals overdue (a stopped process's) and does them (default: 60)",
+        help="how often this process looks for seals overdue (a stopped process's) and does them "
+        "(default: %(default)s)",
     )
     p.add_argument(
         "--seal-overdue",
         type=float,
-        default=60.0,
+        default=OVERDUE_S,
         metavar="SECONDS",
-        help="how long after it was due a seal counts as overdue (default: 60)",
+        help="how long after it was due a seal counts as overdue (default: %(default)s)",
     )
     p.add_argument(
         "--redis-cluster",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
 from server.gctune import GcMode
+from server.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,6 @@ class ServerConfig:
     keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)
     keep_days: float | None = None  # retention: delete finished matches older than this (None: never)
     retention_every: float = 3600.0  # seconds between retention passes
-    seal_after: float | None = 10.0  # seconds after its end a finished match's log is sealed (None: never)
-    seal_sweep_every: float = 60.0  # seconds between this process's looks for overdue seals (server.sealing)
-    seal_overdue: float = 60.0  # seconds after it was due that a seal counts as overdue
+    seal_after: float | None = SEAL_AFTER_S  # seconds after its end a finished match's log is sealed (None: never)
+    seal_sweep_every: float = SWEEP_EVERY_S  # seconds between this process's looks for overdue seals (server.sealing)
+    seal_overdue: float = OVERDUE_S  # seconds after it was due that a seal counts as overdue

@@ -106,14 +106,14 @@ class MatchService:
             self.metrics.set("duel_matches_live", len(self._live))
             if lm is folded:
                 self.holding(match_id, True)
-            if lm is folded and lm.finished:
-                # the process that appended its last entry may have stopped before it recorded
-                # the end (and noted its seal): if so, do it now
-                try:
-                    if await self.directory.status(match_id) != FINISHED:
-                        await self._record_end(lm)
-                except REDIS_DOWN:
-                    log.warning("end_not_recorded", match_id=match_id)
+                if lm.finished:
+                    # the process that appended its last entry may have stopped before it recorded
+                    # the end (and noted its seal): if so, do it now
+                    try:
+                        if await self.directory.status(match_id) != FINISHED:
+                            await self._record_end(lm)
+                    except REDIS_DOWN:
+                        log.warning("end_not_recorded", match_id=match_id)
         return lm
 
     def fresh(self, match_id: str) -> None:

@@ -42,6 +42,9 @@ sweep takes it up)."""
 RETRY_AFTER_S = 5.0
 """How much later than a fresh end's delay a retry comes (so that the queue stays in time order)."""
 
+SEAL_AFTER_S = 10.0
+"""How long after its end a finished match's log is sealed, unless the server is told otherwise."""
+
 SWEEP_EVERY_S = 60.0
 """How often each process looks for overdue seals."""
 
