@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .interning import shared_code, shared_int
 from .types import Fact
@@ -38,13 +38,13 @@ from .types import Fact
 Viewer = int | None
 """Seat 0 or 1, or ``None`` for a spectator."""
 
-VIEWERS: tuple[Viewer, ...] = (0, 1, None)
-FIELD_ZONES = frozenset({"monsters", "spells_traps", "field"})
+VIEWERS: Final[tuple[Viewer, ...]] = (0, 1, None)
+FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
 PUBLIC_PLACES = FIELD_ZONES | {"graveyard", "banished", "xyz_material"}
-OWN_PLACES = frozenset({"hand", "extra"})
-FACE_UP_PILES = frozenset({"graveyard", "banished", "xyz_material"})
-ALIAS_BITS = 48
-PLACE_FACTS = frozenset({"duel_started", "setup", "drew", "moved", "flipped", "position_changed", "activated"})
+OWN_PLACES: Final = frozenset({"hand", "extra"})
+FACE_UP_PILES: Final = frozenset({"graveyard", "banished", "xyz_material"})
+ALIAS_BITS: Final = 48
+PLACE_FACTS: Final = frozenset({"duel_started", "setup", "drew", "moved", "flipped", "position_changed", "activated"})
 """The facts ``AliasBook.follow`` changes places by (nothing else changes a sight)."""
 
 
@@ -75,7 +75,7 @@ class Place:
         return v is not None and v == self.owner and self.zone in OWN_PLACES
 
 
-_PLACES: dict[tuple[str, int, int, bool], Place] = {}
+_PLACES: Final[dict[tuple[str, int, int, bool], Place]] = {}
 
 
 def place(zone: str, owner: int, controller: int, face_up: bool) -> Place:
@@ -87,12 +87,24 @@ def place(zone: str, owner: int, controller: int, face_up: bool) -> Place:
     return got
 
 
-@dataclass(slots=True)
 class Sight:
-    """What one viewer has of one card at one moment."""
+    """What one viewer has of one card at one moment. A plain class: the engine's compiled
+    build (docs/adr/0008) runs a dataclass's generated ``__init__`` in the interpreter."""
 
-    ref: int | None  # its alias (None: untrackable, no stable id)
-    known: bool
+    __slots__ = ("known", "ref")
+
+    def __init__(self, ref: int | None, known: bool) -> None:
+        self.ref = ref  # its alias (None: untrackable, no stable id)
+        self.known = known
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sight) and (self.ref, self.known) == (other.ref, other.known)
+
+    def __hash__(self) -> int:
+        return hash((self.ref, self.known))
+
+    def __repr__(self) -> str:
+        return f"Sight(ref={self.ref!r}, known={self.known!r})"
 
 
 class BookToken:

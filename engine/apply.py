@@ -8,7 +8,7 @@ They trust the fact: deciding whether it was allowed is ``decide``'s job.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from . import facts as F
 from .facts import ABSENT, Fact
@@ -32,15 +32,15 @@ from .state import (
 from .types import CardFlag, Phase, Position, Step, Timing, Zone
 
 # the fact's string (a log's, or already the member) -> the member the state holds
-ZONES = {z.value: z for z in Zone}
-POSITIONS = {p.value: p for p in Position}
-PHASES = {p.value: p for p in Phase}
-STEPS = {st.value: st for st in Step}
-TIMINGS = {t.value: t for t in Timing}
+ZONES: Final = {z.value: z for z in Zone}
+POSITIONS: Final = {p.value: p for p in Position}
+PHASES: Final = {p.value: p for p in Phase}
+STEPS: Final = {st.value: st for st in Step}
+TIMINGS: Final = {t.value: t for t in Timing}
 
 FactT = TypeVar("FactT", bound=Fact)
 V = TypeVar("V")
-HANDLERS: dict[type[Fact], Callable[[State, Any], None]] = {}
+HANDLERS: Final[dict[type[Fact], Callable[[State, Any], None]]] = {}
 """How each fact class changes the state (``tests/engine/test_facts.py``: every class has one)."""
 
 
@@ -254,7 +254,7 @@ def _turn(s: State, f: F.Turn) -> None:
     _reset_attacks(s)
 
 
-_ATTACKED_TARGETS = CardFlag.ATTACKED_TARGETS  # a StrEnum member read from its class costs ~4x a local
+_ATTACKED_TARGETS: Final = CardFlag.ATTACKED_TARGETS  # a StrEnum member read from its class costs ~4x a local
 
 
 def _without(m: Mapping[str, V], key: str) -> Mapping[str, V]:

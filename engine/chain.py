@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from .battle.damage_step import one_chain_only
 from .ctx import Ctx
@@ -98,12 +98,12 @@ def open_state(s: State) -> bool:
 
 
 # the zones as module names: hot code reads them for every card (a StrEnum member lookup costs more)
-_HAND = Zone.HAND
-_GRAVEYARD = Zone.GRAVEYARD
-_SPELL_ZONES = frozenset({Zone.SPELLS_TRAPS, Zone.FIELD})
-_ON_FIELD = frozenset({Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD})
-_CARD_ACTIVATIONS = frozenset({"spell", "trap"})
-_FROM_GRAVE = CardFlag.ACTIVATE_FROM_GRAVE
+_HAND: Final = Zone.HAND
+_GRAVEYARD: Final = Zone.GRAVEYARD
+_SPELL_ZONES: Final = frozenset({Zone.SPELLS_TRAPS, Zone.FIELD})
+_ON_FIELD: Final = frozenset({Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD})
+_CARD_ACTIVATIONS: Final = frozenset({"spell", "trap"})
+_FROM_GRAVE: Final = CardFlag.ACTIVATE_FROM_GRAVE
 
 
 def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:

@@ -8,6 +8,9 @@ scenario naming a counter not listed here is an error.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
+
+from .plain import register
 
 
 class Counter(StrEnum):
@@ -19,4 +22,6 @@ class Counter(StrEnum):
     PLAIN = "counter"
 
 
-COUNTER_NAMES: tuple[str, ...] = tuple(c.value for c in Counter)
+register((Counter,))  # engine.plain's table
+
+COUNTER_NAMES: Final[tuple[str, ...]] = tuple(c.value for c in Counter)

@@ -8,7 +8,7 @@ private copy: an illegal action raises ``IllegalAction`` and changes nothing.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from .apply import fold
 from .battle import battle_step
@@ -17,15 +17,15 @@ from .chain import activate, activation_actions, field_snapshot, note_left_field
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
 from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, TriggerDone, Used
-from .flow import auto_pass_turn_player, pending, settle
+from .flow import auto_pass_turn_player, owed_by, pending, settle
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State, begin_in_place, carry_board_hash, derive, end_in_place
 from .stats import can_summon
 from .types import Action, Fact, IllegalAction, other
 
-PASS: Action = {"do": "pass"}
-KNOWN_ACTIONS = frozenset(
+PASS: Final[Action] = {"do": "pass"}
+KNOWN_ACTIONS: Final = frozenset(
     {
         "pass",
         "summon",
@@ -48,8 +48,7 @@ KNOWN_ACTIONS = frozenset(
 
 def legal_actions(s: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty if the engine is not waiting for it)."""
-    p = pending(s)
-    if p is None or p["seat"] != seat:
+    if owed_by(s) != seat:
         return []
     if s.choice is not None:
         return _choice_actions(s, seat)
@@ -201,8 +200,7 @@ def find_legal(s: State, seat: int, action: object) -> Action:
         raise IllegalAction("action/malformed", "an action is a map with a string 'do'")
     if s.finished:
         raise IllegalAction("match/finished", "the duel is over")
-    p = pending(s)
-    if p is None or p["seat"] != seat:
+    if owed_by(s) != seat:
         raise IllegalAction("action/not_your_priority", "the engine is waiting for the other player")
     a = normalize(action)
     for la in known_legal_actions(s, seat):
@@ -316,7 +314,7 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
     return ctx.facts, ctx.s
 
 
-BOARD_UNCHANGED: frozenset[type[Fact]] = frozenset({Passed, Priority})
+BOARD_UNCHANGED: Final[frozenset[type[Fact]]] = frozenset({Passed, Priority})
 """Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
 modifier (so no ATK/DEF either: no stat depends on priority)."""
 

@@ -10,6 +10,7 @@ are what a player gets when it brings no deck.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import CARDS_BY_NAME
 
@@ -29,7 +30,7 @@ class DemoDeck:
         return out
 
 
-DEMO_DECKS: tuple[DemoDeck, ...] = (
+DEMO_DECKS: Final[tuple[DemoDeck, ...]] = (
     DemoDeck(
         "classic-a",
         "Classic A",
@@ -173,9 +174,9 @@ DEMO_DECKS: tuple[DemoDeck, ...] = (
     ),
 )
 
-DECKS_BY_NAME: dict[str, DemoDeck] = {d.name: d for d in DEMO_DECKS}
+DECKS_BY_NAME: Final[dict[str, DemoDeck]] = {d.name: d for d in DEMO_DECKS}
 
-DEFAULT_DECKS = ("battle-step", "end-step")
+DEFAULT_DECKS: Final[tuple[str, ...]] = ("battle-step", "end-step")
 """The decks the two seats get when they bring none."""
 
 

@@ -10,19 +10,20 @@ up in its view); without it, "a card" is written.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from . import facts as F
 from .cards import CARDS
 from .facts import FACTS, Fact, WireFact
 
-SEAT = ("A", "B")
+SEAT: Final[tuple[str, ...]] = ("A", "B")
 NameOf = Callable[[int], str | None]
 
 Narration = Callable[[WireFact, NameOf | None], str | None]
-NARRATION: dict[type[Fact], Narration] = {}
+NARRATION: Final[dict[type[Fact], Narration]] = {}
 """The plain words of each fact class a reader cares about (they read the wire map: what the
 viewer received, or the whole fact)."""
-SILENT: frozenset[type[Fact]] = frozenset(
+SILENT: Final[frozenset[type[Fact]]] = frozenset(
     {
         F.Priority,
         F.ChainResolving,
@@ -50,7 +51,7 @@ def narrates(cls: type[Fact]) -> Callable[[Narration], Narration]:
     return register
 
 
-PHASES = {
+PHASES: Final = {
     "draw": "Draw Phase",
     "standby": "Standby Phase",
     "main1": "Main Phase 1",
@@ -58,15 +59,15 @@ PHASES = {
     "main2": "Main Phase 2",
     "end": "End Phase",
 }
-STEPS = {"start": "Start Step", "battle": "Battle Step", "damage": "Damage Step", "end": "End Step"}
-TIMINGS = {
+STEPS: Final = {"start": "Start Step", "battle": "Battle Step", "damage": "Damage Step", "end": "End Step"}
+TIMINGS: Final = {
     "start_of_damage_step": "start of the Damage Step",
     "before_damage_calculation": "before damage calculation",
     "during_damage_calculation": "during damage calculation",
     "after_damage_calculation": "after damage calculation",
     "end_of_damage_step": "end of the Damage Step",
 }
-UNTIL = {
+UNTIL: Final = {
     "damage_calculation": "until the end of damage calculation",
     "end_of_damage_step": "until the end of the Damage Step",
     "end_of_battle_phase": "until the end of the Battle Phase",
@@ -74,7 +75,7 @@ UNTIL = {
     "turn": "until the end of the turn",
     "while_face_up": "while its source stays face-up",
 }
-END_REASONS = {
+END_REASONS: Final = {
     "lp": "Life Points reached 0",
     "deck_out": "a player had to draw from an empty Deck",
     "concede": "a player conceded",

@@ -9,7 +9,7 @@ nothing about a card's identity.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import rng
 from .cards import CARDS
@@ -20,7 +20,7 @@ from .ops import draw
 from .state import State
 from .types import Fact
 
-OPENING_HAND = 5
+OPENING_HAND: Final = 5
 
 
 @dataclass

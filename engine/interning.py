@@ -10,13 +10,13 @@ it reads the card list beside its source) each call went through the interpreter
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .cards import CARDS
 
 # typed Any: an element read from a tuple[int, ...] would be unboxed and boxed anew
-_SMALL: tuple[Any, ...] = tuple(range(1 << 13))
-_CODES: dict[int, Any] = {code: code for code in CARDS}
+_SMALL: Final[tuple[Any, ...]] = tuple(range(1 << 13))
+_CODES: Final[dict[int, Any]] = {code: code for code in CARDS}
 
 
 def shared_code(code: int) -> Any:

@@ -7,7 +7,7 @@ directly.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Final
 
 from . import rng
 from .counters import Counter
@@ -49,10 +49,10 @@ from .stats import (
 )
 from .types import CardFlag, Phase, Step, Zone, other
 
-PUBLIC_ZONES = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zone.BANISHED)
+PUBLIC_ZONES: Final[tuple[Zone, ...]] = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zone.BANISHED)
 
 
-FIELD_ZONES = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD)
+FIELD_ZONES: Final[tuple[Zone, ...]] = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD)
 
 
 def move(
@@ -284,11 +284,11 @@ def _event_tables() -> tuple[frozenset[int], dict[str, dict[int, tuple[tuple[int
     return _TABLES[1], _TABLES[2]
 
 
-WATCHING = ("watching",)
+WATCHING: Final[tuple[str, ...]] = ("watching",)
 """The ``roster`` key of the cards whose scripts watch every event (event kinds are strings)."""
 
 
-def roster(s: State, key: str | tuple[str], codes: Callable[[], Collection[int]]) -> tuple[int, ...]:
+def roster(s: State, key: str | tuple[str, ...], codes: Callable[[], Collection[int]]) -> tuple[int, ...]:
     """The ids of the cards of ``s`` whose code is in ``codes()`` (the codes that answer the
     event kind ``key``, that watch every event, ...), in the order of ``s.cards``: worked out
     once per duel and key (``codes`` is called then only), and kept in ``State._roster``

@@ -4,12 +4,14 @@ told whom they wait for), so it may name the cards involved."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import CARDS
 from .describe import phase_text
 from .state import State
 from .types import MAIN_PHASES, Phase, Step
 
-EVENTS = {
+EVENTS: Final = {
     "attack_declared": "the attack declaration",
     "summoned": "the summon",
     "left_field": "the monster(s) leaving the field",

@@ -16,7 +16,7 @@ the side of the move the viewer can track.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from . import facts as F
 from .aliases import VIEWERS, AliasBook, Sight, Viewer
@@ -164,7 +164,7 @@ def _duel_started(book: AliasBook, fact: F.DuelStarted) -> Seen:
     )
 
 
-SETUP_CARD_KEYS = (
+SETUP_CARD_KEYS: Final[tuple[str, ...]] = (
     "owner",
     "controller",
     "zone",
@@ -273,7 +273,7 @@ def _drew(book: AliasBook, fact: F.Drew) -> Seen:
     return out
 
 
-CUSTOM: dict[str, Rule] = {
+CUSTOM: Final[dict[str, Rule]] = {
     "duel_started": _duel_started,
     "setup": _setup,
     "activated": _activated,
@@ -297,7 +297,7 @@ def rule_of(cls: type[Fact]) -> Rule:
     return CUSTOM[sent.rule]
 
 
-RULES: dict[type[Fact], Rule] = {cls: rule_of(cls) for cls in FACTS.values()}
+RULES: Final[dict[type[Fact], Rule]] = {cls: rule_of(cls) for cls in FACTS.values()}
 """What each viewer receives of each fact class (a whitelist: the class's ``SENT``)."""
 
 

@@ -6,7 +6,9 @@ identical on every platform. The engine never touches the global ``random``.
 
 from __future__ import annotations
 
-MASK = (1 << 64) - 1
+from typing import Final
+
+MASK: Final = (1 << 64) - 1
 
 
 def next_u64(state: int) -> tuple[int, int]:

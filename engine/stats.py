@@ -8,7 +8,7 @@ source leaves the field its effect is simply no longer computed (issue 4).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .effects.base import LINGERING, Script, script_of
 from .state import Card, State
@@ -145,10 +145,10 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
 
 
 # StrEnum members read by ``atk_def`` for every monster shown, as module names (cheaper to read)
-_MONSTERS = Zone.MONSTERS
-_SPELLS_TRAPS = Zone.SPELLS_TRAPS
-_EQUIP_ATK = CardFlag.EQUIP_ATK
-_EQUIP_DEF = CardFlag.EQUIP_DEF
+_MONSTERS: Final = Zone.MONSTERS
+_SPELLS_TRAPS: Final = Zone.SPELLS_TRAPS
+_EQUIP_ATK: Final = CardFlag.EQUIP_ATK
+_EQUIP_DEF: Final = CardFlag.EQUIP_DEF
 
 
 def atk(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
@@ -207,7 +207,7 @@ def no_battle_damage(s: State, seat: int) -> bool:
     return has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat)
 
 
-SPECIAL_SUMMONS = ("special", "fusion", "procedure")
+SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure")
 
 
 def needs_proper_summon(c: Card) -> bool:

@@ -8,14 +8,15 @@ Redis log have it (``engine.facts.to_wire`` / ``from_wire``).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .facts import Fact as Fact
 from .facts import WireFact as WireFact
+from .plain import register
 
 Action = dict[str, Any]
 
-SEATS = (0, 1)
+SEATS: Final[tuple[int, ...]] = (0, 1)
 
 
 def other(seat: int) -> int:
@@ -115,4 +116,6 @@ class Position(StrEnum):
     DEFENSE = "defense"
 
 
-MAIN_PHASES = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions
+register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position))  # engine.plain's table
+
+MAIN_PHASES: Final = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions

@@ -9,12 +9,11 @@ finished matches and the operator's replays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
-from .flow import pending
+from .flow import kept_pending, pending
 from .interning import shared_code, shared_int
 from .plain import plain_value
 from .state import Card, Player, State
@@ -37,11 +36,19 @@ def _stats(s: State, c: Card) -> Stats:
     """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
     once per state (``engine.decide`` carries them over a pass)."""
     m = _memo(s)
-    key = ("stats", c.id)
-    got: Stats | None = m.get(key)
+    table: dict[int, Stats] | None = m.get(STATS)
+    if table is None:
+        table = m[STATS] = {}
+    got = table.get(c.id)
     if got is None:
-        got = m[key] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+        got = table[c.id] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
     return got
+
+
+STATS: Final[tuple[str, ...]] = ("stats",)
+"""``State._memo`` key of the state's table of stats by card id (``_stats``): one key, so that
+no key tuple is made per card asked for. ``engine.decide`` carries it over a pass (the same
+board, the same stats), so two states may share one table."""
 
 
 def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped_to: int | None) -> dict[str, Any]:
@@ -102,7 +109,7 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     return _frame(s, seat, omniscient, book, [dict(p) for p in players], ref)
 
 
-FIELD_ZONES = frozenset({"monsters", "spells_traps", "field"})
+FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
 
 
 def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str, Any]], bool]:
@@ -195,17 +202,32 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
     return out, lasting
 
 
-@dataclass(slots=True)
 class _Side:
-    """One player's part of a view as one viewer saw it, and what it was rendered from."""
+    """One player's part of a view as one viewer saw it, and what it was rendered from. A plain
+    class, as ``_Shown``."""
 
-    token: BookToken  # the alias book's
-    version: int  # its count of place changes on this side (``AliasBook.sides``) when rendered
-    equips: int | None  # if a card in it equips another card: the book's count of all place changes
-    cids: tuple[int, ...]  # each card in it
-    memos: tuple[dict[Any, Any], ...]  # and its memo when rendered
-    shown: tuple[tuple[int, Stats], ...]  # (card, its stats) for each face-up monster in it
-    side: dict[str, Any]
+    __slots__ = ("cids", "equips", "memos", "shown", "side", "token", "version")
+
+    def __init__(
+        self,
+        token: BookToken,
+        version: int,
+        equips: int | None,
+        cids: tuple[int, ...],
+        memos: tuple[dict[Any, Any], ...],
+        shown: tuple[tuple[int, Stats], ...],
+        side: dict[str, Any],
+    ) -> None:
+        self.token = token  # the alias book's
+        self.version = version  # its count of place changes on this side (``AliasBook.sides``) when rendered
+        self.equips = equips  # if a card in it equips another card: the book's count of all place changes
+        self.cids = cids  # each card in it
+        self.memos = memos  # and its memo when rendered
+        self.shown = shown  # (card, its stats) for each face-up monster in it
+        self.side = side
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Side:
+        return self  # never written once made (a deep copy of a state shares it, as it shares a str)
 
     def holds(self, s: State) -> bool:
         """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
@@ -296,7 +318,7 @@ def _frame(
     }
 
 
-SEAT_NAMES = ("A", "B")
+SEAT_NAMES: Final[tuple[str, ...]] = ("A", "B")
 
 
 def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
@@ -304,19 +326,41 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
     a card in the hand) looks like any other priority window."""
-    # kept with the state for this book while its aliases stay (places and the entry: an
-    # ephemeral alias changes with every entry)
-    key = ("shown", seat, book.token, book.version, book.entries)
+    # kept with the state for this viewer while the book's aliases stay (places and the entry:
+    # an ephemeral alias changes with every entry); one constant key per viewer, the book's
+    # counts checked on the kept value (no key tuple made and hashed per call)
     memo = _memo(s)
-    if key in memo:
-        kept: dict[str, Any] | None = memo[key]
-        return None if kept is None else dict(kept)
-    shown = memo[key] = _presented_pending(s, seat, book)
+    key = _SHOWN_KEYS[2 if seat is None else seat]
+    kept: _Shown | None = memo.get(key)
+    if kept is None or kept.token is not book.token or kept.version != book.version or kept.entries != book.entries:
+        kept = memo[key] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
+    shown = kept.shown
     return None if shown is None else dict(shown)
 
 
+_SHOWN_KEYS: Final[tuple[object, ...]] = (("shown", 0), ("shown", 1), ("shown", None))
+"""``State._memo`` keys of ``presented_pending``'s value, for seat 0, seat 1 and a spectator."""
+
+
+class _Shown:
+    """A decision as one viewer was shown it, and the book's counts it was presented under. A
+    plain class: the engine's compiled build (docs/adr/0008) runs a dataclass's generated
+    ``__init__`` in the interpreter (~1,600 machine instructions a call, callgrind)."""
+
+    __slots__ = ("entries", "shown", "token", "version")
+
+    def __init__(self, token: BookToken, version: int, entries: int, shown: dict[str, Any] | None) -> None:
+        self.token = token
+        self.version = version
+        self.entries = entries
+        self.shown = shown
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shown:
+        return self  # never written once made (a deep copy of a state shares it, as it shares a str)
+
+
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
-    p = pending(s)
+    p = kept_pending(s)  # read only: copied below where it is shown whole
     if p is None:
         return None
     decider = cast(int, p["seat"])  # an int (flow.pending: a choice's seat or the priority)
@@ -339,4 +383,7 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
     kind = str(p["kind"])
     if kind == "trigger" and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):
         kind = "priority"
-    return {"seat": decider, "kind": kind, "prompt": f"waiting for {SEAT_NAMES[decider]}"}
+    return {"seat": decider, "kind": kind, "prompt": _WAITING[decider]}
+
+
+_WAITING: Final = tuple(f"waiting for {name}" for name in SEAT_NAMES)

@@ -13,7 +13,7 @@ The engine itself never sees aliases: ``decide`` and the log use engine ids.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeGuard
+from typing import Any, Final, TypeGuard
 
 from .aliases import AliasBook, Viewer
 from .cards import CARDS
@@ -27,8 +27,8 @@ from .view import presented_pending, view
 PerViewer = tuple[list[WireFact], list[WireFact], list[WireFact]]
 """Facts for seat 0, seat 1 and spectators."""
 
-SCALAR_CARD_KEYS = ("card", "with")
-CARD_LIST_KEYS = ("target", "cost", "tribute", "cards", "choose")
+SCALAR_CARD_KEYS: Final[tuple[str, ...]] = ("card", "with")
+CARD_LIST_KEYS: Final[tuple[str, ...]] = ("target", "cost", "tribute", "cards", "choose")
 
 
 def viewer_index(v: Viewer) -> int:

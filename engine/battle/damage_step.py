@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
@@ -76,7 +77,7 @@ def next_timing(ctx: Ctx) -> None:
     TIMINGS[s.damage_step or Timing.END].after(ctx)
 
 
-_DAMAGE = Step.DAMAGE  # read for every action (a module name is cheaper than a StrEnum member)
+_DAMAGE: Final = Step.DAMAGE  # read for every action (a module name is cheaper than a StrEnum member)
 
 
 def holds_self_destruction(s: State) -> bool:
@@ -294,7 +295,7 @@ class TimingRow:
 
 # the five timings, in order; each is entered by the ``after`` of the one before (``enter``
 # begins with the first)
-TIMINGS: dict[Timing, TimingRow] = {
+TIMINGS: Final[dict[Timing, TimingRow]] = {
     Timing.START: TimingRow(after=_before_calculation, holds_self_destruction=True),
     Timing.BEFORE_CALC: TimingRow(after=_during_calculation, holds_self_destruction=True),
     Timing.DURING_CALC: TimingRow(after=calculate, holds_self_destruction=True, one_chain=True),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..state import Card, Link, State
 from ..types import Timing
@@ -28,16 +28,16 @@ Cost = Callable[["Ctx", Card, int, dict[str, Any]], None]
 Resolve = Callable[["Ctx", Link], None]
 CostOptions = Callable[[State, Card, int], list[list[int]]]
 
-ALL_DS = frozenset(Timing)
-STAT_CHANGE_DS = frozenset({Timing.START, Timing.BEFORE_CALC})
+ALL_DS: Final = frozenset(Timing)
+STAT_CHANGE_DS: Final = frozenset({Timing.START, Timing.BEFORE_CALC})
 # from the start of the Damage Step up to the end of damage calculation (Honest: "during either
 # player's Damage Step, up to the end of the Damage Calculation")
-UP_TO_CALC = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
-DURING_CALC = frozenset({Timing.DURING_CALC})
-AFTER_CALC = frozenset({Timing.AFTER_CALC})
+UP_TO_CALC: Final = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+DURING_CALC: Final = frozenset({Timing.DURING_CALC})
+AFTER_CALC: Final = frozenset({Timing.AFTER_CALC})
 # "When ... is destroyed by battle and sent to the Graveyard" cards: the window at the end of the
 # Damage Step (ruling DS-9, LF-3)
-END_OF_DS = frozenset({Timing.END})
+END_OF_DS: Final = frozenset({Timing.END})
 
 
 def always(state: State, card: Card, seat: int) -> bool:
@@ -165,11 +165,11 @@ class Script:
         object.__setattr__(self, "activatable", mine)  # a frozen dataclass sets its derived fields so
 
 
-SCRIPTS: dict[int, Script] = {}
+SCRIPTS: Final[dict[int, Script]] = {}
 
 
 # lingering rules by flag name (``Script.lingering``), in registration order
-LINGERING: dict[str, Lingering] = {}
+LINGERING: Final[dict[str, Lingering]] = {}
 
 
 def register(code: int, script: Script) -> Script:

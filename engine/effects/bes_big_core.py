@@ -11,7 +11,7 @@ on Big Core is removed" at the end of the Damage Step).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..ops import destroy, set_counters
@@ -19,7 +19,7 @@ from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Counter, Ctx, Zone, still_face_up
 
-COUNTER = Counter.PLAIN
+COUNTER: Final = Counter.PLAIN
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -23,7 +23,7 @@ being resolved stops and goes on afterwards (``chain.resolve_chain``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..ctx import Ctx
 from ..facts import Choice
@@ -35,8 +35,8 @@ Answer = list[int] | str
 Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
 
 # continuations by name: (ctx, answering seat, the answer, the data given to the question)
-THEN: dict[str, Then] = {}
-POSITIONS = ("attack", "defense")
+THEN: Final[dict[str, Then]] = {}
+POSITIONS: Final[tuple[str, ...]] = ("attack", "defense")
 
 
 def continuation(name: str) -> Callable[[Then], Then]:

@@ -4,7 +4,7 @@ and pays them as the attack is declared (not again when a replay chooses a new t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..ops import pay_lp
@@ -13,7 +13,7 @@ from ..stats import is_negated
 from .base import Script, register
 from .common import Ctx, still_face_up
 
-COST = 1000
+COST: Final = 1000
 
 
 def _can_attack(s: State, src: Card, attacker: Card) -> bool:

@@ -12,7 +12,7 @@ battle, 1 counter is removed" at the end of the Damage Step).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import Flag
@@ -22,8 +22,8 @@ from ..stats import is_negated
 from .base import Effect, Script, register
 from .common import Counter, Ctx, Zone, still_face_up
 
-COUNTER = Counter.PLAIN
-PENDING = "mosquito_counter_due"
+COUNTER: Final = Counter.PLAIN
+PENDING: Final = "mosquito_counter_due"
 
 
 def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:

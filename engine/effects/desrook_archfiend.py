@@ -19,7 +19,7 @@ the Graveyard to Special Summon the "Terrorking Archfiend"."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import Negated
@@ -29,7 +29,7 @@ from ..stats import is_negated
 from .base import Effect, Script, register
 from .common import Ctx, Zone, still_face_up, summon_choosing_position
 
-TERRORKING = "Terrorking Archfiend"
+TERRORKING: Final = "Terrorking Archfiend"
 
 
 def _active(s: State, card: Card) -> bool:

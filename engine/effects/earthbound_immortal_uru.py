@@ -20,7 +20,7 @@ monster your opponent controls, until the End Phase."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import Flag
@@ -36,7 +36,7 @@ from .common import (
     tribute_cost,
 )
 
-UNIQUE = "Earthbound Immortal"
+UNIQUE: Final = "Earthbound Immortal"
 
 
 def _face_up_at(c: Card) -> int:

@@ -12,12 +12,14 @@ current controller."
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..cards import by_name
 from ..state import Card, State
 from .base import Script, register
 from .common import burn_when_destroyed_face_up
 
-KOZAKY = by_name("Kozaky").code
+KOZAKY: Final = by_name("Kozaky").code
 
 
 def _self_destroy(s: State, card: Card) -> bool:

@@ -9,14 +9,14 @@ controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, can_summon_from_deck, destroyed_by_this, summon_from_deck
 
-CODE = by_name("Hydrogeddon").code
+CODE: Final = by_name("Hydrogeddon").code
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

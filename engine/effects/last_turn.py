@@ -34,7 +34,7 @@ Ruling CARD-1 (the card's official FAQ), in full:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import DuelEnded, ExtraBattlePhase, Used
@@ -60,7 +60,7 @@ from .common import (
     other,
 )
 
-KEEP = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon
+KEEP: Final = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

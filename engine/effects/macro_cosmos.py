@@ -14,7 +14,7 @@ sent to the Graveyard is banished instead."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..state import Card, Link
@@ -31,7 +31,7 @@ from .common import (
     summon_choosing_position,
 )
 
-HELIOS = by_name("Helios - The Primordial Sun").code
+HELIOS: Final = by_name("Helios - The Primordial Sun").code
 
 
 def _is_helios(c: Card) -> bool:

@@ -20,7 +20,7 @@ opponent controls."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import Flag
@@ -29,7 +29,7 @@ from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import POSITIONS, Answer, Ctx, Zone, ask_cards, ask_option, continuation, other
 
-NAME = "Miracle Flipper"
+NAME: Final = "Miracle Flipper"
 
 
 def _cannot_summon(s: State, src: Card, monster: Card, seat: int, how: str) -> bool:

@@ -11,7 +11,7 @@ costs, Tributes and rule-sends are not card effects."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..ops import go_to_end_phase
@@ -19,7 +19,7 @@ from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, Zone
 
-NOT_EFFECTS = ("battle", "cost", "tribute", "rule", "detach")
+NOT_EFFECTS: Final[tuple[str, ...]] = ("battle", "cost", "tribute", "rule", "detach")
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -11,13 +11,15 @@ field."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..cards import by_name
 from ..ops import gain_lp, lingering_flag
 from ..state import Card, Link, State
 from .base import ALL_DS, Effect, Lingering, Script, register
 from .common import Ctx
 
-FLAG = "nutrient_z"
+FLAG: Final = "nutrient_z"
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -5,13 +5,15 @@ Injection Fairy Lily reaches 3400 ATK, Wildedge becomes 3600 (ruling DS-10; seed
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..cards import by_name
 from ..state import Card, State
 from ..stats import atk
 from .base import Effect, Script, register
 from .common import Timing, Zone
 
-CODE = by_name("Skyscraper").code
+CODE: Final = by_name("Skyscraper").code
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

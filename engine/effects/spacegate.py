@@ -17,7 +17,7 @@ Level is less than or equal to the number of Gate Counters on this card."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..ops import send_to_grave, set_counters
@@ -26,7 +26,7 @@ from ..stats import is_negated
 from .base import Effect, Script, register
 from .common import MAIN_PHASES, Counter, Ctx, Zone, summon_one_of
 
-GATE = Counter.GATE
+GATE: Final = Counter.GATE
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:

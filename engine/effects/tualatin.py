@@ -19,7 +19,7 @@ with that Attribute."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import Flag
@@ -40,8 +40,8 @@ from .common import (
     summon_choosing_position,
 )
 
-ATTRIBUTES = ("DARK", "DIVINE", "EARTH", "FIRE", "LIGHT", "WATER", "WIND")
-CHOSEN = "tualatin_attribute"
+ATTRIBUTES: Final[tuple[str, ...]] = ("DARK", "DIVINE", "EARTH", "FIRE", "LIGHT", "WATER", "WIND")
+CHOSEN: Final = "tualatin_attribute"
 
 
 def _all_gone(s: State, seat: int) -> bool:

@@ -10,7 +10,7 @@ opponent's turn the extra Battle Phase is granted for the player's next turn (``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..cards import by_name
 from ..facts import ExtraBattlePhase
@@ -19,7 +19,7 @@ from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, Zone, other
 
-SWORDS = "Swords of Revealing Light"
+SWORDS: Final = "Swords of Revealing Light"
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
