@@ -137,7 +137,8 @@ def moving(cls: type[Fact], keep_keys: tuple[str, ...]) -> Rule:
         after = _sights(book, cid)
         code = fact.code if has_code else ABSENT
         out: Seen = []
-        for b, a in zip(before, after, strict=True):
+        for i in range(len(before)):  # one per viewer (not zip(..., strict=True): a generic call compiled)
+            b, a = before[i], after[i]
             f = _kept(fact, keep)
             ref = a.ref if a.ref is not None else b.ref
             if ref is not None:

@@ -115,50 +115,8 @@ FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
 def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str, Any]], bool]:
     """The players' part of ``seat``'s view, and whether it lasts while the book's places do
     (not if it names a card by an ephemeral alias, which changes with every log entry)."""
-    cards = s.cards
-    places = book.places
-    aliases = book.aliases_of(seat)
+    r = _BookCards(s, seat, book)
     lasting = True
-    equips = False  # a card rendered equips another (named by that card's alias)
-    cids: list[int] = []  # each card rendered
-    memos: list[dict[Any, Any]] = []  # and its memo (same order)
-    shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
-
-    def card(cid: int) -> dict[str, Any]:
-        nonlocal lasting, equips
-        c = cards[cid]
-        place = places.get(cid)
-        if place is None:
-            ref, visible = None, False
-        else:
-            ref, visible = aliases.get(cid), place.known(seat)
-        stats = None
-        if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
-            stats = _stats(s, c)
-            shown.append((shared_int(cid), stats))
-        equipped = c.equipped_to
-        if equipped is not None:
-            equips = True
-            named = aliases.get(equipped)
-            if named is None:
-                named = book.ref_any(seat, equipped)
-                lasting = False
-            equipped = named
-        # the rendering is a function of the card object and the key alone: kept on the card
-        # until it is next written (engine.state.write_card), shared by every state holding it
-        memo = c._memo
-        if memo is None:
-            memo = c._memo = {}
-        cids.append(shared_int(cid))  # kept: one shared object, not a new box (interning.shared_int)
-        memos.append(memo)
-        # the alias alone for the most common case (a known card, no stats, equips nothing):
-        # no key tuple kept per card and viewer
-        key = ref if visible and stats is None and equipped is None else (ref, visible, stats, equipped)
-        seen: dict[str, Any] | None = memo.get(key)
-        if seen is None:
-            seen = memo[key] = _render(c, ref, visible, stats, equipped)
-        return seen
-
     out = []
     for sd in (0, 1):
         p = s.players[sd]
@@ -180,26 +138,106 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         ):
             out.append(kept.side)
             continue
-        cids.clear()
-        memos.clear()
-        shown.clear()
-        was = lasting
-        lasting = True
-        equips = False
-        side = _side(p, card)
-        if lasting:
+        r.start_side()
+        side = _side(p, r)
+        if r.lasting:
             pm[seat] = _Side(
                 book.token,
                 book.sides[sd],
-                book.version if equips else None,
-                tuple(cids),
-                tuple(memos),
-                tuple(shown),
+                book.version if r.equips else None,
+                tuple(r.cids),
+                tuple(r.memos),
+                tuple(r.shown),
                 side,
             )
-        lasting = lasting and was
+        lasting = lasting and r.lasting
         out.append(side)
     return out, lasting
+
+
+class _Cards:
+    """Renders the cards of one state for one viewer (``_side`` asks it card by card): a class
+    with a method rather than a closure, which compiled code calls through the interpreter's
+    calling convention."""
+
+    def card(self, cid: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class _BookCards(_Cards):
+    """A viewer's rendering with an alias book, noting what each side's rendering depends on:
+    its cards and their memos, the stats shown, whether it names a card by an ephemeral alias
+    (then it does not last) or names what a card equips."""
+
+    def __init__(self, s: State, seat: int | None, book: AliasBook) -> None:
+        self.s = s
+        self.cards = s.cards
+        self.seat = seat
+        self.book = book
+        self.places = book.places
+        self.aliases = book.aliases_of(seat)
+        self.lasting = True
+        self.equips = False  # a card rendered equips another (named by that card's alias)
+        self.cids: list[int] = []  # each card rendered
+        self.memos: list[dict[Any, Any]] = []  # and its memo (same order)
+        self.shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
+
+    def start_side(self) -> None:
+        self.cids.clear()
+        self.memos.clear()
+        self.shown.clear()
+        self.lasting = True
+        self.equips = False
+
+    def card(self, cid: int) -> dict[str, Any]:
+        c = self.cards[cid]
+        place = self.places.get(cid)
+        if place is None:
+            ref, visible = None, False
+        else:
+            ref, visible = self.aliases.get(cid), place.known(self.seat)
+        stats = None
+        if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
+            stats = _stats(self.s, c)
+            self.shown.append((shared_int(cid), stats))
+        equipped = c.equipped_to
+        if equipped is not None:
+            self.equips = True
+            named = self.aliases.get(equipped)
+            if named is None:
+                named = self.book.ref_any(self.seat, equipped)
+                self.lasting = False
+            equipped = named
+        # the rendering is a function of the card object and the key alone: kept on the card
+        # until it is next written (engine.state.write_card), shared by every state holding it
+        memo = c._memo
+        if memo is None:
+            memo = c._memo = {}
+        self.cids.append(shared_int(cid))  # kept: one shared object, not a new box (interning.shared_int)
+        self.memos.append(memo)
+        # the alias alone for the most common case (a known card, no stats, equips nothing):
+        # no key tuple kept per card and viewer
+        key = ref if visible and stats is None and equipped is None else (ref, visible, stats, equipped)
+        seen: dict[str, Any] | None = memo.get(key)
+        if seen is None:
+            seen = memo[key] = _render(c, ref, visible, stats, equipped)
+        return seen
+
+
+class _PlainCards(_Cards):
+    """The rendering with engine ids (no alias book), nothing kept."""
+
+    def __init__(self, s: State, seat: int | None, omniscient: bool) -> None:
+        self.s = s
+        self.seat = seat
+        self.omniscient = omniscient
+
+    def card(self, cid: int) -> dict[str, Any]:
+        s, seat, omniscient = self.s, self.seat, self.omniscient
+        c = s.cards[cid]
+        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
+        shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
+        return _render(c, cid, visible, _stats(s, c) if shown else None, c.equipped_to)
 
 
 class _Side:
@@ -232,8 +270,9 @@ class _Side:
     def holds(self, s: State) -> bool:
         """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
         cards = s.cards
-        for cid, memo in zip(self.cids, self.memos, strict=True):
-            if cards[cid]._memo is not memo:
+        cids, memos = self.cids, self.memos
+        for i in range(len(cids)):  # not zip(..., strict=True): compiled, a generic call and iterator
+            if cards[cids[i]]._memo is not memos[i]:
                 return False
         for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
             if _stats(s, cards[cid]) != stats:
@@ -243,29 +282,22 @@ class _Side:
 
 def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
     """The players' part with engine ids (no alias book), nothing kept."""
-    cards = s.cards
-
-    def card(cid: int) -> dict[str, Any]:
-        c = cards[cid]
-        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-        shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
-        return _render(c, cid, visible, _stats(s, c) if shown else None, c.equipped_to)
-
-    return [_side(s.players[sd], card) for sd in (0, 1)]
+    r = _PlainCards(s, seat, omniscient)
+    return [_side(s.players[sd], r) for sd in (0, 1)]
 
 
-def _side(p: Player, card: Callable[[int], dict[str, Any]]) -> dict[str, Any]:
+def _side(p: Player, r: _Cards) -> dict[str, Any]:
     return {
         "lp": p.lp,
-        "hand": [card(c) for c in p.hand],
+        "hand": [r.card(c) for c in p.hand],
         "hand_count": len(p.hand),
         "deck_count": len(p.deck),
         "extra_count": len(p.extra),
-        "monsters": [None if c is None else card(c) for c in p.monsters],
-        "spells_traps": [None if c is None else card(c) for c in p.spells_traps],
-        "field": None if p.field_zone is None else card(p.field_zone),
-        "graveyard": [card(c) for c in p.graveyard],
-        "banished": [card(c) for c in p.banished],
+        "monsters": [None if c is None else r.card(c) for c in p.monsters],
+        "spells_traps": [None if c is None else r.card(c) for c in p.spells_traps],
+        "field": None if p.field_zone is None else r.card(p.field_zone),
+        "graveyard": [r.card(c) for c in p.graveyard],
+        "banished": [r.card(c) for c in p.banished],
         "normal_summoned": p.normal_summoned,
     }
 

@@ -12,7 +12,7 @@ The engine itself never sees aliases: ``decide`` and the log use engine ids.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Final, TypeGuard
 
 from .aliases import AliasBook, Viewer
@@ -39,23 +39,46 @@ def _is_id(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _mapped(action: Action, fn: Callable[[int], int]) -> Action:
-    """``action`` with every card id (or alias) in it passed through ``fn``."""
+class _Names:
+    """How ``_mapped`` renames a card: a class with a method, not a closure (compiled code calls
+    a closure through the interpreter's calling convention, once per card id)."""
+
+    def __init__(self, book: AliasBook, seat: int) -> None:
+        self.book = book
+        self.seat = seat
+
+    def fn(self, cid: int) -> int:
+        """The seat's alias of engine id ``cid``."""
+        return self.book.ref_any(self.seat, cid)
+
+
+class _Ids(_Names):
+    def fn(self, alias: int) -> int:
+        """The engine id behind the seat's ``alias``. An alias the seat cannot name now is
+        refused the same way whatever card may lie behind it."""
+        cid = self.book.card_of(self.seat, alias)
+        if cid is None:
+            raise IllegalAction("action/illegal", f"there is no card {alias} you can name now")
+        return cid
+
+
+def _mapped(action: Action, names: _Names) -> Action:
+    """``action`` with every card id (or alias) in it renamed by ``names``."""
     out = dict(action)
     for k in SCALAR_CARD_KEYS:
         if k not in out:  # most actions name one card or none: skip the keys they lack
             continue
         value = out[k]
         if _is_id(value):
-            out[k] = fn(value)
+            out[k] = names.fn(value)
     for k in CARD_LIST_KEYS:
         if k not in out:
             continue
         value = out[k]
         if _is_id(value):
-            out[k] = fn(value)
+            out[k] = names.fn(value)
         elif isinstance(value, list):
-            out[k] = [fn(x) if _is_id(x) else x for x in value]
+            out[k] = [names.fn(x) if _is_id(x) else x for x in value]
     return out
 
 
@@ -115,18 +138,12 @@ class Viewpoints:
 
     def legal(self, state: State, seat: int) -> list[Action]:
         """The legal actions of ``seat`` (empty if it owes nothing), in its aliases."""
-        return [_mapped(a, lambda cid: self.book.ref_any(seat, cid)) for a in known_legal_actions(state, seat)]
+        names = _Names(self.book, seat)
+        return [_mapped(a, names) for a in known_legal_actions(state, seat)]
 
     def to_engine(self, seat: int, action: Action) -> Action:
         """An action ``seat`` sent, with its aliases turned back into engine ids. An id the
         seat cannot name now is refused the same way whatever card may lie behind it."""
         if not isinstance(action, dict):
             return action
-
-        def back(alias: int) -> int:
-            cid = self.book.card_of(seat, alias)
-            if cid is None:
-                raise IllegalAction("action/illegal", f"there is no card {alias} you can name now")
-            return cid
-
-        return _mapped(action, back)
+        return _mapped(action, _Ids(self.book, seat))
