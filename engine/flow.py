@@ -45,7 +45,7 @@ from .facts import (
     TriggerDone,
     Turn,
 )
-from .ops import control_to, destroy, draw, raise_event, roster
+from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .prompts import prompt_for
 from .state import State
 from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
@@ -331,7 +331,7 @@ SELF_DESTROYING: Final[tuple[str, ...]] = ("self_destroying",)
 
 def _self_destroying(s: State) -> tuple[int, ...]:
     """The ids of the cards of the duel whose scripts may destroy themselves (``ops.roster``)."""
-    return roster(s, SELF_DESTROYING, lambda: {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None})
+    return roster(s, SELF_DESTROYING, script_tables().self_destroying)
 
 
 def _self_destruct(ctx: Ctx) -> bool:

@@ -6,7 +6,7 @@ directly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any, Final
 
 from . import rng
@@ -263,43 +263,55 @@ def check_win(ctx: Ctx) -> None:
         ctx.emit(DuelEnded(winner=other(zero[0]), reason="lp"))
 
 
-_TABLES: tuple[int, frozenset[int], dict[str, dict[int, tuple[tuple[int, Effect], ...]]]] = (-1, frozenset(), {})
+class ScriptTables:
+    """What the registered scripts answer, worked out once (again if a script is registered
+    later): the card codes whose script watches every event; per event kind the codes whose
+    trigger or FLIP effects answer it, each with those effects (and their 1-based indices);
+    the codes whose script may destroy itself. ``raise_event`` visits only those cards and
+    effects instead of every card of the duel three times."""
+
+    def __init__(self) -> None:
+        self.count = -1  # ``len(SCRIPTS)`` when worked out
+        self.watchers: frozenset[int] = frozenset()
+        self.answering: dict[str, dict[int, tuple[tuple[int, Effect], ...]]] = {}
+        self.self_destroying: frozenset[int] = frozenset()
 
 
-def _event_tables() -> tuple[frozenset[int], dict[str, dict[int, tuple[tuple[int, Effect], ...]]]]:
-    """The card codes whose script watches every event, and per event kind the codes whose
-    trigger or FLIP effects answer it, each with those effects (and their 1-based indices):
-    ``raise_event`` visits only those cards and effects instead of every card of the duel
-    three times (rebuilt if a script is registered later)."""
-    global _TABLES
-    if _TABLES[0] != len(SCRIPTS):
-        watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
+_TABLES: Final = ScriptTables()
+
+
+def script_tables() -> ScriptTables:
+    """The tables of the scripts registered now."""
+    t = _TABLES
+    if t.count != len(SCRIPTS):
         answering: dict[str, dict[int, tuple[tuple[int, Effect], ...]]] = {}
         for code, sc in SCRIPTS.items():
             for idx, e in enumerate(sc.effects, start=1):
                 if e.kind in ("trigger", "flip") and e.trigger_on:
                     by_code = answering.setdefault(e.trigger_on, {})
                     by_code[code] = (*by_code.get(code, ()), (idx, e))
-        _TABLES = (len(SCRIPTS), watchers, answering)
-    return _TABLES[1], _TABLES[2]
+        t.watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
+        t.answering = answering
+        t.self_destroying = frozenset(code for code, sc in SCRIPTS.items() if sc.self_destroy is not None)
+        t.count = len(SCRIPTS)
+    return t
 
 
 WATCHING: Final[tuple[str, ...]] = ("watching",)
 """The ``roster`` key of the cards whose scripts watch every event (event kinds are strings)."""
 
 
-def roster(s: State, key: str | tuple[str, ...], codes: Callable[[], Collection[int]]) -> tuple[int, ...]:
-    """The ids of the cards of ``s`` whose code is in ``codes()`` (the codes that answer the
-    event kind ``key``, that watch every event, ...), in the order of ``s.cards``: worked out
-    once per duel and key (``codes`` is called then only), and kept in ``State._roster``
-    (shared by the states derived from ``s``)."""
+def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tuple[int, ...]:
+    """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the
+    event kind ``key``, that watch every event, ...: ``script_tables``), in the order of
+    ``s.cards``: worked out once per duel and key, and kept in ``State._roster`` (shared by
+    the states derived from ``s``)."""
     kept = s._roster
     if kept is None or kept[0] != len(SCRIPTS):  # the cards are new, or a script was registered
         kept = s._roster = (len(SCRIPTS), {})
     ids: tuple[int, ...] | None = kept[1].get(key)
     if ids is None:
-        wanted = codes()
-        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in wanted)
+        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in codes)
     return ids
 
 
@@ -313,16 +325,16 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     s = ctx.s
     if s.finished:
         return
-    watchers, answering_kind = _event_tables()
-    for c in [s.cards[cid] for cid in roster(s, WATCHING, lambda: watchers)]:
+    tables = script_tables()
+    for c in [s.cards[cid] for cid in roster(s, WATCHING, tables.watchers)]:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
     kind = event["kind"]
-    effects = answering_kind.get(kind)
+    effects = tables.answering.get(kind)
     if effects is None:
         return  # no card of any duel answers this kind of event
-    answering = roster(s, kind, lambda: effects)
+    answering = roster(s, kind, effects)
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]

@@ -23,6 +23,10 @@ from .cards import CARDS
 from .plain import plain_value
 from .types import Phase, Position, Step, Timing, Zone
 
+_CARDS: Final = CARDS
+"""``engine.cards.CARDS`` as a C static of the compiled build (``Card.data`` reads it for every
+card asked about; a name imported from an interpreted module is a dict lookup per read)."""
+
 CACHE: Final = {"cache": True}
 """Field metadata of bookkeeping that is not part of the duel state (``Card._memo``, ``State._w``)."""
 SHARED_CACHE: Final = {"cache": True, "shared": True}
@@ -87,7 +91,7 @@ class Card:
 
     @property
     def data(self) -> CardData:
-        return CARDS[self.code]
+        return _CARDS[self.code]
 
     @property
     def on_field(self) -> bool:

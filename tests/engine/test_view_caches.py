@@ -34,7 +34,7 @@ from engine.decks import deck_named
 from engine.effects.base import SCRIPTS
 from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
-from engine.ops import WATCHING, _event_tables
+from engine.ops import WATCHING
 from engine.state import full_state_hash
 from tests.engine.play import aggressive
 
@@ -59,13 +59,18 @@ def check_roster(s: State) -> None:
     its cards say now."""
     if s._roster is None:
         return
-    watchers, answering = _event_tables()
     assert s._roster[0] == len(SCRIPTS)
     for key, ids in s._roster[1].items():
         if key == SELF_DESTROYING:
             codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
+        elif key == WATCHING:
+            codes = {code for code, sc in SCRIPTS.items() if sc.watch is not None}
         else:
-            codes = watchers if key == WATCHING else answering[key]
+            codes = {
+                code
+                for code, sc in SCRIPTS.items()
+                if any(e.kind in ("trigger", "flip") and e.trigger_on == key for e in sc.effects)
+            }
         assert ids == tuple(c.id for c in s.cards.values() if c.code in codes)
 
 
