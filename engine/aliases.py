@@ -40,7 +40,7 @@ Viewer = int | None
 
 VIEWERS: Final[tuple[Viewer, ...]] = (0, 1, None)
 FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
-PUBLIC_PLACES = FIELD_ZONES | {"graveyard", "banished", "xyz_material"}
+PUBLIC_PLACES: Final = FIELD_ZONES | {"graveyard", "banished", "xyz_material"}
 OWN_PLACES: Final = frozenset({"hand", "extra"})
 FACE_UP_PILES: Final = frozenset({"graveyard", "banished", "xyz_material"})
 ALIAS_BITS: Final = 48
