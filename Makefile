@@ -64,7 +64,7 @@ FAULT_ENV ?= DUEL_FAULT_ROUNDS=10 DUEL_FAULT_DUELS=8 DUEL_FAULT_KILL_EVERY=2 DUE
 	DUEL_STATEFUL_EXAMPLES=60 DUEL_IDLE_CONNECTIONS=2000 DUEL_SLOW_CLIENTS=20
 faults: $(STAMP) native
 	mkdir -p artifacts
-	$(FAULT_ENV) $(BIN)/pytest -s -o timeout=3000 tests/faults > artifacts/faults.log 2>&1; status=$$?; \
+	DUEL_FAULTS=1 $(FAULT_ENV) $(BIN)/pytest -s -o timeout=3000 tests/faults > artifacts/faults.log 2>&1; status=$$?; \
 		grep -E "FAULT-FIGURES|passed|failed|xfail" artifacts/faults.log; exit $$status
 
 # fuzzing: 1,000,000 generated frames at the live server (while honest duels go on), then

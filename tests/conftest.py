@@ -20,15 +20,21 @@ from server.embedded_redis import EmbeddedRedis
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``pure_engine`` change the engine's module globals (``monkeypatch``), which
     calls inside compiled modules never look up: with the compiled engine loaded they are left
-    out here, and ``make test`` runs them in a second pass with ``DUEL_ENGINE=pure``."""
+    out here, and ``make test`` runs them in a second pass with ``DUEL_ENGINE=pure``.
+
+    Tests marked ``faults_only`` wait minutes on the server's default timings: ``make faults``
+    runs them (``DUEL_FAULTS=1``), ``make test`` leaves them out."""
     import engine
 
-    if not engine.NATIVE:
-        return
-    pure = [item for item in items if item.get_closest_marker("pure_engine")]
-    if pure:
-        config.hook.pytest_deselected(items=pure)
-        items[:] = [item for item in items if not item.get_closest_marker("pure_engine")]
+    left_out = set()
+    if engine.NATIVE:
+        left_out.add("pure_engine")
+    if os.environ.get("DUEL_FAULTS") != "1":
+        left_out.add("faults_only")
+    out = [item for item in items if any(item.get_closest_marker(m) for m in left_out)]
+    if out:
+        config.hook.pytest_deselected(items=out)
+        items[:] = [item for item in items if not any(item.get_closest_marker(m) for m in left_out)]
 
 
 @pytest.fixture(scope="session")

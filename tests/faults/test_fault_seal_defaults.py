@@ -6,7 +6,8 @@ the process that recorded the end, and every process sweeps once a minute for se
 a minute (``server.sealing``). Duels are played to the end on process A, which is SIGKILLed at
 once, before any of its seals is due. Asserted: process B leaves them alone while A could
 still have sealed them (the end + 10 s + 60 s; checked 15 s before that), then seals every one
-of them within three of its sweeps, and every log still verifies. Takes about two minutes.
+of them within three of its sweeps, and every log still verifies. Takes about two minutes:
+``make faults`` runs it, ``make test`` leaves it out (marker ``faults_only``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import redis.asyncio as aioredis
 
 from server import keys
 from server.config import ServerConfig
 from tests.faults.fault_helpers import Player, ServeProcess, audit, report, sealed_all, start_duel
+
+pytestmark = pytest.mark.faults_only
 
 DUELS = 3
 DEFAULTS = ServerConfig()  # what ``duel serve`` runs with when no seal option is given
