@@ -342,23 +342,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return results
 
 
+def _real_and_bare(sat: dict[str, list[dict[str, Any]]], key: str) -> tuple[list[float], list[float]]:
+    """One figure of every saturation round, for the real server and for the bare pipeline."""
+    return [m[key] for m in sat["real"]], [m[key] for m in sat["bare"]]
+
+
 def report(r: dict[str, Any]) -> None:
     sat = r["saturation"]
-    real = [m["actions_per_s"] for m in sat["real"]]
-    bare = [m["actions_per_s"] for m in sat["bare"]]
+    real, bare = _real_and_bare(sat, "actions_per_s")
     print(
         f"saturation: real {statistics.median(real):8.0f} actions/s, bare {statistics.median(bare):8.0f} -> "
         f"{fmt_range(real, bare, True)}"
     )
-    cpu = [m["cpu_ms_per_action"] for m in sat["real"]]
-    cpu_b = [m["cpu_ms_per_action"] for m in sat["bare"]]
+    cpu, cpu_b = _real_and_bare(sat, "cpu_ms_per_action")
     print(
         f"server CPU per action: real {statistics.median(cpu):.3f} ms, bare {statistics.median(cpu_b):.3f} ms -> "
         f"{fmt_range(cpu, cpu_b, False)}"
     )
     if all(m.get("redis_us_per_append") for m in sat["real"] + sat["bare"]):
-        rus = [m["redis_us_per_append"] for m in sat["real"]]
-        bus = [m["redis_us_per_append"] for m in sat["bare"]]
+        rus, bus = _real_and_bare(sat, "redis_us_per_append")
         print(
             f"Redis's own time per append (commandstats, not the fsync): real (the append script) "
             f"{statistics.median(rus):.1f} us, bare (XADD) {statistics.median(bus):.1f} us -> "

@@ -17,7 +17,7 @@ from .cards import CARDS, CARDS_BY_NAME, by_name
 from .decide import decide, decide_state, legal_actions
 from .decks import demo_deck
 from .describe import describe
-from .flow import pending
+from .flow import owed_by, pending
 from .genesis import DuelConfig, create, initial
 from .state import CardPool, State, share_unwritten, state_hash
 from .types import Action, Fact, IllegalAction
@@ -55,6 +55,7 @@ __all__ = [
     "fold_into",
     "initial",
     "legal_actions",
+    "owed_by",
     "pending",
     "share_unwritten",
     "state_hash",

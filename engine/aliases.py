@@ -97,15 +97,6 @@ class Sight:
         self.ref = ref  # its alias (None: untrackable, no stable id)
         self.known = known
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sight) and (self.ref, self.known) == (other.ref, other.known)
-
-    def __hash__(self) -> int:
-        return hash((self.ref, self.known))
-
-    def __repr__(self) -> str:
-        return f"Sight(ref={self.ref!r}, known={self.known!r})"
-
 
 class BookToken:
     """An alias book's identity (views key what they rendered by it)."""

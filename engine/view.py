@@ -115,7 +115,7 @@ FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
 def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str, Any]], bool]:
     """The players' part of ``seat``'s view, and whether it lasts while the book's places do
     (not if it names a card by an ephemeral alias, which changes with every log entry)."""
-    r = _BookCards(s, seat, book)
+    r: _BookCards | None = None  # made when a side is rendered (not when both are kept)
     lasting = True
     out = []
     for sd in (0, 1):
@@ -138,6 +138,8 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         ):
             out.append(kept.side)
             continue
+        if r is None:
+            r = _BookCards(s, seat, book)
         r.start_side()
         side = _side(p, r)
         if r.lasting:

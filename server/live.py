@@ -58,10 +58,7 @@ def owing_seat_of(state: rules.State | None) -> int | None:
     """The seat that must decide in ``state`` (None: nobody, or no duel yet)."""
     if state is None:
         return None
-    owed = rules.pending(state)
-    if owed is None:
-        return None
-    seat = owed.get("seat")
+    seat = rules.owed_by(state)
     return seat if isinstance(seat, int) else None
 
 

@@ -84,6 +84,11 @@ def pending(state: State) -> dict[str, Any] | None:
     return p
 
 
+def owed_by(state: State) -> object:
+    """The seat that owes the decision (``pending(state)["seat"]``, without copying it)."""
+    return engine.owed_by(state)
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
     legal: list[Action] = engine.legal_actions(state, seat)
     return legal

@@ -18,7 +18,7 @@ from protocol.codec import encode
 from protocol.entry import LogEntry
 from protocol.messages import Update
 from server import rules
-from server.live import Built, LiveMatch, Point, Watcher
+from server.live import Built, LiveMatch, Point, Watcher, owing_seat_of
 
 
 def viewer_index(seat: int | None) -> int:
@@ -32,8 +32,7 @@ def _state(at: Point) -> rules.State:
 
 
 def legal_for(at: Point, seat: int | None) -> list[rules.Action]:
-    owed = rules.pending(at.state)
-    if seat is None or owed is None or owed.get("seat") != seat:
+    if seat is None or owing_seat_of(at.state) != seat:
         return []
     return at.vp.legal(_state(at), seat)
 
