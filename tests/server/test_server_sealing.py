@@ -442,6 +442,12 @@ def test_an_end_its_process_did_not_record_is_recorded_and_sealed_by_the_next_lo
             await c.send(Reconnect(token=server.tokens.issue(match_id, 1), last_seq=0))
             await c.expect(Seated)
             await recorded_finished(client, match_id)
+            # the result is written first, then the match moves from the live index to the
+            # history (two steps: server.directory.finish): wait for the move, then check both
+            for _ in range(300):
+                if await client.zscore(keys.LOBBY_MATCHES, match_id) is None:
+                    break
+                await asyncio.sleep(0.01)
             assert await client.zscore(keys.LOBBY_FINISHED, match_id) is not None
             assert await client.zscore(keys.LOBBY_MATCHES, match_id) is None
             for _ in range(300):
