@@ -10,9 +10,14 @@ current. What it bought is in docs/performance.md ("Eighth pass") and ADR 0008.
 
 Modules left as Python (``INTERPRETED``): the package's ``__init__`` (the package is found
 as source; ``server/native.py`` then puts the compiled modules first on its path), the card
-data loader (it reads ``data/`` beside its source), the fact classes (their readers and
-writers are generated at import time), the scenario runner and the fact table generator
-(tools, not the live path).
+data loader (it reads ``data/`` beside its source), the scenario runner, the fact table
+generator and the fact classes' writer (tools, not the live path).
+
+The fact classes are compiled from ``engine.factgen``'s written-out form of ``engine/facts.py``
+(that module's classes make their readers and writers at import, which mypyc cannot
+compile): the sources are staged in ``var/native-build/src`` with that form as
+``engine/facts.py``, and compiled from there. A build is current while ``engine/``'s sources,
+the writer among them, are those it was built from.
 """
 
 from __future__ import annotations
@@ -48,8 +53,8 @@ _native = _load_native()
 INTERPRETED = {
     "__init__.py",
     "cards.py",
-    "facts.py",
     "factdoc.py",
+    "factgen.py",
     "scenario.py",
     "scenario_keys.py",
     "scenario_setup.py",
@@ -68,6 +73,27 @@ def sources() -> list[str]:
     return out
 
 
+def _stage(stage: Path) -> Path:
+    """The engine's sources copied into ``stage``, ``engine/facts.py`` as ``engine.factgen``
+    writes it out. Files whose content did not change keep their time (mypyc's C and the
+    compiler's objects are kept between builds by content)."""
+    sys.path.insert(0, str(ROOT))  # this tree's engine, as source (no finder installed here)
+    from engine.factgen import native_source
+
+    wanted: dict[Path, bytes] = {}
+    for p in sorted(ENGINE.rglob("*.py")):
+        wanted[stage / p.relative_to(ROOT)] = p.read_bytes()
+    wanted[stage / "engine" / "facts.py"] = native_source().encode("utf-8")
+    for p in sorted(stage.rglob("*.py")) if stage.exists() else []:
+        if p not in wanted:
+            p.unlink()
+    for p, data in wanted.items():
+        if not p.exists() or p.read_bytes() != data:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+    return stage
+
+
 def build(where: Path) -> None:
     """Compile into a new directory beside ``where``, then put it in ``where``'s place: a
     process importing the engine meanwhile finds the old build or none (then the source), never
@@ -83,7 +109,8 @@ def build(where: Path) -> None:
     old = where.parent / f"{where.name}.old"
     shutil.rmtree(new, ignore_errors=True)
     new.mkdir(parents=True)
-    os.chdir(ROOT)  # mypyc names modules by their path from here
+    stage = _stage(cache / "src")
+    os.chdir(stage)  # mypyc names modules by their path from here
     # setuptools reads pyproject.toml from here and calls its [tool.setuptools] table "beta"
     warnings.filterwarnings("ignore", message=".*tool.setuptools.*")
     print("compiling the rules engine with mypyc (about a minute the first time) ...", flush=True)

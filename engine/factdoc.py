@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from .facts import ABSENT, FACTS, Absent, Fact
+from .facts import FACTS, Absent, Fact
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "PROTOCOL.md"
@@ -86,9 +86,7 @@ def received(cls: type[Fact]) -> list[Key]:
     for key in keys:
         name = key.rstrip("?")
         attr = cls.KEYS.get(name)
-        optional = key.endswith("?") or (
-            attr is not None and cls.__dataclass_fields__[attr].default is ABSENT  # type: ignore[attr-defined]
-        )
+        optional = key.endswith("?") or (attr is not None and attr in cls.OPTIONAL)
         # a field's own type; a code kept only for a viewer who knows the card is never nil (left out)
         ts = "unknown" if attr is None else _ts(hints[attr], nil=name not in codes)
         if sent.rule in CUSTOM_TS:

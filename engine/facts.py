@@ -17,6 +17,10 @@ present with the value nil is ``None``). A field named ``from_`` is the key ``fr
 A few call sites have always written their keys in another order than the class's fields;
 such a class lists those orders in ``LAYOUTS`` and the fact says which one it uses in
 ``layout`` (0: the fields' order). ``layout`` is not a key and does not take part in ``==``.
+
+The compiled engine (``make native``) does not compile this module as it is: mypyc cannot
+compile the readers and writers ``fact`` makes at import, nor a dataclass's ``__init__``.
+``engine.factgen`` writes these classes out as source, which mypyc compiles in its place.
 """
 
 from __future__ import annotations
@@ -112,6 +116,7 @@ class Fact:
     SENT: ClassVar[Sent]
     LAYOUTS: ClassVar[tuple[tuple[str, ...], ...]] = ()
     KEYS: ClassVar[dict[str, str]]  # wire key -> field name, in the fields' order
+    OPTIONAL: ClassVar[frozenset[str]]  # the fields whose key the map may lack (their default is ABSENT)
     _layouts: ClassVar[dict[tuple[str, ...], int]] = {}  # wire order -> layout (made by ``fact``)
 
     def to_wire(self) -> WireFact:
@@ -143,9 +148,9 @@ class Fact:
 
 F = TypeVar("F", bound=Fact)
 
-FACTS: dict[str, type[Fact]] = {}
+FACTS: Final[dict[str, type[Fact]]] = {}
 """Every fact class by its ``t``."""
-READERS: dict[str, Callable[[WireFact], Fact]] = {}
+READERS: Final[dict[str, Callable[[WireFact], Fact]]] = {}
 """``from_wire`` of each class, by ``t``."""
 
 
@@ -174,6 +179,7 @@ def fact(cls: type[F]) -> type[F]:
         raise ValueError(f"two fact classes for {c.t!r}")
     names = [f.name for f in fields(c) if f.name != "layout"]
     c.KEYS = {_wire_key(n): n for n in names}
+    c.OPTIONAL = frozenset(n for n in names if c.__dataclass_fields__[n].default is ABSENT)
     env: dict[str, Any] = {"ABSENT": ABSENT, "cls": c, "plain_value": plain_value}
     c.__repr__ = Fact.__repr__  # the dataclass's own would list every absent field
     layouts = [tuple(_wire_key(n) for n in names), *c.LAYOUTS]
@@ -235,7 +241,7 @@ def _unknown(cls: type[Fact], d: WireFact, known: frozenset[str]) -> None:
     raise TypeError(f"a {cls.t!r} fact has no key {sorted(set(d) - known)}")
 
 
-_LAYOUT_OF: dict[tuple[str, tuple[str, ...]], int] = {}
+_LAYOUT_OF: Final[dict[tuple[str, tuple[str, ...]], int]] = {}
 
 
 def _layout_of(cls: type[Fact], d: WireFact) -> int:

@@ -17,7 +17,7 @@ import msgpack
 
 import engine
 from engine import Viewpoints, decide_state, legal_actions, pending, state_hash
-from engine.facts import wire_facts
+from engine.facts import facts_of, wire_facts
 from tests.engine.play import aggressive
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,11 @@ def digest(seeds: tuple[int, ...] = SEEDS, max_actions: int = 400) -> str:
                 break
             seat = int(str(owed["seat"]))
             acts = legal_actions(state, seat)
+            before = state
             facts, state = decide_state(state, seat, aggressive(rnd, acts))
+            # the stored form read back (the compiled readers) folds to the same state
+            read = facts_of(wire_facts(facts))
+            assert read == facts and state_hash(fold(read, before)) == state_hash(state)
             per_viewer = vp.apply(facts)
             views = [vp.view(state, seat) for seat in (0, 1)] + [vp.pending(state, seat) for seat in (0, 1)]
             parts = [acts, wire_facts(facts), state_hash(state), per_viewer, views, vp.legal(state, seat)]

@@ -6,14 +6,14 @@ golden replay files, scenario runs and played duels (so log bytes do not change)
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import subprocess
 import sys
+import types
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import msgpack
 import pytest
@@ -22,7 +22,7 @@ import yaml
 from engine import DuelConfig, State, apply_facts, create, decide, demo_deck, fold, legal_actions, pending
 from engine.apply import HANDLERS
 from engine.describe import NARRATION, SILENT
-from engine.facts import ABSENT, FACTS, Fact, Moved, Summoned, from_wire, to_wire
+from engine.facts import ABSENT, FACTS, Absent, Fact, Moved, Summoned, from_wire, to_wire
 from engine.redaction import CUSTOM, RULES
 from engine.scenario import run
 from engine.types import Phase, Position, Step, Timing, Zone
@@ -66,7 +66,9 @@ def test_facts_are_slotted_and_mypy_refuses_to_change_one(tmp_path: Path) -> Non
     speed); mypy, which ``make check`` runs over the engine, refuses an assignment."""
     f = Moved(card=1, to="hand")
     assert not hasattr(f, "__dict__")
-    assert dataclasses.fields(f)[0].name == "card"
+    assert (
+        list(Moved.KEYS.values())[:2] == ["card", "to"] and "from_" in Moved.OPTIONAL and "card" not in Moved.OPTIONAL
+    )
     snippet = tmp_path / "change_a_fact.py"
     snippet.write_text("from engine.facts import Moved\n\nf = Moved(card=1, to='hand')\nf.card = 2\n")
     out = subprocess.run(
@@ -189,20 +191,31 @@ def test_the_fold_keeps_the_turn_and_place_names_as_enum_members() -> None:
     assert {"graveyard", "monsters", "hand", "deck", "before_damage_calculation"} <= seen
 
 
+def _sample(tp: Any) -> Any:
+    """A value of type ``tp`` (a field's annotation)."""
+    if get_origin(tp) in (Union, types.UnionType):
+        return _sample(next(a for a in get_args(tp) if a is not Absent))
+    base = get_origin(tp) or tp
+    return {int: 0, bool: False, str: "x", list: [], dict: {}, type(None): None}.get(base, 0)
+
+
 def test_a_stored_fact_with_a_key_its_class_does_not_have_is_refused() -> None:
     """``from_wire`` reads a map by its class's keys and refuses one with any other key (a log
     or replay file written by something else), whichever of its optional keys it has."""
     for t, cls in FACTS.items():
-        keys = {key: cls.__dataclass_fields__[attr].default is ABSENT for key, attr in cls.KEYS.items()}  # type: ignore[attr-defined]
-        full = {"t": t, **dict.fromkeys(keys, 0)}
-        bare = {"t": t, **{key: 0 for key, optional in keys.items() if not optional}}
+        keys = {key: attr in cls.OPTIONAL for key, attr in cls.KEYS.items()}
+        hints = get_type_hints(cls)
+        # a value of the field's type (the compiled classes check the types they are given)
+        values = {key: _sample(hints[attr]) for key, attr in cls.KEYS.items()}
+        full = {"t": t, **values}
+        bare = {"t": t, **{key: values[key] for key, optional in keys.items() if not optional}}
         for d in (full, bare):
             assert from_wire(dict(d)).t == t
             with pytest.raises(TypeError, match="has no key"):
                 from_wire({**d, "not_a_key": 1})
         optional = [key for key, is_optional in keys.items() if is_optional]
         if optional:  # as many keys as the full map, one of them unknown
-            swapped = {**bare, **dict.fromkeys(optional[:-1], 0), "not_a_key": 1}
+            swapped = {**bare, **{key: values[key] for key in optional[:-1]}, "not_a_key": 1}
             assert len(swapped) == len(full)
             with pytest.raises(TypeError, match="has no key"):
                 from_wire(swapped)
