@@ -275,7 +275,7 @@ class AliasBook:
 
     def follow(self, fact: Fact) -> None:
         """Update places from one fact (mirrors the zone changes of ``engine.apply``)."""
-        t = fact["t"]
+        t = fact.t
         if t not in PLACE_FACTS:  # no place changes (most facts)
             self.facts += 1
             return

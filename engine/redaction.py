@@ -25,8 +25,6 @@ from .facts import ABSENT, FACTS, Fact, Sent, WireFact
 Seen = list[WireFact | None]
 """A fact as seat 0, seat 1 and a spectator see it (None: not at all)."""
 
-Rule = Callable[[AliasBook, Any], Seen]
-
 
 def _same(out: WireFact | None) -> Seen:
     return [out, None if out is None else dict(out), None if out is None else dict(out)]
@@ -49,21 +47,47 @@ def _kept(fact: Fact, pairs: tuple[tuple[str, str], ...]) -> WireFact:
     return out
 
 
-def public(cls: type[Fact], keys: tuple[str, ...]) -> Rule:
+class Rule:
+    """What each viewer receives of one fact class (``see``). A class with a method rather
+    than a closure: compiled, a closure is called through the interpreter's calling convention
+    (its arguments parsed), once per fact and per ``Viewpoints``."""
+
+    def see(self, book: AliasBook, fact: Any) -> Seen:
+        raise NotImplementedError
+
+
+class Public(Rule):
     """A fact with no card in it: the same for everyone (only ``keys`` kept)."""
-    pairs = _attrs(cls, keys)
 
-    def rule(book: AliasBook, fact: Fact) -> Seen:
+    def __init__(self, cls: type[Fact], keys: tuple[str, ...]) -> None:
+        self.pairs = _attrs(cls, keys)
+        # every key, in the order the class writes them: its own writer (no lookup by name)
+        self.whole = keys == tuple(cls.KEYS) and not cls.LAYOUTS
+
+    def see(self, book: AliasBook, fact: Fact) -> Seen:
         book.follow(fact)
-        return _same(_kept(fact, pairs))
-
-    return rule
+        return _same(fact.to_wire() if self.whole else _kept(fact, self.pairs))
 
 
-def hidden(book: AliasBook, fact: Fact) -> Seen:
+class Hidden(Rule):
     """Bookkeeping nobody is sent (it could link a card across hidden places)."""
-    book.follow(fact)
-    return [None, None, None]
+
+    def see(self, book: AliasBook, fact: Fact) -> Seen:
+        book.follow(fact)
+        return [None, None, None]
+
+
+HIDDEN_RULE: Final = Hidden()
+
+
+class Custom(Rule):
+    """A rule of its own (``CUSTOM``), a function."""
+
+    def __init__(self, fn: Callable[[AliasBook, Any], Seen]) -> None:
+        self.fn = fn
+
+    def see(self, book: AliasBook, fact: Fact) -> Seen:
+        return self.fn(book, fact)
 
 
 def _ref(book: AliasBook, v: Viewer, cid: Any) -> int | None:
@@ -81,65 +105,67 @@ def _refs(book: AliasBook, v: Viewer, ids: Any) -> list[int]:
     return out
 
 
-def with_cards(cls: type[Fact], sent: Sent) -> Rule:
+class WithCards(Rule):
     """A fact naming cards that do not move: ``cards`` (one id) and ``lists`` (ids) become
     aliases; each ``(code_key, card_key)`` in ``codes`` is kept only for a viewer who knows
     that card; ``public_codes`` are kept for everyone (an activated card is revealed)."""
-    keep = _attrs(cls, sent.keep)
-    cards = _attrs(cls, sent.cards)
-    lists = _attrs(cls, sent.lists)
-    codes = tuple((code, cls.KEYS[code], cls.KEYS[card]) for code, card in sent.codes)
-    public_codes = _attrs(cls, sent.public_codes)
 
-    def rule(book: AliasBook, fact: Fact) -> Seen:
+    def __init__(self, cls: type[Fact], sent: Sent) -> None:
+        self.keep = _attrs(cls, sent.keep)
+        self.cards = _attrs(cls, sent.cards)
+        self.lists = _attrs(cls, sent.lists)
+        self.codes = tuple((code, cls.KEYS[code], cls.KEYS[card]) for code, card in sent.codes)
+        self.public_codes = _attrs(cls, sent.public_codes)
+
+    def see(self, book: AliasBook, fact: Fact) -> Seen:
         book.follow(fact)
         out: Seen = []
         for v in VIEWERS:
-            f = _kept(fact, keep)
-            for k, attr in cards:
+            f = _kept(fact, self.keep)
+            for k, attr in self.cards:
                 value = getattr(fact, attr)
                 if value is not ABSENT:
                     f[k] = _ref(book, v, value)
-            for k, attr in lists:
+            for k, attr in self.lists:
                 value = getattr(fact, attr)
                 if value is not ABSENT:
                     f[k] = _refs(book, v, value)
-            for code_key, code_attr, card_attr in codes:
+            for code_key, code_attr, card_attr in self.codes:
                 code = getattr(fact, code_attr)
                 cid = getattr(fact, card_attr)
                 if code is not None and code is not ABSENT and isinstance(cid, int) and book.known(v, cid):
                     f[code_key] = code
-            for k, attr in public_codes:
+            for k, attr in self.public_codes:
                 value = getattr(fact, attr)
                 if value is not ABSENT:
                     f[k] = value
             out.append(f)
         return out
 
-    return rule
-
 
 def _sights(book: AliasBook, cid: int) -> list[Sight]:
     return [book.sight(v, cid) for v in VIEWERS]
 
 
-def moving(cls: type[Fact], keep_keys: tuple[str, ...]) -> Rule:
+class Moving(Rule):
     """A fact that moves one card (``card``): each viewer names it by the alias of the side of
     the move it can track (neither side: no id at all), and sees its identity if it knows the
     card on either side."""
-    keep = _attrs(cls, keep_keys)
-    has_code = "code" in cls.KEYS
 
-    def rule(book: AliasBook, fact: Any) -> Seen:
+    def __init__(self, cls: type[Fact], keep_keys: tuple[str, ...]) -> None:
+        self.keep = _attrs(cls, keep_keys)
+        self.has_code = "code" in cls.KEYS
+
+    def see(self, book: AliasBook, fact: Any) -> Seen:
         cid = int(fact.card)
         before = _sights(book, cid)
         book.follow(fact)
         after = _sights(book, cid)
-        code = fact.code if has_code else ABSENT
+        code = fact.code if self.has_code else ABSENT
         out: Seen = []
         for i in range(len(before)):  # one per viewer (not zip(..., strict=True): a generic call compiled)
             b, a = before[i], after[i]
-            f = _kept(fact, keep)
+            f = _kept(fact, self.keep)
             ref = a.ref if a.ref is not None else b.ref
             if ref is not None:
                 f["card"] = ref
@@ -147,8 +173,6 @@ def moving(cls: type[Fact], keep_keys: tuple[str, ...]) -> Rule:
                 f["code"] = code
             out.append(f)
         return out
-
-    return rule
 
 
 def _duel_started(book: AliasBook, fact: F.DuelStarted) -> Seen:
@@ -274,7 +298,7 @@ def _drew(book: AliasBook, fact: F.Drew) -> Seen:
     return out
 
 
-CUSTOM: Final[dict[str, Rule]] = {
+CUSTOM: Final[dict[str, Callable[[AliasBook, Any], Seen]]] = {
     "duel_started": _duel_started,
     "setup": _setup,
     "activated": _activated,
@@ -288,14 +312,14 @@ def rule_of(cls: type[Fact]) -> Rule:
     """The rule that ``cls.SENT`` describes."""
     sent = cls.SENT
     if sent.rule == "public":
-        return public(cls, sent.keep)
+        return Public(cls, sent.keep)
     if sent.rule == "hidden":
-        return hidden
+        return HIDDEN_RULE
     if sent.rule == "cards":
-        return with_cards(cls, sent)
+        return WithCards(cls, sent)
     if sent.rule == "moving":
-        return moving(cls, sent.keep)
-    return CUSTOM[sent.rule]
+        return Moving(cls, sent.keep)
+    return Custom(CUSTOM[sent.rule])
 
 
 RULES: Final[dict[type[Fact], Rule]] = {cls: rule_of(cls) for cls in FACTS.values()}
@@ -304,4 +328,4 @@ RULES: Final[dict[type[Fact], Rule]] = {cls: rule_of(cls) for cls in FACTS.value
 
 def present(book: AliasBook, fact: Fact) -> Seen:
     """The fact as each viewer sees it; moves the book on by the fact."""
-    return RULES[fact.__class__](book, fact)
+    return RULES[fact.__class__].see(book, fact)

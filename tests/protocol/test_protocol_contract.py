@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import DuelConfig, Viewpoints, apply_facts, create, decide, fold, pending
-from engine.redaction import RULES, hidden
+from engine.redaction import HIDDEN_RULE, RULES
 from tests.engine.test_pool_duels import random_deck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ OBSERVED = observed()
 
 def test_every_fact_type_a_client_can_receive_is_documented_with_its_keys() -> None:
     documented = table("### Facts")
-    receivable = {cls.t for cls, rule in RULES.items() if rule is not hidden}
+    receivable = {cls.t for cls, rule in RULES.items() if rule is not HIDDEN_RULE}
     assert set(documented) == receivable
     facts, _views, _actions, _kinds = OBSERVED
     assert len(facts) > 20
