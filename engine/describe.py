@@ -84,7 +84,21 @@ END_REASONS: Final = {
 
 
 def phase_text(phase: str, step: str | None = None, timing: str | None = None) -> str:
-    """ "Battle Phase - Damage Step (before damage calculation)"."""
+    """ "Battle Phase - Damage Step (before damage calculation)". Kept per (phase, step, timing):
+    every decision's prompt starts with it (``engine.prompts``), a few dozen texts in all."""
+    key = (phase, step, timing)
+    got = _PHASE_TEXTS.get(key)
+    if got is None:
+        got = _phase_text(phase, step, timing)
+        if len(_PHASE_TEXTS) < 512:  # the engine's names: fewer than 100 (a fact read back may hold any)
+            _PHASE_TEXTS[key] = got
+    return got
+
+
+_PHASE_TEXTS: Final[dict[tuple[str, str | None, str | None], str]] = {}
+
+
+def _phase_text(phase: str, step: str | None, timing: str | None) -> str:
     out = PHASES.get(phase, phase)
     if step:
         out += f" - {STEPS.get(step, step)}"

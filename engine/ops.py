@@ -265,14 +265,17 @@ def check_win(ctx: Ctx) -> None:
 
 class ScriptTables:
     """What the registered scripts answer, worked out once (again if a script is registered
-    later): the card codes whose script watches every event; per event kind the codes whose
-    trigger or FLIP effects answer it, each with those effects (and their 1-based indices);
-    the codes whose script may destroy itself. ``raise_event`` visits only those cards and
-    effects instead of every card of the duel three times."""
+    later): per event kind the codes whose script watches it (``Script.watch_on``; a script
+    with none watches every kind) and the ``roster`` key of those cards; per event kind the
+    codes whose trigger or FLIP effects answer it, each with those effects (and their 1-based
+    indices); the codes whose script may destroy itself. ``raise_event`` visits only those
+    cards and effects instead of every card of the duel three times."""
 
     def __init__(self) -> None:
         self.count = -1  # ``len(SCRIPTS)`` when worked out
-        self.watchers: frozenset[int] = frozenset()
+        self.watch_all: frozenset[int] = frozenset()  # scripts that watch every kind
+        self.watching: dict[str, frozenset[int]] = {}  # kind -> the scripts that watch it (and all kinds)
+        self.watch_keys: dict[str, tuple[str, ...]] = {}  # kind -> its ``roster`` key
         self.answering: dict[str, dict[int, tuple[tuple[int, Effect], ...]]] = {}
         self.self_destroying: frozenset[int] = frozenset()
 
@@ -290,7 +293,11 @@ def script_tables() -> ScriptTables:
                 if e.kind in ("trigger", "flip") and e.trigger_on:
                     by_code = answering.setdefault(e.trigger_on, {})
                     by_code[code] = (*by_code.get(code, ()), (idx, e))
-        t.watchers = frozenset(code for code, sc in SCRIPTS.items() if sc.watch is not None)
+        watchers = {code: sc.watch_on for code, sc in SCRIPTS.items() if sc.watch is not None}
+        t.watch_all = frozenset(code for code, kinds in watchers.items() if not kinds)
+        kinds = {k for on in watchers.values() for k in on}
+        t.watching = {k: t.watch_all | {code for code, on in watchers.items() if k in on} for k in sorted(kinds)}
+        t.watch_keys = {k: (*WATCHING, k) for k in sorted(kinds)}
         t.answering = answering
         t.self_destroying = frozenset(code for code, sc in SCRIPTS.items() if sc.self_destroy is not None)
         t.count = len(SCRIPTS)
@@ -298,7 +305,8 @@ def script_tables() -> ScriptTables:
 
 
 WATCHING: Final[tuple[str, ...]] = ("watching",)
-"""The ``roster`` key of the cards whose scripts watch every event (event kinds are strings)."""
+"""The ``roster`` key of the cards whose scripts watch every event kind (event kinds are
+strings); ``("watching", kind)``, of those that watch ``kind`` too."""
 
 
 def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tuple[int, ...]:
@@ -326,11 +334,12 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     if s.finished:
         return
     tables = script_tables()
-    for c in [s.cards[cid] for cid in roster(s, WATCHING, tables.watchers)]:
+    kind = event["kind"]
+    key = tables.watch_keys.get(kind, WATCHING)
+    for c in [s.cards[cid] for cid in roster(s, key, tables.watching.get(kind, tables.watch_all))]:
         sc = SCRIPTS[c.code]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
-    kind = event["kind"]
     effects = tables.answering.get(kind)
     if effects is None:
         return  # no card of any duel answers this kind of event

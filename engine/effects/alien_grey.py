@@ -97,5 +97,6 @@ register(
         ),
         stat=a_counter_stat,
         watch=_watch,
+        watch_on=frozenset({"flipped"}),
     ),
 )

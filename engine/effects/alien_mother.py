@@ -127,5 +127,6 @@ register(
         ),
         stat=a_counter_stat,
         watch=_watch,
+        watch_on=frozenset({"after_damage_calculation", "destroyed"}),
     ),
 )

@@ -130,8 +130,13 @@ class Script:
     replace_battle_destruction: Callable[[Ctx, Card], bool] | None = None
     # extra Attributes while face-up (Light and Darkness Dragon is also DARK)
     attributes: Callable[[State, Card], tuple[str, ...]] | None = None
-    # rule bookkeeping: called for every raised event, from any zone; emits facts only, no chain
+    # rule bookkeeping: called for every raised event of a kind in ``watch_on`` (empty: of every
+    # kind), from any zone; emits facts only, no chain
     watch: Callable[[Ctx, Card, dict[str, Any]], None] | None = None
+    # the event kinds ``watch`` looks at: ``raise_event`` calls it for those only (it is called
+    # for every event of the duel otherwise; tests/engine/test_watchers.py keeps it the kinds the
+    # function compares the event's kind with)
+    watch_on: frozenset[str] = frozenset()
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None

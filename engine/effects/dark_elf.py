@@ -27,4 +27,6 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         pay_lp(ctx, card.controller, COST)
 
 
-register(by_name("Dark Elf").code, Script(can_attack=_can_attack, watch=_watch))
+register(
+    by_name("Dark Elf").code, Script(can_attack=_can_attack, watch=_watch, watch_on=frozenset({"attack_declared"}))
+)

@@ -66,5 +66,6 @@ register(
         stat=_stat,
         replace_battle_destruction=_replace,
         watch=_watch,
+        watch_on=frozenset({"damage_step_end"}),
     ),
 )

@@ -95,6 +95,7 @@ register(
             ),
         ),
         watch=_watch,
+        watch_on=frozenset({"phase_start"}),
         on_targeted=_on_targeted,
     ),
 )

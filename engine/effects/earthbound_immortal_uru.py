@@ -93,6 +93,7 @@ register(
         can_be_attacked=_can_be_attacked,
         direct_attack=_direct,
         watch=_watch,
+        watch_on=frozenset({"flipped", "summoned"}),
         unique_face_up=UNIQUE,
     ),
 )

@@ -128,5 +128,6 @@ register(
         procedure=_procedure,
         procedure_cost=_procedure_cost,
         watch=_watch,
+        watch_on=frozenset({"battle_phase_end"}),
     ),
 )

@@ -23,4 +23,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         ctx.emit(Modifier(card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id))
 
 
-register(by_name("Gladiator Beast Laquari").code, Script(effects=(tag_out(),), watch=_watch))
+register(
+    by_name("Gladiator Beast Laquari").code,
+    Script(effects=(tag_out(),), watch=_watch, watch_on=frozenset({"summoned"})),
+)

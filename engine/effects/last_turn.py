@@ -148,5 +148,6 @@ register(
     Script(
         effects=(Effect(kind="trap", speed=2, condition=_condition, resolve=_resolve),),
         watch=_watch,
+        watch_on=frozenset({"chain_resolved", "phase_start"}),
     ),
 )

@@ -132,5 +132,6 @@ register(
         can_be_attacked=_can_be_attacked,
         cannot_summon=_cannot_summon,
         watch=_watch,
+        watch_on=frozenset({"destroyed"}),
     ),
 )

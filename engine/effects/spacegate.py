@@ -72,5 +72,6 @@ register(
             Effect(kind="quick", speed=2, condition=_condition, cost=_cost, resolve=_resolve, label="Special Summon"),
         ),
         watch=_watch,
+        watch_on=frozenset({"damage_step_end"}),
     ),
 )

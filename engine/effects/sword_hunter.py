@@ -83,5 +83,6 @@ register(
             ),
         ),
         watch=_watch,
+        watch_on=frozenset({"destroyed"}),
     ),
 )

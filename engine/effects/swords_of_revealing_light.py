@@ -53,6 +53,7 @@ register(
         effects=(Effect(kind="spell", speed=1, resolve=_resolve),),
         can_attack=_can_attack,
         watch=_watch,
+        watch_on=frozenset({"phase_start"}),
         remains_on_field=True,
     ),
 )

@@ -63,8 +63,14 @@ def check_roster(s: State) -> None:
     for key, ids in s._roster[1].items():
         if key == SELF_DESTROYING:
             codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
-        elif key == WATCHING:
-            codes = {code for code, sc in SCRIPTS.items() if sc.watch is not None}
+        elif key == WATCHING:  # the scripts that watch every kind of event
+            codes = {code for code, sc in SCRIPTS.items() if sc.watch is not None and not sc.watch_on}
+        elif isinstance(key, tuple) and key[0] == WATCHING[0]:  # ("watching", kind)
+            codes = {
+                code
+                for code, sc in SCRIPTS.items()
+                if sc.watch is not None and (not sc.watch_on or key[1] in sc.watch_on)
+            }
         else:
             codes = {
                 code
