@@ -88,10 +88,16 @@ class Card:
     # rendering in views); every write through engine.apply clears it (see write_card)
     _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     _packed: bytes | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    # the card's facts, looked up once: a card's passcode never changes, so every copy shares it
+    # (compiled, each lookup by passcode boxed it anew: a new int object per read)
+    _data: CardData | None = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
 
     @property
     def data(self) -> CardData:
-        return _CARDS[self.code]
+        d = self._data
+        if d is None:
+            d = self._data = _CARDS[self.code]
+        return d
 
     @property
     def on_field(self) -> bool:
@@ -278,6 +284,10 @@ class State:
         return list(got)
 
     def face_up_field(self) -> list[Card]:
+        return self.kept_face_up_field().copy()
+
+    def kept_face_up_field(self) -> list[Card]:
+        """``face_up_field`` as kept: read only (no copy, for the engine's own loops)."""
         memo = self._memo
         if memo is None:
             memo = self._memo = {}
@@ -285,7 +295,7 @@ class State:
         if got is None:
             every = memo.get(_ALL_FIELD_KEY)
             got = memo["face_up_field"] = [c for c in every or self._field_cards(None) if c.face_up]
-        return got.copy()
+        return got
 
 
 _MONSTERS_KEYS: Final[tuple[object, ...]] = (("monsters", 0), ("monsters", 1))
@@ -323,6 +333,7 @@ def _copy_card(o: Card) -> Card:
     n.flags = o.flags
     n._memo = None
     n._packed = None
+    n._data = o._data
     return n
 
 
@@ -363,6 +374,7 @@ def _swap_card(a: Card, b: Card) -> None:
     a.flags, b.flags = b.flags, a.flags
     a._memo, b._memo = b._memo, a._memo
     a._packed, b._packed = b._packed, a._packed
+    a._data, b._data = b._data, a._data
 
 
 def _swap_player(a: Player, b: Player) -> None:

@@ -20,32 +20,41 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
 
     Asked for every ATK/DEF and permission check: computed once per state and kept in
     ``State._memo``, which applying any fact clears (docs/performance.md)."""
+    return list(_sources(s))
+
+
+def _sources(s: State) -> list[tuple[Card, Script]]:
+    """``continuous_sources`` as kept: read only (no copy, for this module's loops)."""
     memo = s._memo
     if memo is None:
         memo = s._memo = {}
     got: list[tuple[Card, Script]] | None = memo.get("continuous_sources")
     if got is None:
         got = memo["continuous_sources"] = _continuous_sources(s)
-    return list(got)
+    return got
 
 
 def _continuous_sources(s: State) -> list[tuple[Card, Script]]:
-    cards = [(c, script_of(c)) for c in s.face_up_field()]
+    cards = [(c, script_of(c)) for c in s.kept_face_up_field()]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
     for c, sc in cards:
-        if sc is None:
-            continue
-        if any(n.negates is not None and n.negates(s, src, c) for src, n in negators if src.id != c.id):
-            continue
-        out.append((c, sc))
+        if sc is not None and not _negated_by(s, c, negators):
+            out.append((c, sc))
     return out
+
+
+def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:
+    for src, n in negators:  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
+        if src.id != c.id and n.negates is not None and n.negates(s, src, c):
+            return True
+    return False
 
 
 def hooks(s: State, name: str) -> list[tuple[Card, Any]]:
     """(source, function) for every active continuous source whose script defines hook ``name``."""
     out: list[tuple[Card, Any]] = []
-    for src, sc in continuous_sources(s):
+    for src, sc in _sources(s):
         fn = getattr(sc, name)
         if fn is not None:
             out.append((src, fn))
@@ -54,7 +63,7 @@ def hooks(s: State, name: str) -> list[tuple[Card, Any]]:
 
 def is_negated(s: State, card: Card) -> bool:
     """The card's effects are negated by a continuous effect (Jinzo, Spell Canceller)."""
-    for src, sc in continuous_sources(s):
+    for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
         if src.id != card.id and sc.negates is not None and sc.negates(s, src, card):
             return True
     return False
@@ -130,13 +139,13 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
                 a = m.value
             elif m.stat == "def":
                 d = m.value
-    for src, sc in continuous_sources(s):
+    for src, sc in _sources(s):
         if sc.stat is None or src.id == exclude or (isinstance(exclude, frozenset) and src.id in exclude):
             continue
         da, dd = sc.stat(s, src, c)
         a += da
         d += dd
-    for e in s.face_up_field():
+    for e in s.kept_face_up_field():
         # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
         if e.equipped_to == cid and e.zone == _SPELLS_TRAPS:
             a += int(e.flags.get(_EQUIP_ATK, 0))
@@ -162,7 +171,7 @@ def def_(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
 def can_attack(s: State, attacker: Card) -> bool:
     if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn:
         return False
-    for src, sc in continuous_sources(s):
+    for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
         if sc.can_attack is not None and not sc.can_attack(s, src, attacker):
             return False
     return True
@@ -199,7 +208,7 @@ def must_attack(s: State, attacker: Card) -> bool:
 def banish_instead(s: State, exclude: int | None = None) -> bool:
     """Macro Cosmos: cards that would be sent to the Graveyard are banished. ``exclude``: the
     card being sent, whose own "while face-up" effect no longer applies as it leaves (LF-2)."""
-    return any(sc.banish_instead_of_grave for src, sc in continuous_sources(s) if src.id != exclude)
+    return any(sc.banish_instead_of_grave for src, sc in _sources(s) if src.id != exclude)
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
@@ -272,7 +281,7 @@ def unaffected(s: State, c: Card, source: Card) -> bool:
 def battle_indestructible(s: State, c: Card) -> bool:
     if has_flag(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c.controller):
         return True
-    for src, sc in continuous_sources(s):
+    for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
         if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):
             return True
     return False

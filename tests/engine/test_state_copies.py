@@ -37,6 +37,7 @@ def _card(cid: int) -> S.Card:
     c.flags = {"f": cid}
     c._memo = {"k": cid}
     c._packed = bytes([cid])
+    c._data = c.data  # its own (looked up once, then shared by its copies)
     return c
 
 
