@@ -9,6 +9,7 @@ beside its source, so it stays Python) and holds every ``CardData`` by passcode.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,9 @@ class CardData:
     def_: int
     text: str
     group: str  # seed | support | pool
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardData:
+        return self  # one per passcode, never changed: a deep copy of a state (whose cards keep theirs) shares it
 
     @property
     def is_monster(self) -> bool:
