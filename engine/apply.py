@@ -17,6 +17,7 @@ from .state import (
     NO_COUNTERS,
     NO_FLAGS,
     NO_MATERIALS,
+    OWN_CARDS,
     Attack,
     Card,
     Link,
@@ -26,6 +27,7 @@ from .state import (
     State,
     Trigger,
     derive,
+    own_cards,
     write_card,
     write_player,
 )
@@ -152,15 +154,16 @@ def _duel_started(s: State, f: F.DuelStarted) -> None:
     s.options = dict(f.options)
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
+    cards = own_cards(s)
     for seat, deck in enumerate(f.decks):
         s.players[seat].lp = int(f.lp)
         # the ids as shared objects (``shared_int``): the compiled engine would box each anew
         for cid, code in deck:
-            s.cards[shared_int(cid)] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
+            cards[shared_int(cid)] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
             s.players[seat].deck.append(shared_int(cid))
         for cid, code in f.extra[seat]:
             card = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.EXTRA)
-            s.cards[shared_int(cid)] = card
+            cards[shared_int(cid)] = card
             s.players[seat].extra.append(shared_int(cid))
     s.turn_player = int(f.first)
 
@@ -582,6 +585,8 @@ def _setup(s: State, f: F.Setup) -> None:
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
     s.cards = {}
+    if type(s._w) is set:
+        s._w.add(OWN_CARDS)  # a new dict, its own
     s._roster = None  # it creates the cards
     s.turn = int(f.turn)
     s.turn_player = int(f.turn_player)

@@ -533,18 +533,35 @@ class Journal:
 
 
 def derive(state: State) -> State:
-    """A new state equal to ``state`` that shares its card objects with it: the cards dict is
-    the only thing copied that grows with the duel. Both states then write a shared card only
-    by copying it first (``write_card``), so neither ever sees the other's changes."""
+    """A new state equal to ``state`` that shares its card objects, and its cards dict, with it.
+    Both states then write a shared card only by copying it first (``write_card``), and the
+    dict only by copying it first (``own_cards``: most actions write no card, and copying the
+    dict of a duel's 80 cards, then freeing it, was the one cost of a new state that grew with
+    the duel), so neither ever sees the other's changes."""
     if isinstance(state._w, Journal):  # a Ctx is writing its cards in place: share nothing
         return clone(state)
     n = _share_state(state)
     _small_parts(n, state)
     n.players = list(state.players)
-    n.cards = dict(state.cards)
+    n.cards = state.cards
     n._w = set()
-    state._w = set()  # the cards it owned are shared now
+    state._w = set()  # the cards it owned, and its cards dict, are shared now
     return n
+
+
+OWN_CARDS: Final = -100
+"""In a copy-on-write state's set of owned objects (``State._w``): it owns its cards dict
+(card ids are >= 0, players -1 and -2)."""
+
+
+def own_cards(s: State) -> dict[int, Card]:
+    """``s.cards``, ready to be written (a card added or replaced): copied first if ``s``
+    shares the dict with the state it was derived from (or derived)."""
+    w = s._w
+    if type(w) is set and OWN_CARDS not in w:
+        s.cards = dict(s.cards)
+        w.add(OWN_CARDS)
+    return s.cards
 
 
 def begin_in_place(state: State) -> Journal:
@@ -560,6 +577,9 @@ def end_in_place(state: State, j: Journal, keep: bool) -> None:
     states it is shared with are as before. ``keep``: ``state`` holds the written versions,
     as cards of its own (copy-on-write from then on); else ``state`` is thrown away."""
     own: set[int] = set()
+    if keep and j.cards:  # the dict is shared with the state it was derived from (``derive``)
+        state.cards = dict(state.cards)
+        own.add(OWN_CARDS)
     for cid, (card, first) in j.cards.items():
         _swap_card(card, first)  # ``card`` is as it was; ``first`` now holds what was written
         if keep and state.cards.get(cid) is card:
@@ -586,7 +606,7 @@ def write_card(s: State, cid: int) -> Card:
         if type(w) is set:
             if cid not in w:
                 c = _copy_card(c)
-                s.cards[cid] = c
+                own_cards(s)[cid] = c
                 w.add(cid)
         elif cid not in w.cards:
             first = _copy_card(c)
@@ -640,8 +660,12 @@ def share_unwritten(state: State, pool: CardPool) -> int:
     if threading.get_ident() != pool.thread:
         return 0
     # None: the state owns every object it holds (so no other state holds any of them)
-    owned: set[int] = set(state.cards) | {_player_key(seat) for seat in range(len(state.players))} if w is None else w
-    cards = state.cards
+    if w is None:
+        owned: set[int] = {*state.cards, OWN_CARDS, *(_player_key(seat) for seat in range(len(state.players)))}
+    else:
+        owned = w
+        state._w = owned
+    cards = own_cards(state)
     pooled = pool.cards
     packer = _packer()
     shared = 0

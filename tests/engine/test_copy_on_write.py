@@ -158,3 +158,25 @@ def test_a_state_with_its_caches_filled_survives_a_server_snapshot() -> None:
     back = snapshots.loads(blob, b"k").state
     assert back._w is None and all(c._memo is None for c in back.cards.values())
     assert full_state_hash(back) == digest and to_plain(back) == to_plain(new)
+
+
+def test_the_cards_dict_is_shared_until_a_card_is_written() -> None:
+    """``derive`` shares the cards dict too (``own_cards``): a pass writes no card and keeps the
+    dict of the state before; a write copies it first, in whichever state writes."""
+    from engine.state import derive, write_card
+
+    s = fold(play(3, max_actions=40)[1][0])
+    owed = pending(s)
+    assert owed is not None
+    seat = int(str(owed["seat"]))
+    facts, after = decide_state(s, seat, {"do": "pass"})
+    assert [f.t for f in facts] == ["passed"] and after.cards is s.cards  # the Draw Phase's first window
+    a, b = derive(s), derive(s)
+    assert a.cards is b.cards is s.cards
+    cid = next(iter(s.cards))
+    before = s.cards[cid]
+    write_card(a, cid).attacks += 1
+    assert a.cards is not s.cards and a.cards[cid] is not before and a.cards[cid].attacks == before.attacks + 1
+    assert b.cards is s.cards and s.cards[cid] is before  # the others see nothing
+    write_card(s, cid).attacks += 2
+    assert s.cards is not b.cards and b.cards[cid] is before and before.attacks == a.cards[cid].attacks - 1
