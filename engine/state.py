@@ -293,9 +293,43 @@ class State:
             memo = self._memo = {}
         got: list[Card] | None = memo.get("face_up_field")
         if got is None:
-            every = memo.get(_ALL_FIELD_KEY)
-            got = memo["face_up_field"] = [c for c in every or self._field_cards(None) if c.face_up]
+            same = unwritten_board(self)
+            got = same.get(FIELD_BOARD) if same is not None else None
+            if got is None:
+                every = memo.get(_ALL_FIELD_KEY)
+                got = [c for c in every or self._field_cards(None) if c.face_up]
+                if same is not None:
+                    same[FIELD_BOARD] = got
+            memo["face_up_field"] = got
         return got
+
+
+FIELD_BOARD: Final = "face_up_field"
+"""``unwritten_board`` key of the face-up cards on the field."""
+
+
+def unwritten_board(s: State) -> dict[str, Any] | None:
+    """What was computed from the board (the cards and the players alone) of the last state
+    of the duel that had this board, for ``s`` if it has the same one (None: not known, or
+    ``s`` may write its cards in place). One board per duel, kept beside the roster (shared
+    along the duel): states derived one from another share their cards dict and players until
+    one is written (``derive``, ``own_cards``, ``write_player``), so the same dict and player
+    objects are the same board, as long as ``s`` owns none of them (a state that owns a card
+    writes it in place; a Ctx too, with a journal)."""
+    w = s._w
+    shared = s._roster
+    if type(w) is not set or w or shared is None:
+        return None
+    kept: dict[Any, Any] = shared[1]
+    board: tuple[Any, ...] | None = kept.get(_BOARD_KEY)
+    players = s.players
+    if board is None or board[0] is not s.cards or board[1] is not players[0] or board[2] is not players[1]:
+        board = kept[_BOARD_KEY] = (s.cards, players[0], players[1], {})
+    got: dict[str, Any] = board[3]
+    return got
+
+
+_BOARD_KEY: Final[tuple[str, ...]] = ("board",)
 
 
 _MONSTERS_KEYS: Final[tuple[object, ...]] = (("monsters", 0), ("monsters", 1))

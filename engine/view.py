@@ -88,8 +88,8 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     """The duel as ``seat`` sees it (``None``: a spectator). With an alias ``book`` card ids
     are the viewer's aliases and cards in places it cannot track have no id (engine.aliases).
 
-    Read only below the top level: the players' dicts are the caller's, the zone lists and
-    card dicts in them may be shared with other views (of this state or of others)."""
+    Read only below the top level: the players' part (its list, its dicts, their zone lists
+    and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
         return _frame(s, seat, omniscient, book, _players_plain(s, seat, omniscient), lambda cid: cid)
     memo = _memo(s)
@@ -106,7 +106,7 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     def ref(cid: int | None) -> int | None:
         return None if cid is None else book.ref_any(seat, cid)
 
-    return _frame(s, seat, omniscient, book, [dict(p) for p in players], ref)
+    return _frame(s, seat, omniscient, book, players, ref)
 
 
 FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})

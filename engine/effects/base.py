@@ -169,6 +169,9 @@ class Script:
         mine = tuple((i, e) for i, e in enumerate(self.effects, start=1) if e.kind not in ("trigger", "flip"))
         object.__setattr__(self, "activatable", mine)  # a frozen dataclass sets its derived fields so
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Script:
+        return self  # one per card, registered once: a deep copy of a state that reaches it shares it
+
 
 SCRIPTS: Final[dict[int, Script]] = {}
 

@@ -31,11 +31,11 @@ from engine import (
     view,
 )
 from engine.decks import deck_named
-from engine.effects.base import SCRIPTS
+from engine.effects.base import SCRIPTS, script_of
 from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
 from engine.ops import WATCHING
-from engine.state import full_state_hash
+from engine.state import _BOARD_KEY, FIELD_BOARD, full_state_hash, unwritten_board
 from tests.engine.play import aggressive
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,6 +61,8 @@ def check_roster(s: State) -> None:
         return
     assert s._roster[0] == len(SCRIPTS)
     for key, ids in s._roster[1].items():
+        if key == _BOARD_KEY:  # what was computed from the last board (check_board)
+            continue
         if key == SELF_DESTROYING:
             codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
         elif key == WATCHING:  # the scripts that watch every kind of event
@@ -78,6 +80,21 @@ def check_roster(s: State) -> None:
                 if any(e.kind in ("trigger", "flip") and e.trigger_on == key for e in sc.effects)
             }
         assert ids == tuple(c.id for c in s.cards.values() if c.code in codes)
+
+
+def check_board(s: State) -> None:
+    """What the duel keeps of a board (``unwritten_board``) is what the state's cards say, when
+    the state has that board."""
+    same = unwritten_board(s)
+    if same is None:
+        return
+    face_up = [c for c in s._field_cards(None) if c.face_up]
+    if FIELD_BOARD in same:
+        assert [c.id for c in same[FIELD_BOARD]] == [c.id for c in face_up]
+        assert all(a is b for a, b in zip(same[FIELD_BOARD], face_up, strict=True))
+    if "continuous_sources" in same:  # kept only where no card negates another
+        want = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None]
+        assert [(c.id, sc) for c, sc in same["continuous_sources"]] == want
 
 
 def play_and_check(
@@ -116,6 +133,7 @@ def play_and_check(
         for _twice in range(2):  # the board's digest is kept, and carried to the next state
             assert state_hash(state) == full_state_hash(scratch)
         check_roster(state)
+        check_board(state)
         for v in (0, 1, None):
             for _twice in range(2):  # the second call is served from what the first one kept
                 assert vp.view(state, v) == vp.view(scratch, v)
