@@ -8,7 +8,7 @@ beside its source, so it stays Python) and holds every ``CardData`` by passcode.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -26,6 +26,12 @@ class CardData:
     def_: int
     text: str
     group: str  # seed | support | pool
+    # the passcode as one int object, for lookups by passcode (``effects.base.script_of``):
+    # compiled, ``code`` is kept unboxed and each lookup by it made a new int object
+    key: Any = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.code)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CardData:
         return self  # one per passcode, never changed: a deep copy of a state (whose cards keep theirs) shares it

@@ -224,7 +224,7 @@ def activation_actions(s: State, seat: int) -> list[Action]:
         return out
     scripts = SCRIPTS
     for card in _candidate_cards(s, seat):
-        sc = scripts.get(card.code)
+        sc = scripts.get(card.data.key)
         if sc is None:
             continue
         for idx, eff in sc.activatable:  # trigger and FLIP effects are never activated by a player
@@ -269,8 +269,12 @@ def _candidate_cards(s: State, seat: int) -> list[Card]:
     """The cards ``seat`` might activate something of: its hand and Graveyard, every field card."""
     cards = s.cards
     p = s.players[seat]
-    out = [cards[c] for c in p.hand]
-    out += [cards[c] for c in p.graveyard]
+    # the ids as the lists hold them (typed Any: compiled, an int read from a list[int] is
+    # unboxed, and boxed into a new object again to look it up)
+    hand: list[Any] = p.hand
+    graveyard: list[Any] = p.graveyard
+    out = [cards[c] for c in hand]
+    out += [cards[c] for c in graveyard]
     for sd in (0, 1):
         q = s.players[sd]
         out += [cards[c] for c in q.monsters if c is not None]

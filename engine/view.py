@@ -162,7 +162,9 @@ class _Cards:
     with a method rather than a closure, which compiled code calls through the interpreter's
     calling convention."""
 
-    def card(self, cid: int) -> dict[str, Any]:
+    def card(self, cid: Any) -> dict[str, Any]:
+        """Card ``cid`` as the viewer sees it (``cid`` typed Any: the id object the zone list
+        holds, looked up as it is; compiled, an int would be boxed anew for each lookup)."""
         raise NotImplementedError
 
 
@@ -180,7 +182,7 @@ class _BookCards(_Cards):
         self.aliases = book.aliases_of(seat)
         self.lasting = True
         self.equips = False  # a card rendered equips another (named by that card's alias)
-        self.cids: list[int] = []  # each card rendered
+        self.cids: list[Any] = []  # each card rendered (its id object: ``holds`` looks them up)
         self.memos: list[dict[Any, Any]] = []  # and its memo (same order)
         self.shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
 
@@ -191,7 +193,7 @@ class _BookCards(_Cards):
         self.lasting = True
         self.equips = False
 
-    def card(self, cid: int) -> dict[str, Any]:
+    def card(self, cid: Any) -> dict[str, Any]:
         c = self.cards[cid]
         place = self.places.get(cid)
         if place is None:
@@ -234,7 +236,7 @@ class _PlainCards(_Cards):
         self.seat = seat
         self.omniscient = omniscient
 
-    def card(self, cid: int) -> dict[str, Any]:
+    def card(self, cid: Any) -> dict[str, Any]:
         s, seat, omniscient = self.s, self.seat, self.omniscient
         c = s.cards[cid]
         visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
@@ -253,7 +255,7 @@ class _Side:
         token: BookToken,
         version: int,
         equips: int | None,
-        cids: tuple[int, ...],
+        cids: tuple[Any, ...],
         memos: tuple[dict[Any, Any], ...],
         shown: tuple[tuple[int, Stats], ...],
         side: dict[str, Any],
@@ -289,17 +291,21 @@ def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[st
 
 
 def _side(p: Player, r: _Cards) -> dict[str, Any]:
+    # the ids as the lists hold them (``_Cards.card``)
+    hand: list[Any] = p.hand
+    graveyard: list[Any] = p.graveyard
+    banished: list[Any] = p.banished
     return {
         "lp": p.lp,
-        "hand": [r.card(c) for c in p.hand],
-        "hand_count": len(p.hand),
+        "hand": [r.card(c) for c in hand],
+        "hand_count": len(hand),
         "deck_count": len(p.deck),
         "extra_count": len(p.extra),
         "monsters": [None if c is None else r.card(c) for c in p.monsters],
         "spells_traps": [None if c is None else r.card(c) for c in p.spells_traps],
         "field": None if p.field_zone is None else r.card(p.field_zone),
-        "graveyard": [r.card(c) for c in p.graveyard],
-        "banished": [r.card(c) for c in p.banished],
+        "graveyard": [r.card(c) for c in graveyard],
+        "banished": [r.card(c) for c in banished],
         "normal_summoned": p.normal_summoned,
     }
 

@@ -188,9 +188,9 @@ def register(code: int, script: Script) -> Script:
 
 
 def script_of(card: Card) -> Script | None:
-    return SCRIPTS.get(card.code)
+    return SCRIPTS.get(card.data.key)  # the passcode as an object (``CardData.key``): no new int
 
 
 def effects_of(card: Card) -> tuple[Effect, ...]:
-    sc = SCRIPTS.get(card.code)
+    sc = SCRIPTS.get(card.data.key)
     return sc.effects if sc else ()
