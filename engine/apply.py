@@ -220,7 +220,8 @@ def _moved(s: State, f: F.Moved) -> None:
         s.modifiers = [
             m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")
         ]
-        for other in [o for o in s.cards.values() if o.equipped_to == c.id]:
+        cid: Any = c.id  # one int object for the whole scan (compiled, ``c.id`` is boxed at each read)
+        for other in [o for o in s.cards.values() if o.equipped_to == cid]:
             write_card(s, other.id).equipped_to = None
 
 

@@ -116,7 +116,8 @@ def move(
 def _followers(ctx: Ctx, c: Card) -> list[Card]:
     s = ctx.s
     out = [s.cards[m] for m in c.materials if s.cards[m].zone == Zone.XYZ_MATERIAL]
-    out += [e for e in s.cards.values() if e.equipped_to == c.id and e.on_field]
+    cid: Any = c.id  # one int object for the whole scan (compiled, ``c.id`` is boxed at each read)
+    out += [e for e in s.cards.values() if e.equipped_to == cid and e.on_field]
     return out
 
 
@@ -309,7 +310,7 @@ WATCHING: Final[tuple[str, ...]] = ("watching",)
 strings); ``("watching", kind)``, of those that watch ``kind`` too."""
 
 
-def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tuple[int, ...]:
+def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tuple[Any, ...]:
     """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the
     event kind ``key``, that watch every event, ...: ``script_tables``), in the order of
     ``s.cards``: worked out once per duel and key, and kept in ``State._roster`` (shared by
@@ -317,9 +318,10 @@ def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tupl
     kept = s._roster
     if kept is None or kept[0] != len(SCRIPTS):  # the cards are new, or a script was registered
         kept = s._roster = (len(SCRIPTS), {})
-    ids: tuple[int, ...] | None = kept[1].get(key)
+    ids: tuple[Any, ...] | None = kept[1].get(key)
     if ids is None:
-        ids = kept[1][key] = tuple(c.id for c in s.cards.values() if c.code in codes)
+        # the ids as the cards dict holds them (typed Any: looked up as they are, no new int)
+        ids = kept[1][key] = tuple(cid for cid, c in s.cards.items() if c.data.key in codes)
     return ids
 
 
@@ -337,7 +339,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     kind = event["kind"]
     key = tables.watch_keys.get(kind, WATCHING)
     for c in [s.cards[cid] for cid in roster(s, key, tables.watching.get(kind, tables.watch_all))]:
-        sc = SCRIPTS[c.code]
+        sc = SCRIPTS[c.data.key]
         if sc.watch is not None:
             sc.watch(ctx, c, event)
     effects = tables.answering.get(kind)
@@ -349,7 +351,7 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
             c = s.cards[cid]
             if c.controller != seat:
                 continue
-            for idx, eff in effects[c.code]:  # its effects that answer this kind, in order
+            for idx, eff in effects[c.data.key]:  # its effects that answer this kind, in order
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
                 hidden = c.zone in (Zone.HAND, Zone.DECK, Zone.EXTRA) or (c.on_field and not c.face_up)

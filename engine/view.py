@@ -32,16 +32,17 @@ Stats = tuple[int, int, int | None]
 """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
 
 
-def _stats(s: State, c: Card) -> Stats:
+def _stats(s: State, c: Card, cid: Any) -> Stats:
     """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
-    once per state (``engine.decide`` carries them over a pass)."""
+    once per state (``engine.decide`` carries them over a pass). ``cid``: its id as an object
+    (the caller's, not ``c.id`` boxed anew)."""
     m = _memo(s)
     table: dict[int, Stats] | None = m.get(STATS)
     if table is None:
         table = m[STATS] = {}
-    got = table.get(c.id)
+    got = table.get(cid)
     if got is None:
-        got = table[c.id] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+        got = table[cid] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
     return got
 
 
@@ -184,7 +185,7 @@ class _BookCards(_Cards):
         self.equips = False  # a card rendered equips another (named by that card's alias)
         self.cids: list[Any] = []  # each card rendered (its id object: ``holds`` looks them up)
         self.memos: list[dict[Any, Any]] = []  # and its memo (same order)
-        self.shown: list[tuple[int, Stats]] = []  # (card, its stats) for each face-up monster shown
+        self.shown: list[tuple[Any, Stats]] = []  # (card id object, its stats) for each face-up monster shown
 
     def start_side(self) -> None:
         self.cids.clear()
@@ -202,7 +203,7 @@ class _BookCards(_Cards):
             ref, visible = self.aliases.get(cid), place.known(self.seat)
         stats = None
         if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
-            stats = _stats(self.s, c)
+            stats = _stats(self.s, c, cid)
             self.shown.append((shared_int(cid), stats))
         equipped = c.equipped_to
         if equipped is not None:
@@ -241,7 +242,7 @@ class _PlainCards(_Cards):
         c = s.cards[cid]
         visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
         shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
-        return _render(c, cid, visible, _stats(s, c) if shown else None, c.equipped_to)
+        return _render(c, cid, visible, _stats(s, c, cid) if shown else None, c.equipped_to)
 
 
 class _Side:
@@ -257,7 +258,7 @@ class _Side:
         equips: int | None,
         cids: tuple[Any, ...],
         memos: tuple[dict[Any, Any], ...],
-        shown: tuple[tuple[int, Stats], ...],
+        shown: tuple[tuple[Any, Stats], ...],
         side: dict[str, Any],
     ) -> None:
         self.token = token  # the alias book's
@@ -279,7 +280,7 @@ class _Side:
             if cards[cids[i]]._memo is not memos[i]:
                 return False
         for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
-            if _stats(s, cards[cid]) != stats:
+            if _stats(s, cards[cid], cid) != stats:
                 return False
         return True
 
