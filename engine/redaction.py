@@ -27,7 +27,8 @@ Seen = list[WireFact | None]
 
 
 def _same(out: WireFact | None) -> Seen:
-    return [out, None if out is None else dict(out), None if out is None else dict(out)]
+    """The same fact for every viewer: one map, read only (each receiver's frame encodes it)."""
+    return [out, out, out]
 
 
 def _attrs(cls: type[Fact], keys: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

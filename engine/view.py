@@ -366,7 +366,7 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     """Who must decide, as ``seat`` may know it. The deciding seat gets the whole decision
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
-    a card in the hand) looks like any other priority window."""
+    a card in the hand) looks like any other priority window. Read only (kept with the state)."""
     # kept with the state for this viewer while the book's aliases stay (places and the entry:
     # an ephemeral alias changes with every entry); one constant key per viewer, the book's
     # counts checked on the kept value (no key tuple made and hashed per call)
@@ -375,8 +375,7 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     kept: _Shown | None = memo.get(key)
     if kept is None or kept.token is not book.token or kept.version != book.version or kept.entries != book.entries:
         kept = memo[key] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
-    shown = kept.shown
-    return None if shown is None else dict(shown)
+    return kept.shown  # read only: kept with the state, and shown in its views
 
 
 _SHOWN_KEYS: Final[tuple[object, ...]] = (("shown", 0), ("shown", 1), ("shown", None))

@@ -98,7 +98,8 @@ class Viewpoints:
         return vp
 
     def apply(self, facts: list[Fact]) -> PerViewer:
-        """Move on by one log entry; its facts as each viewer sees them."""
+        """Move on by one log entry; its facts as each viewer sees them (read only: a fact all
+        viewers see alike is one map in the three lists)."""
         book = self.book
         book.entries += 1
         seat0: list[WireFact] = []
@@ -134,6 +135,7 @@ class Viewpoints:
         return view(state, v, book=self.book)
 
     def pending(self, state: State, v: Viewer) -> dict[str, Any] | None:
+        """The decision owed as ``v`` may know it (read only: the view holds the same map)."""
         return presented_pending(state, v, self.book)
 
     def legal(self, state: State, seat: int) -> list[Action]:
