@@ -698,8 +698,7 @@ def share_unwritten(state: State, pool: CardPool) -> int:
         owned: set[int] = {*state.cards, OWN_CARDS, *(_player_key(seat) for seat in range(len(state.players)))}
     else:
         owned = w
-        state._w = owned
-    cards = own_cards(state)
+    cards = own_cards(state)  # with ``w`` None it owns its dict; else copied first if shared
     pooled = pool.cards
     packer = _packer()
     shared = 0
