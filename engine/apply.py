@@ -151,6 +151,7 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
 def _duel_started(s: State, f: F.DuelStarted) -> None:
     s.started = True
     s._roster = None  # it creates the cards
+    s._board = None
     s.options = dict(f.options)
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
@@ -589,6 +590,7 @@ def _setup(s: State, f: F.Setup) -> None:
     if type(s._w) is set:
         s._w.add(OWN_CARDS)  # a new dict, its own
     s._roster = None  # it creates the cards
+    s._board = None
     s.turn = int(f.turn)
     s.turn_player = int(f.turn_player)
     for seat in (0, 1):

@@ -230,6 +230,11 @@ class State:
     # the ids and codes of the cards, which no fact changes once they exist. Copies share it;
     # the facts that create the cards (engine.apply: duel_started, setup) drop it
     _roster: Any = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
+    # what was computed from the cards and the players alone (the field's cards, the face-up
+    # ones ...): kept across facts that write neither, shared by ``derive`` (the same cards
+    # dict and player objects), dropped by every write of a card or a player (``write_card``,
+    # ``write_player``) and by the facts that make the cards (engine.apply)
+    _board: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
 
     @property
     def finished(self) -> bool:
@@ -238,27 +243,24 @@ class State:
     def card(self, cid: int) -> Card:
         return self.cards[cid]
 
-    # The lookups below are asked many times between two facts (every ATK, every continuous
-    # effect): each is computed once and kept in ``_memo`` until the next fact is applied
-    # (engine.apply clears it). They return a fresh list each time.
+    # The lookups below are asked many times (every ATK, every continuous effect) and depend on
+    # the cards and players alone: each is computed once and kept in ``_board`` until a card or
+    # a player is written. They return a fresh list each time.
 
-    def _kept(self, key: Any) -> list[Card] | None:
-        memo = self._memo
-        if memo is None:
-            self._memo = {}
-            return None
-        got: list[Card] | None = memo.get(key)
-        return got
+    def board(self) -> dict[Any, Any]:
+        """``_board``, made if need be."""
+        b = self._board
+        if b is None:
+            b = self._board = {}
+        return b
 
     def monsters(self, seat: int) -> list[Card]:
-        memo = self._memo
-        if memo is None:
-            memo = self._memo = {}
+        board = self.board()
         key = _MONSTERS_KEYS[seat]
-        got: list[Card] | None = memo.get(key)
+        got: list[Card] | None = board.get(key)
         if got is None:
             cards = self.cards
-            got = memo[key] = [cards[c] for c in self.players[seat].monsters if c is not None]
+            got = board[key] = [cards[c] for c in self.players[seat].monsters if c is not None]
         return got.copy()
 
     def spells_traps(self, seat: int) -> list[Card]:
@@ -277,10 +279,11 @@ class State:
         return out
 
     def field_cards(self, seat: int | None = None) -> list[Card]:
-        got = self._kept(("field", seat))
+        board = self.board()
+        key = _FIELD_KEYS[2 if seat is None else seat]
+        got: list[Card] | None = board.get(key)
         if got is None:
-            got = self._field_cards(seat)
-            self._memo[("field", seat)] = got  # type: ignore[index]
+            got = board[key] = self._field_cards(seat)
         return list(got)
 
     def face_up_field(self) -> list[Card]:
@@ -288,52 +291,20 @@ class State:
 
     def kept_face_up_field(self) -> list[Card]:
         """``face_up_field`` as kept: read only (no copy, for the engine's own loops)."""
-        memo = self._memo
-        if memo is None:
-            memo = self._memo = {}
-        got: list[Card] | None = memo.get("face_up_field")
+        board = self.board()
+        got: list[Card] | None = board.get(FACE_UP_FIELD)
         if got is None:
-            same = unwritten_board(self)
-            got = same.get(FIELD_BOARD) if same is not None else None
-            if got is None:
-                every = memo.get(_ALL_FIELD_KEY)
-                got = [c for c in every or self._field_cards(None) if c.face_up]
-                if same is not None:
-                    same[FIELD_BOARD] = got
-            memo["face_up_field"] = got
+            every = board.get(_FIELD_KEYS[2])
+            got = board[FACE_UP_FIELD] = [c for c in every or self._field_cards(None) if c.face_up]
         return got
 
 
-FIELD_BOARD: Final = "face_up_field"
-"""``unwritten_board`` key of the face-up cards on the field."""
-
-
-def unwritten_board(s: State) -> dict[str, Any] | None:
-    """What was computed from the board (the cards and the players alone) of the last state
-    of the duel that had this board, for ``s`` if it has the same one (None: not known, or
-    ``s`` may write its cards in place). One board per duel, kept beside the roster (shared
-    along the duel): states derived one from another share their cards dict and players until
-    one is written (``derive``, ``own_cards``, ``write_player``), so the same dict and player
-    objects are the same board, as long as ``s`` owns none of them (a state that owns a card
-    writes it in place; a Ctx too, with a journal)."""
-    w = s._w
-    shared = s._roster
-    if type(w) is not set or w or shared is None:
-        return None
-    kept: dict[Any, Any] = shared[1]
-    board: tuple[Any, ...] | None = kept.get(_BOARD_KEY)
-    players = s.players
-    if board is None or board[0] is not s.cards or board[1] is not players[0] or board[2] is not players[1]:
-        board = kept[_BOARD_KEY] = (s.cards, players[0], players[1], {})
-    got: dict[str, Any] = board[3]
-    return got
-
-
-_BOARD_KEY: Final[tuple[str, ...]] = ("board",)
+FACE_UP_FIELD: Final = "face_up_field"
+"""``State._board`` key of the face-up cards on the field."""
 
 
 _MONSTERS_KEYS: Final[tuple[object, ...]] = (("monsters", 0), ("monsters", 1))
-_ALL_FIELD_KEY: Final[object] = ("field", None)
+_FIELD_KEYS: Final[tuple[object, ...]] = (("field", 0), ("field", 1), ("field", None))
 
 
 # The copies and swaps below are written out field by field: compiled (engine.NATIVE) each is a
@@ -491,6 +462,7 @@ def _share_state(o: State) -> State:
     n._w = None
     n._memo = None
     n._roster = o._roster
+    n._board = o._board
     return n
 
 
@@ -535,6 +507,7 @@ def copy_plain(v: Any) -> Any:
 def clone(state: State) -> State:
     """A full copy that shares nothing with ``state`` (every card copied)."""
     n = _share_state(state)
+    n._board = None  # other card objects
     _small_parts(n, state)
     n.players = [_copy_player(p) for p in state.players]
     n.cards = {k: _copy_card(c) for k, c in state.cards.items()}
@@ -624,6 +597,8 @@ def end_in_place(state: State, j: Journal, keep: bool) -> None:
         if keep and state.players[seat] is player:
             state.players[seat] = pfirst
             own.add(_player_key(seat))
+    if j.cards or j.players:
+        state._board = None  # its written cards and players are other objects now
     j.cards.clear()
     j.players.clear()
     state._w = own
@@ -649,6 +624,7 @@ def write_card(s: State, cid: int) -> Card:
             w.cards[cid] = (c, first)
     c._memo = None
     c._packed = None
+    s._board = None
     return c
 
 
@@ -699,6 +675,7 @@ def share_unwritten(state: State, pool: CardPool) -> int:
     else:
         owned = w
     cards = own_cards(state)  # with ``w`` None it owns its dict; else copied first if shared
+    state._board = None  # some of its card objects are replaced by the pool's
     pooled = pool.cards
     packer = _packer()
     shared = 0
@@ -742,6 +719,7 @@ def write_player(s: State, seat: int) -> Player:
             w.players[seat] = (p, first)
     p._packed = None
     p._memo = None
+    s._board = None
     return p
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .effects.base import LINGERING, Script, script_of
-from .state import Card, State, unwritten_board
+from .state import Card, State
 from .types import CardFlag, LingeringFlag, Zone
 
 
@@ -35,24 +35,23 @@ def _sources(s: State) -> list[tuple[Card, Script]]:
 
 
 def _continuous_sources(s: State) -> list[tuple[Card, Script]]:
-    same = unwritten_board(s)
-    if same is not None:  # the board of the state before (no card written since): same sources
-        kept: list[tuple[Card, Script]] | None = same.get(_SOURCES)
-        if kept is not None:
-            return kept
+    board = s.board()  # the same cards and players: the same sources, if none negates another
+    kept: list[tuple[Card, Script]] | None = board.get(_SOURCES)
+    if kept is not None:
+        return kept
     cards = [(c, script_of(c)) for c in s.kept_face_up_field()]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
     for c, sc in cards:
         if sc is not None and not _negated_by(s, c, negators):
             out.append((c, sc))
-    if same is not None and not negators:  # a negation may ask more of the state than its board
-        same[_SOURCES] = out
+    if not negators:  # a negation may ask more of the state than its board
+        board[_SOURCES] = out
     return out
 
 
 _SOURCES: Final = "continuous_sources"
-"""``unwritten_board`` key of the continuous sources of a board on which no card negates others."""
+"""``State._board`` key of the continuous sources of a board on which no card negates another."""
 
 
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:

@@ -61,6 +61,7 @@ def _state() -> S.State:
     st._w = {1}
     st._memo = {"m": 1}
     st._roster = object()
+    st._board = {"b": 1}
     return st
 
 

@@ -35,7 +35,7 @@ from engine.effects.base import SCRIPTS, script_of
 from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
 from engine.ops import WATCHING
-from engine.state import _BOARD_KEY, FIELD_BOARD, full_state_hash, unwritten_board
+from engine.state import FACE_UP_FIELD, full_state_hash
 from tests.engine.play import aggressive
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,8 +61,6 @@ def check_roster(s: State) -> None:
         return
     assert s._roster[0] == len(SCRIPTS)
     for key, ids in s._roster[1].items():
-        if key == _BOARD_KEY:  # what was computed from the last board (check_board)
-            continue
         if key == SELF_DESTROYING:
             codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
         elif key == WATCHING:  # the scripts that watch every kind of event
@@ -83,18 +81,21 @@ def check_roster(s: State) -> None:
 
 
 def check_board(s: State) -> None:
-    """What the duel keeps of a board (``unwritten_board``) is what the state's cards say, when
-    the state has that board."""
-    same = unwritten_board(s)
-    if same is None:
+    """What the state keeps of its board (``State._board``, kept across facts and shared by
+    ``derive`` until a card or a player is written) is what its cards and players say now."""
+    board = s._board
+    if not board:
         return
     face_up = [c for c in s._field_cards(None) if c.face_up]
-    if FIELD_BOARD in same:
-        assert [c.id for c in same[FIELD_BOARD]] == [c.id for c in face_up]
-        assert all(a is b for a, b in zip(same[FIELD_BOARD], face_up, strict=True))
-    if "continuous_sources" in same:  # kept only where no card negates another
-        want = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None]
-        assert [(c.id, sc) for c, sc in same["continuous_sources"]] == want
+    if FACE_UP_FIELD in board:
+        assert all(a is b for a, b in zip(board[FACE_UP_FIELD], face_up, strict=True))
+    for seat in (0, 1):
+        if ("monsters", seat) in board:
+            want = [s.cards[c] for c in s.players[seat].monsters if c is not None]
+            assert all(a is b for a, b in zip(board["monsters", seat], want, strict=True))
+    if "continuous_sources" in board:  # kept only where no card negates another
+        want_sources = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None]
+        assert [(c.id, sc) for c, sc in board["continuous_sources"]] == want_sources
 
 
 def play_and_check(
