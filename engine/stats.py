@@ -18,40 +18,43 @@ from .types import CardFlag, LingeringFlag, Zone
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
     """Face-up cards on the field with a script whose effects are not negated, in a fixed order.
 
-    Asked for every ATK/DEF and permission check: computed once per state and kept in
-    ``State._memo``, which applying any fact clears (docs/performance.md)."""
+    Asked for every ATK/DEF and permission check: computed once and kept (``_sources``,
+    docs/performance.md)."""
     return list(_sources(s))
 
 
 def _sources(s: State) -> list[tuple[Card, Script]]:
-    """``continuous_sources`` as kept: read only (no copy, for this module's loops)."""
+    """``continuous_sources`` as kept, read only (no copy, for this module's loops): in
+    ``State._board`` while no card negates another (the same cards and players give the same
+    sources, across facts and states), else in ``State._memo`` (a negation may ask more of the
+    state than its board; any fact clears the memo)."""
+    board = s.board()
+    got: list[tuple[Card, Script]] | None = board.get(_SOURCES)
+    if got is not None:
+        return got
     memo = s._memo
     if memo is None:
         memo = s._memo = {}
-    got: list[tuple[Card, Script]] | None = memo.get("continuous_sources")
+    got = memo.get(_SOURCES)
     if got is None:
-        got = memo["continuous_sources"] = _continuous_sources(s)
+        got, negation = _continuous_sources(s)
+        (memo if negation else board)[_SOURCES] = got
     return got
 
 
-def _continuous_sources(s: State) -> list[tuple[Card, Script]]:
-    board = s.board()  # the same cards and players: the same sources, if none negates another
-    kept: list[tuple[Card, Script]] | None = board.get(_SOURCES)
-    if kept is not None:
-        return kept
+def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
+    """The sources, and whether a card on the field may negate another's effects."""
     cards = [(c, script_of(c)) for c in s.kept_face_up_field()]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
     for c, sc in cards:
         if sc is not None and not _negated_by(s, c, negators):
             out.append((c, sc))
-    if not negators:  # a negation may ask more of the state than its board
-        board[_SOURCES] = out
-    return out
+    return out, bool(negators)
 
 
 _SOURCES: Final = "continuous_sources"
-"""``State._board`` key of the continuous sources of a board on which no card negates another."""
+"""``State._board`` (or ``State._memo``) key of the continuous sources (``_sources``)."""
 
 
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:
