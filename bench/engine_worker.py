@@ -2,7 +2,7 @@
 first on ``sys.path`` (so that the old engine, extracted from a pinned commit, and the new
 one never meet in one process).
 
-    python bench/engine_worker.py ROOT [--tiny]
+    python bench/engine_worker.py ROOT [--tiny] [--gc THRESHOLDS]
 
 It reads commands from stdin, one per line ("round", "quit"), and answers each "round" with
 one JSON line of timings. Only the engine package, msgpack and the standard library are
@@ -13,10 +13,16 @@ An engine whose facts are classes (``engine.facts``, issue 12) pays here what th
 for them and an engine of plain dicts does not: per action, ``to_wire`` of its facts (what
 the log stores); for a stored log, ``facts_of`` (``from_wire`` of each decoded fact, what
 ``protocol.entry`` does reading an entry) before folding it.
+
+``--gc 50000,20,100``: the cyclic collector as the server runs it (``server.gctune``, the
+server's default): once the duels are recorded, what is alive is frozen out of the periodic
+collections and the first generation's threshold is raised. Given to every engine measured in
+a run alike; without it, CPython's defaults.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import random
@@ -221,7 +227,19 @@ def one_round() -> dict[str, Any]:
     }
 
 
+def tune_gc(argv: list[str]) -> None:
+    """``--gc a,b,c``: what ``server.gctune.apply("tuned")`` does, with its thresholds given
+    (this file cannot import the server of an older engine's tree)."""
+    if "--gc" not in argv:
+        return
+    a, b, c = (int(x) for x in argv[argv.index("--gc") + 1].split(","))
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(a, b, c)
+
+
 def main() -> None:
+    tune_gc(sys.argv)
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         cmd = line.strip()

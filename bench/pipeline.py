@@ -24,7 +24,7 @@ import msgpack
 from websockets.asyncio.server import ServerConnection, serve
 
 from protocol.codec import pack
-from server import resp
+from server import gctune, resp
 
 PASS = {"do": "pass"}
 
@@ -126,9 +126,10 @@ class Pipeline:
                 self.duels.pop(duel.match_id, None)
 
 
-async def main(port: int, redis_url: str, actions: int) -> None:
+async def main(port: int, redis_url: str, actions: int, gc: gctune.GcMode) -> None:
     pipe = Pipeline(redis_url, actions)
     async with serve(pipe.handle, "127.0.0.1", port, compression=None, max_queue=8, ping_interval=None):
+        gctune.apply(gc)  # as the real server does once it has started (server/cli_serve.py)
         print(f"bare pipeline listening on ws://127.0.0.1:{port}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -143,5 +144,6 @@ if __name__ == "__main__":
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--redis-url", required=True)
     p.add_argument("--actions", type=int, default=300, help="actions per duel")
+    p.add_argument("--gc", choices=gctune.MODES, default="tuned", help="the collector, as the real server's --gc")
     a = p.parse_args()
-    asyncio.run(main(a.port, a.redis_url, a.actions))
+    asyncio.run(main(a.port, a.redis_url, a.actions, a.gc))

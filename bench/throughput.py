@@ -67,9 +67,9 @@ def serve_for_load(workdir: Path, redis_url: str, *extra: str) -> ServeProcess:
 class Bare:
     """bench/pipeline.py as a child process."""
 
-    def __init__(self, redis_url: str, port: int) -> None:
+    def __init__(self, redis_url: str, port: int, gc: str = "tuned") -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.pipeline", "--port", str(port), "--redis-url", redis_url],
+            [sys.executable, "-m", "bench.pipeline", "--port", str(port), "--redis-url", redis_url, "--gc", gc],
             cwd=REPO,
             stdout=subprocess.PIPE,
             text=True,

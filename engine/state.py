@@ -14,6 +14,7 @@ import operator
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Final
 
 import msgpack
@@ -226,9 +227,10 @@ class State:
     _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     # what views computed from this state (engine.view); every fact applied clears it
     _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
-    # which cards answer each kind of event, by id (engine.ops.raise_event): it depends only on
-    # the ids and codes of the cards, which no fact changes once they exist. Copies share it;
-    # the facts that create the cards (engine.apply: duel_started, setup) drop it
+    # which cards answer each kind of event, by id (engine.ops.roster): it depends only on the
+    # ids and codes of the cards, which no fact changes once they exist. Copies share it (one
+    # mutable [count of scripts, {key: ids}], made by the first copy); the facts that create
+    # the cards (engine.apply: duel_started, setup) drop it
     _roster: Any = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
     # what was computed from the cards and the players alone (the field's cards, the face-up
     # ones ...): kept across facts that write neither, shared by ``derive`` (the same cards
@@ -427,6 +429,10 @@ def _copy_attack(o: Attack) -> Attack:
 
 def _share_state(o: State) -> State:
     n = State.__new__(State)
+    if o._roster is None:
+        # made here, not by its first reader: a copy asked first (``decide`` asks its own
+        # derived state, then drops it) fills it for ``o`` and every other copy as well
+        o._roster = [-1, {}]
     n.started = o.started
     n.options = o.options
     n.rng = o.rng
@@ -751,7 +757,7 @@ def _hashed(cls: type) -> tuple[str, ...]:
     return names
 
 
-def field_values(o: Any) -> tuple[Any, ...]:
+def field_values(o: Any) -> Sequence[Any]:
     """msgpack hook: a state dataclass packs as the list of its field values (not its caches),
     in field order (a tuple packs as the same msgpack array). ``state_hash`` packs with it, and
     so do snapshots (``server.snapshots``)."""
@@ -765,11 +771,11 @@ def field_values(o: Any) -> tuple[Any, ...]:
             values = _VALUES[type(o)] = lambda x: (getattr(x, only),)
         else:
             values = _VALUES[type(o)] = operator.attrgetter(*names)
-    got: tuple[Any, ...] = values(o)
+    got: Sequence[Any] = values(o)
     return got
 
 
-_VALUES: Final[dict[type, Callable[[Any], tuple[Any, ...]]]] = {}
+_VALUES: Final[dict[type, Callable[[Any], Sequence[Any]]]] = {}
 """Per state dataclass: its field values (not caches) as a tuple, in field order."""
 
 
@@ -788,21 +794,49 @@ _local = threading.local()
 
 
 def _packer() -> msgpack.Packer:
+    """``state_hash``'s packer (one per thread): it checks types exactly (``strict_types``).
+    A lenient packer asks of every list and tuple whether it is an ``ExtType`` (a namedtuple):
+    an ``isinstance`` that looks ``__class__`` up, 1.2 % of the engine's work per action
+    (callgrind). Exactly, anything but None, bool, int, float, bytes, str, dict and list goes to
+    ``_exact``, which gives the value the lenient packer would have packed in its place."""
     p: msgpack.Packer | None = getattr(_local, "packer", None)
     if p is None:
-        p = _local.packer = msgpack.Packer(default=field_values, use_bin_type=True)
+        p = _local.packer = msgpack.Packer(default=_exact, use_bin_type=True, strict_types=True)
     return p
+
+
+def _exact(o: Any) -> Any:
+    """``state_hash``'s msgpack hook (``_packer``): a state dataclass as the list of its field
+    values, a tuple as a list, an enum member as its value, a subclass of int, str, dict or list
+    as the plain value: the bytes ``full_state_hash``'s lenient packer makes of them."""
+    values = _VALUES.get(type(o))
+    if values is not None:
+        return list(values(o))
+    if isinstance(o, tuple | list):
+        return list(o)
+    if isinstance(o, dict):
+        return dict(o)
+    if isinstance(o, Enum):
+        return _exact_scalar(o._value_)
+    return _exact_scalar(o) if isinstance(o, int | str) else list(field_values(o))
+
+
+def _exact_scalar(v: Any) -> Any:
+    if isinstance(v, bool) or type(v) in (int, str):
+        return v
+    return int(v) if isinstance(v, int) else str.__str__(v) if isinstance(v, str) else v
 
 
 _STATE_HEADER: Final = _packer().pack_array_header(len(_STATE_HASHED))
 _before_cards = operator.attrgetter(*_BEFORE_CARDS)  # a tuple packs as the same msgpack array as a list
 
 
-def _after_players(s: State) -> tuple[Any, ...]:
+def _after_players(s: State) -> list[Any]:
     """The state's fields after ``players``, in field order, its enums as plain strs (the
     same bytes as the members; ``full_state_hash`` is the cross-check the tests make: a field
-    added to ``State`` and not here makes the two differ)."""
-    return (
+    added to ``State`` and not here makes the two differ). A list: ``_packer`` packs a tuple
+    through its hook."""
+    return [
         s.turn,
         s.turn_player,
         plain_value(s.phase),
@@ -830,12 +864,13 @@ def _after_players(s: State) -> tuple[Any, ...]:
         s.winner,
         s.end_reason,
         s.seq,
-    )
+    ]
 
 
-def _card_values(c: Card) -> tuple[Any, ...]:
-    """``field_values`` of a card, written out (its enums as plain strs: the same bytes)."""
-    return (
+def _card_values(c: Card) -> list[Any]:
+    """``field_values`` of a card, written out (its enums as plain strs: the same bytes). A
+    list, as ``_after_players``."""
+    return [
         c.id,
         c.code,
         c.owner,
@@ -853,7 +888,7 @@ def _card_values(c: Card) -> tuple[Any, ...]:
         c.equipped_to,
         c.materials,
         c.flags,
-    )
+    ]
 
 
 _VALUES[Card] = _card_values
@@ -942,11 +977,15 @@ def _board_hash(state: State) -> Any:
     cards = state.cards
     parts = [
         _STATE_HEADER,
-        packer.pack(_before_cards(state))[_SKIP_BEFORE:],
+        packer.pack(list(_before_cards(state)))[_SKIP_BEFORE:],
         packer.pack_map_header(len(cards)),
     ]
-    parts.extend([c._packed or _card_bytes(c, packer) for c in cards.values()])
+    for c in cards.values():
+        b = c._packed  # compared with None: ``or`` asks the bytes object for its truth
+        parts.append(_card_bytes(c, packer) if b is None else b)
     players = state.players
     parts.append(packer.pack_array_header(len(players)))
-    parts.extend([p._packed or _player_bytes(p, packer) for p in players])
+    for p in players:
+        pb = p._packed
+        parts.append(_player_bytes(p, packer) if pb is None else pb)
     return hashlib.sha256(b"".join(parts))

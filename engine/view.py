@@ -8,7 +8,6 @@ finished matches and the operator's replays.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final, cast
 
 from .aliases import AliasBook, BookToken
@@ -92,22 +91,41 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     Read only below the top level: the players' part (its list, its dicts, their zone lists
     and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
-        return _frame(s, seat, omniscient, book, _players_plain(s, seat, omniscient), lambda cid: cid)
+        return _frame(s, seat, None, _players_plain(s, seat, omniscient))
     memo = _memo(s)
     # the players' part depends on the cards (and their stats) and how the viewer names them:
     # kept with the state for this book while no fact moved a card in it (engine.decide
-    # carries it to the next state over facts that change neither)
-    zones_key = ("zones", seat, book.token, book.version)
-    players: list[dict[str, Any]] | None = memo.get(zones_key)
-    if players is None:
+    # carries it to the next state over facts that change neither). One constant key per
+    # viewer, the book checked on the kept value (no key tuple made and hashed per view)
+    key = _ZONES_KEYS[2 if seat is None else seat]
+    kept: _Zones | None = memo.get(key)
+    if kept is not None and kept.token is book.token and kept.version == book.version:
+        players = kept.players
+    else:
         players, lasting = _players(s, seat, book)
         if lasting:
-            memo[zones_key] = players
+            memo[key] = _Zones(book.token, book.version, players)
+    return _frame(s, seat, book, players)
 
-    def ref(cid: int | None) -> int | None:
-        return None if cid is None else book.ref_any(seat, cid)
 
-    return _frame(s, seat, omniscient, book, players, ref)
+_ZONES_KEYS: Final[tuple[object, ...]] = (("zones", 0), ("zones", 1), ("zones", None))
+"""``State._memo`` keys of the players' part of the view (``_Zones``) for seat 0, seat 1 and a
+spectator (``engine.decide`` carries the keys starting with "zones" over a pass)."""
+
+
+class _Zones:
+    """The players' part of one viewer's view, and the book's place count it was rendered
+    under (a plain class, as ``_Shown``)."""
+
+    __slots__ = ("players", "token", "version")
+
+    def __init__(self, token: BookToken, version: int, players: list[dict[str, Any]]) -> None:
+        self.token = token
+        self.version = version
+        self.players = players
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Zones:
+        return self  # never written once made (a deep copy of a state shares it, as it shares a str)
 
 
 FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
@@ -311,23 +329,22 @@ def _side(p: Player, r: _Cards) -> dict[str, Any]:
     }
 
 
-def _frame(
-    s: State,
-    seat: int | None,
-    omniscient: bool,
-    book: AliasBook | None,
-    players: list[dict[str, Any]],
-    ref: Callable[[int | None], int | None],
-) -> dict[str, Any]:
-    """The view around the players' part: the turn, the decision owed, chain and attack."""
-    if book is None or omniscient:
+def _frame(s: State, seat: int | None, book: AliasBook | None, players: list[dict[str, Any]]) -> dict[str, Any]:
+    """The view around the players' part: the turn, the decision owed, chain and attack.
+    ``book``: how the viewer names cards (None: by their engine ids, as the omniscient do)."""
+    if book is None:
         shown = pending(s)
     else:
         shown = presented_pending(s, seat, book)
     attack = None
     if s.attack is not None:
         a = s.attack
-        attack = {"attacker": ref(a.attacker), "target": ref(a.target), "replay": a.replay, "calculated": a.calculated}
+        attack = {
+            "attacker": _ref(book, seat, a.attacker),
+            "target": _ref(book, seat, a.target),
+            "replay": a.replay,
+            "calculated": a.calculated,
+        }
     return {
         "you": seat,
         "turn": s.turn,
@@ -339,15 +356,15 @@ def _frame(
         "battle_phases": s.battle_phases,
         # who must act now (with a book: the deciding seat, so that a decision about a card hidden
         # from this viewer cannot be told from a priority window by comparing the two)
-        "priority": s.priority if book is None or omniscient or shown is None else shown["seat"],
+        "priority": s.priority if book is None or shown is None else shown["seat"],
         "pending": shown,
         "chain": [
             {
                 "link": i + 1,
-                "card": ref(link.card),
+                "card": _ref(book, seat, link.card),
                 "code": s.cards[link.card].code,
                 "controller": link.controller,
-                "targets": [ref(t) for t in link.targets],
+                "targets": [_ref(book, seat, t) for t in link.targets],
                 "negated": link.negated,
             }
             for i, link in enumerate(s.chain)
@@ -357,6 +374,13 @@ def _frame(
         "winner": s.winner,
         "end_reason": s.end_reason,
     }
+
+
+def _ref(book: AliasBook | None, seat: int | None, cid: int | None) -> int | None:
+    """How the viewer names card ``cid``: its alias in ``book``, or its engine id (no book)."""
+    if cid is None or book is None:
+        return cid
+    return book.ref_any(seat, cid)
 
 
 SEAT_NAMES: Final[tuple[str, ...]] = ("A", "B")
