@@ -216,13 +216,15 @@ def known_legal_actions(s: State, seat: int) -> list[Action]:
     """``legal_actions``, kept with the state until a fact changes it: the server computes
     them to send them to the seat, then checks the seat's answer against them. Read only:
     the list and its actions are shared (``legal_actions`` gives a fresh copy)."""
-    memo = s._memo
-    if memo is None:
-        memo = s._memo = {}
-    key = ("legal", seat)
-    got: list[Action] | None = memo.get(key)
+    if seat != 0 and seat != 1:
+        return legal_actions(s, seat)  # nothing, worked out anew
+    memo = s.memo()
+    kept = memo.legal
+    if kept is None:
+        kept = memo.legal = [None, None]
+    got = kept[seat]
     if got is None:
-        got = memo[key] = legal_actions(s, seat)
+        got = kept[seat] = legal_actions(s, seat)
     return got
 
 
@@ -307,11 +309,11 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
-    if keep and state._memo:
+    if keep and state._memo is not None:
         if all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
             # nothing on the board changed (a pass): what views computed from the board stays
             # true, and so does the digest of the board (engine.state.state_hash)
-            ctx.s._memo = {k: v for k, v in state._memo.items() if k[0] in ("stats", "zones", "board_hash")}
+            ctx.s._memo = state._memo.carried()
         else:
             carry_board_hash(state, ctx.s)  # a new phase, say, writes no card and no player
     return ctx.facts, ctx.s

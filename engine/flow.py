@@ -47,7 +47,7 @@ from .facts import (
 )
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .prompts import prompt_for
-from .state import State
+from .state import NOT_WORKED_OUT, State
 from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
 
 HAND_LIMIT: Final = 6
@@ -65,17 +65,11 @@ def pending(s: State) -> dict[str, object] | None:
 def kept_pending(s: State) -> dict[str, object] | None:
     """``pending`` as kept with the state: not a copy, for the engine's readers, which never
     write it (a copy was 4 % of the work ``pending`` did per action, asked ~9 times)."""
-    memo = s._memo
-    if memo is None:
-        memo = s._memo = {}
-    kept: dict[str, object] | None = memo.get("pending", _NOT_YET)
-    if kept is _NOT_YET:
-        kept = memo["pending"] = _pending(s)
+    memo = s.memo()
+    kept = memo.pending
+    if kept is NOT_WORKED_OUT:
+        kept = memo.pending = _pending(s)
     return kept
-
-
-_NOT_YET: Final[dict[str, object]] = {}
-"""``kept_pending``'s marker for a state whose decision is not worked out yet."""
 
 
 def owed_by(s: State) -> object:

@@ -226,7 +226,7 @@ class State:
     # place and the journal keeps their first versions (see ADR 0006)
     _w: Any = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     # what views computed from this state (engine.view); every fact applied clears it
-    _memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
+    _memo: Memo | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     # which cards answer each kind of event, by id (engine.ops.roster): it depends only on the
     # ids and codes of the cards, which no fact changes once they exist. Copies share it (one
     # mutable [count of scripts, {key: ids}], made by the first copy); the facts that create
@@ -236,7 +236,7 @@ class State:
     # ones ...): kept across facts that write neither, shared by ``derive`` (the same cards
     # dict and player objects), dropped by every write of a card or a player (``write_card``,
     # ``write_player``) and by the facts that make the cards (engine.apply)
-    _board: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
+    _board: Board | None = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
 
     @property
     def finished(self) -> bool:
@@ -249,20 +249,30 @@ class State:
     # the cards and players alone: each is computed once and kept in ``_board`` until a card or
     # a player is written. They return a fresh list each time.
 
-    def board(self) -> dict[Any, Any]:
+    def memo(self) -> Memo:
+        """``_memo``, made if need be."""
+        m = self._memo
+        if m is None:
+            m = self._memo = Memo()
+        return m
+
+    def board(self) -> Board:
         """``_board``, made if need be."""
         b = self._board
         if b is None:
-            b = self._board = {}
+            b = self._board = Board()
         return b
 
     def monsters(self, seat: int) -> list[Card]:
         board = self.board()
-        key = _MONSTERS_KEYS[seat]
-        got: list[Card] | None = board.get(key)
+        got = board.monsters0 if seat == 0 else board.monsters1
         if got is None:
             cards = self.cards
-            got = board[key] = [cards[c] for c in self.players[seat].monsters if c is not None]
+            got = [cards[c] for c in self.players[seat].monsters if c is not None]
+            if seat == 0:
+                board.monsters0 = got
+            else:
+                board.monsters1 = got
         return got.copy()
 
     def spells_traps(self, seat: int) -> list[Card]:
@@ -282,10 +292,15 @@ class State:
 
     def field_cards(self, seat: int | None = None) -> list[Card]:
         board = self.board()
-        key = _FIELD_KEYS[2 if seat is None else seat]
-        got: list[Card] | None = board.get(key)
+        got = board.field if seat is None else board.field0 if seat == 0 else board.field1
         if got is None:
-            got = board[key] = self._field_cards(seat)
+            got = self._field_cards(seat)
+            if seat is None:
+                board.field = got
+            elif seat == 0:
+                board.field0 = got
+            else:
+                board.field1 = got
         return list(got)
 
     def face_up_field(self) -> list[Card]:
@@ -294,19 +309,65 @@ class State:
     def kept_face_up_field(self) -> list[Card]:
         """``face_up_field`` as kept: read only (no copy, for the engine's own loops)."""
         board = self.board()
-        got: list[Card] | None = board.get(FACE_UP_FIELD)
+        got = board.face_up
         if got is None:
-            every = board.get(_FIELD_KEYS[2])
-            got = board[FACE_UP_FIELD] = [c for c in every or self._field_cards(None) if c.face_up]
+            every = board.field
+            got = board.face_up = [c for c in every or self._field_cards(None) if c.face_up]
         return got
 
 
-FACE_UP_FIELD: Final = "face_up_field"
-"""``State._board`` key of the face-up cards on the field."""
+class Board:
+    """What was worked out from a state's cards and players alone (``State._board``): kept
+    across facts that write neither, shared by ``derive``, dropped by any write. A slot for
+    each kind of value, as ``Memo``."""
+
+    __slots__ = ("face_up", "field", "field0", "field1", "monsters0", "monsters1", "sources")
+
+    def __init__(self) -> None:
+        self.monsters0: list[Card] | None = None  # State.monsters, per seat
+        self.monsters1: list[Card] | None = None
+        self.field: list[Card] | None = None  # State.field_cards: both sides
+        self.field0: list[Card] | None = None  # and each
+        self.field1: list[Card] | None = None
+        self.face_up: list[Card] | None = None  # State.kept_face_up_field
+        self.sources: list[Any] | None = None  # stats._sources, while no card may negate another
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        return Board()  # it names card objects: a deep copy of a state works it out again
 
 
-_MONSTERS_KEYS: Final[tuple[object, ...]] = (("monsters", 0), ("monsters", 1))
-_FIELD_KEYS: Final[tuple[object, ...]] = (("field", 0), ("field", 1), ("field", None))
+NOT_WORKED_OUT: Final[dict[str, object]] = {}
+"""``Memo.pending`` of a state whose decision is not worked out yet (None: nobody owes one)."""
+
+
+class Memo:
+    """What was worked out from one state, kept until a fact changes the state (``State._memo``,
+    which applying any fact drops): a slot for each kind of value, where a dict took a key per
+    value (a tuple, made and hashed at each lookup). Per viewer: a list indexed by seat, 2 for
+    a spectator. A plain class: compiled, each slot is a field of a struct."""
+
+    __slots__ = ("board_hash", "legal", "pending", "shown", "sources", "stats", "zones")
+
+    def __init__(self) -> None:
+        self.pending: dict[str, object] | None = NOT_WORKED_OUT  # flow.kept_pending
+        self.legal: list[list[Any] | None] | None = None  # decide.known_legal_actions, per seat
+        self.stats: dict[Any, Any] | None = None  # view._stats: by card id
+        self.zones: list[Any] | None = None  # view.view: the players' part, per viewer
+        self.shown: list[Any] | None = None  # view.presented_pending, per viewer
+        self.board_hash: BoardDigest | None = None  # state_hash
+        self.sources: list[Any] | None = None  # stats._sources, while a card may negate another
+
+    def carried(self) -> Memo:
+        """What still holds for a state with this state's board and other priority (``engine.decide``
+        after a pass): the stats, the players' part of the views, the board's digest."""
+        m = Memo()
+        m.stats = self.stats
+        m.zones = None if self.zones is None else self.zones.copy()
+        m.board_hash = self.board_hash
+        return m
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Memo:
+        return Memo()  # a cache: a deep copy of a state works it out again
 
 
 # The copies and swaps below are written out field by field: compiled (engine.NATIVE) each is a
@@ -835,7 +896,8 @@ def _after_players(s: State) -> list[Any]:
     """The state's fields after ``players``, in field order, its enums as plain strs (the
     same bytes as the members; ``full_state_hash`` is the cross-check the tests make: a field
     added to ``State`` and not here makes the two differ). A list: ``_packer`` packs a tuple
-    through its hook."""
+    through its hook; the chain, the attack and the rest as the lists of their field values,
+    as ``field_values`` gives them, so that the packer calls no hook for them."""
     return [
         s.turn,
         s.turn_player,
@@ -850,14 +912,14 @@ def _after_players(s: State) -> list[Any]:
         s.passes,
         s.intent,
         s.event,
-        s.chain,
-        s.resolving,
+        [_link_values(x) for x in s.chain],
+        None if s.resolving is None else _resolving_values(s.resolving),
         s.chains_in_timing,
         s.chain_no,
         s.next_turn,
-        s.attack,
-        s.modifiers,
-        s.triggers,
+        None if s.attack is None else _attack_values(s.attack),
+        [_modifier_values(x) for x in s.modifiers],
+        [_trigger_values(x) for x in s.triggers],
         s.choice,
         s.start_step_monsters,
         s.used,
@@ -891,7 +953,45 @@ def _card_values(c: Card) -> list[Any]:
     ]
 
 
+def _link_values(o: Link) -> list[Any]:
+    return [o.card, o.effect, o.controller, o.targets, o.negated, o.effect_negated, o.data, o.trigger]
+
+
+def _attack_values(o: Attack) -> list[Any]:
+    return [
+        o.attacker,
+        o.target,
+        o.snapshot,
+        o.responded,
+        o.replay,
+        o.flipped,
+        o.calculated,
+        o.stopped,
+        o.destroyed,
+        o.damage,
+    ]
+
+
+def _modifier_values(o: Modifier) -> list[Any]:
+    return [o.card, o.stat, o.op, o.value, o.until, o.source, o.turn]
+
+
+def _trigger_values(o: Trigger) -> list[Any]:
+    return [o.card, o.effect, o.controller, o.event, o.mandatory]
+
+
+def _resolving_values(o: Resolving) -> list[Any]:
+    return [o.was, o.destroyed, o.started]
+
+
+# ``field_values`` written out for the classes a state holds many of or hashes at every action
+# (``tests/engine/test_state_packer.py`` checks each against the fields it lists)
 _VALUES[Card] = _card_values
+_VALUES[Link] = _link_values
+_VALUES[Attack] = _attack_values
+_VALUES[Modifier] = _modifier_values
+_VALUES[Trigger] = _trigger_values
+_VALUES[Resolving] = _resolving_values
 assert len(_AFTER_PLAYERS) == 27 and len(_hashed(Card)) == 17  # the two functions above list them all
 _SKIP_BEFORE: Final = len(_packer().pack_array_header(len(_BEFORE_CARDS)))
 _SKIP_AFTER: Final = len(_packer().pack_array_header(len(_AFTER_PLAYERS)))
@@ -922,27 +1022,20 @@ def state_hash(state: State) -> str:
     The digest of the board (everything up to the players) is kept in ``State._memo`` until
     the next fact, and ``engine.decide`` carries it over an action that changes only what
     follows the players (a pass, a new phase: ``carry_board_hash``)."""
-    memo = state._memo
-    if memo is None:
-        memo = state._memo = {}
-    board: BoardDigest | None = memo.get(BOARD_HASH)
+    memo = state.memo()
+    board = memo.board_hash
     if board is None:
-        board = memo[BOARD_HASH] = BoardDigest(_board_hash(state))
+        board = memo.board_hash = BoardDigest(_board_hash(state))
     h = board.sha.copy()
     h.update(_packer().pack(_after_players(state))[_SKIP_AFTER:])
     digest: str = h.hexdigest()[:32]
     return digest
 
 
-BOARD_HASH: Final[tuple[str, ...]] = ("board_hash",)
-"""``State._memo`` key of the ``BoardDigest`` of the state."""
-
-
 class BoardDigest:
     """A sha256 object fed the packed state up to the end of the players, as ``state_hash``
-    keeps it. Never updated: ``state_hash`` updates a copy. So a deep copy of a state (with
-    its ``_memo``) may share it, as it shares any immutable value (a hash object cannot be
-    deep-copied itself)."""
+    keeps it. Never updated: ``state_hash`` updates a copy. So states may share it, and a deep
+    copy with it, as any immutable value (a hash object cannot be deep-copied itself)."""
 
     __slots__ = ("sha",)
 
@@ -960,14 +1053,12 @@ def carry_board_hash(old: State, new: State) -> None:
     goes through ``write_card`` / ``write_player``, which make it own what they write: the same
     rule the cached bytes of each card rely on), and the fields before the cards are the same
     (the options are replaced by the facts, never written)."""
-    board = old._memo.get(BOARD_HASH) if old._memo else None
+    board = None if old._memo is None else old._memo.board_hash
     if board is None or new._w or len(new.cards) != len(old.cards):
         return
     if new.started != old.started or new.options is not old.options or new.rng != old.rng:
         return
-    if new._memo is None:
-        new._memo = {}
-    new._memo[BOARD_HASH] = board
+    new.memo().board_hash = board
 
 
 def _board_hash(state: State) -> Any:

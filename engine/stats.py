@@ -29,16 +29,17 @@ def _sources(s: State) -> list[tuple[Card, Script]]:
     sources, across facts and states), else in ``State._memo`` (a negation may ask more of the
     state than its board; any fact clears the memo)."""
     board = s.board()
-    got: list[tuple[Card, Script]] | None = board.get(_SOURCES)
+    got: list[tuple[Card, Script]] | None = board.sources
     if got is not None:
         return got
-    memo = s._memo
-    if memo is None:
-        memo = s._memo = {}
-    got = memo.get(_SOURCES)
+    memo = s.memo()
+    got = memo.sources
     if got is None:
         got, negation = _continuous_sources(s)
-        (memo if negation else board)[_SOURCES] = got
+        if negation:
+            memo.sources = got
+        else:
+            board.sources = got
     return got
 
 
@@ -51,10 +52,6 @@ def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
         if sc is not None and not _negated_by(s, c, negators):
             out.append((c, sc))
     return out, bool(negators)
-
-
-_SOURCES: Final = "continuous_sources"
-"""``State._board`` (or ``State._memo``) key of the continuous sources (``_sources``)."""
 
 
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:

@@ -18,15 +18,6 @@ from .plain import plain_value
 from .state import Card, Player, State
 from .stats import atk_def
 
-
-def _memo(s: State) -> dict[Any, Any]:
-    """What views computed from ``s`` (cleared by every fact applied to it)."""
-    m = s._memo
-    if m is None:
-        m = s._memo = {}
-    return m
-
-
 Stats = tuple[int, int, int | None]
 """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
 
@@ -35,20 +26,18 @@ def _stats(s: State, c: Card, cid: Any) -> Stats:
     """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
     once per state (``engine.decide`` carries them over a pass). ``cid``: its id as an object
     (the caller's, not ``c.id`` boxed anew)."""
-    m = _memo(s)
-    table: dict[int, Stats] | None = m.get(STATS)
+    m = s.memo()
+    table: dict[Any, Stats] | None = m.stats
     if table is None:
-        table = m[STATS] = {}
+        table = m.stats = {}
     got = table.get(cid)
     if got is None:
         got = table[cid] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
     return got
 
 
-STATS: Final[tuple[str, ...]] = ("stats",)
-"""``State._memo`` key of the state's table of stats by card id (``_stats``): one key, so that
-no key tuple is made per card asked for. ``engine.decide`` carries it over a pass (the same
-board, the same stats), so two states may share one table."""
+# ``Memo.stats``: ``engine.decide`` carries the table over a pass (the same board, the same
+# stats), so two states may share one table.
 
 
 def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped_to: int | None) -> dict[str, Any]:
@@ -92,25 +81,23 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
         return _frame(s, seat, None, _players_plain(s, seat, omniscient))
-    memo = _memo(s)
+    memo = s.memo()
     # the players' part depends on the cards (and their stats) and how the viewer names them:
     # kept with the state for this book while no fact moved a card in it (engine.decide
-    # carries it to the next state over facts that change neither). One constant key per
-    # viewer, the book checked on the kept value (no key tuple made and hashed per view)
-    key = _ZONES_KEYS[2 if seat is None else seat]
-    kept: _Zones | None = memo.get(key)
+    # carries it to the next state over facts that change neither: ``Memo.carried``), the
+    # book checked on the kept value
+    zones = memo.zones
+    if zones is None:
+        zones = memo.zones = [None, None, None]
+    i = 2 if seat is None else seat
+    kept: _Zones | None = zones[i]
     if kept is not None and kept.token is book.token and kept.version == book.version:
         players = kept.players
     else:
         players, lasting = _players(s, seat, book)
         if lasting:
-            memo[key] = _Zones(book.token, book.version, players)
+            zones[i] = _Zones(book.token, book.version, players)
     return _frame(s, seat, book, players)
-
-
-_ZONES_KEYS: Final[tuple[object, ...]] = (("zones", 0), ("zones", 1), ("zones", None))
-"""``State._memo`` keys of the players' part of the view (``_Zones``) for seat 0, seat 1 and a
-spectator (``engine.decide`` carries the keys starting with "zones" over a pass)."""
 
 
 class _Zones:
@@ -392,18 +379,16 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     of decision, except that a decision about a card hidden from them (an optional trigger of
     a card in the hand) looks like any other priority window. Read only (kept with the state)."""
     # kept with the state for this viewer while the book's aliases stay (places and the entry:
-    # an ephemeral alias changes with every entry); one constant key per viewer, the book's
-    # counts checked on the kept value (no key tuple made and hashed per call)
-    memo = _memo(s)
-    key = _SHOWN_KEYS[2 if seat is None else seat]
-    kept: _Shown | None = memo.get(key)
+    # an ephemeral alias changes with every entry), the book's counts checked on the kept value
+    memo = s.memo()
+    shown = memo.shown
+    if shown is None:
+        shown = memo.shown = [None, None, None]
+    i = 2 if seat is None else seat
+    kept: _Shown | None = shown[i]
     if kept is None or kept.token is not book.token or kept.version != book.version or kept.entries != book.entries:
-        kept = memo[key] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
+        kept = shown[i] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
     return kept.shown  # read only: kept with the state, and shown in its views
-
-
-_SHOWN_KEYS: Final[tuple[object, ...]] = (("shown", 0), ("shown", 1), ("shown", None))
-"""``State._memo`` keys of ``presented_pending``'s value, for seat 0, seat 1 and a spectator."""
 
 
 class _Shown:

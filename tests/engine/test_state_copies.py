@@ -59,9 +59,9 @@ def _state() -> S.State:
     st.attack = S.Attack(attacker=1, target=2, snapshot=[2])
     st.used = {"u": 1}
     st._w = {1}
-    st._memo = {"m": 1}
+    st._memo = S.Memo()
     st._roster = object()
-    st._board = {"b": 1}
+    st._board = S.Board()
     return st
 
 

@@ -10,7 +10,19 @@ from typing import Any
 import msgpack
 import pytest
 
-from engine.state import Attack, Modifier, Player, _packer, field_values
+from engine.state import (
+    _VALUES,
+    Attack,
+    Card,
+    Link,
+    Modifier,
+    Player,
+    Resolving,
+    Trigger,
+    _hashed,
+    _packer,
+    field_values,
+)
 from engine.types import CardFlag, Phase, Zone
 
 
@@ -46,3 +58,20 @@ def test_the_exact_packer_refuses_what_the_lenient_one_refuses() -> None:
         lenient(object())
     with pytest.raises(TypeError):
         _packer().pack(object())
+
+
+WRITTEN_OUT: list[Any] = [
+    Card(id=7, code=89631139, owner=1, controller=0, counters={"spell": 2}, materials=[3], flags={"f": 1}),
+    Link(card=1, effect=2, controller=1, targets=[4], negated=True, data={"d": [1]}, trigger=True),
+    Attack(attacker=3, target=4, snapshot=[4], flipped=4, calculated=True, destroyed=[4], damage=[0, 300]),
+    Modifier(card=1, stat="atk", op="add", value=300, until="turn", source=2, turn=1),
+    Trigger(card=5, effect=1, controller=0, event={"kind": "destroyed"}, mandatory=True),
+    Resolving(was=[[1, 0, "attack", True]], destroyed=[2], started=1),
+]
+
+
+@pytest.mark.parametrize("value", WRITTEN_OUT, ids=[type(v).__name__ for v in WRITTEN_OUT])
+def test_each_written_out_field_list_is_the_class_fields(value: Any) -> None:
+    """``state_hash`` packs these classes by functions that list their fields: each must list
+    every field that is not a cache, in the class's order."""
+    assert list(_VALUES[type(value)](value)) == [getattr(value, name) for name in _hashed(type(value))]

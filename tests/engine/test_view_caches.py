@@ -35,7 +35,7 @@ from engine.effects.base import SCRIPTS, script_of
 from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
 from engine.ops import WATCHING
-from engine.state import FACE_UP_FIELD, full_state_hash
+from engine.state import full_state_hash
 from tests.engine.play import aggressive
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -84,18 +84,21 @@ def check_board(s: State) -> None:
     """What the state keeps of its board (``State._board``, kept across facts and shared by
     ``derive`` until a card or a player is written) is what its cards and players say now."""
     board = s._board
-    if not board:
+    if board is None:
         return
     face_up = [c for c in s._field_cards(None) if c.face_up]
-    if FACE_UP_FIELD in board:
-        assert all(a is b for a, b in zip(board[FACE_UP_FIELD], face_up, strict=True))
-    for seat in (0, 1):
-        if ("monsters", seat) in board:
+    if board.face_up is not None:
+        assert all(a is b for a, b in zip(board.face_up, face_up, strict=True))
+    for seat, kept in enumerate((board.monsters0, board.monsters1)):
+        if kept is not None:
             want = [s.cards[c] for c in s.players[seat].monsters if c is not None]
-            assert all(a is b for a, b in zip(board["monsters", seat], want, strict=True))
-    if "continuous_sources" in board:  # kept only where no card negates another
+            assert all(a is b for a, b in zip(kept, want, strict=True))
+    for seat, got in ((None, board.field), (0, board.field0), (1, board.field1)):
+        if got is not None:
+            assert all(a is b for a, b in zip(got, s._field_cards(seat), strict=True))
+    if board.sources is not None:  # kept only where no card negates another
         want_sources = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None]
-        assert [(c.id, sc) for c, sc in board["continuous_sources"]] == want_sources
+        assert [(c.id, sc) for c, sc in board.sources] == want_sources
 
 
 def play_and_check(
