@@ -336,6 +336,11 @@ class Board:
         return Board()  # it names card objects: a deep copy of a state works it out again
 
 
+def viewer_slot(seat: int | None) -> int:
+    """Where a ``Memo`` keeps a viewer's value: its seat, 2 for a spectator."""
+    return 2 if seat is None else seat
+
+
 NOT_WORKED_OUT: Final[dict[str, object]] = {}
 """``Memo.pending`` of a state whose decision is not worked out yet (None: nobody owes one)."""
 
@@ -356,6 +361,18 @@ class Memo:
         self.shown: list[Any] | None = None  # view.presented_pending, per viewer
         self.board_hash: BoardDigest | None = None  # state_hash
         self.sources: list[Any] | None = None  # stats._sources, while a card may negate another
+
+    def viewers_zones(self) -> list[Any]:
+        """``zones``, made if need be (indexed by ``viewer_slot``)."""
+        if self.zones is None:
+            self.zones = [None, None, None]
+        return self.zones
+
+    def viewers_shown(self) -> list[Any]:
+        """``shown``, made if need be (indexed by ``viewer_slot``)."""
+        if self.shown is None:
+            self.shown = [None, None, None]
+        return self.shown
 
     def carried(self) -> Memo:
         """What still holds for a state with this state's board and other priority (``engine.decide``

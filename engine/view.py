@@ -15,7 +15,7 @@ from .battle.battle_step import attacks_remaining
 from .flow import kept_pending, pending
 from .interning import shared_code, shared_int
 from .plain import plain_value
-from .state import Card, Player, State
+from .state import Card, Player, State, viewer_slot
 from .stats import atk_def
 
 Stats = tuple[int, int, int | None]
@@ -81,15 +81,12 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
         return _frame(s, seat, None, _players_plain(s, seat, omniscient))
-    memo = s.memo()
     # the players' part depends on the cards (and their stats) and how the viewer names them:
     # kept with the state for this book while no fact moved a card in it (engine.decide
     # carries it to the next state over facts that change neither: ``Memo.carried``), the
     # book checked on the kept value
-    zones = memo.zones
-    if zones is None:
-        zones = memo.zones = [None, None, None]
-    i = 2 if seat is None else seat
+    zones = s.memo().viewers_zones()
+    i = viewer_slot(seat)
     kept: _Zones | None = zones[i]
     if kept is not None and kept.token is book.token and kept.version == book.version:
         players = kept.players
@@ -380,11 +377,8 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     a card in the hand) looks like any other priority window. Read only (kept with the state)."""
     # kept with the state for this viewer while the book's aliases stay (places and the entry:
     # an ephemeral alias changes with every entry), the book's counts checked on the kept value
-    memo = s.memo()
-    shown = memo.shown
-    if shown is None:
-        shown = memo.shown = [None, None, None]
-    i = 2 if seat is None else seat
+    shown = s.memo().viewers_shown()
+    i = viewer_slot(seat)
     kept: _Shown | None = shown[i]
     if kept is None or kept.token is not book.token or kept.version != book.version or kept.entries != book.entries:
         kept = shown[i] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
