@@ -38,7 +38,7 @@ from .facts import (
     Triggered,
     Used,
 )
-from .state import Card, State
+from .state import Card, Roster, State
 from .stats import (
     banish_instead,
     can_summon,
@@ -313,18 +313,18 @@ strings); ``("watching", kind)``, of those that watch ``kind`` too."""
 def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tuple[Any, ...]:
     """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the
     event kind ``key``, that watch every event, ...: ``script_tables``), in the order of
-    ``s.cards``: worked out once per duel and key, and kept in ``State._roster`` (one list
-    shared by the states copied from one another, whichever asks first)."""
+    ``s.cards``: worked out once per duel and key, and kept in ``State._roster`` (one
+    ``Roster`` shared by the states copied from one another, whichever asks first)."""
     kept = s._roster
     if kept is None:  # the cards are new
-        kept = s._roster = [len(SCRIPTS), {}]
-    elif kept[0] != len(SCRIPTS):  # a script was registered, or the copies' shared one is new
-        kept[0] = len(SCRIPTS)
-        kept[1].clear()  # in place: every copy of the state holds this one
-    ids: tuple[Any, ...] | None = kept[1].get(key)
+        kept = s._roster = Roster()
+    if kept.scripts != len(SCRIPTS):  # not filled yet, or a script was registered since
+        kept.scripts = len(SCRIPTS)
+        kept.ids.clear()  # in place: every copy of the state holds this one
+    ids = kept.ids.get(key)
     if ids is None:
         # the ids as the cards dict holds them (typed Any: looked up as they are, no new int)
-        ids = kept[1][key] = tuple(cid for cid, c in s.cards.items() if c.data.key in codes)
+        ids = kept.ids[key] = tuple(cid for cid, c in s.cards.items() if c.data.key in codes)
     return ids
 
 

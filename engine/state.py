@@ -228,10 +228,10 @@ class State:
     # what views computed from this state (engine.view); every fact applied clears it
     _memo: Memo | None = field(default=None, init=False, repr=False, compare=False, metadata=CACHE)
     # which cards answer each kind of event, by id (engine.ops.roster): it depends only on the
-    # ids and codes of the cards, which no fact changes once they exist. Copies share it (one
-    # mutable [count of scripts, {key: ids}], made by the first copy); the facts that create
-    # the cards (engine.apply: duel_started, setup) drop it
-    _roster: Any = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
+    # ids and codes of the cards, which no fact changes once they exist. Copies share it (made
+    # by the first copy); the facts that create the cards (engine.apply: duel_started, setup)
+    # drop it
+    _roster: Roster | None = field(default=None, init=False, repr=False, compare=False, metadata=SHARED_CACHE)
     # what was computed from the cards and the players alone (the field's cards, the face-up
     # ones ...): kept across facts that write neither, shared by ``derive`` (the same cards
     # dict and player objects), dropped by every write of a card or a player (``write_card``,
@@ -264,15 +264,11 @@ class State:
         return b
 
     def monsters(self, seat: int) -> list[Card]:
-        board = self.board()
-        got = board.monsters0 if seat == 0 else board.monsters1
+        kept = self.board().monsters
+        got = kept[seat]
         if got is None:
             cards = self.cards
-            got = [cards[c] for c in self.players[seat].monsters if c is not None]
-            if seat == 0:
-                board.monsters0 = got
-            else:
-                board.monsters1 = got
+            got = kept[seat] = [cards[c] for c in self.players[seat].monsters if c is not None]
         return got.copy()
 
     def spells_traps(self, seat: int) -> list[Card]:
@@ -291,16 +287,11 @@ class State:
         return out
 
     def field_cards(self, seat: int | None = None) -> list[Card]:
-        board = self.board()
-        got = board.field if seat is None else board.field0 if seat == 0 else board.field1
+        kept = self.board().field
+        i = viewer_slot(seat)
+        got = kept[i]
         if got is None:
-            got = self._field_cards(seat)
-            if seat is None:
-                board.field = got
-            elif seat == 0:
-                board.field0 = got
-            else:
-                board.field1 = got
+            got = kept[i] = self._field_cards(seat)
         return list(got)
 
     def face_up_field(self) -> list[Card]:
@@ -311,7 +302,7 @@ class State:
         board = self.board()
         got = board.face_up
         if got is None:
-            every = board.field
+            every = board.field[2]
             got = board.face_up = [c for c in every or self._field_cards(None) if c.face_up]
         return got
 
@@ -321,19 +312,31 @@ class Board:
     across facts that write neither, shared by ``derive``, dropped by any write. A slot for
     each kind of value, as ``Memo``."""
 
-    __slots__ = ("face_up", "field", "field0", "field1", "monsters0", "monsters1", "sources")
+    __slots__ = ("face_up", "field", "monsters", "sources")
 
     def __init__(self) -> None:
-        self.monsters0: list[Card] | None = None  # State.monsters, per seat
-        self.monsters1: list[Card] | None = None
-        self.field: list[Card] | None = None  # State.field_cards: both sides
-        self.field0: list[Card] | None = None  # and each
-        self.field1: list[Card] | None = None
+        self.monsters: list[list[Card] | None] = [None, None]  # State.monsters, per seat
+        self.field: list[list[Card] | None] = [None, None, None]  # State.field_cards, by ``viewer_slot``
         self.face_up: list[Card] | None = None  # State.kept_face_up_field
         self.sources: list[Any] | None = None  # stats._sources, while no card may negate another
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Board:
         return Board()  # it names card objects: a deep copy of a state works it out again
+
+
+class Roster:
+    """Which cards of a duel answer each kind of event, by id (``State._roster``, filled by
+    ``engine.ops.roster``): one object shared by every copy of the duel's states.
+    ``scripts``: how many scripts were registered when ``ids`` was filled (-1: not yet)."""
+
+    __slots__ = ("ids", "scripts")
+
+    def __init__(self) -> None:
+        self.scripts = -1
+        self.ids: dict[Any, tuple[Any, ...]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Roster:
+        return Roster()  # a cache: a deep copy of a state works it out again
 
 
 def viewer_slot(seat: int | None) -> int:
@@ -510,7 +513,7 @@ def _share_state(o: State) -> State:
     if o._roster is None:
         # made here, not by its first reader: a copy asked first (``decide`` asks its own
         # derived state, then drops it) fills it for ``o`` and every other copy as well
-        o._roster = [-1, {}]
+        o._roster = Roster()
     n.started = o.started
     n.options = o.options
     n.rng = o.rng
@@ -837,8 +840,8 @@ def _hashed(cls: type) -> tuple[str, ...]:
 
 def field_values(o: Any) -> Sequence[Any]:
     """msgpack hook: a state dataclass packs as the list of its field values (not its caches),
-    in field order (a tuple packs as the same msgpack array). ``state_hash`` packs with it, and
-    so do snapshots (``server.snapshots``)."""
+    in field order (a tuple or a list: the same msgpack array). ``state_hash`` packs with it
+    (through ``_exact``), and so do snapshots (``server.snapshots``)."""
     values = _VALUES.get(type(o))
     if values is None:
         if not hasattr(o, "__dataclass_fields__"):
@@ -854,7 +857,7 @@ def field_values(o: Any) -> Sequence[Any]:
 
 
 _VALUES: Final[dict[type, Callable[[Any], Sequence[Any]]]] = {}
-"""Per state dataclass: its field values (not caches) as a tuple, in field order."""
+"""Per state dataclass: its field values (not caches) as a tuple or a list, in field order."""
 
 
 def full_state_hash(state: State) -> str:
@@ -884,29 +887,31 @@ def _packer() -> msgpack.Packer:
 
 
 def _exact(o: Any) -> Any:
-    """``state_hash``'s msgpack hook (``_packer``): a state dataclass as the list of its field
-    values, a tuple as a list, an enum member as its value, a subclass of int, str, dict or list
-    as the plain value: the bytes ``full_state_hash``'s lenient packer makes of them."""
+    """``state_hash``'s msgpack hook (``_packer``): what the lenient packer of
+    ``full_state_hash`` would have packed in the place of ``o`` (bool, None and exact plain
+    values never come here), as a plain value: a state dataclass as the list of its field
+    values, a tuple as a list, an enum member as its value, a subclass of int, str, dict or
+    list as the plain value."""
     values = _VALUES.get(type(o))
     if values is not None:
         return list(values(o))
+    if isinstance(o, Enum):
+        o = o._value_  # packed as its value, which may itself come back here
+    if isinstance(o, bool):
+        return bool(o)
+    if isinstance(o, int):
+        return int(o)
+    if isinstance(o, str):
+        return str.__str__(o)
     if isinstance(o, tuple | list):
         return list(o)
     if isinstance(o, dict):
         return dict(o)
-    if isinstance(o, Enum):
-        return _exact_scalar(o._value_)
-    return _exact_scalar(o) if isinstance(o, int | str) else list(field_values(o))
-
-
-def _exact_scalar(v: Any) -> Any:
-    if isinstance(v, bool) or type(v) in (int, str):
-        return v
-    return int(v) if isinstance(v, int) else str.__str__(v) if isinstance(v, str) else v
+    return list(field_values(o))
 
 
 _STATE_HEADER: Final = _packer().pack_array_header(len(_STATE_HASHED))
-_before_cards = operator.attrgetter(*_BEFORE_CARDS)  # a tuple packs as the same msgpack array as a list
+_before_cards = operator.attrgetter(*_BEFORE_CARDS)  # a tuple: ``_board_hash`` packs it as a list
 
 
 def _after_players(s: State) -> list[Any]:

@@ -60,7 +60,7 @@ def _state() -> S.State:
     st.used = {"u": 1}
     st._w = {1}
     st._memo = S.Memo()
-    st._roster = object()
+    st._roster = S.Roster()
     st._board = S.Board()
     return st
 

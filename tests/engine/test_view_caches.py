@@ -57,10 +57,11 @@ def fresh(s: State) -> State:
 def check_roster(s: State) -> None:
     """What the state's roster (shared along the duel) says answers each kind of event is what
     its cards say now."""
-    if s._roster is None:
+    roster = s._roster
+    if roster is None or not roster.ids:
         return
-    assert s._roster[0] == len(SCRIPTS)
-    for key, ids in s._roster[1].items():
+    assert roster.scripts == len(SCRIPTS)
+    for key, ids in roster.ids.items():
         if key == SELF_DESTROYING:
             codes = {code for code, sc in SCRIPTS.items() if sc.self_destroy is not None}
         elif key == WATCHING:  # the scripts that watch every kind of event
@@ -89,11 +90,11 @@ def check_board(s: State) -> None:
     face_up = [c for c in s._field_cards(None) if c.face_up]
     if board.face_up is not None:
         assert all(a is b for a, b in zip(board.face_up, face_up, strict=True))
-    for seat, kept in enumerate((board.monsters0, board.monsters1)):
+    for seat, kept in enumerate(board.monsters):
         if kept is not None:
             want = [s.cards[c] for c in s.players[seat].monsters if c is not None]
             assert all(a is b for a, b in zip(kept, want, strict=True))
-    for seat, got in ((None, board.field), (0, board.field0), (1, board.field1)):
+    for seat, got in zip((0, 1, None), board.field, strict=True):
         if got is not None:
             assert all(a is b for a, b in zip(got, s._field_cards(seat), strict=True))
     if board.sources is not None:  # kept only where no card negates another
