@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
 WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
-.PHONY: run test check setup web native bench clean secrecy faults fuzz
+.PHONY: run test test-engine system check setup web native bench clean secrecy faults fuzz
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -31,9 +31,16 @@ web: $(WEB_OUT)
 native: $(STAMP)
 	$(BIN)/python deploy/build_native.py --if-stale
 
+# what the machine must have (Chromium, gcc, Python's headers, Node.js): installed when missing
+# and root (or password-less sudo), else one line with the command to run
+system:
+	deploy/system_deps.sh $(PY)
+
 setup: $(STAMP) web native
 
-run: $(STAMP) web
+run:
+	deploy/system_deps.sh $(PY) --no-browser || echo "continuing without them"
+	$(MAKE) --no-print-directory $(STAMP) web
 	$(BIN)/python deploy/build_native.py --if-stale || \
 		echo "the engine could not be compiled (mypyc needs gcc and Python's headers): it runs as Python source"
 	$(BIN)/duel serve $(ARGS)
@@ -46,9 +53,14 @@ check: $(STAMP) $(WEB_STAMP)
 
 # the suite on the compiled engine, then (DUEL_ENGINE=pure) the tests that change the engine's
 # module globals, which only the Python source looks up (the `pure_engine` marker)
-test: $(STAMP) check web native $(PEER_STAMP)
+test: system $(STAMP) check web native $(PEER_STAMP)
 	DUEL_ENGINE=native $(BIN)/pytest
 	DUEL_ENGINE=pure $(BIN)/pytest -m pure_engine
+
+# a rules change, quickly: the engine's tests, every scenario and the golden logs on the Python
+# source (no Redis, no browser, no compile step)
+test-engine: $(STAMP)
+	DUEL_ENGINE=pure $(BIN)/pytest tests/engine tests/scenarios tests/golden tests/test_rulings_doc.py
 
 # the secrecy tests at length (issue 8): the cheater over 300 random effect-heavy duels, and
 # 300 duels over websockets checked frame by frame

@@ -32,7 +32,7 @@ LAUNCH_ARGS = [
 ]
 HOW_TO_INSTALL = (
     "Chromium not found at {path}: the browser tests drive Debian's Chromium "
-    "(apt-get install chromium; .ci/run installs it)"
+    "(`make test` installs it when missing: deploy/system_deps.sh)"
 )
 
 
