@@ -11,7 +11,7 @@ from typing import Any
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("cards", help="list the supported cards")
     p.add_argument("--markdown", action="store_true", help="print the Markdown table")
-    p.add_argument("--write-docs", metavar="DIR", nargs="?", const="docs", help="regenerate DIR/cards.md")
+    p.add_argument("--write-docs", metavar="DIR", nargs="?", const="docs", help="regenerate the cards.md in DIR")
     p.set_defaults(func=run)
 
 

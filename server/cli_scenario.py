@@ -1,4 +1,4 @@
-"""``duel scenario FILE...``: run scenario files (SCENARIO-FORMAT.md).
+"""``duel scenario FILE...``: run scenario files (docs/scenario-format.md).
 
 Prints ``PASS name`` or ``FAIL name`` per file, and for a failure the failing
 step's index, what was expected and what the engine did; exits 1 if any

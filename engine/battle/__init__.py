@@ -1,1 +1,1 @@
-"""The Battle Phase, one module per step (DESIGN.md)."""
+"""The Battle Phase, one module per step (docs/engine-api.md)."""

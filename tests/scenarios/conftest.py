@@ -1,4 +1,4 @@
-"""Collect every scenario file under tests/scenarios/ as a test (SCENARIO-FORMAT.md)."""
+"""Collect every scenario file under tests/scenarios/ as a test (docs/scenario-format.md)."""
 
 from __future__ import annotations
 
