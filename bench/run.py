@@ -1,6 +1,6 @@
 """Engine benchmarks. Figures are ratios against a baseline measured in the same run.
 
-    make bench            # or: .venv/bin/python -m bench.run [--duels N]
+    .venv/bin/python -m bench.run [--duels N]     # not part of ``make bench`` (bench/all.py)
 
 - clone: the hand-written State copy vs ``copy.deepcopy`` (baseline);
 - fold: rebuilding a finished duel by folding its facts vs re-deciding every

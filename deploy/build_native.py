@@ -2,7 +2,8 @@
 
 The engine is written in typed Python (``mypy --strict``); mypyc translates its modules into
 C extensions, which ``server/native.py`` loads in place of the source when the build is
-current. What it bought is in docs/performance.md ("Eighth pass") and ADR 0008.
+current. What it bought is in docs/performance-log/2026-11-24-08-engine-compiled-with-mypyc.md
+and ADR 0008.
 
     python deploy/build_native.py            # into var/native (DUEL_NATIVE_DIR to change)
     python deploy/build_native.py --if-stale # only if the build does not match the sources

@@ -19,7 +19,7 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
     """Face-up cards on the field with a script whose effects are not negated, in a fixed order.
 
     Asked for every ATK/DEF and permission check: computed once and kept (``_sources``,
-    docs/performance.md)."""
+    docs/performance.md, "Cache invariants")."""
     return list(_sources(s))
 
 

@@ -375,9 +375,10 @@ def quiet_collector() -> Iterator[None]:
     timestamps, and is counted as the server's latency. With CPython's collector as it comes,
     the driver holding 2,000 duels paused for collections of up to 0.4 s (gen2) and 0.1 s
     (gen1), 5 s of pauses in 40 s; the p99 it reported was 260-450 ms, and 17-26 ms with the
-    collector off (the same server, alternating runs; docs/performance.md). What it creates
-    in cycles is a few objects per connection (28,000 after 40 s of 2,000 duels), freed at
-    the next periodic collection or at the end."""
+    collector off (the same server, alternating runs;
+    docs/performance-log/2026-11-24-06-load-driver-collector-snapshots-after-lock.md). What it
+    creates in cycles is a few objects per connection (28,000 after 40 s of 2,000 duels), freed
+    at the next periodic collection or at the end."""
     was_enabled = gc.isenabled()
     gc.collect()
     gc.freeze()  # what the caller holds is left out of the periodic collections

@@ -3,10 +3,10 @@
 redis-py spends more CPU per command than the command itself costs: a pool checkout, a
 retry wrapper, a deprecation shim, a timeout context and a round of packing for every call
 (measured under load: about 17 % of the server's CPU went to appending, most of it in
-the client; docs/performance.md). The appends of every match are independent requests
-whose replies come back in the order they were sent, so one connection can carry them all
-at once: each call writes its command and waits for its own reply, which the protocol hands
-out in order (RESP2 replies, parsed by hiredis).
+the client; docs/performance-log/2026-11-23-01-server-lean-redis-client.md). The appends of
+every match are independent requests whose replies come back in the order they were sent, so
+one connection can carry them all at once: each call writes its command and waits for its own
+reply, which the protocol hands out in order (RESP2 replies, parsed by hiredis).
 
 Only what the hot path needs: commands, replies, ``EVALSHA`` with a fall-back to ``EVAL``,
 one reconnect-and-retry policy. A dropped connection fails every request in flight with

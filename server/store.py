@@ -20,8 +20,8 @@ A finished match's log is **sealed** (:meth:`RedisEventStore.seal`): every entry
 moves, byte for byte, into one compressed segment (``match:{ID}:sealed``) and the stream keeps
 the last one, so that the log's top, the append's checks and the bell stay as they were. Every
 read here finds the entries before the stream's first in the segment, so no reader can tell a
-sealed log from a plain one; a finished duel keeps about a quarter of the bytes (docs/performance.md,
-thirteenth pass).
+sealed log from a plain one; a finished duel keeps about a quarter of the bytes
+(docs/performance-log/2026-11-24-13-finished-logs-sealed.md).
 """
 
 from __future__ import annotations
