@@ -189,6 +189,16 @@ def def_(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
     return stat(s, c, "def", exclude)
 
 
+def shown_atk(s: State, c: Card) -> int | None:
+    """The ATK an effect may read or copy: None for a face-down monster on the field, which shows
+    no ATK/DEF until it is flipped (ruling DS-13; seed 003, OCG Substep 1: the attack target is
+    still face-down at the start of the Damage Step). Honest, Dark Diviner, Prideful Roar and
+    Skyscraper compare or copy through this."""
+    if c.zone == _MONSTERS and not c.face_up:
+        return None
+    return stat(s, c, "atk")
+
+
 def can_attack(s: State, attacker: Card) -> bool:
     """The monster may declare an attack: no "cannot declare an attack this turn" flag, and no
     continuous effect forbids it, except one from a card kind it is unaffected by (Gravity Bind
