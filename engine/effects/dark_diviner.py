@@ -22,7 +22,7 @@ from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk, shown_atk
 from .base import Effect, Script, register
-from .common import Ctx, Zone, other, still_face_up
+from .common import Ctx, Zone, destroyed_by_this, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -53,12 +53,7 @@ def _equalize(ctx: Ctx, link: Link) -> None:
 
 
 def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return (
-        ev.get("reason") == "battle"
-        and ev.get("by") == card.id
-        and ev.get("to") == "graveyard"
-        and ev.get("controller") != card.controller
-    )
+    return destroyed_by_this(s, card, ev, to_grave=True)
 
 
 def _mill(ctx: Ctx, link: Link) -> None:
