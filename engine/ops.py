@@ -193,7 +193,11 @@ def destroy_all(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | N
 
 
 def send_all_to_grave(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
-    """Send several cards to the Graveyard at the same time (Last Turn)."""
+    """Send several cards to the Graveyard at the same time (Last Turn), except those unaffected
+    by the card that sends them (Elemental HERO Wildheart and a Trap, ruling GEN-3)."""
+    src = ctx.s.cards.get(by) if by is not None else None
+    if src is not None:
+        cards = [c for c in cards if not unaffected(ctx.s, c, src)]
     where = leaving_together(ctx, cards)
     for c in cards:
         send_to_grave(ctx, c, reason=reason, by=by, banish=where[c.id])

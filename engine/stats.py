@@ -92,6 +92,17 @@ def has_flag(s: State, name: str, value: int) -> bool:
     return any(m.op == "flag" and m.stat == name and m.value == value for m in s.modifiers)
 
 
+def _flag_applies_to(s: State, name: str, c: Card) -> bool:
+    """A lingering flag ``name`` for ``c``'s controller holds, set by a card ``c`` is not
+    unaffected by (ruling GEN-3: Waboku is a Trap)."""
+    for m in s.modifiers:
+        if m.op == "flag" and m.stat == name and m.value == c.controller:
+            src = s.cards.get(m.source)
+            if src is None or not unaffected(s, c, src):
+                return True
+    return False
+
+
 def lingering_rules(s: State, seat: int, hook: str) -> list[Any]:
     """The hook ``hook`` of every lingering rule (``Script.lingering``) whose flag holds for
     ``seat`` now, once per flag name (Nutrient Z's ``before_battle_damage``)."""
@@ -178,13 +189,43 @@ def def_(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
     return stat(s, c, "def", exclude)
 
 
+def shown_atk(s: State, c: Card) -> int | None:
+    """The ATK an effect may read or copy: None for a face-down monster on the field, which shows
+    no ATK/DEF until it is flipped (ruling DS-13; seed 003, OCG Substep 1: the attack target is
+    still face-down at the start of the Damage Step). Honest, Dark Diviner, Prideful Roar and
+    Skyscraper compare or copy through this."""
+    if c.zone == _MONSTERS and not c.face_up:
+        return None
+    return stat(s, c, "atk")
+
+
 def can_attack(s: State, attacker: Card) -> bool:
+    """The monster may declare an attack: no "cannot declare an attack this turn" flag, and no
+    continuous effect forbids it, except one from a card kind it is unaffected by (Gravity Bind
+    does not stop Elemental HERO Wildheart, ruling GEN-3)."""
     if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn:
         return False
-    for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
-        if sc.can_attack is not None and not sc.can_attack(s, src, attacker):
+    for src, sc in _sources(s):
+        if sc.can_attack is not None and not sc.can_attack(s, src, attacker) and not unaffected(s, attacker, src):
             return False
     return True
+
+
+def attack_forbidden(s: State, attacker: Card) -> bool:
+    """A continuous effect that says the monster "cannot attack" (``Script.stops_attacks``:
+    Gravity Bind) now applies to it: an attack it already declared stops (ruling BS-8; seed
+    003, Battle Step: play goes on to the Damage Step only as long as the attack can continue).
+    "Cannot declare an attack" (Swords of Revealing Light, Jurrac Guaiba's Summon) and attack
+    costs (Dark Elf) only forbid the declaration."""
+    for src, sc in _sources(s):
+        if (
+            sc.stops_attacks
+            and sc.can_attack is not None
+            and not sc.can_attack(s, src, attacker)
+            and not unaffected(s, attacker, src)
+        ):
+            return True
+    return False
 
 
 def can_be_attacked(s: State, target: Card, attacker: Card) -> bool:
@@ -280,8 +321,10 @@ def effect_indestructible(s: State, c: Card) -> bool:
 def unaffected(s: State, c: Card, source: Card) -> bool:
     """ "This card is unaffected by Trap effects" (Elemental HERO Wildheart): the script's
     ``unaffected_by`` names the card kinds (``trap``, ``spell``, ``monster``) whose
-    effects do not apply to it while it is face-up on the field (checked by ``ops.destroy`` and
-    ``common.gain``)."""
+    effects do not apply to it while it is face-up on the field (ruling GEN-3): checked by
+    ``ops.destroy``, ``ops.send_all_to_grave``, ``common.gain``, ``can_attack``,
+    ``attack_forbidden`` and ``battle_indestructible``. Effects that apply to a player (no
+    battle damage, Life Points) still apply."""
     sc = script_of(c)
     if sc is None or source.id == c.id or c.zone != Zone.MONSTERS or not c.face_up:
         return False
@@ -289,7 +332,10 @@ def unaffected(s: State, c: Card, source: Card) -> bool:
 
 
 def battle_indestructible(s: State, c: Card) -> bool:
-    if has_flag(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c.controller):
+    """ "Cannot be destroyed by battle": a lingering flag for its controller's monsters (Waboku),
+    unless the card is unaffected by the kind of card that set it (Waboku does not protect
+    Elemental HERO Wildheart, ruling GEN-3), or a continuous effect (B.E.S. Big Core)."""
+    if _flag_applies_to(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c):
         return True
     for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
         if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):

@@ -11,7 +11,8 @@ not declaring an attack, and even a cancelled attack counts as declared.
 Seed 000: each monster attacks once per Battle Phase unless an effect says
 otherwise. An attack whose monster leaves the field, changes control or stops
 being face-up in Attack Position (Book of Moon, Enemy Controller) stops: no
-damage calculation, but it was declared (ruling BS-4).
+damage calculation, but it was declared (ruling BS-4); so does one that an
+effect applied after the declaration forbids (Gravity Bind, ruling BS-8).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..effects.base import SCRIPTS
 from ..facts import AttackDeclared, AttackEnded, AttackReplay, AttackRetargeted, Choice, Priority
 from ..ops import raise_event
 from ..state import Card, State
-from ..stats import attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
+from ..stats import attack_forbidden, attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
 from ..types import Action, CardFlag, Phase, Position, Step, Zone, other
 
 
@@ -148,12 +149,14 @@ def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
 def attacker_can_go_on(s: State, attacker: Card) -> bool:
     """Ruling BS-4: the attack goes on only while the attacker could still battle: on the
     field, controlled by the turn player, face-up in Attack Position (seed 003, Battle Step:
-    play moves to the Damage Step "as long as the attack can continue")."""
+    play moves to the Damage Step "as long as the attack can continue"), and no effect that
+    applied after the declaration says it "cannot attack" (Gravity Bind; ruling BS-8)."""
     return (
         attacker.zone == Zone.MONSTERS
         and attacker.controller == s.turn_player
         and attacker.face_up
         and attacker.position == Position.ATTACK
+        and not attack_forbidden(s, attacker)
     )
 
 

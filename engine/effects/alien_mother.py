@@ -33,6 +33,7 @@ from .common import (
     Zone,
     a_counter_stat,
     continuation,
+    destroyed_by_this,
     still_face_up,
     summon_all_choosing_positions,
 )
@@ -62,9 +63,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         ]
         if marked:
             ctx.emit(Flag(card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked]))
-    elif (
-        kind == "destroyed" and ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("to") == "graveyard"
-    ):
+    elif kind == "destroyed" and destroyed_by_this(s, card, ev, to_grave=True):
         if ev.get("card") in _ids(card, "am_marked", key):
             ctx.emit(Flag(card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]]))
 

@@ -114,6 +114,9 @@ class Script:
     # continuous effects, computed on demand (the source card is face-up on the field)
     stat: Callable[[State, Card, Card], tuple[int, int]] | None = None
     can_attack: Callable[[State, Card, Card], bool] | None = None  # False forbids
+    # its ``can_attack`` says "cannot attack" (Gravity Bind), not only "cannot declare an
+    # attack" (Swords of Revealing Light): an attack declared before it applied stops (BS-8)
+    stops_attacks: bool = False
     can_be_attacked: Callable[[State, Card, Card, Card], bool] | None = None  # (src, target, attacker)
     locks: Callable[[State, Card, Card, int], bool] | None = None  # True forbids activation
     must_attack: Callable[[State, Card, Card], bool] | None = None

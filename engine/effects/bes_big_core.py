@@ -5,9 +5,9 @@ on Big Core is removed" at the end of the Damage Step).
 
 - A mandatory trigger on its Normal (Tribute) Summon places 3 counters (named ``counter``).
 - Indestructible by battle (continuous).
-- A mandatory trigger at the end of the Damage Step when it battled an opponent's monster
-  (damage was calculated): it removes 1 counter as it resolves, or destroys it if it has
-  none."""
+- A mandatory trigger at the end of the Damage Step when it battled (damage was
+  calculated): a direct attack is a battle too (ruling DS-12); it removes 1 counter as it
+  resolves, or destroys it if it has none."""
 
 from __future__ import annotations
 
@@ -40,7 +40,6 @@ def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
     a = s.attack
     return (
         card.id in (ev.get("attacker"), ev.get("target"))
-        and ev.get("target") is not None
         and a is not None
         and a.calculated
         and card.zone == Zone.MONSTERS

@@ -231,8 +231,13 @@ def burn_when_destroyed_face_up() -> Effect:
 
 def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) -> bool:
     """``ev`` (a ``destroyed`` event) is this card destroying an opponent's monster by battle
-    (and sending it to the Graveyard, if ``to_grave``); this card is still on the field (ruling
-    DS-9: the trigger activates at the end of the Damage Step; Hydrogeddon, Jurrac Guaiba)."""
+    (and sending it to the Graveyard, if ``to_grave``: a monster banished instead does not count;
+    without it, a banished one does, ruling DS-9), and this card is still face-up on the field,
+    not destroyed in the same battle (ruling DS-14: when both are destroyed it does not
+    activate, whichever is sent first). The trigger activates at the end of the Damage Step
+    (seed 003, TCG Substep 7). Every "when this card destroys a monster by battle" card reads
+    it: Goyo Guardian, Hydrogeddon, Flame Wingman, Dark Diviner, Fenrir, Jurrac Guaiba,
+    Timeater, and the records of Sword Hunter and Alien Mother."""
     if ev.get("reason") != "battle" or ev.get("by") != card.id or ev.get("controller") == card.controller:
         return False
     if to_grave and ev.get("to") != "graveyard":

@@ -5,9 +5,11 @@ When this card destroys an opponent's monster by battle and sends it to the Grav
 top 3 cards of your opponent's Deck to the Graveyard."
 
 - Indestructible by battle (continuous).
-- The attack-declaration effect is a mandatory trigger; the change is a modifier with the
-  duration ``end_of_battle_phase``: it lasts through the End Step (ruling ES-1; seed 003 names Dark Diviner
-  among the effects of the End Step) and is gone when the Battle Phase is left.
+- The attack-declaration effect is a mandatory trigger; it does not activate on a face-down
+  attack target, whose ATK cannot be compared (ruling DS-13; seed 003, OCG Substep 1); the
+  change is a modifier with the duration ``end_of_battle_phase``: it lasts through the End Step
+  (ruling ES-1; seed 003 names Dark Diviner among the effects of the End Step) and is gone when
+  the Battle Phase is left.
 - The mill is a mandatory trigger at the end of the Damage Step."""
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from ..cards import by_name
 from ..facts import Modifier
 from ..ops import send_to_grave
 from ..state import Card, Link, State
-from ..stats import atk
+from ..stats import atk, shown_atk
 from .base import Effect, Script, register
-from .common import Ctx, Zone, other, still_face_up
+from .common import Ctx, Zone, destroyed_by_this, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -31,7 +33,8 @@ def _declare_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None:
         return False
-    return atk(s, s.cards[t]) > atk(s, card)
+    shown = shown_atk(s, s.cards[t])
+    return shown is not None and shown > atk(s, card)
 
 
 def _equalize(ctx: Ctx, link: Link) -> None:
@@ -44,17 +47,13 @@ def _equalize(ctx: Ctx, link: Link) -> None:
     if target.zone != Zone.MONSTERS or target.controller == me.controller:
         return
     mine = atk(s, me)
-    if atk(s, target) > mine:
+    shown = shown_atk(s, target)
+    if shown is not None and shown > mine:
         ctx.emit(Modifier(card=t, stat="atk", op="set", value=mine, until="end_of_battle_phase", source=me.id))
 
 
 def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return (
-        ev.get("reason") == "battle"
-        and ev.get("by") == card.id
-        and ev.get("to") == "graveyard"
-        and ev.get("controller") != card.controller
-    )
+    return destroyed_by_this(s, card, ev, to_grave=True)
 
 
 def _mill(ctx: Ctx, link: Link) -> None:

@@ -1,7 +1,8 @@
 """Goyo Guardian: "When this card destroys an opponent's monster by battle and sends it to the
 Graveyard, you can Special Summon that monster to your side of the field in face-up Defense
 Position." A monster destroyed by a card effect during damage calculation was not destroyed by
-battle, so it does not activate (ruling DS-6; seed 003, Example 2)."""
+battle, so it does not activate (ruling DS-6; seed 003, Example 2); nor when Goyo Guardian was
+destroyed in the same battle (``destroyed_by_this``, ruling DS-14)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,13 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, may_special_summon
+from .common import Ctx, Zone, destroyed_by_this, may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     victim = s.cards.get(int(ev.get("card", -1)))
     return (
-        ev.get("reason") == "battle"
-        and ev.get("by") == card.id
-        and ev.get("to") == "graveyard"
-        and card.zone == Zone.MONSTERS
+        destroyed_by_this(s, card, ev, to_grave=True)
         and victim is not None
         and may_special_summon(s, victim, card.controller)
     )

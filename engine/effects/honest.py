@@ -3,7 +3,9 @@ hand." (2) "During either player's Damage Step, when a LIGHT monster you control
 can send this card from your hand to the Graveyard; that monster gains ATK equal to the ATK of
 the opponent's monster it is battling, until the end of this turn."
 By ruling it may be activated from the start of the Damage Step up to and including damage
-calculation (ruling DS-11; seed 003, "Honest issues", Example 4: Honest vs Honest)."""
+calculation (ruling DS-11; seed 003, "Honest issues", Example 4: Honest vs Honest), but only once
+the opponent's monster is face-up: a face-down attack target shows no ATK to copy (ruling DS-13;
+seed 003, OCG Substep 1: at the start of the Damage Step it is still face-down)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 from ..cards import by_name
 from ..ops import to_hand
 from ..state import Card, Link, State
-from ..stats import atk
+from ..stats import shown_atk
 from .base import UP_TO_CALC, Effect, Script, register
 from .common import (
     Ctx,
@@ -33,7 +35,10 @@ def _return(ctx: Ctx, link: Link) -> None:
 
 def _battle_ok(s: State, card: Card, seat: int) -> bool:
     m = my_battling_monster(s, seat)
-    return m is not None and m.face_up and m.data.attribute == "LIGHT" and battling_opponent(s, m) is not None
+    if m is None or not m.face_up or m.data.attribute != "LIGHT":
+        return False
+    opp = battling_opponent(s, m)
+    return opp is not None and shown_atk(s, opp) is not None
 
 
 def _remember(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
@@ -49,8 +54,9 @@ def _gain(ctx: Ctx, link: Link) -> None:
         return
     m = s.cards[mid]
     opp = battling_opponent(s, m)
-    if still_face_up(m) and opp is not None and opp.zone == Zone.MONSTERS:
-        gain(ctx, m, atk(s, opp), "turn", link.card)
+    shown = shown_atk(s, opp) if opp is not None and opp.zone == Zone.MONSTERS else None
+    if still_face_up(m) and shown is not None:
+        gain(ctx, m, shown, "turn", link.card)
 
 
 register(

@@ -7,11 +7,12 @@ opponent controls."
 - While a face-up Miracle Flipper is controlled, its controller cannot Summon another
   (``Script.cannot_summon``; a face-down one is not seen by continuous effects).
 - The opponent may attack it, or face-down monsters, but no other face-up monster.
-- Destroyed by battle and sent to the Graveyard: rule bookkeeping (``watch``) records the
-  Battle Phase and the side it goes to; "at the end of the Battle Phase" is the End Step (seed
-  003, TCG End Step, names Miracle Flipper; multiple chains are allowed there, then Main Phase
-  2): a mandatory trigger Special Summons it to the other side, in the face-up position its
-  owner (who summons it) picks (ruling SEL-3).
+- Destroyed by battle (sent to the Graveyard, or banished instead under Macro Cosmos: the text
+  needs no Graveyard, ruling DS-9; seed 003, TCG Substep 7, Apprentice Magician): rule
+  bookkeeping (``watch``) records the Battle Phase and the side it goes to; "at the end of the
+  Battle Phase" is the End Step (seed 003, TCG End Step, names Miracle Flipper; multiple
+  chains are allowed there, then Main Phase 2): a mandatory trigger Special Summons it to the
+  other side, in the face-up position its owner (who summons it) picks (ruling SEL-3).
 - Destroyed by a Spell/Trap effect: a mandatory trigger destroys 1 monster of the opponent; it
   does not target, the monster is selected as the effect resolves (ruling SEL-1). The trigger
   belongs to the card's owner (it is in
@@ -30,6 +31,9 @@ from .base import Effect, Script, register
 from .common import POSITIONS, Answer, Ctx, Zone, ask_cards, ask_option, continuation, other
 
 NAME: Final = "Miracle Flipper"
+# destroyed by battle, it is Special Summoned from where it went: the Graveyard, or banished
+# instead (Macro Cosmos; ruling DS-9)
+_WHERE_IT_WENT: Final = frozenset({Zone.GRAVEYARD, Zone.BANISHED})
 
 
 def _cannot_summon(s: State, src: Card, monster: Card, seat: int, how: str) -> bool:
@@ -45,21 +49,21 @@ def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if ev.get("kind") != "destroyed" or ev.get("card") != card.id:
         return
-    if ev.get("reason") == "battle" and card.zone == Zone.GRAVEYARD:
+    if ev.get("reason") == "battle" and card.zone in _WHERE_IT_WENT:
         s = ctx.s
         ctx.emit(Flag(card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))]))
 
 
 def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     rec = card.flags.get("mf_return")
-    return card.zone == Zone.GRAVEYARD and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
+    return card.zone in _WHERE_IT_WENT and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
 
 
 def _return(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
     rec = me.flags.get("mf_return")
-    if me.zone != Zone.GRAVEYARD or not isinstance(rec, list):
+    if me.zone not in _WHERE_IT_WENT or not isinstance(rec, list):
         return
     ctx.emit(Flag(card=me.id, name="mf_return", value=None))
     if None in s.players[int(rec[2])].monsters:
@@ -76,7 +80,7 @@ def _return(ctx: Ctx, link: Link) -> None:
 @continuation("miracle_flipper.return")
 def _return_in(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     me = ctx.s.cards[int(d["card"])]
-    if me.zone == Zone.GRAVEYARD:
+    if me.zone in _WHERE_IT_WENT:
         special_summon(ctx, me, int(d["side"]), str(answer))
 
 

@@ -6,7 +6,8 @@ An ATK changer that says it is activated during damage calculation, so it may be
 OCG Damage Step, "During damage calculation": "cards like Bujingi Crane and Prideful Roar that
 specifically note they can be activated during damage calculation can be"); it may not be
 activated before damage calculation. The difference is measured and paid at activation; the
-gain uses that paid difference."""
+gain uses that paid difference. The opponent's monster must show its ATK: face-up (ruling
+DS-13)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _pair(s: State, seat: int) -> tuple[Card, Card] | None:
     if mine is None or not mine.face_up:
         return None
     opp = battling_opponent(s, mine)
-    if opp is None or opp.zone != Zone.MONSTERS or opp.controller == seat:
+    if opp is None or opp.zone != Zone.MONSTERS or opp.controller == seat or not opp.face_up:
         return None
     return mine, opp
 

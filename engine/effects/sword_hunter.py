@@ -19,14 +19,12 @@ from ..facts import Flag, Moved
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, still_face_up
+from .common import Ctx, Zone, destroyed_by_this, still_face_up
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "destroyed" or ev.get("reason") != "battle" or ev.get("by") != card.id:
-        return
-    if ev.get("to") != "graveyard" or card.zone != Zone.MONSTERS:
+    if ev.get("kind") != "destroyed" or not destroyed_by_this(s, card, ev, to_grave=True):
         return
     key = [s.turn, s.battle_phases]
     rec = card.flags.get("hunted")

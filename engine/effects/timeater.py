@@ -1,7 +1,9 @@
 """Timeater: "If this card destroys an opponent's monster by battle: Your opponent skips their
 next Main Phase 1."
 
-A mandatory trigger at the end of the Damage Step. The skip is recorded for the opponent's next
+A mandatory trigger at the end of the Damage Step, also when the destroyed monster is banished
+instead of sent to the Graveyard (ruling DS-9), not when Timeater was destroyed in the same
+battle (``destroyed_by_this``, ruling DS-14). The skip is recorded for the opponent's next
 turn (``ops.delay``). In that turn, from the Standby Phase, the player may enter the Battle
 Phase or go to the End Phase (ruling BP-5; seed 000, "Entering the Battle Phase", ref. 8); if they do not
 enter the Battle Phase, Main Phase 1 and the Battle Phase are both skipped and they cannot
@@ -15,11 +17,11 @@ from ..cards import by_name
 from ..ops import delay
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, other
+from .common import Ctx, destroyed_by_this, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("reason") == "battle" and ev.get("by") == card.id and ev.get("controller") != card.controller
+    return destroyed_by_this(s, card, ev, to_grave=False)
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
