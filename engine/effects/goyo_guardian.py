@@ -1,7 +1,9 @@
 """Goyo Guardian: "When this card destroys an opponent's monster by battle and sends it to the
 Graveyard, you can Special Summon that monster to your side of the field in face-up Defense
 Position." A monster destroyed by a card effect during damage calculation was not destroyed by
-battle, so it does not activate (ruling DS-6; seed 003, Example 2)."""
+battle, so it does not activate (ruling DS-6; seed 003, Example 2). Nor does it when that monster cannot be
+Special Summoned by it (ruling SUM-1: Flame Wingman) or no Monster Zone of its controller is free
+(ruling GEN-3)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, may_special_summon
+from .common import Ctx, Zone, free_monster_zone, may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -26,6 +28,10 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     )
 
 
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return free_monster_zone(s, seat)
+
+
 def _resolve(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     c = ctx.s.cards[ev.get("card", -1)] if ev.get("card") in ctx.s.cards else None
@@ -35,5 +41,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Goyo Guardian").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )
