@@ -8,7 +8,8 @@ top 3 cards of your opponent's Deck to the Graveyard."
 - The attack-declaration effect is a mandatory trigger; the change is a modifier with the
   duration ``end_of_battle_phase``: it lasts through the End Step (ruling ES-1; seed 003 names Dark Diviner
   among the effects of the End Step) and is gone when the Battle Phase is left.
-- The mill is a mandatory trigger at the end of the Damage Step."""
+- The mill is a mandatory trigger at the end of the Damage Step; with the opponent's Deck empty
+  it would send nothing, so it does not activate (ruling GEN-3)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     )
 
 
+def _opponent_has_deck(s: State, card: Card, seat: int) -> bool:
+    return bool(s.players[other(seat)].deck)
+
+
 def _mill(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     opp = other(link.controller)
@@ -83,6 +88,7 @@ register(
                 trigger_on="destroyed",
                 trigger_match=_mill_match,
                 optional=False,
+                condition=_opponent_has_deck,
                 resolve=_mill,
                 label="send 3 cards",
             ),
