@@ -17,7 +17,7 @@ by this card's effect are destroyed."
   ``left_the_field`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
   the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
   it does not activate, nor does the Summon with no free Monster Zone or nothing it may Special
-  Summon (ruling GEN-3)."""
+  Summon (ruling GEN-4)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
         and s.turn_player != seat
         and s.cards[a.attacker].controller != seat
         and None in s.players[seat].monsters
-        and bool(summonable(s, seat, [card.id]))  # not under a lock (Tualatin; ruling GEN-3)
+        and bool(summonable(s, seat, [card.id]))  # not under a lock (Tualatin; ruling GEN-4)
     )
 
 

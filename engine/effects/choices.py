@@ -200,14 +200,14 @@ def _collect_position(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) ->
 def summonable(s: State, seat: int, cards: list[int]) -> list[int]:
     """Those of ``cards`` that ``seat`` may Special Summon by an effect now (``stats.can_summon``:
     not one that "cannot be Special Summoned" or only its own way, not a second Miracle Flipper
-    ...; rulings SUM-1, SUM-2, GEN-3)."""
+    ...; rulings SUM-1, SUM-2, GEN-4)."""
     return [cid for cid in cards if can_summon(s, s.cards[cid], seat, "special")]
 
 
 def can_summon_from_deck(pred: Callable[[Card], bool]) -> Callable[[State, Card, int], bool]:
     """The activation condition of "Special Summon 1 ... from your Deck": a free Monster Zone and
     such a monster in the Deck that may be Special Summoned (which one is selected only as the
-    effect resolves; ruling GEN-3)."""
+    effect resolves; ruling GEN-4)."""
 
     def condition(s: State, card: Card, seat: int) -> bool:
         return free_monster_zone(s, seat) and bool(summonable(s, seat, deck_candidates(s, seat, pred)))

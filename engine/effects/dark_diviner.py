@@ -9,7 +9,7 @@ top 3 cards of your opponent's Deck to the Graveyard."
   duration ``end_of_battle_phase``: it lasts through the End Step (ruling ES-1; seed 003 names Dark Diviner
   among the effects of the End Step) and is gone when the Battle Phase is left.
 - The mill is a mandatory trigger at the end of the Damage Step; with the opponent's Deck empty
-  it would send nothing, so it does not activate (ruling GEN-3)."""
+  it would send nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ turn. The Battle Damage you would receive becomes 0. Draw 1 card."
 
 One of the cards ruling DS-5; seed 003 names as activatable during damage calculation (OCG Damage Step,
 "During damage calculation": "Defense Draw, Injection Fairy Lily, and Kuriboh"); never before
-it, nor in the Battle Step. It draws 1 card, so it needs a card in its controller's Deck (ruling GEN-3)."""
+it, nor in the Battle Step. It draws 1 card, so it needs a card in its controller's Deck (ruling GEN-4)."""
 
 from __future__ import annotations
 

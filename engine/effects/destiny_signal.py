@@ -4,7 +4,7 @@ Deck."
 
 It answers the sending at the end of the Damage Step, in the chain that starts then (ruling
 DS-9, seed 003 TCG "Substep 7"; the engine's ``left_field`` window). It can be activated only if
-such a monster that may be Special Summoned is in the hand or Deck (ruling GEN-3); which one is
+such a monster that may be Special Summoned is in the hand or Deck (ruling GEN-4); which one is
 selected as it resolves (ruling SEL-1): a card in the hand, or one in the Deck (the copy nearest
 the top). It is Special Summoned in the
 face-up position its controller picks (ruling SEL-3)."""

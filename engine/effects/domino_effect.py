@@ -8,7 +8,7 @@ opponent's monster destroyed by battle is sent to the Graveyard (ruling DS-9, se
 "Substep 7" names Domino Effect). Cost: ``cost: [your monster]`` (sent to the Graveyard, at
 activation); the opponent's monster to destroy does not target and is selected as the effect
 resolves (ruling SEL-1), among the monsters they control then. It can be activated only while the
-opponent controls a monster to destroy (ruling GEN-3; the selection moving to resolution had
+opponent controls a monster to destroy (ruling GEN-4; the selection moving to resolution had
 dropped that check: with the opponent's only monster just destroyed it was offered, and did
 nothing but pay its cost)."""
 

@@ -7,7 +7,7 @@ calculation: Shuffle that monster into the Deck. During each of your End Phases:
   "Substep 3": "Drillroid and Ehren, Lightsworn Monk ... without applying damage
   calculation").
 - The second is a mandatory trigger at the start of each of its controller's End Phases; with
-  an empty Deck it would send nothing, so it does not activate (ruling GEN-3).
+  an empty Deck it would send nothing, so it does not activate (ruling GEN-4).
 The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations

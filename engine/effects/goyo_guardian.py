@@ -3,7 +3,7 @@ Graveyard, you can Special Summon that monster to your side of the field in face
 Position." A monster destroyed by a card effect during damage calculation was not destroyed by
 battle, so it does not activate (ruling DS-6; seed 003, Example 2). Nor does it when that monster cannot be
 Special Summoned by it (ruling SUM-1: Flame Wingman) or no Monster Zone of its controller is free
-(ruling GEN-3)."""
+(ruling GEN-4)."""
 
 from __future__ import annotations
 

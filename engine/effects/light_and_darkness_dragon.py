@@ -17,7 +17,7 @@ target (if any)."
   Monster Reborn cannot target it.
 - Destroyed and sent to the Graveyard: a mandatory trigger; its controller targets a monster
   in their Graveyard that may be Special Summoned (ruling SUM-1) as it activates (when there are
-  several; none: it still destroys, if they control a card, else it does not activate: GEN-3), then
+  several; none: it still destroys, if they control a card, else it does not activate: GEN-4), then
   everything they control is destroyed at the same time and the target is Special Summoned in
   the face-up position they pick (ruling SEL-3)."""
 

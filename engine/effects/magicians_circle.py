@@ -6,7 +6,7 @@ Each player picks their own monster as it resolves (rulings SEL-1, SEL-2): the t
 first, then the other player, each among the eligible monsters of their own Deck (one with no
 such monster or no free Monster Zone summons nothing); then both are Special Summoned at the
 same time, in face-up Attack Position. It can be activated only while at least one player could
-Special Summon such a monster (ruling GEN-3: otherwise it would do nothing)."""
+Special Summon such a monster (ruling GEN-4: otherwise it would do nothing)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ either, since the player controls monsters.
 The monster to Special Summon does not target: it is selected in the hand as the effect
 resolves (ruling SEL-1) and Summoned in the face-up position its controller picks (ruling
 SEL-3). It is offered only while the hand holds such a monster that may be Special Summoned (not
-Fenrir, which only its own procedure Summons: ruling SUM-1) and a Monster Zone is free (GEN-3)."""
+Fenrir, which only its own procedure Summons: ruling SUM-1) and a Monster Zone is free (GEN-4)."""
 
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 def _can_return(s: State, card: Card, seat: int) -> bool:
     """The other side has a free Monster Zone and may Special Summon it (not while it controls a
-    face-up Miracle Flipper: its own lock); otherwise the effect does nothing (ruling GEN-3)."""
+    face-up Miracle Flipper: its own lock); otherwise the effect does nothing (ruling GEN-4)."""
     rec = card.flags.get("mf_return")
     if not isinstance(rec, list):
         return False

@@ -11,7 +11,7 @@ Level is less than or equal to the number of Gate Counters on this card."
   counter.
 - The Special Summon: a Spell Speed 2 effect of the face-up card, in its controller's Main
   Phase, while the hand holds a monster whose Level is at most its counters and that may be
-  Special Summoned (ruling GEN-3); the cost sends it
+  Special Summoned (ruling GEN-4); the cost sends it
   to the Graveyard (the number of counters it had is remembered); the monster does not target
   and is selected in the hand as the effect resolves (ruling SEL-1), then Summoned in the
   face-up position its controller picks (ruling SEL-3)."""

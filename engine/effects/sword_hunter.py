@@ -9,7 +9,7 @@ this card as an Equip Spell Card(s) with this effect.
   a mandatory trigger when the Battle Phase ends. Those monsters still in the Graveyard become
   face-up Equip Spell Cards in its controller's Spell & Trap Zones (as many as there is room
   for), each giving 200 ATK (``ops.equip(..., atk=200)``, read by ``stats.stat``); with no free
-  Spell & Trap Zone it would equip nothing, so it does not activate (ruling GEN-3)."""
+  Spell & Trap Zone it would equip nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 

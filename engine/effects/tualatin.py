@@ -67,7 +67,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return free_monster_zone(s, seat) and bool(summonable(s, seat, [card.id]))  # ruling GEN-3
+    return free_monster_zone(s, seat) and bool(summonable(s, seat, [card.id]))  # ruling GEN-4
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

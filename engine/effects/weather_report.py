@@ -8,7 +8,7 @@ in ``State.extra_battle_phases``: after the first Battle Phase the player goes t
 and may enter the Battle Phase again from there (``start_step.may_enter``). During the
 opponent's turn the extra Battle Phase is granted for the player's next turn (``ops.delay``).
 With no face-up Swords of Revealing Light on the opponent's side the FLIP effect would do
-nothing, so it does not activate (ruling GEN-3)."""
+nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 

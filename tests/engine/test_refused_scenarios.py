@@ -9,7 +9,7 @@ from the file's name):
    action is ``activate`` with ``card`` naming X (by its label from the start position, or by
    its card name). This is the rule for every card with an effect a player activates (Spells,
    Traps, ignition and quick effects) and for optional trigger effects, which the engine offers
-   to their controller as ``activate`` actions (ruling GEN-3: a card cannot be activated when
+   to their controller as ``activate`` actions (ruling GEN-4: a card cannot be activated when
    its effect could not be applied).
 2. **A trigger of X does not activate**: a ``history: {no_fact: ...}`` entry ``{t: activated,
    card: X}``. Mandatory trigger and FLIP effects go on the chain by themselves (no action
