@@ -35,7 +35,6 @@ from .common import (
     Zone,
     a_counter_stat,
     continuation,
-    free_monster_zone,
     still_face_up,
     summon_all_choosing_positions,
     summonable,
@@ -82,7 +81,7 @@ def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _can_summon(s: State, card: Card, seat: int) -> bool:
-    return free_monster_zone(s, seat) and bool(summonable(s, seat, [v.id for v in _victims(s, card)]))
+    return None in s.players[seat].monsters and bool(summonable(s, seat, [v.id for v in _victims(s, card)]))
 
 
 def _summon(ctx: Ctx, link: Link) -> None:

@@ -8,8 +8,7 @@ top 3 cards of your opponent's Deck to the Graveyard."
 - The attack-declaration effect is a mandatory trigger; the change is a modifier with the
   duration ``end_of_battle_phase``: it lasts through the End Step (ruling ES-1; seed 003 names Dark Diviner
   among the effects of the End Step) and is gone when the Battle Phase is left.
-- The mill is a mandatory trigger at the end of the Damage Step; with the opponent's Deck empty
-  it would send nothing, so it does not activate (ruling GEN-4)."""
+- The mill is a mandatory trigger at the end of the Damage Step."""
 
 from __future__ import annotations
 
@@ -58,15 +57,17 @@ def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     )
 
 
-def _opponent_has_deck(s: State, card: Card, seat: int) -> bool:
-    return bool(s.players[other(seat)].deck)
-
-
 def _mill(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     opp = other(link.controller)
     for cid in list(s.players[opp].deck[:3]):
         send_to_grave(ctx, s.cards[cid], reason="effect", by=link.card)
+
+
+def _opponent_has_deck(s: State, card: Card, seat: int) -> bool:
+    """The mill's condition: with the opponent's Deck empty it would send nothing, so it does not
+    activate (ruling GEN-4)."""
+    return bool(s.players[other(seat)].deck)
 
 
 register(

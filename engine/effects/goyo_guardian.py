@@ -1,9 +1,7 @@
 """Goyo Guardian: "When this card destroys an opponent's monster by battle and sends it to the
 Graveyard, you can Special Summon that monster to your side of the field in face-up Defense
 Position." A monster destroyed by a card effect during damage calculation was not destroyed by
-battle, so it does not activate (ruling DS-6; seed 003, Example 2). Nor does it when that monster cannot be
-Special Summoned by it (ruling SUM-1: Flame Wingman) or no Monster Zone of its controller is free
-(ruling GEN-4)."""
+battle, so it does not activate (ruling DS-6; seed 003, Example 2)."""
 
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, free_monster_zone, may_special_summon
+from .common import Ctx, Zone, may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -29,7 +27,9 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return free_monster_zone(s, seat)
+    """A Monster Zone of its controller is free (ruling GEN-4); ``_match`` has already checked that
+    the monster may be Special Summoned (not Flame Wingman: ruling SUM-1)."""
+    return None in s.players[seat].monsters
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
