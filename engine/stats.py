@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from .card_data import CardData
 from .effects.base import LINGERING, Script, script_of
 from .state import Card, State
 from .types import CardFlag, LingeringFlag, Zone
@@ -270,21 +271,31 @@ def no_battle_damage(s: State, seat: int) -> bool:
 SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure")
 
 
+def summoned_only_its_own_way(data: CardData) -> bool:
+    """A Nomi monster: "Must be Fusion Summoned and cannot be Special Summoned by other ways"
+    (Wildedge, Flame Wingman). No other Special Summon, ever: not a revival from the Graveyard or
+    banished either, even after a proper Summon (ruling SUM-1)."""
+    return "cannot be Special Summoned by other ways" in data.text
+
+
 def needs_proper_summon(c: Card) -> bool:
-    """A Fusion Monster ("Must be Fusion Summoned"), or a monster that "can only be Special
-    Summoned by" its own procedure (Fenrir): another effect may Special Summon it only after it
-    was properly Summoned (ruling SUM-1)."""
-    t = c.data.text
-    return (
-        c.data.extra_deck
-        or "Must be " in t
-        or "can only be Special Summoned by" in t
-        or "cannot be Special Summoned by other ways" in t
-    )
+    """A monster that "can only be Special Summoned by" its own procedure (Fenrir: a Special
+    Summon-only monster), or a Fusion, Synchro or Xyz Monster with no other summoning condition
+    (Goyo Guardian, Dark Diviner, Tiras, Photon Strike Bounzer): another effect may Special Summon
+    it only from the Graveyard or banished, after it was properly Summoned (ruling SUM-1;
+    ``ops.move`` records that as it leaves the field)."""
+    return c.data.extra_deck or "can only be Special Summoned by" in c.data.text
 
 
 def properly_summoned(s: State, c: Card) -> bool:
     return f"proper_summon:{c.id}" in s.used
+
+
+def _not_revivable(s: State, c: Card) -> bool:
+    return needs_proper_summon(c) and not (c.zone in _REVIVAL_ZONES and properly_summoned(s, c))
+
+
+_REVIVAL_ZONES: Final = frozenset({Zone.GRAVEYARD, Zone.BANISHED})
 
 
 def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
@@ -292,16 +303,18 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     (by another card's effect), "fusion" (Polymerization) or "procedure" (its own, Fenrir).
 
     - "Cannot be Special Summoned" (Light and Darkness Dragon).
-    - "Must be Fusion Summoned / cannot be Special Summoned by other ways" (Wildedge, Flame
-      Wingman, Fenrir): another effect may Special Summon it only once it was properly Summoned
-      (ruling SUM-1).
+    - "Must be Fusion Summoned and cannot be Special Summoned by other ways" (Wildedge, Flame
+      Wingman): no Special Summon by another effect, revivals included (ruling SUM-1,
+      ``summoned_only_its_own_way``).
+    - "Can only be Special Summoned by" (Fenrir) and other Extra Deck monsters: by another effect
+      only from the Graveyard or banished, once properly Summoned (ruling SUM-1).
     - "There can only be 1 face-up ..." (Earthbound Immortals, ``Script.unique_face_up``): not
       face-up while another is face-up on the field (ruling SUM-2).
     - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper."""
     own = script_of(monster)
     if how in SPECIAL_SUMMONS and own is not None and own.cannot_special_summon:
         return False
-    if how == "special" and needs_proper_summon(monster) and not properly_summoned(s, monster):
+    if how == "special" and (summoned_only_its_own_way(monster.data) or _not_revivable(s, monster)):
         return False
     unique = own.unique_face_up if own is not None else None
     if unique and any(unique in c.data.name and c.id != monster.id for c in face_up_monsters_on_field(s)):

@@ -15,7 +15,9 @@ by this card's effect are destroyed."
   ``alien_mother`` flag.
 - When it leaves the field, whichever way (destroyed, banished, returned to the hand: the
   ``left_the_field`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
-  the field ends as it leaves), a mandatory trigger destroys them."""
+  the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
+  it does not activate, nor does the Summon with no free Monster Zone or nothing it may Special
+  Summon (ruling GEN-4)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ from .common import (
     destroyed_by_this,
     still_face_up,
     summon_all_choosing_positions,
+    summonable,
 )
 
 
@@ -76,6 +79,10 @@ def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return still_face_up(card) and bool(_victims(s, card))
 
 
+def _can_summon(s: State, card: Card, seat: int) -> bool:
+    return None in s.players[seat].monsters and bool(summonable(s, seat, [v.id for v in _victims(s, card)]))
+
+
 def _summon(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
@@ -92,6 +99,10 @@ def _taken(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return ev.get("card") == card.id
+
+
+def _has_taken(s: State, card: Card, seat: int) -> bool:
+    return any(c.flags.get("alien_mother") == card.id for sd in (0, 1) for c in s.monsters(sd))
 
 
 def _destroy_taken(ctx: Ctx, link: Link) -> None:
@@ -111,6 +122,7 @@ register(
                 trigger_on="battle_phase_end",
                 trigger_match=_end_match,
                 optional=False,
+                condition=_can_summon,
                 resolve=_summon,
                 label="Special Summon",
             ),
@@ -120,6 +132,7 @@ register(
                 trigger_on="left_the_field",
                 trigger_match=_left_match,
                 optional=False,
+                condition=_has_taken,
                 resolve=_destroy_taken,
                 label="destroy",
             ),

@@ -30,6 +30,7 @@ from .common import (
     deck_candidates,
     free_monster_zone,
     still_face_up,
+    summonable,
 )
 
 
@@ -70,7 +71,7 @@ def _small_spellcaster(c: Card) -> bool:
 def _summon(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     seat = link.controller
-    cands = deck_candidates(s, seat, _small_spellcaster) if free_monster_zone(s, seat) else []
+    cands = summonable(s, seat, deck_candidates(s, seat, _small_spellcaster)) if free_monster_zone(s, seat) else []
     ask_cards(ctx, seat, cands, "apprentice_magician.summon", source=link.card)
 
 

@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import banish_when_it_leaves, end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, continuation, summon_choosing_position
+from .common import Answer, Ctx, Zone, continuation, summon_choosing_position, summonable
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -28,6 +28,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
         and s.turn_player != seat
         and s.cards[a.attacker].controller != seat
         and None in s.players[seat].monsters
+        and bool(summonable(s, seat, [card.id]))  # not under a lock (Tualatin; ruling GEN-4)
     )
 
 

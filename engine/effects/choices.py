@@ -29,6 +29,7 @@ from ..ctx import Ctx
 from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
+from ..stats import can_summon
 from ..types import Action, IllegalAction, Zone
 
 Answer = list[int] | str
@@ -196,12 +197,20 @@ def _collect_position(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) ->
     _next_position(ctx, seat, d)
 
 
+def summonable(s: State, seat: int, cards: list[int]) -> list[int]:
+    """Those of ``cards`` that ``seat`` may Special Summon by an effect now (``stats.can_summon``:
+    not one that "cannot be Special Summoned" or only its own way, not a second Miracle Flipper
+    ...; rulings SUM-1, SUM-2, GEN-4)."""
+    return [cid for cid in cards if can_summon(s, s.cards[cid], seat, "special")]
+
+
 def can_summon_from_deck(pred: Callable[[Card], bool]) -> Callable[[State, Card, int], bool]:
     """The activation condition of "Special Summon 1 ... from your Deck": a free Monster Zone and
-    such a monster in the Deck (which one is selected only as the effect resolves)."""
+    such a monster in the Deck that may be Special Summoned (which one is selected only as the
+    effect resolves; ruling GEN-4)."""
 
     def condition(s: State, card: Card, seat: int) -> bool:
-        return free_monster_zone(s, seat) and bool(deck_candidates(s, seat, pred))
+        return free_monster_zone(s, seat) and bool(summonable(s, seat, deck_candidates(s, seat, pred)))
 
     return condition
 
@@ -215,11 +224,11 @@ def summon_from_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool], then: s
 
 def summon_one_of(ctx: Ctx, link: Link, candidates: list[int], then: str | None = None) -> None:
     """Summon the chosen card: ``link``'s controller selects 1 of ``candidates`` (in the hand or
-    the Deck) as the effect resolves (ruling SEL-1) and Special Summons it in the face-up position
-    they pick (SEL-3); with no free Monster Zone there is nothing to select. ``then`` runs after
-    the Summon with [card] (Jurrac Guaiba)."""
+    the Deck) that may be Special Summoned (``summonable``) as the effect resolves (ruling SEL-1) and
+    Special Summons it in the face-up position they pick (SEL-3); with no free Monster Zone there is
+    nothing to select. ``then`` runs after the Summon with [card] (Jurrac Guaiba)."""
     seat = link.controller
-    cands = list(candidates) if free_monster_zone(ctx.s, seat) else []
+    cands = summonable(ctx.s, seat, list(candidates)) if free_monster_zone(ctx.s, seat) else []
     ask_cards(ctx, seat, cands, "deck.summon", {"then": then, "source": link.card}, source=link.card)
 
 

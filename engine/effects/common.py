@@ -36,6 +36,7 @@ from .choices import (
     summon_choosing_position,
     summon_from_deck,
     summon_one_of,
+    summonable,
 )
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "summon_choosing_position",
     "summon_from_deck",
     "summon_one_of",
+    "summonable",
 ]
 
 
@@ -312,7 +314,7 @@ def _tag_candidates(s: State, seat: int, name: str) -> list[int]:
 
 
 def _tag_condition(s: State, card: Card, seat: int) -> bool:
-    return bool(_tag_candidates(s, seat, card.data.name))
+    return bool(summonable(s, seat, _tag_candidates(s, seat, card.data.name)))
 
 
 def _shuffle_in(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:

@@ -63,6 +63,12 @@ def _mill(ctx: Ctx, link: Link) -> None:
         send_to_grave(ctx, s.cards[cid], reason="effect", by=link.card)
 
 
+def _opponent_has_deck(s: State, card: Card, seat: int) -> bool:
+    """The mill's condition: with the opponent's Deck empty it would send nothing, so it does not
+    activate (ruling GEN-4)."""
+    return bool(s.players[other(seat)].deck)
+
+
 register(
     by_name("Dark Diviner").code,
     Script(
@@ -82,6 +88,7 @@ register(
                 trigger_on="destroyed",
                 trigger_match=_mill_match,
                 optional=False,
+                condition=_opponent_has_deck,
                 resolve=_mill,
                 label="send 3 cards",
             ),

@@ -3,7 +3,7 @@ turn. The Battle Damage you would receive becomes 0. Draw 1 card."
 
 One of the cards ruling DS-5; seed 003 names as activatable during damage calculation (OCG Damage Step,
 "During damage calculation": "Defense Draw, Injection Fairy Lily, and Kuriboh"); never before
-it, nor in the Battle Step."""
+it, nor in the Battle Step. It draws 1 card, so it needs a card in its controller's Deck (ruling GEN-4)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .common import Ctx, LingeringFlag
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return s.turn_player != seat and s.attack is not None  # the timing: damage_step=DURING_CALC
+    return s.turn_player != seat and s.attack is not None and bool(s.players[seat].deck)  # timing: DURING_CALC
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

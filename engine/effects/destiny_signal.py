@@ -4,8 +4,9 @@ Deck."
 
 It answers the sending at the end of the Damage Step, in the chain that starts then (ruling
 DS-9, seed 003 TCG "Substep 7"; the engine's ``left_field`` window). It can be activated only if
-such a monster is in the hand or Deck; which one is selected as it resolves (ruling SEL-1): a
-card in the hand, or one in the Deck (the copy nearest the top). It is Special Summoned in the
+such a monster that may be Special Summoned is in the hand or Deck (ruling GEN-4); which one is
+selected as it resolves (ruling SEL-1): a card in the hand, or one in the Deck (the copy nearest
+the top). It is Special Summoned in the
 face-up position its controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .common import (
     destroyed_by_battle_to_grave,
     hand_candidates,
     summon_one_of,
+    summonable,
 )
 
 
@@ -33,7 +35,7 @@ def _candidates(s: State, seat: int) -> list[int]:
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     mine = any(int(e["controller"]) == seat for e in destroyed_by_battle_to_grave(s))
-    return mine and bool(_candidates(s, seat))
+    return mine and bool(summonable(s, seat, _candidates(s, seat)))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

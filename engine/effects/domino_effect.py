@@ -7,7 +7,10 @@ effect is an optional trigger of the face-up card at the end of the Damage Step,
 opponent's monster destroyed by battle is sent to the Graveyard (ruling DS-9, seed 003 TCG
 "Substep 7" names Domino Effect). Cost: ``cost: [your monster]`` (sent to the Graveyard, at
 activation); the opponent's monster to destroy does not target and is selected as the effect
-resolves (ruling SEL-1), among the monsters they control then."""
+resolves (ruling SEL-1), among the monsters they control then. It can be activated only while the
+opponent controls a monster to destroy (ruling GEN-4; the selection moving to resolution had
+dropped that check: with the opponent's only monster just destroyed it was offered, and did
+nothing but pay its cost)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,10 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         and card.face_up
         and not is_negated(s, card)
     )
+
+
+def _condition(s: State, card: Card, seat: int) -> bool:
+    return bool(s.monsters(other(seat)))
 
 
 def _cost_options(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -66,6 +73,7 @@ register(
                 speed=1,
                 trigger_on="destroyed",
                 trigger_match=_match,
+                condition=_condition,
                 cost_options=_cost_options,
                 cost=_cost,
                 resolve=_resolve,

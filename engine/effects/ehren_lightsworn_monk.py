@@ -6,7 +6,8 @@ calculation: Shuffle that monster into the Deck. During each of your End Phases:
   has been flipped; with the target gone, damage calculation is skipped (ruling DS-4; seed 003, TCG
   "Substep 3": "Drillroid and Ehren, Lightsworn Monk ... without applying damage
   calculation").
-- The second is a mandatory trigger at the start of each of its controller's End Phases.
+- The second is a mandatory trigger at the start of each of its controller's End Phases; with
+  an empty Deck it would send nothing, so it does not activate (ruling GEN-4).
 The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return ev.get("phase") == "end" and ev.get("seat") == card.controller and still_face_up(card)
 
 
+def _has_deck(s: State, card: Card, seat: int) -> bool:
+    return bool(s.players[seat].deck)
+
+
 def _mill(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for cid in list(s.players[link.controller].deck[:3]):
@@ -71,6 +76,7 @@ register(
                 trigger_on="phase_start",
                 trigger_match=_end_match,
                 optional=False,
+                condition=_has_deck,
                 resolve=_mill,
                 label="mill",
             ),

@@ -24,6 +24,12 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     )
 
 
+def _condition(s: State, card: Card, seat: int) -> bool:
+    """A Monster Zone of its controller is free (ruling GEN-4); ``_match`` has already checked that
+    the monster may be Special Summoned (not Flame Wingman: ruling SUM-1)."""
+    return None in s.players[seat].monsters
+
+
 def _resolve(ctx: Ctx, link: Link) -> None:
     ev = link.data.get("event", {})
     c = ctx.s.cards[ev.get("card", -1)] if ev.get("card") in ctx.s.cards else None
@@ -33,5 +39,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Goyo Guardian").code,
-    Script(effects=(Effect(kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trigger",
+                speed=1,
+                trigger_on="destroyed",
+                trigger_match=_match,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -16,7 +16,8 @@ target (if any)."
 - "Cannot be Special Summoned": ``Script.cannot_special_summon`` (``stats.can_summon``):
   Monster Reborn cannot target it.
 - Destroyed and sent to the Graveyard: a mandatory trigger; its controller targets a monster
-  in their Graveyard as it activates (when there are several; none: it still destroys), then
+  in their Graveyard that may be Special Summoned (ruling SUM-1) as it activates (when there are
+  several; none: it still destroys, if they control a card, else it does not activate: GEN-4), then
   everything they control is destroyed at the same time and the target is Special Summoned in
   the face-up position they pick (ruling SEL-3)."""
 
@@ -30,7 +31,7 @@ from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
-from .common import Ctx, Zone, still_face_up, summon_choosing_position
+from .common import Ctx, Zone, may_special_summon, still_face_up, summon_choosing_position
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -63,8 +64,13 @@ def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
-    mons = [c for c in reversed(s.players[seat].graveyard) if c != card.id and s.cards[c].data.is_monster]
+    grave = s.players[seat].graveyard
+    mons = [c for c in reversed(grave) if c != card.id and may_special_summon(s, s.cards[c], seat)]
     return [[m] for m in mons] or [[]]
+
+
+def _wipe_condition(s: State, card: Card, seat: int) -> bool:
+    return bool(s.field_cards(seat)) or _grave_targets(s, card, seat) != [[]]
 
 
 def _wipe(ctx: Ctx, link: Link) -> None:
@@ -102,6 +108,7 @@ register(
                 trigger_on="destroyed",
                 trigger_match=_sent_match,
                 optional=False,
+                condition=_wipe_condition,
                 targets=_grave_targets,
                 resolve=_wipe,
                 label="destroyed",

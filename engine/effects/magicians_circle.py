@@ -5,7 +5,8 @@ Position." It must answer the declaration at once (seed 002, Examples 3 and 4; r
 Each player picks their own monster as it resolves (rulings SEL-1, SEL-2): the turn player
 first, then the other player, each among the eligible monsters of their own Deck (one with no
 such monster or no free Monster Zone summons nothing); then both are Special Summoned at the
-same time, in face-up Attack Position."""
+same time, in face-up Attack Position. It can be activated only while at least one player could
+Special Summon such a monster (ruling GEN-4: otherwise it would do nothing)."""
 
 from __future__ import annotations
 
@@ -24,21 +25,28 @@ from .common import (
     deck_candidates,
     free_monster_zone,
     other,
+    summonable,
 )
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     a = s.attack
-    return a is not None and s.cards[a.attacker].data.type == "Spellcaster"
+    if a is None or s.cards[a.attacker].data.type != "Spellcaster":
+        return False
+    return bool(_candidates(s, seat) or _candidates(s, other(seat)))
 
 
 def _eligible(c: Card) -> bool:
     return c.data.is_monster and c.data.type == "Spellcaster" and 0 <= c.data.atk <= 2000 and not c.data.extra_deck
 
 
+def _candidates(s: State, seat: int) -> list[int]:
+    return summonable(s, seat, deck_candidates(s, seat, _eligible)) if free_monster_zone(s, seat) else []
+
+
 def _ask(ctx: Ctx, seat: int, d: dict[str, Any]) -> None:
     s = ctx.s
-    cands = deck_candidates(s, seat, _eligible) if free_monster_zone(s, seat) else []
+    cands = _candidates(s, seat)
     ask_cards(ctx, seat, cands, "magicians_circle.pick", {**d, "seat": seat}, source=int(d["source"]))
 
 

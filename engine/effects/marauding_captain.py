@@ -8,7 +8,8 @@ either, since the player controls monsters.
 
 The monster to Special Summon does not target: it is selected in the hand as the effect
 resolves (ruling SEL-1) and Summoned in the face-up position its controller picks (ruling
-SEL-3)."""
+SEL-3). It is offered only while the hand holds such a monster that may be Special Summoned (not
+Fenrir, which only its own procedure Summons: ruling SUM-1) and a Monster Zone is free (GEN-4)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, summon_one_of
+from .common import Ctx, Zone, summon_one_of, summonable
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -36,7 +37,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return None in s.players[seat].monsters and bool(_candidates(s, seat))
+    return None in s.players[seat].monsters and bool(summonable(s, seat, [c.id for c in _candidates(s, seat)]))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

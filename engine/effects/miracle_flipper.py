@@ -28,7 +28,18 @@ from ..facts import Flag
 from ..ops import destroy, special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import POSITIONS, Answer, Ctx, Zone, ask_cards, ask_option, continuation, other
+from .common import (
+    POSITIONS,
+    Answer,
+    Ctx,
+    Zone,
+    ask_cards,
+    ask_option,
+    continuation,
+    free_monster_zone,
+    other,
+    summonable,
+)
 
 NAME: Final = "Miracle Flipper"
 # destroyed by battle, it is Special Summoned from where it went: the Graveyard, or banished
@@ -57,6 +68,16 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
 def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     rec = card.flags.get("mf_return")
     return card.zone in _WHERE_IT_WENT and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
+
+
+def _can_return(s: State, card: Card, seat: int) -> bool:
+    """The other side has a free Monster Zone and may Special Summon it (not while it controls a
+    face-up Miracle Flipper: its own lock); otherwise the effect does nothing (ruling GEN-4)."""
+    rec = card.flags.get("mf_return")
+    if not isinstance(rec, list):
+        return False
+    side = int(rec[2])
+    return free_monster_zone(s, side) and bool(summonable(s, side, [card.id]))
 
 
 def _return(ctx: Ctx, link: Link) -> None:
@@ -119,6 +140,7 @@ register(
                 trigger_on="battle_phase_end",
                 trigger_match=_return_match,
                 optional=False,
+                condition=_can_return,
                 resolve=_return,
                 label="to the opponent's side",
             ),

@@ -10,7 +10,8 @@ Level is less than or equal to the number of Gate Counters on this card."
   opponent's monster (not a direct attack). No Damage Step (the attack was negated), no
   counter.
 - The Special Summon: a Spell Speed 2 effect of the face-up card, in its controller's Main
-  Phase, while the hand holds a monster whose Level is at most its counters; the cost sends it
+  Phase, while the hand holds a monster whose Level is at most its counters and that may be
+  Special Summoned (ruling GEN-4); the cost sends it
   to the Graveyard (the number of counters it had is remembered); the monster does not target
   and is selected in the hand as the effect resolves (ruling SEL-1), then Summoned in the
   face-up position its controller picks (ruling SEL-3)."""
@@ -24,7 +25,7 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import MAIN_PHASES, Counter, Ctx, Zone, summon_one_of
+from .common import MAIN_PHASES, Counter, Ctx, Zone, summon_one_of, summonable
 
 GATE: Final = Counter.GATE
 
@@ -52,7 +53,7 @@ def _summonable(s: State, seat: int, n: int) -> list[int]:
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     in_main = s.turn_player == seat and s.phase in MAIN_PHASES
-    return in_main and bool(_summonable(s, seat, card.counters.get(GATE, 0)))
+    return in_main and bool(summonable(s, seat, _summonable(s, seat, card.counters.get(GATE, 0))))
 
 
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:

@@ -8,7 +8,8 @@ this card as an Equip Spell Card(s) with this effect.
 - "At the end of the Battle Phase" is the End Step (ruling ES-1; seed 003, TCG End Step, names Sword Hunter):
   a mandatory trigger when the Battle Phase ends. Those monsters still in the Graveyard become
   face-up Equip Spell Cards in its controller's Spell & Trap Zones (as many as there is room
-  for), each giving 200 ATK (``ops.equip(..., atk=200)``, read by ``stats.stat``)."""
+  for), each giving 200 ATK (``ops.equip(..., atk=200)``, read by ``stats.stat``); with no free
+  Spell & Trap Zone it would equip nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ def _victims(s: State, card: Card) -> list[Card]:
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return still_face_up(card) and bool(_victims(s, card))
+
+
+def _zone_free(s: State, card: Card, seat: int) -> bool:
+    return None in s.players[seat].spells_traps
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -77,6 +82,7 @@ register(
                 trigger_on="battle_phase_end",
                 trigger_match=_match,
                 optional=False,
+                condition=_zone_free,
                 resolve=_resolve,
             ),
         ),

@@ -38,6 +38,7 @@ from .common import (
     face_up_monsters,
     free_monster_zone,
     summon_choosing_position,
+    summonable,
 )
 
 ATTRIBUTES: Final[tuple[str, ...]] = ("DARK", "DIVINE", "EARTH", "FIRE", "LIGHT", "WATER", "WIND")
@@ -66,7 +67,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return free_monster_zone(s, seat)
+    return free_monster_zone(s, seat) and bool(summonable(s, seat, [card.id]))  # ruling GEN-4
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

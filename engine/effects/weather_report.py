@@ -6,7 +6,9 @@ One of the cards that grant several Battle Phases in one turn (ruling BP-6; seed
 mandatory; the second Battle Phase is only allowed (entering it stays optional). It is counted
 in ``State.extra_battle_phases``: after the first Battle Phase the player goes to Main Phase 2
 and may enter the Battle Phase again from there (``start_step.may_enter``). During the
-opponent's turn the extra Battle Phase is granted for the player's next turn (``ops.delay``)."""
+opponent's turn the extra Battle Phase is granted for the player's next turn (``ops.delay``).
+With no face-up Swords of Revealing Light on the opponent's side the FLIP effect would do
+nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,10 @@ SWORDS: Final = "Swords of Revealing Light"
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return ev.get("card") == card.id
+
+
+def _opponent_swords(s: State, card: Card, seat: int) -> bool:
+    return any(c.face_up and c.data.name == SWORDS for c in s.spells_traps(other(seat)))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -44,7 +50,15 @@ register(
     by_name("Weather Report").code,
     Script(
         effects=(
-            Effect(kind="flip", speed=1, trigger_on="flipped", trigger_match=_match, optional=False, resolve=_resolve),
+            Effect(
+                kind="flip",
+                speed=1,
+                trigger_on="flipped",
+                trigger_match=_match,
+                optional=False,
+                condition=_opponent_swords,
+                resolve=_resolve,
+            ),
         )
     ),
 )
