@@ -100,6 +100,7 @@ def open_state(s: State) -> bool:
 # the zones as module names: hot code reads them for every card (a StrEnum member lookup costs more)
 _HAND: Final = Zone.HAND
 _GRAVEYARD: Final = Zone.GRAVEYARD
+_MONSTERS: Final = Zone.MONSTERS
 _SPELL_ZONES: Final = frozenset({Zone.SPELLS_TRAPS, Zone.FIELD})
 _ON_FIELD: Final = frozenset({Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD})
 _CARD_ACTIVATIONS: Final = frozenset({"spell", "trap"})
@@ -131,7 +132,10 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         return zone == _HAND and card.owner == seat
     if eff.from_grave:
         return zone == _GRAVEYARD and card.owner == seat
-    # effects of a face-up card on the field
+    # effects of a face-up card on the field; a monster's only from a Monster Zone (one equipped
+    # as an Equip Spell Card is a Spell Card: no monster effects, ruling EQ-1)
+    if card.data.is_monster:
+        return zone == _MONSTERS and card.face_up and card.controller == seat
     return zone in _ON_FIELD and card.face_up and card.controller == seat
 
 
