@@ -40,7 +40,7 @@ from .facts import (
 )
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
-from .stats import activation_locked
+from .stats import activation_locked, is_negated
 from .types import MAIN_PHASES, Action, CardFlag, Step, Zone, other
 
 
@@ -418,10 +418,17 @@ def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
             tsc = script_of(tc) if tc is not None else None
             if tc is not None and tsc is not None and tsc.on_targeted is not None:
                 tsc.on_targeted(ctx, tc, link, n)
-    if link.negated or link.effect_negated or eff is None:
+    if link.negated or link.effect_negated or eff is None or _negated_on_field(s, card):
         ctx.emit(Note(what="no_effect", link=n, card=card.id, code=card.code))
     else:
         eff.resolve(ctx, link)
+
+
+def _negated_on_field(s: State, card: Card) -> bool:
+    """A Spell/Trap on the field whose effects a continuous effect negates as its link resolves
+    (Jinzo: "Negate all Trap Card effects on the field", Summoned face-up by a link above it): its
+    effect does nothing, though its activation was not negated (ruling CH-8)."""
+    return card.on_field and not card.data.is_monster and is_negated(s, card)
 
 
 def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
