@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
 WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
-.PHONY: run test check setup web native bench clean secrecy faults fuzz
+.PHONY: run test check setup web native bench clean secrecy faults fuzz invariants
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -55,6 +55,11 @@ test: $(STAMP) check web native $(PEER_STAMP)
 secrecy: $(STAMP) native
 	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
 	DUEL_HIDDEN_INFO_DUELS=300 $(BIN)/pytest tests/server/test_server_hidden_info.py
+
+# the rule invariants of issue 35 at length: 300 random positions from the whole card pool for
+# each invariant, 60 actions from each (`make test` runs 25; tests/engine/test_rule_invariants.py)
+invariants: $(STAMP)
+	DUEL_ENGINE=pure DUEL_INVARIANT_EXAMPLES=300 $(BIN)/pytest -m pure_engine tests/engine/test_rule_invariants.py
 
 # the fault tests of issue 15 at length (tests/faults; `make test` runs them short). Figures
 # are printed as FAULT-FIGURES lines; docs/reliability.md records a run.
