@@ -44,6 +44,7 @@ from .stats import (
     banish_instead,
     can_summon,
     effect_indestructible,
+    equipped_as_spell,
     needs_proper_summon,
     properly_summoned,
     unaffected,
@@ -116,13 +117,6 @@ def move(
     if leaving:
         event = {"kind": "left_the_field", "card": c.id, "to": to, "controller": was_controller}
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
-
-
-def equipped_as_spell(c: Card) -> bool:
-    """A monster card in a Spell & Trap Zone: equipped as an Equip Spell Card (Sword Hunter), it
-    is a Spell Card and has no monster effects (ruling EQ-1). The events of its leaving say so
-    (``equip_spell``), and its own trigger effects do not answer them (``raise_event``)."""
-    return c.zone == Zone.SPELLS_TRAPS and c.data.is_monster
 
 
 def turned_face_down(ctx: Ctx, c: Card) -> None:

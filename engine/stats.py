@@ -81,6 +81,19 @@ def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
     return out, bool(negators) or bool(pending)
 
 
+def equipped_as_spell(c: Card) -> bool:
+    """A monster card in a Spell & Trap Zone: equipped as an Equip Spell Card (Sword Hunter), it
+    is a Spell Card and has no monster effects (ruling EQ-1). The events of its leaving say so
+    (``equip_spell``), and its own trigger effects do not answer them (``ops.raise_event``)."""
+    return c.zone == _SPELLS_TRAPS and c.data.is_monster
+
+
+def is_spell_card(c: Card) -> bool:
+    """A Spell Card: a Spell, or a monster equipped as an Equip Spell Card (ruling EQ-1; Spell
+    Canceller negates its effects too)."""
+    return c.data.is_spell or equipped_as_spell(c)
+
+
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:
     for src, n in negators:  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
         if src.id != c.id and n.negates is not None and n.negates(s, src, c):
@@ -183,8 +196,9 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
         a += da
         d += dd
     for e in s.kept_face_up_field():
-        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
-        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS:
+        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``),
+        # unless a continuous effect negates that Spell Card's effects (Spell Canceller, EQ-1)
+        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS and not is_negated(s, e):
             a += int(e.flags.get(_EQUIP_ATK, 0))
             d += int(e.flags.get(_EQUIP_DEF, 0))
     return max(a, 0), max(d, 0)
