@@ -54,6 +54,7 @@ from engine.card_data import CardData
 from engine.catalog import supported
 from engine.effects.base import effects_of, script_of
 from engine.facts import (
+    Activated,
     Choice,
     Counters,
     Destroyed,
@@ -217,7 +218,9 @@ class Explorer:
     # -- per fact: the link resolving, Trap effects on unaffected cards, early triggers
 
     def check_facts(self, s: State, facts: list[Fact]) -> None:
+        left_as_spell: set[int] = set()  # monsters that left a Spell & Trap Zone in this action
         for f in facts:
+            self.check_equipped_effects(s, f, left_as_spell)
             link = s.chain[s.resolving.started - 1] if s.resolving and 0 < s.resolving.started <= len(s.chain) else None
             source = s.cards[link.card] if link is not None else None
             target = getattr(f, "card", None)
@@ -235,6 +238,21 @@ class Explorer:
                     CONTINUOUS, f"{s.cards[f.card].data.name} triggered while its own activation was on the chain"
                 )
             s = evolve(s, f)
+
+    def check_equipped_effects(self, s: State, f: Fact, left_as_spell: set[int]) -> None:
+        """A monster in a Spell & Trap Zone (an Equip Spell Card) activates nothing and triggers
+        nothing, not even as it leaves the field (EQ-1)."""
+        cid = getattr(f, "card", None)
+        if not isinstance(cid, int) or cid not in s.cards:
+            return
+        c = s.cards[cid]
+        as_spell = c.data.is_monster and c.zone == Zone.SPELLS_TRAPS
+        if isinstance(f, Moved) and as_spell:
+            left_as_spell.add(cid)
+        elif isinstance(f, Activated | Triggered) and as_spell:
+            self.broke(EQUIP, f"{c.data.name}, equipped as an Equip Spell Card, {f.t} a monster effect")
+        elif isinstance(f, Triggered) and cid in left_as_spell and f.event.get("card") == cid:
+            self.broke(EQUIP, f"{c.data.name} left the field as an Equip Spell Card and its own effect triggered")
 
     # -- per state: Equip Cards, continuous sources, Trap continuous effects on unaffected cards
 
