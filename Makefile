@@ -8,7 +8,7 @@ WEB_STAMP := web/node_modules/.installed
 WEB_OUT := web/dist/app.js
 WEB_SRC := $(wildcard web/src/*.ts web/static/*) web/build.mjs web/tsconfig.json
 
-.PHONY: run test check setup web native bench clean secrecy faults fuzz invariants
+.PHONY: run test check setup web native bench clean secrecy faults fuzz
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -58,6 +58,7 @@ secrecy: $(STAMP) native
 
 # the rule invariants of issue 35 at length: 300 random positions from the whole card pool for
 # each invariant, 60 actions from each (`make test` runs 25; tests/engine/test_rule_invariants.py)
+.PHONY: invariants
 invariants: $(STAMP)
 	DUEL_ENGINE=pure DUEL_INVARIANT_EXAMPLES=300 $(BIN)/pytest -m pure_engine tests/engine/test_rule_invariants.py
 
