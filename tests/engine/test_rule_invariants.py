@@ -31,6 +31,9 @@ few seconds in ``make test``; ``make invariants`` runs 300) and ``DUEL_INVARIANT
 actions played from each (default 60). A failure prints the seed, the action and what broke; ``explore(seed)``
 replays one position and returns every violation it finds.
 
+``test_the_invariants_catch_a_broken_rule`` shows that the checks bite: with rule 6 or rule 8
+broken in the engine on purpose, the same positions show it.
+
 The wrappers change module globals of the engine: the test runs only on the Python source
 (``pure_engine``)."""
 
@@ -48,10 +51,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import apply_facts, decide, legal_actions, pending
+from engine import ops as engine_ops
 from engine import stats as engine_stats
 from engine.apply import evolve
 from engine.card_data import CardData
 from engine.catalog import supported
+from engine.effects import book_of_moon, royal_keeper
 from engine.effects.base import effects_of, script_of
 from engine.facts import (
     Activated,
@@ -430,3 +435,27 @@ def explore(seed: int) -> list[tuple[str, str]]:
 def test_rule_invariants_hold_in_random_positions(invariant: str, seed: int) -> None:
     found = [what for which, what in explore(seed) if which == invariant]
     assert not found, "\n".join(found)
+
+
+def _sabotage_resolution_wait(mp: pytest.MonkeyPatch) -> None:
+    """Continuous cards apply while their activation is still on the chain (CH-7 broken)."""
+    mp.setattr(engine_stats, "activating", lambda s: [])
+
+
+def _sabotage_face_down_equips(mp: pytest.MonkeyPatch) -> None:
+    """Equip Cards stay on a monster turned face-down (EQ-2 broken)."""
+    for mod in (engine_ops, book_of_moon, royal_keeper):
+        mp.setattr(mod, "turned_face_down", lambda ctx, c: None)
+
+
+@pytest.mark.pure_engine
+@pytest.mark.parametrize(
+    ("invariant", "sabotage"), [(CONTINUOUS, _sabotage_resolution_wait), (EQUIP, _sabotage_face_down_equips)]
+)
+def test_the_invariants_catch_a_broken_rule(
+    invariant: str, sabotage: Callable[[pytest.MonkeyPatch], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks are real: with the rule broken in the engine, the same positions show it."""
+    sabotage(monkeypatch)
+    found = [what for seed in range(200) for which, what in Explorer(seed, []).run() if which == invariant]
+    assert found
