@@ -18,9 +18,10 @@ from .types import CardFlag, LingeringFlag, Zone
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
     """Face-up cards on the field whose continuous effects apply now, with their scripts, in a
     fixed order: not negated (Jinzo, Spell Canceller); a monster only in a Monster Zone (one
-    equipped as an Equip Spell Card is a Spell Card and has no monster effects, rule 8 of
-    issue 35, ruling EQ-1); a Continuous Spell/Trap only once its activation has resolved, never
-    while that activation is still a link of the chain (ruling CH-7).
+    equipped as an Equip Spell Card is a Spell Card and has no monster effects: Sword Hunter's
+    "as an Equip Spell Card(s)", ruling EQ-1); a Continuous Spell/Trap only once its activation
+    has resolved, never while that activation is still a link of the chain (ruling CH-7; seed
+    003, TCG Substep 7: cards are banished "if Macro Cosmos is active").
 
     Asked for every ATK/DEF and permission check: computed once and kept (``_sources``,
     docs/performance.md)."""
@@ -82,8 +83,9 @@ def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
 
 
 def equipped_as_spell(c: Card) -> bool:
-    """A monster card in a Spell & Trap Zone: equipped as an Equip Spell Card (Sword Hunter), it
-    is a Spell Card and has no monster effects (ruling EQ-1). The events of its leaving say so
+    """A monster card in a Spell & Trap Zone: equipped as an Equip Spell Card (Sword Hunter: "Equip
+    all those monsters ... as an Equip Spell Card(s)"), it is a Spell Card and has no monster
+    effects (ruling EQ-1). The events of its leaving say so
     (``equip_spell``), and its own trigger effects do not answer them (``ops.raise_event``)."""
     return c.zone == _SPELLS_TRAPS and c.data.is_monster
 
