@@ -68,6 +68,12 @@ secrecy: $(STAMP) native
 	DUEL_CHEATER_EXAMPLES=300 $(BIN)/pytest tests/engine/test_secrecy.py
 	DUEL_HIDDEN_INFO_DUELS=300 $(BIN)/pytest tests/server/test_server_hidden_info.py
 
+# the rule invariants of issue 35 at length: 300 random positions from the whole card pool for
+# each invariant, 60 actions from each (`make test` runs 25; tests/engine/test_rule_invariants.py)
+.PHONY: invariants
+invariants: $(STAMP)
+	DUEL_ENGINE=pure DUEL_INVARIANT_EXAMPLES=300 $(BIN)/pytest -m pure_engine tests/engine/test_rule_invariants.py
+
 # the fault tests of issue 15 at length (tests/faults; `make test` runs them short). Figures
 # are printed as FAULT-FIGURES lines; docs/reliability.md records a run.
 FAULT_ENV ?= DUEL_FAULT_ROUNDS=10 DUEL_FAULT_DUELS=8 DUEL_FAULT_KILL_EVERY=2 DUEL_FAULT_REDIS_DOWN=2 \

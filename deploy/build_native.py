@@ -58,6 +58,7 @@ INTERPRETED = {
     "factgen.py",
     "scenario.py",
     "scenario_keys.py",
+    "scenario_questions.py",
     "scenario_setup.py",
 }
 """Top-level engine modules kept as source (a subpackage is compiled whole or not at all:

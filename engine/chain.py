@@ -40,7 +40,7 @@ from .facts import (
 )
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
-from .stats import activation_locked
+from .stats import activation_locked, is_negated
 from .types import MAIN_PHASES, Action, CardFlag, Step, Zone, other
 
 
@@ -100,6 +100,7 @@ def open_state(s: State) -> bool:
 # the zones as module names: hot code reads them for every card (a StrEnum member lookup costs more)
 _HAND: Final = Zone.HAND
 _GRAVEYARD: Final = Zone.GRAVEYARD
+_MONSTERS: Final = Zone.MONSTERS
 _SPELL_ZONES: Final = frozenset({Zone.SPELLS_TRAPS, Zone.FIELD})
 _ON_FIELD: Final = frozenset({Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD})
 _CARD_ACTIVATIONS: Final = frozenset({"spell", "trap"})
@@ -131,7 +132,10 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         return zone == _HAND and card.owner == seat
     if eff.from_grave:
         return zone == _GRAVEYARD and card.owner == seat
-    # effects of a face-up card on the field
+    # effects of a face-up card on the field; a monster's only from a Monster Zone (one equipped
+    # as an Equip Spell Card is a Spell Card: no monster effects, ruling EQ-1)
+    if card.data.is_monster:
+        return zone == _MONSTERS and card.face_up and card.controller == seat
     return zone in _ON_FIELD and card.face_up and card.controller == seat
 
 
@@ -414,10 +418,17 @@ def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
             tsc = script_of(tc) if tc is not None else None
             if tc is not None and tsc is not None and tsc.on_targeted is not None:
                 tsc.on_targeted(ctx, tc, link, n)
-    if link.negated or link.effect_negated or eff is None:
+    if link.negated or link.effect_negated or eff is None or _negated_on_field(s, card):
         ctx.emit(Note(what="no_effect", link=n, card=card.id, code=card.code))
     else:
         eff.resolve(ctx, link)
+
+
+def _negated_on_field(s: State, card: Card) -> bool:
+    """A Spell/Trap on the field whose effects a continuous effect negates as its link resolves
+    (Jinzo: "Negate all Trap Card effects on the field", Summoned face-up by a link above it): its
+    effect does nothing, though its activation was not negated (ruling CH-8)."""
+    return card.on_field and not card.data.is_monster and is_negated(s, card)
 
 
 def _finish_link(ctx: Ctx, link: Link, n: int) -> None:

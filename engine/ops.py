@@ -40,9 +40,11 @@ from .facts import (
 )
 from .state import Card, Roster, State
 from .stats import (
+    activating,
     banish_instead,
     can_summon,
     effect_indestructible,
+    equipped_as_spell,
     needs_proper_summon,
     properly_summoned,
     unaffected,
@@ -69,9 +71,10 @@ def move(
     """Move a card; its identity is in the fact when the destination is public.
 
     A monster that leaves the field takes its followers with it (ruling LF-1): its Xyz
-    Materials and the Equip Cards equipped to it are sent to the Graveyard (banished instead
-    under Macro Cosmos), never left behind."""
+    Materials are sent to the Graveyard and the Equip Cards equipped to it are destroyed
+    (ruling EQ-2), banished instead under Macro Cosmos, never left behind."""
     leaving = c.on_field and to not in FIELD_ZONES
+    as_spell = equipped_as_spell(c)
     if leaving and c.flags.get(CardFlag.BANISH_ON_LEAVE):
         to = "banished"  # "banish it when it leaves the field" (Battle Fader)
     if to in (Zone.HAND, Zone.DECK) and c.data.extra_deck:
@@ -107,10 +110,21 @@ def move(
         # now (ruling SUM-1; a scenario's start position places it there directly)
         ctx.emit(Used(key=f"proper_summon:{c.id}"))
     for f in followers:
-        if f.zone == Zone.XYZ_MATERIAL or f.on_field:
+        if f.zone == Zone.XYZ_MATERIAL:
             send_to_grave(ctx, f, reason="rule")
+        elif f.on_field:
+            destroy(ctx, f, reason="rule")
     if leaving:
-        raise_event(ctx, {"kind": "left_the_field", "card": c.id, "to": to, "controller": was_controller})
+        event = {"kind": "left_the_field", "card": c.id, "to": to, "controller": was_controller}
+        raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
+
+
+def turned_face_down(ctx: Ctx, c: Card) -> None:
+    """``c`` was just turned face-down (Book of Moon, Royal Keeper): the Equip Cards equipped to
+    it are destroyed (ruling EQ-2; the Official Rulebook: an Equip Card needs a face-up monster)."""
+    cid: Any = c.id
+    for e in [e for e in ctx.s.cards.values() if e.equipped_to == cid and e.on_field]:
+        destroy(ctx, e, reason="rule")
 
 
 def _followers(ctx: Ctx, c: Card) -> list[Card]:
@@ -142,19 +156,18 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
         to = "banished"
     was_on_field = c.on_field
     controller = c.controller
+    as_spell = equipped_as_spell(c)
     move(ctx, c, to, reason=reason)
     if to == Zone.GRAVEYARD:
-        raise_event(
-            ctx,
-            {
-                "kind": "sent_to_grave",
-                "card": c.id,
-                "reason": reason,
-                "by": by,
-                "from_field": was_on_field,
-                "controller": controller,
-            },
-        )
+        event = {
+            "kind": "sent_to_grave",
+            "card": c.id,
+            "reason": reason,
+            "by": by,
+            "from_field": was_on_field,
+            "controller": controller,
+        }
+        raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
     return to
 
 
@@ -169,20 +182,19 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
         return  # "unaffected by Trap effects" (Elemental HERO Wildheart)
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
+    as_spell = equipped_as_spell(c)
     ctx.emit(Destroyed(card=c.id, code=c.code, reason=reason, by=by))
     to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
-    raise_event(
-        ctx,
-        {
-            "kind": "destroyed",
-            "card": c.id,
-            "reason": reason,
-            "by": by,
-            "to": to,
-            "controller": controller,
-            "face_up": face_up,
-        },
-    )
+    event = {
+        "kind": "destroyed",
+        "card": c.id,
+        "reason": reason,
+        "by": by,
+        "to": to,
+        "controller": controller,
+        "face_up": face_up,
+    }
+    raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
 
 
 def destroy_all(ctx: Ctx, cards: list[Card], reason: str = "effect", by: int | None = None) -> None:
@@ -347,17 +359,22 @@ def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
     key = tables.watch_keys.get(kind, WATCHING)
     for c in [s.cards[cid] for cid in roster(s, key, tables.watching.get(kind, tables.watch_all))]:
         sc = SCRIPTS[c.data.key]
-        if sc.watch is not None:
+        if sc.watch is not None and not equipped_as_spell(c):
             sc.watch(ctx, c, event)
     effects = tables.answering.get(kind)
     if effects is None:
         return  # no card of any duel answers this kind of event
     answering = roster(s, kind, effects)
+    # a card that left the field as an Equip Spell Card does not answer its own leaving as a
+    # monster would (ruling EQ-1)
+    was_spell = event.get("card") if event.get("equip_spell") else None
     for seat in (s.turn_player, other(s.turn_player)):
         for cid in answering:
             c = s.cards[cid]
-            if c.controller != seat:
+            if c.controller != seat or cid == was_spell:
                 continue
+            if c.zone == Zone.SPELLS_TRAPS and (c.data.is_monster or (s.chain and cid in activating(s))):
+                continue  # an Equip Spell Card that is a monster (EQ-1); a card not yet resolved (CH-7)
             for idx, eff in effects[c.data.key]:  # its effects that answer this kind, in order
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
@@ -399,6 +416,8 @@ def change_position(ctx: Ctx, c: Card, position: str, face_up: bool = True) -> N
     )
     if was_down and face_up:
         raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
+    if not was_down and not face_up:
+        turned_face_down(ctx, c)
 
 
 def detach(ctx: Ctx, host: Card, n: int = 1) -> bool:

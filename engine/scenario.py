@@ -31,6 +31,7 @@ from .scenario_keys import (
     check_map,
     plain_value,
 )
+from .scenario_questions import answer_step, asked_seat, question_text, resolution_choice_text, step_text
 from .scenario_setup import SEATS, build_setup
 from .state import State, state_hash
 from .stats import atk, def_
@@ -51,6 +52,8 @@ class Failure:
     what: str
     expected: Any = None
     actual: Any = None
+    # it already says what to write (a misplaced ``choose``): not replaced by the question asked
+    says_what_to_write: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         if self.expected is None and self.actual is None:
@@ -138,6 +141,8 @@ class Runner:
         self.state, self.labels, setup = start_state(doc)
         self.entries: list[list[Fact]] = [[setup]]
         self.auto = bool(doc.get("auto_pass", False))
+        self.current = -1  # the step being run
+        self.asked_at: int | None = None  # the step during which the pending question was asked
 
     def waiting(self) -> int | None:
         p = pending(self.state)
@@ -146,7 +151,10 @@ class Runner:
     def act(self, seat: int, action: Action) -> None:
         facts = engine_decide(self.state, seat, action)
         self.entries.append(facts)
+        was = self.state.choice
         self.state = apply_facts(self.state, facts)
+        if self.state.choice is not None and self.state.choice != was:
+            self.asked_at = self.current
 
     def pass_once(self, idx: int) -> Failure | None:
         w = self.waiting()
@@ -170,6 +178,9 @@ class Runner:
             if w == seat:
                 if only_others or any(matches(action, la) for la in legal_actions(self.state, seat)):
                     return None
+                misplaced = self.misplaced_choose(idx, seat, action)
+                if misplaced is not None:
+                    return misplaced
             f = self.pass_once(idx)
             if f is not None:
                 return f
@@ -177,6 +188,7 @@ class Runner:
 
     def run(self) -> Result:
         for idx, step in enumerate(self.doc.get("steps", []) or []):
+            self.current = idx
             try:
                 f = self.step(idx, step)
             except ScenarioError:
@@ -184,8 +196,51 @@ class Runner:
             except IllegalAction as e:
                 f = Failure(idx, f"the engine rejected the action: {e.code}: {e.reason}")
             if f is not None:
+                if not f.says_what_to_write:
+                    f = self.unanswered(idx, step) or f
                 return Result(self.name, False, f, self.state, self.entries)
         return Result(self.name, True, None, self.state, self.entries)
+
+    def unanswered(self, idx: int, step: dict[str, Any]) -> Failure | None:
+        """The failure of step ``idx`` when it failed because a question the engine asks is not
+        answered: the question in words and the step that answers it, where to add it."""
+        seat = asked_seat(self.state)
+        if seat is None:
+            return None
+        who = SEAT_NAMES[seat]
+        asked = question_text(self.state, self.labels)
+        answer = answer_step(self.state, self.labels)
+        if who in step and not any(k in step for k in ("expect", "pass_until", "illegal")):
+            return Failure(idx, f"{asked}: step {idx} does not answer it; answer with {answer}")
+        k = self.asked_at
+        if k is not None and k < idx:
+            return Failure(idx, f"{asked}: add {answer} after step {k}")
+        if "pass_until" in step:
+            return Failure(
+                idx,
+                f"{asked} while step {idx} passes: end that step at the question "
+                f"({{pass_until: {{waiting_for: {who}}}}}) and add {answer} after it",
+            )
+        return Failure(idx, f"{asked}: add {answer} before step {idx}")
+
+    def misplaced_choose(self, idx: int, seat: int, action: Action) -> Failure | None:
+        """A ``choose`` on ``activate`` for a selection the card makes as it resolves (ruling
+        SEL-1): the activation is legal without it, and offers no ``choose``."""
+        if action["do"] != "activate" or not action.get("choose"):
+            return None
+        bare = {k: v for k, v in action.items() if k != "choose"}
+        for la in legal_actions(self.state, seat):
+            if not la.get("choose") and matches(bare, la):
+                card = self.state.cards[int(la["card"])].data.name
+                later = resolution_choice_text(self.state, self.labels, seat, action)
+                return Failure(
+                    idx,
+                    f"{SEAT_NAMES[seat]} is asked nothing when {card} is activated: it selects as it resolves "
+                    f"(ruling SEL-1), so remove choose from step {idx} "
+                    f"({step_text(self.state, self.labels, seat, action)}) and add {later} after it",
+                    says_what_to_write=True,
+                )
+        return None
 
     def step(self, idx: int, step: Any) -> Failure | None:
         if not isinstance(step, dict):
@@ -218,6 +273,9 @@ class Runner:
         w = self.waiting()
         if w != seat and action["do"] != "concede":
             return Failure(idx, f"{key} cannot act: the engine waits for", key, None if w is None else SEAT_NAMES[w])
+        misplaced = self.misplaced_choose(idx, seat, action)
+        if misplaced is not None:
+            return misplaced
         self.act(seat, action)
         return None
 

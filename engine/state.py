@@ -318,7 +318,7 @@ class Board:
         self.monsters: list[list[Card] | None] = [None, None]  # State.monsters, per seat
         self.field: list[list[Card] | None] = [None, None, None]  # State.field_cards, by ``viewer_slot``
         self.face_up: list[Card] | None = None  # State.kept_face_up_field
-        self.sources: list[Any] | None = None  # stats._sources, while no card may negate another
+        self.sources: list[Any] | None = None  # stats._sources, while no card may negate another or is being activated
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Board:
         return Board()  # it names card objects: a deep copy of a state works it out again
@@ -363,7 +363,7 @@ class Memo:
         self.zones: list[Any] | None = None  # view.view: the players' part, per viewer
         self.shown: list[Any] | None = None  # view.presented_pending, per viewer
         self.board_hash: BoardDigest | None = None  # state_hash
-        self.sources: list[Any] | None = None  # stats._sources, while a card may negate another
+        self.sources: list[Any] | None = None  # stats._sources, while a card may negate another or is being activated
 
     def viewers_zones(self) -> list[Any]:
         """``zones``, made if need be (indexed by ``viewer_slot``)."""

@@ -17,7 +17,12 @@ from .types import CardFlag, LingeringFlag, Zone
 
 
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
-    """Face-up cards on the field with a script whose effects are not negated, in a fixed order.
+    """Face-up cards on the field whose continuous effects apply now, with their scripts, in a
+    fixed order: not negated (Jinzo, Spell Canceller); a monster only in a Monster Zone (one
+    equipped as an Equip Spell Card is a Spell Card and has no monster effects: Sword Hunter's
+    "as an Equip Spell Card(s)", ruling EQ-1); a Continuous Spell/Trap only once its activation
+    has resolved, never while that activation is still a link of the chain (ruling CH-7; seed
+    003, TCG Substep 7: cards are banished "if Macro Cosmos is active").
 
     Asked for every ATK/DEF and permission check: computed once and kept (``_sources``,
     docs/performance.md, "Cache invariants")."""
@@ -26,9 +31,11 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
 
 def _sources(s: State) -> list[tuple[Card, Script]]:
     """``continuous_sources`` as kept, read only (no copy, for this module's loops): in
-    ``State._board`` while no card negates another (the same cards and players give the same
-    sources, across facts and states), else in ``State._memo`` (a negation may ask more of the
-    state than its board; any fact clears the memo)."""
+    ``State._board`` while no card negates another and no card on the field is being activated
+    (the same cards and players give the same sources, across facts and states), else in
+    ``State._memo`` (a negation may ask more of the state than its board, and a link leaves the
+    chain without a card changing; any fact clears the memo). Every activation of a card on the
+    field writes that card (placed or turned face-up), which drops the board."""
     board = s.board()
     got: list[tuple[Card, Script]] | None = board.sources
     if got is not None:
@@ -36,23 +43,58 @@ def _sources(s: State) -> list[tuple[Card, Script]]:
     memo = s.memo()
     got = memo.sources
     if got is None:
-        got, negation = _continuous_sources(s)
-        if negation:
+        got, per_state = _continuous_sources(s)
+        if per_state:
             memo.sources = got
         else:
             board.sources = got
     return got
 
 
+def activating(s: State) -> list[int]:
+    """The Spell/Trap cards whose own activation is a link of the chain (empty chain: none)."""
+    out: list[int] = []
+    for link in s.chain:
+        if link.trigger:
+            continue
+        sc = script_of(s.cards[link.card])
+        if sc is not None and 1 <= link.effect <= len(sc.effects) and sc.effects[link.effect - 1].kind in _CARD_KINDS:
+            out.append(link.card)
+    return out
+
+
+_CARD_KINDS: Final = frozenset({"spell", "trap"})
+
+
 def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
-    """The sources, and whether a card on the field may negate another's effects."""
-    cards = [(c, script_of(c)) for c in s.kept_face_up_field()]
+    """The sources, and whether they depend on more than the board: a card on the field may
+    negate another's effects, or a card on the field is being activated."""
+    pending = activating(s) if s.chain else []
+    cards = [
+        (c, script_of(c))
+        for c in s.kept_face_up_field()
+        if (c.zone == _MONSTERS or not c.data.is_monster) and c.id not in pending
+    ]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
     for c, sc in cards:
         if sc is not None and not _negated_by(s, c, negators):
             out.append((c, sc))
-    return out, bool(negators)
+    return out, bool(negators) or bool(pending)
+
+
+def equipped_as_spell(c: Card) -> bool:
+    """A monster card in a Spell & Trap Zone: equipped as an Equip Spell Card (Sword Hunter: "Equip
+    all those monsters ... as an Equip Spell Card(s)"), it is a Spell Card and has no monster
+    effects (ruling EQ-1). The events of its leaving say so
+    (``equip_spell``), and its own trigger effects do not answer them (``ops.raise_event``)."""
+    return c.zone == _SPELLS_TRAPS and c.data.is_monster
+
+
+def is_spell_card(c: Card) -> bool:
+    """A Spell Card: a Spell, or a monster equipped as an Equip Spell Card (ruling EQ-1; Spell
+    Canceller negates its effects too)."""
+    return c.data.is_spell or equipped_as_spell(c)
 
 
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:
@@ -83,7 +125,7 @@ def is_negated(s: State, card: Card) -> bool:
 def attributes(s: State, c: Card) -> tuple[str, ...]:
     out: tuple[str, ...] = (c.data.attribute,)
     sc = script_of(c)
-    if sc is not None and sc.attributes is not None and c.face_up and c.on_field:
+    if sc is not None and sc.attributes is not None and c.face_up and c.zone == _MONSTERS:
         out = out + sc.attributes(s, c)
     return out
 
@@ -168,8 +210,9 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
         a += da
         d += dd
     for e in s.kept_face_up_field():
-        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``)
-        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS:
+        # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``),
+        # unless a continuous effect negates that Spell Card's effects (Spell Canceller, EQ-1)
+        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS and not is_negated(s, e):
             a += int(e.flags.get(_EQUIP_ATK, 0))
             d += int(e.flags.get(_EQUIP_DEF, 0))
     return max(a, 0), max(d, 0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..cards import by_name
 from ..facts import PositionChanged
+from ..ops import turned_face_down
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, Position, each, face_up_monsters, target_ok
@@ -19,6 +20,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
         if target_ok(ctx.s, t, face_up=True):
             ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
+            turned_face_down(ctx, ctx.s.cards[t])  # its Equip Cards are destroyed (ruling EQ-2)
 
 
 register(

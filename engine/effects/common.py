@@ -119,6 +119,18 @@ def link_is_monster_effect(s: State, link: Link) -> bool:
     return c.data.is_monster
 
 
+def activation_answered(s: State, link: Link) -> str | None:
+    """What a "when a Spell Card, Trap Card, or monster effect is activated" card sees in
+    ``link``: ``spell`` or ``trap`` for the activation of a Spell/Trap *card*, ``monster`` for a
+    monster effect, None for an effect of a face-up Spell/Trap that is not the card's activation
+    (Spacegate's Special Summon, Domino Effect's trigger): negating activations is not negating
+    those effects (ruling CH-8; issue 35, rule 3)."""
+    if link_is_monster_effect(s, link):
+        return "monster"
+    kind = s.cards[link.card].data.kind
+    return kind if link_is_card_activation(s, link, kind) else None
+
+
 def negate_previous(ctx: Ctx, link: Link, then_destroy: bool = True) -> None:
     """Negate the activation of the link this one answered, and if you do, destroy it."""
     s = ctx.s

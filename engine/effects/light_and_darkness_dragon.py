@@ -6,7 +6,9 @@ in your Graveyard (if possible); destroy all cards you control, then, Special Su
 target (if any)."
 
 - The negation is compulsory (no "you can"): a mandatory trigger on the ``activated`` event
-  that every activation raises (``engine.chain``), once per chain: it does not trigger while it
+  that every activation raises (``engine.chain``), for the activation of a Spell or Trap Card
+  or of a monster effect only (not an effect of a face-up Spell/Trap such as Spacegate's or
+  Domino Effect's: ruling CH-8), once per chain: it does not trigger while it
   is already a link of the chain, nor when its ATK or DEF is below 500 ("exactly 500"). The
   500 ATK/DEF are lost when it activates (cost-like, as the card says "exactly").
 - It negates activations, so it answers "during damage calculation" cards too (seed 003,
@@ -31,7 +33,7 @@ from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
-from .common import Ctx, Zone, may_special_summon, still_face_up, summon_choosing_position
+from .common import Ctx, Zone, activation_answered, may_special_summon, still_face_up, summon_choosing_position
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -39,6 +41,9 @@ def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         return False
     if ev.get("card") == card.id or any(link.card == card.id for link in s.chain):
         return False  # once per chain
+    n = int(ev.get("link", 0))
+    if not 1 <= n <= len(s.chain) or activation_answered(s, s.chain[n - 1]) is None:
+        return False  # the effect of a face-up Spell/Trap, not a card's activation (ruling CH-8)
     if any(t.card == card.id and t.effect == 1 for t in s.triggers):
         return False
     return atk(s, card) >= 500 and def_(s, card) >= 500

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..cards import by_name
 from ..facts import PositionChanged
+from ..ops import turned_face_down
 from ..state import Card, Link, State
 from .base import Effect, Script, register
 from .common import Ctx, Position, gain, still_face_up
@@ -25,6 +26,7 @@ def _flip_down(ctx: Ctx, link: Link) -> None:
     c = ctx.s.cards[link.card]
     if still_face_up(c):
         ctx.emit(PositionChanged(card=c.id, position=Position.DEFENSE, face_up=False, by_player=False))
+        turned_face_down(ctx, c)  # its Equip Cards are destroyed (ruling EQ-2)
 
 
 def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
