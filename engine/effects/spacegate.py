@@ -25,7 +25,7 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import MAIN_PHASES, Counter, Ctx, Zone, summon_one_of, summonable
+from .common import MAIN_PHASES, Counter, Ctx, Zone, free_monster_zone, summon_one_of, summonable
 
 GATE: Final = Counter.GATE
 
@@ -52,8 +52,12 @@ def _summonable(s: State, seat: int, n: int) -> list[int]:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
+    """Its controller's Main Phase, a free Monster Zone and a monster in the hand it may Special
+    Summon (ruling GEN-4: sending Spacegate as the cost frees no Monster Zone)."""
     in_main = s.turn_player == seat and s.phase in MAIN_PHASES
-    return in_main and bool(summonable(s, seat, _summonable(s, seat, card.counters.get(GATE, 0))))
+    if not in_main or not free_monster_zone(s, seat):
+        return False
+    return bool(summonable(s, seat, _summonable(s, seat, card.counters.get(GATE, 0))))
 
 
 def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
