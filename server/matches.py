@@ -185,8 +185,10 @@ class MatchService:
     def live_with_watchers(self) -> list[str]:
         return [m for m, lm in self._live.items() if lm.watchers]
 
-    async def _sync(self, lm: LiveMatch) -> list[LogEntry]:
-        """Apply and fan out entries other processes appended (lock held)."""
+    async def _sync(self, lm: LiveMatch, *, announce: bool = True) -> list[LogEntry]:
+        """Apply and fan out entries other processes appended (lock held). Without
+        ``announce`` they are followed but not sent: the caller answers its request first,
+        then fans them out (``_fan_out_followed``)."""
         entries = await self.store.read(lm.match_id, after=lm.seq)
         for entry in entries:
             if not lm.advance(entry, check=True):
@@ -194,9 +196,14 @@ class MatchService:
                 # process that found it (at its append) went on from the shorter log
                 await self._rewind(lm, found="sync", entry_seq=entry.seq)
                 return entries
-        if entries:
+        if entries and announce:
             await self._after(lm)
         return entries
+
+    async def _fan_out_followed(self, lm: LiveMatch) -> None:
+        """Fan out what the match followed without sending it (``_sync(announce=False)``)."""
+        if lm.unsent:
+            await self._after(lm)
 
     async def _rewind(self, lm: LiveMatch, found: str, **seen: int) -> None:
         """The log is shorter than the match held here: Redis lost entries it had acknowledged
@@ -337,6 +344,8 @@ class MatchService:
             if entry is not None:
                 await self._after(lm)
                 self._hold_snapshot(lm, entry)
+            else:
+                await self._fan_out_followed(lm)
         latency = time.perf_counter() - t0
         self.metrics.observe_action_latency(latency)
         outcome = "accepted" if isinstance(answer, Accepted) else answer.code
@@ -466,7 +475,10 @@ class MatchService:
         if result.status == "conflict" and result.seq < lm.seq:
             # the log is shorter than what we had applied: Redis lost entries it had acknowledged
             await self._rewind(lm, found="append", log_seq=result.seq)
-        await self._sync(lm)  # another writer got there first: reload, then answer
+        # another writer got there first (or this action's first attempt, whose reply was lost):
+        # reload; the caller answers, then fans out, so that an ``accepted`` always goes out
+        # before the update of its entry (read back here when the reply was lost)
+        await self._sync(lm, announce=False)
         if result.status == "duplicate":
             return LogEntry(result.seq, seat, action, [], "", client_action_id=result.fingerprint), True
         log.info("append_conflict", match_id=lm.match_id, seq=lm.seq, seat=seat)
@@ -558,6 +570,8 @@ class MatchService:
                     log.info("clock_timeout", match_id=match_id, seq=result[0].seq, seat=owing, do=action["do"])
                     await self._after(lm)
                     self._hold_snapshot(lm, result[0])
+                else:
+                    await self._fan_out_followed(lm)
         except Exception:
             log.exception("timeout_failed", match_id=match_id, seq=seq)
 
