@@ -47,6 +47,7 @@ from server.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watche
 from server.metrics import Metrics
 from server.redisconn import REDIS_DOWN
 from server.store import RedisEventStore, action_key, fingerprint
+from server.storehealth import StoreHealth
 
 if TYPE_CHECKING:
     from server.sealing import Sealer
@@ -90,6 +91,7 @@ class MatchService:
         self.alias_key = alias_key
         self.process_id = process_id
         self.live_processes: set[str] = set()  # other server processes known to be alive
+        self.store_health = StoreHealth()  # whether writes to Redis succeed (/healthz)
         self.sealer: Sealer | None = None  # seals finished matches' logs (server.sealing), if this process does
         # told when this process starts and stops holding a match (server.fanout: its bell)
         self.holding: Callable[[str, bool], None] = _ignore_holding
@@ -465,6 +467,7 @@ class MatchService:
         self.metrics.observe("duel_append_latency_seconds", time.perf_counter() - t0)
         self.metrics.inc("duel_appends_total", result=result.status)
         if result.status == "ok":
+            self.store_health.wrote()
             if lm.held_snapshot is held:
                 lm.held_snapshot = None
             if ahead is None:
