@@ -114,6 +114,7 @@ class DuelServer:
 
     async def start(self) -> DuelServer:
         await self.redis.ping()
+        self.service.loop_clock.start()
         self.fanout.start()
         if self.config.keep_matches is not None or self.config.keep_days is not None:
             self.bots.add(asyncio.create_task(self._retention(), name="retention"))
@@ -315,6 +316,7 @@ class DuelServer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.sealer.flush(), self.config.drain_timeout)
         await self.fanout.stop()
+        self.service.loop_clock.stop()
         await self.redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()

@@ -303,17 +303,18 @@ class FanOut:
 
     async def say_alive(self) -> int:
         """Write this process's heartbeat (the time, in ms, it wrote): a write like any other,
-        so whether it succeeds tells whether Redis takes writes (``StoreHealth``)."""
+        so whether it succeeds tells whether Redis takes writes (``MatchService.store_failed``)."""
         now = int(time.time() * 1000)
-        health = self._service.store_health
+        service = self._service
+        began = service.loop_clock.now()
         try:
-            await self._redis.zadd(keys.PROCESSES, {self._service.process_id: now})
+            await self._redis.zadd(keys.PROCESSES, {service.process_id: now})
         except Exception as exc:
             failure = store_failure(exc)
             if failure is not None:
-                health.failed(failure)
+                service.store_failed(failure, since=began)
             raise
-        health.wrote()
+        service.store_wrote()
         return now
 
     async def _catch_up_all(self) -> None:

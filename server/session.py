@@ -337,7 +337,7 @@ class Session:
             # can fix, and the same request may succeed shortly (issue 34, finding 5)
             log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, why=failure.health)
             self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
-            self.app.service.store_health.failed(failure)
+            self.app.service.store_failed(failure)
             self.error(
                 E.SERVER_UNAVAILABLE,
                 f"the match store is {failure.words} right now; retry the same request shortly",

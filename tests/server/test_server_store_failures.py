@@ -80,14 +80,16 @@ def test_redis_out_of_memory_is_unavailable_and_unhealthy_until_a_write_succeeds
     An action and a lobby request are answered ``server/unavailable`` saying so (not
     ``server/internal``), ``/healthz`` answers 503 with what Redis said, and nothing was
     appended; once Redis has room again, ``/healthz`` is 200 and the same action, sent again
-    with the same id, is accepted once."""
+    with the same id, is accepted once. The seat's clock stood still meanwhile (PROTOCOL.md,
+    section 7): its flag did not fall though the outage lasted longer than it had left, and its
+    entry charges it the time before its first try, not the outage."""
 
     async def body() -> None:
         embedded = EmbeddedRedis(tmp_path / "r", fsync="always").start()
         direct = aioredis.Redis.from_url(embedded.url)
         try:
             async with running_server(embedded.url, tmp_path) as server:
-                a, b, match_id, _ = await start_match(url_of(server))
+                a, b, match_id, _ = await start_match(url_of(server), create=CreateMatch(clock_ms=2_000))
                 actor = await wait_for_turn([a, b])
                 assert actor is not None
                 action, seq = quietly(actor.legal), actor.seq
@@ -101,10 +103,13 @@ def test_redis_out_of_memory_is_unavailable_and_unhealthy_until_a_write_succeeds
                 status, why = await _health(server.port)
                 assert status == 503 and "redis: OOM command not allowed when used memory" in why, (status, why)
                 assert await RedisEventStore(direct).last_seq(match_id) == seq  # nothing appended
+                await asyncio.sleep(2.5)  # longer than the seat had left
                 await direct.config_set("maxmemory", "0")
                 assert await _health(server.port) == (200, "ok\n")  # the check's own write succeeded
                 reply = await actor.act(action, action_id="oom-1", expected_seq=seq)
                 assert isinstance(reply, Accepted) and reply.seq == seq + 1 and not reply.duplicate, reply
+                entry = (await RedisEventStore(direct).read(match_id))[reply.seq - 1]
+                assert entry.client_action_id == "oom-1" and entry.time_ms < 1_000, entry
                 for c in (a, b, other):
                     await c.close()
         finally:
