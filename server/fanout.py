@@ -306,13 +306,12 @@ class FanOut:
         so whether it succeeds tells whether Redis takes writes (``MatchService.store_failed``)."""
         now = int(time.time() * 1000)
         service = self._service
-        began = service.loop_clock.now()
         try:
             await self._redis.zadd(keys.PROCESSES, {service.process_id: now})
         except Exception as exc:
             failure = store_failure(exc)
             if failure is not None:
-                service.store_failed(failure, since=began)
+                service.store_failed(failure)
             raise
         service.store_wrote()
         return now

@@ -7,7 +7,7 @@ charged for it:
   loop): a watchdog ticks every :data:`TICK_S`; once a tick is more than :data:`STALL_S`
   overdue, the clock stands still until the loop runs again. A stall costs a seat at most
   ``STALL_S`` (the part before it can be told from a slow turn);
-* while Redis fails (:meth:`hold`, from the start of the request that failed, until a write
+* while Redis fails (:meth:`hold`, from when a request met the failure until a write
   succeeds again, :meth:`release`): no action can be stored then, nor a timeout.
 
 Its readings only mean something within the process: a chess clock's time is measured here
@@ -70,12 +70,10 @@ class LoopClock:
     def held(self) -> bool:
         return self._held_at is not None
 
-    def hold(self, since: float | None = None) -> None:
-        """Stand still from the reading ``since`` (the start of the request that met Redis
-        failing; default now) until :meth:`release`."""
-        now = self._running()
-        at = now if since is None else min(since, now)
-        self._held_at = at if self._held_at is None else min(self._held_at, at)
+    def hold(self) -> None:
+        """Stand still from now until :meth:`release`."""
+        if self._held_at is None:
+            self._held_at = self._running()
 
     def release(self) -> None:
         """Run again from the reading it was held at."""

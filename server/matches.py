@@ -353,7 +353,9 @@ class MatchService:
                 answer, entry = await self._submit_locked(lm, seat, act, arrived)
             except Exception as exc:
                 if (failure := store_failure(exc)) is not None:
-                    self.store_failed(failure, since=arrived)
+                    if seat == lm.owing_seat():  # the time its action waited for Redis is not the seat's
+                        lm.due_at += max(0.0, self.loop_clock.now() - arrived)
+                    self.store_failed(failure)
                 raise
             reply(answer)
             if entry is not None:
@@ -572,11 +574,11 @@ class MatchService:
         elsewhere = lm.presence[seat] and not any(w.seat == seat for w in lm.watchers)
         return lm.clock.left_ms(seat, self._spent_ms(lm, at)) + (ELSEWHERE_GRACE_MS if elsewhere else 0)
 
-    def store_failed(self, failure: StoreFailure, since: float | None = None) -> None:
-        """Redis failed a request (begun at the LoopClock reading ``since``): ``/healthz`` says
-        so, and no chess clock runs until a write succeeds (nobody's action can be stored)."""
+    def store_failed(self, failure: StoreFailure) -> None:
+        """Redis failed a request: ``/healthz`` says so, and no chess clock runs until a write
+        succeeds (nobody's action can be stored)."""
         self.store_health.failed(failure)
-        self.loop_clock.hold(since)
+        self.loop_clock.hold()
 
     def store_wrote(self) -> None:
         """A write to Redis succeeded: after a failure, the clocks run again and are armed."""
@@ -634,7 +636,7 @@ class MatchService:
                 log.exception("timeout_failed", match_id=match_id, seq=seq)
                 return
             log.warning("timeout_not_stored", match_id=match_id, seq=seq, why=failure.health)
-            self.store_failed(failure, since=fired)  # armed again once Redis serves
+            self.store_failed(failure)  # armed again once Redis serves
 
     # ------------------------------------------------------------------ watchers
 
@@ -693,7 +695,9 @@ class MatchService:
         flags = [self.connected(h) for h in lm.holders]
         if flags == lm.presence and not force:
             return
-        lm.presence = flags
+        changed, lm.presence = flags != lm.presence, flags
+        if changed:
+            self._arm_clock(lm)  # a seat connected elsewhere or not: when this process times it out
         for w in list(lm.watchers):
             w.send(Presence(lm.match_id, list(flags), list(lm.names)))
 
