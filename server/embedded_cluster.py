@@ -138,12 +138,24 @@ class EmbeddedCluster:
             self._client(self.ports[i]).execute_command("CLUSTER REPLICATE", primary)  # type: ignore[no-untyped-call]
         self._until(lambda info: info.get("cluster_state") == "ok", deadline)
         for i in range(self.primaries, nodes):
-            while self._client(self.ports[i]).info("replication").get("master_link_status") != "up":
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"replica {i} did not catch up with its primary")
-                time.sleep(0.1)
+            if not self.replicating(i, deadline - time.monotonic()):
+                self.stop()
+                raise RuntimeError(f"replica {i} did not catch up with its primary")
         return self
+
+    def replicating(self, i: int, timeout: float = 30.0) -> bool:
+        """Wait until node ``i`` is a replica in sync with its primary (a primary that was
+        killed and started again comes back as the replica of the node that took over)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                info = self._client(self.ports[i]).info("replication")
+                if info.get("role") == "slave" and info.get("master_link_status") == "up":
+                    return True
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                pass
+            time.sleep(0.1)
+        return False
 
     def _until(self, ready: Callable[[dict[str, str]], bool], deadline: float) -> None:
         """Wait until every node's CLUSTER INFO is ``ready`` (the cluster stopped if not in time)."""
