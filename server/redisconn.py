@@ -17,7 +17,9 @@ failing with ``MaxConnectionsError``.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,11 +27,100 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import (
+    AskError,
+    BusyLoadingError,
+    ClusterDownError,
+    ClusterError,
+    MasterDownError,
+    MovedError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    ResponseError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a Redis command raises while Redis cannot be reached."""
+
+REFUSALS = {
+    "OOM": "out of memory",
+    "READONLY": "a read-only replica (a failover is under way)",
+    "CLUSTERDOWN": "a cluster that is down",
+    "MASTERDOWN": "a replica whose primary is down",
+    "TRYAGAIN": "a cluster moving the match's slot",
+    "MOVED": "a cluster whose slots moved (a failover is under way)",
+    "ASK": "a cluster moving the match's slot",
+    "LOADING": "loading its data",
+    "BUSY": "busy running a script",
+    "NOREPLICAS": "short of replicas",
+    "MISCONF": "unable to persist to disk",
+}
+"""The error codes of a Redis that is up but refuses a command for a while, for reasons no
+client request can fix (nothing was done), with what they mean in words."""
+
+_REFUSAL_RE = re.compile(r"(?:^|-)(" + "|".join(REFUSALS) + r")\b")
+"""A refusal's code at the start of an error, or inside a script's error (``ERR Error running
+script ...: -OOM command not allowed ...``)."""
+
+_CODES: tuple[tuple[type[Exception], str], ...] = (
+    (OutOfMemoryError, "OOM"),  # redis-py drops the code from these errors' text
+    (ReadOnlyError, "READONLY"),
+    (MasterDownError, "MASTERDOWN"),
+    (ClusterDownError, "CLUSTERDOWN"),
+    (TryAgainError, "TRYAGAIN"),
+    (MovedError, "MOVED"),
+    (AskError, "ASK"),
+    (BusyLoadingError, "LOADING"),
+    (ClusterError, "CLUSTERDOWN"),  # the cluster client's redirections ran out (a failover)
+    (SlotNotCoveredError, "CLUSTERDOWN"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFailure:
+    """Redis could not do a request and a retry later may succeed: ``server/unavailable``.
+    ``code``: the Redis error code (``OOM``, ``READONLY``, ...), or ``UNREACHABLE`` /
+    ``TIMEOUT`` when it did not answer; ``detail``: what Redis or the client said."""
+
+    code: str
+    detail: str
+
+    @property
+    def health(self) -> str:
+        """The reason ``/healthz`` gives."""
+        if self.code in ("UNREACHABLE", "TIMEOUT"):
+            return f"redis unreachable: {self.detail}"
+        return f"redis: {self.code} {self.detail}"
+
+    @property
+    def words(self) -> str:
+        """What a client is told: the state of the store in words, no internals."""
+        if self.code == "TIMEOUT":
+            return "did not answer in time"
+        return "unreachable" if self.code == "UNREACHABLE" else REFUSALS[self.code]
+
+
+def store_failure(exc: BaseException) -> StoreFailure | None:
+    """``exc`` as a failure of the store that no request of the client can fix (Redis down,
+    slow, out of memory, read-only, a cluster failing over), else None (a bug: ``server/internal``)."""
+    if isinstance(exc, BusyLoadingError):
+        return StoreFailure("LOADING", str(exc).removeprefix("LOADING ").strip())
+    if isinstance(exc, RedisTimeoutError | TimeoutError):
+        return StoreFailure("TIMEOUT", type(exc).__name__)
+    if isinstance(exc, RedisConnectionError | OSError):
+        return StoreFailure("UNREACHABLE", type(exc).__name__)
+    text = str(exc)
+    if isinstance(exc, ResponseError) and (found := _REFUSAL_RE.search(text)) is not None:
+        return StoreFailure(found.group(1), text[found.end() :].strip())
+    for kind, code in _CODES:
+        if isinstance(exc, kind):
+            return StoreFailure(code, text.strip())
+    return None
+
 
 CLUSTER_SCHEME = "redis+cluster://"
 

@@ -30,7 +30,7 @@ import structlog
 from server import keys
 from server.directory import FINISHED
 from server.metrics import Metrics
-from server.redisconn import REDIS_DOWN
+from server.redisconn import REDIS_DOWN, store_failure
 from server.store import RedisEventStore, SealResult
 
 log = structlog.get_logger("duel.sealing")
@@ -147,17 +147,18 @@ class Sealer:
         that finds Redis unreachable is queued again here."""
         try:
             result = await self.store.seal(match_id)
-        except REDIS_DOWN:
-            log.warning("seal_redis_unavailable", match_id=match_id, attempt=attempts + 1)
+        except Exception as exc:
+            failure = store_failure(exc)  # Redis down, out of memory, failing over: try again later
+            if failure is None:
+                log.exception("seal_failed", match_id=match_id)
+                self.metrics.inc("duel_logs_seal_failed_total")
+                return None
+            log.warning("seal_redis_unavailable", match_id=match_id, attempt=attempts + 1, why=failure.health)
             if attempts + 1 < ATTEMPTS:
                 self._due.append((time.monotonic() + self.delay + RETRY_AFTER_S, match_id, attempts + 1))
                 self._wake()
             else:
                 self.metrics.inc("duel_logs_seal_failed_total")
-            return None
-        except Exception:
-            log.exception("seal_failed", match_id=match_id)
-            self.metrics.inc("duel_logs_seal_failed_total")
             return None
         if result.status == "ok":
             self.metrics.inc("duel_logs_sealed_total")

@@ -66,6 +66,7 @@ from server.directory import FINISHED
 from server.limits import TokenBucket, client_address
 from server.lobby import REFRESH_S, Entrant
 from server.matches import LiveMatch, Watcher
+from server.redisconn import store_failure
 from server.tokens import BadToken
 
 if TYPE_CHECKING:
@@ -326,17 +327,21 @@ class Session:
             self.error(E.DECK_INVALID, str(exc))
         except ConnectionClosed:
             raise
-        except REDIS_ERRORS as exc:
-            log.warning(
-                "redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, error=type(exc).__name__
-            )
+        except Exception as exc:
+            failure = store_failure(exc)
+            if failure is None:
+                log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
+                self.error(E.SERVER_INTERNAL, "the server failed; retry the request")
+                return
+            # Redis is down, slow, out of memory, read-only or failing over: nothing the client
+            # can fix, and the same request may succeed shortly (issue 34, finding 5)
+            log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, why=failure.health)
             self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
+            self.app.service.store_failed(failure)
             self.error(
-                E.SERVER_UNAVAILABLE, "the match store cannot be reached right now; retry the same request shortly"
+                E.SERVER_UNAVAILABLE,
+                f"the match store is {failure.words} right now; retry the same request shortly",
             )
-        except Exception:
-            log.exception("request_failed", session=self.id, match_id=self.match_id, type=msg.type)
-            self.error(E.SERVER_INTERNAL, "the server failed; retry the request")
 
     async def _dispatch(self, msg: ClientMessage) -> None:
         if isinstance(msg, Act):

@@ -180,6 +180,10 @@ class Player:
         self.resent = 0
         self.finished = False
         self.inflight: tuple[str, int, dict[str, Any]] | None = None
+        self.tries = 0  # sendings of the action in flight
+        # actions accepted at their first sending whose connection got the update of their
+        # entry before the ``accepted`` (PROTOCOL.md: the answer comes first)
+        self.update_first = 0
 
     async def _connect(self, deadline: float) -> DuelClient:
         loop = asyncio.get_running_loop()
@@ -231,9 +235,13 @@ class Player:
                 if self.inflight is not None:
                     cid, expected, action = self.inflight
                     c.drain()
+                    before = len(c.inbox)
+                    self.tries += 1
                     reply = await c.act(action, expected_seq=expected, action_id=cid, timeout=10)
                     if isinstance(reply, Accepted):
                         self.acks.append(Ack(self.match_id, self.seat, reply.seq, cid))
+                        if self.tries == 1 and update_first(c.inbox[before:], reply):
+                            self.update_first += 1
                     else:
                         self.rejected[reply.code] += 1
                     self.inflight = None
@@ -249,6 +257,7 @@ class Player:
                     if self.think:
                         await asyncio.sleep(self.think * (0.5 + self.rnd.random()))
                     self.inflight = (self._new_id(), c.seq, bot_choice(c.legal, self.rnd))
+                    self.tries = 0
                     continue
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(c.changed.wait(), 5)
@@ -268,6 +277,12 @@ class Player:
 
     async def close(self) -> None:
         await _close(self.client)
+
+
+def update_first(seen: list[ServerMessage], reply: Accepted) -> bool:
+    """Did the update of ``reply``'s entry come before ``reply`` among the messages ``seen``?"""
+    answered = next(i for i, m in enumerate(seen) if m is reply)
+    return any(isinstance(m, Update) and m.seq == reply.seq for m in seen[:answered])
 
 
 async def start_duel(

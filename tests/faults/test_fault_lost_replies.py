@@ -10,7 +10,9 @@ surely uses loses at least one answer. Meanwhile: duels created and joined by
 request id, quick-match players paired concurrently, quick-match players who leave while
 waiting (the leave script), all played to the end by the bot.
 
-Asserted: no action applied twice, no acknowledged action lost, every log verifies; every
+Asserted: no action applied twice, no acknowledged action lost, every log verifies; an
+action's ``accepted`` comes before the update of its entry on its connection (issue 34: 3 of
+344 lost append replies answered after the update); every
 request id got exactly one seat, every match two distinct players; no player stranded
 (every connected quick-match player was paired and its duel started and finished); no one
 was ever paired with a player who had left; the quick-match queue and its records are empty
@@ -200,6 +202,7 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
             quick_queue_left=queue_left,
             quick_records_left=records_left,
             client_errors=dict(errors + sum((p.errors for p in players), Counter())),
+            update_before_accepted=sum(p.update_first for p in players),
             **result.figures(),
         )
         report("lost_replies", **figures)
@@ -207,6 +210,7 @@ def test_lost_replies_on_appends_and_every_lobby_write(tmp_path: Path) -> None:
         for name in ("append", "create", "join", "hold", "release", "finish", "pair", "leave", "seal"):
             assert lost[name] > 0, f"no reply to {name} was lost: {dict(lost)}"
         assert stranded == 0
+        assert figures["update_before_accepted"] == 0
         assert all(n == 1 for n in seats.values()), seats
         assert all(n == 2 for n in per_match.values()), per_match
         assert len(per_match) >= QUICK_PAIRS + DUELS
