@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import effects as _effects  # noqa: F401  (registers every card script)
 from . import state as _state
+from .actions import Action, WireAction
 from .apply import apply_facts, evolve, fold, fold_into
 from .card_data import CardData
 from .cards import CARDS, CARDS_BY_NAME, by_name
@@ -20,7 +21,7 @@ from .describe import describe
 from .flow import owed_by, pending
 from .genesis import DuelConfig, create, initial
 from .state import CardPool, State, share_unwritten, state_hash
-from .types import Action, Fact, IllegalAction
+from .types import Fact, IllegalAction
 from .view import view
 from .viewpoints import Viewpoints
 
@@ -43,6 +44,7 @@ __all__ = [
     "IllegalAction",
     "State",
     "Viewpoints",
+    "WireAction",
     "apply_facts",
     "by_name",
     "create",

@@ -10,6 +10,28 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Final
 
+from .actions import (
+    ACTIONS,
+    Action,
+    Activate,
+    Attack,
+    CancelAttack,
+    ChangePosition,
+    Choose,
+    Concede,
+    EndBattlePhase,
+    EndTurn,
+    EnterBattlePhase,
+    FlipSummon,
+    NextPhase,
+    Pass,
+    Retarget,
+    SetCard,
+    Summon,
+    WireAction,
+    parse,
+    wire,
+)
 from .apply import fold
 from .battle import battle_step
 from .battle.start_step import may_enter
@@ -22,37 +44,19 @@ from .main_phase import change_position, flip_summon, set_spell_trap, summon, su
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State, begin_in_place, carry_board_hash, derive, end_in_place
 from .stats import can_summon
-from .types import Action, Fact, IllegalAction, other
+from .types import ChoiceKind, Fact, IllegalAction, Position, other
 
-PASS: Final[Action] = {"do": "pass"}
-KNOWN_ACTIONS: Final = frozenset(
-    {
-        "pass",
-        "summon",
-        "set",
-        "flip_summon",
-        "change_position",
-        "activate",
-        "attack",
-        "retarget",
-        "cancel_attack",
-        "choose",
-        "enter_battle_phase",
-        "end_battle_phase",
-        "next_phase",
-        "end_turn",
-        "concede",
-    }
-)
+PASS: Final[WireAction] = {"do": "pass"}
+KNOWN_ACTIONS: Final = frozenset(cls.DO.value for cls in ACTIONS)
 
 
-def legal_actions(s: State, seat: int) -> list[Action]:
+def legal_actions(s: State, seat: int) -> list[WireAction]:
     """Every action ``seat`` may take now (empty if the engine is not waiting for it)."""
     if owed_by(s) != seat:
         return []
     if s.choice is not None:
         return _choice_actions(s, seat)
-    out: list[Action] = []
+    out: list[WireAction] = []
     out.extend(activation_actions(s, seat))
     if seat == s.turn_player and open_state(s):
         out.extend(
@@ -70,13 +74,13 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     return out
 
 
-def procedure_actions(s: State, seat: int) -> list[Action]:
+def procedure_actions(s: State, seat: int) -> list[WireAction]:
     """Special Summons from the hand by a card's own procedure (Fenrir: "can only be Special
     Summoned by removing 2 WATER monsters in your Graveyard from play"): a Main Phase action of
     the turn player in an open game state, like a Normal Summon; it does not start a chain."""
     if s.phase not in ("main1", "main2") or s.priority != seat:
         return []
-    out: list[Action] = []
+    out: list[WireAction] = []
     for cid in s.players[seat].hand:
         c = s.cards[cid]
         sc = script_of(c)
@@ -106,8 +110,8 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
     ctx.emit(Priority(seat=seat, passes=0))
 
 
-def _phase_actions(s: State) -> list[Action]:
-    out: list[Action] = []
+def _phase_actions(s: State) -> list[WireAction]:
+    out: list[WireAction] = []
     if s.phase == "battle" and s.step in ("start", "end"):
         out.append({"do": "next_phase"})
         return out
@@ -132,25 +136,25 @@ def _phase_actions(s: State) -> list[Action]:
     return out
 
 
-def _choice_actions(s: State, seat: int) -> list[Action]:
+def _choice_actions(s: State, seat: int) -> list[WireAction]:
     ch = s.choice
     assert ch is not None
     kind = ch["kind"]
-    if kind == "replay":
+    if kind == ChoiceKind.REPLAY:
         return battle_step.replay_actions(s)
-    if kind == "trigger":
+    if kind == ChoiceKind.TRIGGER:
         from .chain import trigger_actions
 
         ways = [w for i in _trigger_indices(ch) for w in trigger_actions(s, i)]
         return ways if ch.get("mandatory") else [*ways, dict(PASS)]
-    if kind == "discard":
+    if kind == ChoiceKind.DISCARD:
         hand = s.players[seat].hand
         return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
-    if kind == "ahead":
+    if kind == ChoiceKind.AHEAD:
         from .chain import ahead_actions
 
         return [*ahead_actions(s, seat, list(ch["kinds"])), dict(PASS)]
-    if kind in ("options", "cards"):
+    if kind in (ChoiceKind.OPTIONS, ChoiceKind.CARDS):
         from .effects.choices import choice_actions
 
         return choice_actions(ch)
@@ -168,7 +172,7 @@ def _norm(v: Any) -> Any:
     return v
 
 
-def normalize(action: Action) -> Action:
+def normalize(action: WireAction) -> WireAction:
     """Accept a few convenient spellings: a single target instead of a list."""
     a = dict(action)
     if a.get("do") == "activate":
@@ -180,7 +184,7 @@ def normalize(action: Action) -> Action:
     return a
 
 
-def matches(action: Action, legal: Action) -> bool:
+def matches(action: WireAction, legal: WireAction) -> bool:
     """Every key the action names agrees with the legal action."""
     for k, v in action.items():
         if k not in legal:
@@ -193,7 +197,7 @@ def matches(action: Action, legal: Action) -> bool:
     return True
 
 
-def find_legal(s: State, seat: int, action: object) -> Action:
+def find_legal(s: State, seat: int, action: object) -> WireAction:
     """The legal action ``action`` asks for. ``action`` is whatever the client sent (typed
     ``object``: compiled code checks argument types, and junk must get IllegalAction)."""
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
@@ -212,7 +216,7 @@ def find_legal(s: State, seat: int, action: object) -> Action:
     raise IllegalAction("action/illegal", explain(s, seat, a))
 
 
-def known_legal_actions(s: State, seat: int) -> list[Action]:
+def known_legal_actions(s: State, seat: int) -> list[WireAction]:
     """``legal_actions``, kept with the state until a fact changes it: the server computes
     them to send them to the seat, then checks the seat's answer against them. Read only:
     the list and its actions are shared (``legal_actions`` gives a fresh copy)."""
@@ -228,7 +232,7 @@ def known_legal_actions(s: State, seat: int) -> list[Action]:
     return got
 
 
-def explain(s: State, seat: int, a: Action) -> str:
+def explain(s: State, seat: int, a: WireAction) -> str:
     """A human reason for the most common illegal actions."""
     do = a.get("do")
     if do not in KNOWN_ACTIONS:
@@ -305,7 +309,7 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
     ctx = Ctx(derive(state))
     journal = begin_in_place(ctx.s)
     try:
-        perform(ctx, seat, legal)
+        perform(ctx, seat, parse(legal))
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
@@ -324,93 +328,97 @@ BOARD_UNCHANGED: Final[frozenset[type[Fact]]] = frozenset({Passed, Priority})
 modifier (so no ATK/DEF either: no stat depends on priority)."""
 
 
-def perform(ctx: Ctx, seat: int, a: Action) -> None:
+def perform(ctx: Ctx, seat: int, action: Action) -> None:
+    """Do ``action``, a legal one (``find_legal``), for ``seat``: the facts go to ``ctx``."""
     s = ctx.s
-    do = a["do"]
-    if s.event is not None and s.event.get("soft") and do != "pass" and not _answers_event(s, a):
+    if s.event is not None and s.event.get("soft") and not isinstance(action, Pass) and not _answers_event(s, action):
         ctx.emit(Event(event=None))  # acting first: the "When ..." timing is gone
-    if do == "pass":
-        if s.choice is not None:
-            if s.choice["kind"] == "trigger":
-                # declining: every optional trigger of the group that was not activated
-                for i in sorted(_trigger_indices(s.choice), reverse=True):
-                    ctx.emit(TriggerDone(index=i, declined=True))
-            ctx.emit(Choice(choice=None))
-            return
-        ctx.emit(Passed(seat=seat))
-    elif do in ("next_phase", "enter_battle_phase", "end_turn", "end_battle_phase"):
-        intent = {"enter_battle_phase": "battle", "end_turn": "end", "next_phase": "next", "end_battle_phase": "next"}[
-            do
-        ]
-        if do == "end_turn" and s.phase == "battle":
-            intent = "end"
-        ctx.emit(Passed(seat=seat, intent=intent))
-    elif do == "activate":
-        card = s.cards[a["card"]]
-        if s.choice is not None and s.choice["kind"] == "trigger":
-            from .chain import activate_trigger, trigger_actions
+    match action:
+        case Pass():
+            if s.choice is not None:
+                if s.choice["kind"] == ChoiceKind.TRIGGER:
+                    # declining: every optional trigger of the group that was not activated
+                    for i in sorted(_trigger_indices(s.choice), reverse=True):
+                        ctx.emit(TriggerDone(index=i, declined=True))
+                ctx.emit(Choice(choice=None))
+                return
+            ctx.emit(Passed(seat=seat))
+        case NextPhase() | EndBattlePhase():
+            ctx.emit(Passed(seat=seat, intent="next"))  # a pass that moves the turn on (``flow``)
+        case EnterBattlePhase():
+            ctx.emit(Passed(seat=seat, intent="battle"))
+        case EndTurn():
+            ctx.emit(Passed(seat=seat, intent="end"))
+        case Activate():
+            _activate(ctx, seat, action)
+        case Summon(procedure=True):
+            _procedure_summon(
+                ctx, seat, s.cards[action.card], action.cost or [], action.position or Position.ATTACK.value
+            )
+            auto_pass_turn_player(ctx)
+        case Summon() | SetCard():
+            card = s.cards[action.card]
+            if card.data.is_monster:
+                face_up = isinstance(action, Summon)
+                summon(ctx, seat, card, list(action.tribute or ()), face_up=face_up)
+                if face_up or action.tribute:
+                    auto_pass_turn_player(ctx)
+            else:
+                set_spell_trap(ctx, seat, card)
+        case FlipSummon():
+            flip_summon(ctx, seat, s.cards[action.card])
+            auto_pass_turn_player(ctx)
+        case ChangePosition():
+            change_position(ctx, seat, s.cards[action.card])
+        case Attack():
+            battle_step.declare(ctx, s.cards[action.with_], None if action.direct else action.target)
+            auto_pass_turn_player(ctx)
+        case Retarget():
+            battle_step.retarget(ctx, None if action.direct else action.target)
+        case CancelAttack():
+            battle_step.cancel(ctx)
+        case Choose():
+            _choose(ctx, seat, action)
+        case Concede():  # decided before a Ctx is made (``decide``): never a legal action
+            raise IllegalAction("action/malformed", "concede is not performed")
 
-            idx = next(i for i in _trigger_indices(s.choice) if a in trigger_actions(s, i))
-            ctx.emit(Choice(choice=None))
-            activate_trigger(ctx, idx, a)
-            return
-        ahead = s.choice is not None and s.choice["kind"] == "ahead"
-        activate(
-            ctx,
-            seat,
-            card,
-            int(a.get("effect", 1)),
-            list(a.get("target", [])),
-            list(a.get("cost", [])),
-            a.get("choose"),
-        )
-        if ahead:
-            ctx.emit(Choice(choice=None))
-    elif do == "summon" and a.get("procedure"):
-        _procedure_summon(ctx, seat, s.cards[a["card"]], list(a.get("cost", [])), str(a.get("position", "attack")))
-        auto_pass_turn_player(ctx)
-    elif do in ("summon", "set"):
-        card = s.cards[a["card"]]
-        if card.data.is_monster:
-            summon(ctx, seat, card, list(a.get("tribute", [])), face_up=do == "summon")
-            if do == "summon" or a.get("tribute"):
-                auto_pass_turn_player(ctx)
-        else:
-            set_spell_trap(ctx, seat, card)
-    elif do == "flip_summon":
-        flip_summon(ctx, seat, s.cards[a["card"]])
-        auto_pass_turn_player(ctx)
-    elif do == "change_position":
-        change_position(ctx, seat, s.cards[a["card"]])
-    elif do == "attack":
-        target = None if a.get("direct") else a.get("target")
-        battle_step.declare(ctx, s.cards[a["with"]], target)
-        auto_pass_turn_player(ctx)
-    elif do == "retarget":
-        battle_step.retarget(ctx, None if a.get("direct") else a.get("target"))
-    elif do == "cancel_attack":
-        battle_step.cancel(ctx)
-    elif do == "choose":
-        ch = s.choice
-        assert ch is not None
-        if ch["kind"] == "discard":
-            ctx.emit(Choice(choice=None))
-            for cid in a["cards"]:
-                send_to_grave(ctx, s.cards[cid], reason="discard")
-            from .flow import _end_phase_over
 
-            _end_phase_over(ctx)
-        else:
-            from .effects.choices import answer
+def _activate(ctx: Ctx, seat: int, action: Activate) -> None:
+    s = ctx.s
+    card = s.cards[action.card]
+    if s.choice is not None and s.choice["kind"] == ChoiceKind.TRIGGER:
+        from .chain import activate_trigger, trigger_actions
 
-            answer(ctx, seat, a)
+        a = wire(action)
+        idx = next(i for i in _trigger_indices(s.choice) if a in trigger_actions(s, i))
+        ctx.emit(Choice(choice=None))
+        activate_trigger(ctx, idx, a)
+        return
+    ahead = s.choice is not None and s.choice["kind"] == ChoiceKind.AHEAD
+    activate(ctx, seat, card, action.effect or 1, list(action.target or ()), list(action.cost or ()), action.choose)
+    if ahead:
+        ctx.emit(Choice(choice=None))
+
+
+def _choose(ctx: Ctx, seat: int, action: Choose) -> None:
+    ch = ctx.s.choice
+    assert ch is not None
+    if ch["kind"] == ChoiceKind.DISCARD:
+        ctx.emit(Choice(choice=None))
+        for cid in action.cards or ():
+            send_to_grave(ctx, ctx.s.cards[cid], reason="discard")
+        from .flow import _end_phase_over
+
+        _end_phase_over(ctx)
     else:
-        raise IllegalAction("action/unknown", f"unknown action {do!r}")
+        from .effects.choices import answer
+
+        answer(ctx, seat, action)
 
 
-def _answers_event(s: State, a: Action) -> bool:
-    if a["do"] != "activate" or s.event is None:
+def _answers_event(s: State, action: Action) -> bool:
+    if not isinstance(action, Activate) or s.event is None:
         return False
-    effs = effects_of(s.cards[a["card"]])
-    idx = int(a.get("effect", 1))
+    effs = effects_of(s.cards[action.card])
+    idx = action.effect or 1
     return 1 <= idx <= len(effs) and effs[idx - 1].event == s.event.get("kind")

@@ -18,7 +18,7 @@ from .decide import legal_actions, matches, normalize
 from .facts import FACTS
 from .flow import pending
 from .scenario_keys import (
-    ACTIONS,
+    ACTION_KEYS,
     EXPECT_KEYS,
     HISTORY_KEYS,
     PHASE_NAMES,
@@ -35,7 +35,7 @@ from .scenario_questions import answer_step, asked_seat, question_text, resoluti
 from .scenario_setup import SEATS, build_setup
 from .state import State, state_hash
 from .stats import atk, def_
-from .types import Action, Fact, IllegalAction
+from .types import Fact, IllegalAction, WireAction
 
 __all__ = ["Failure", "Result", "Runner", "ScenarioError", "build_setup", "run", "start_state", "translate"]
 
@@ -92,15 +92,15 @@ def _resolve(labels: dict[str, int], v: Any) -> Any:
     return v
 
 
-def translate(labels: dict[str, int], seat_key: str, body: dict[str, Any]) -> tuple[int, Action]:
+def translate(labels: dict[str, int], seat_key: str, body: dict[str, Any]) -> tuple[int, WireAction]:
     """``{A: attack, with: dm, target: bewd}`` -> (0, {"do": "attack", "with": 3, "target": 7})."""
     if seat_key not in SEATS:
         raise ScenarioError(f"unknown player {seat_key!r}")
     do = body[seat_key] if seat_key in body else body.get("do")
-    if do not in ACTIONS:
+    if do not in ACTION_KEYS:
         raise ScenarioError(f"unknown action {do!r}")
-    check_keys(f"the {do!r} action {body!r}", (k for k in body if k not in (seat_key, "do")), ACTIONS[do])
-    action: Action = {"do": do}
+    check_keys(f"the {do!r} action {body!r}", (k for k in body if k not in (seat_key, "do")), ACTION_KEYS[do])
+    action: WireAction = {"do": do}
     for k, v in body.items():
         if k in (seat_key, "do"):
             continue
@@ -148,7 +148,7 @@ class Runner:
         p = pending(self.state)
         return None if p is None else int(p["seat"])  # type: ignore[call-overload]
 
-    def act(self, seat: int, action: Action) -> None:
+    def act(self, seat: int, action: WireAction) -> None:
         facts = engine_decide(self.state, seat, action)
         self.entries.append(facts)
         was = self.state.choice
@@ -170,7 +170,7 @@ class Runner:
         self.act(w, {"do": "pass"})
         return None
 
-    def auto_pass_before(self, idx: int, seat: int, action: Action, only_others: bool = False) -> Failure | None:
+    def auto_pass_before(self, idx: int, seat: int, action: WireAction, only_others: bool = False) -> Failure | None:
         for _ in range(MAX_PASSES + 1):
             w = self.waiting()
             if w is None:
@@ -223,7 +223,7 @@ class Runner:
             )
         return Failure(idx, f"{asked}: add {answer} before step {idx}")
 
-    def misplaced_choose(self, idx: int, seat: int, action: Action) -> Failure | None:
+    def misplaced_choose(self, idx: int, seat: int, action: WireAction) -> Failure | None:
         """A ``choose`` on ``activate`` for a selection the card makes as it resolves (ruling
         SEL-1): the activation is legal without it, and offers no ``choose``."""
         if action["do"] != "activate" or not action.get("choose"):
@@ -458,7 +458,7 @@ class Runner:
             return None if s.winner is None else ("draw" if s.winner == "draw" else SEAT_NAMES[int(s.winner)])
         raise ScenarioError(f"unknown expect key {key!r}")
 
-    def describe_legal(self, acts: list[Action]) -> list[dict[str, Any]]:
+    def describe_legal(self, acts: list[WireAction]) -> list[dict[str, Any]]:
         inv = {v: k for k, v in self.labels.items()}
         out = []
         for a in acts:

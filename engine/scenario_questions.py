@@ -16,7 +16,7 @@ from typing import Any, Final
 from .decide import legal_actions
 from .scenario_setup import SEATS
 from .state import State
-from .types import Action
+from .types import WireAction
 
 SEAT_NAMES: Final = tuple(SEATS)
 # the arguments of an action that name cards, in the order a step writes them
@@ -52,7 +52,7 @@ def _choose(s: State, labels: dict[str, int], x: Any) -> str:
     return name_of(s, labels, x) if isinstance(x, int) and x in s.cards else str(x)
 
 
-def step_text(s: State, labels: dict[str, int], seat: int, action: Action) -> str:
+def step_text(s: State, labels: dict[str, int], seat: int, action: WireAction) -> str:
     """``action`` of ``seat`` written as a scenario step: ``{B: choose, option: defense}``."""
     parts = [f"{SEAT_NAMES[seat]}: {action['do']}"]
     keys = sorted((k for k in action if k != "do"), key=lambda k: _ORDER.index(k) if k in _ORDER else len(_ORDER))
@@ -114,7 +114,7 @@ def answer_step(s: State, labels: dict[str, int]) -> str:
     return step_text(s, labels, seat, best)
 
 
-def resolution_choice_text(s: State, labels: dict[str, int], seat: int, action: Action) -> str:
+def resolution_choice_text(s: State, labels: dict[str, int], seat: int, action: WireAction) -> str:
     """What a ``choose`` on ``activate`` becomes when the card makes that selection as it
     resolves: the ``choose`` step that answers it then."""
     values = action.get("choose", [])

@@ -1,20 +1,20 @@
 """Plain-data aliases shared by the whole engine.
 
-Actions (what a player asks for) are plain dicts, as they come over the wire. Facts (what
-happened) are the classes of ``engine.facts``; ``WireFact`` is a fact as the wire and the
-Redis log have it (``engine.facts.to_wire`` / ``from_wire``).
+Actions (what a player asks for) are the classes of ``engine.actions``; ``WireAction`` is an
+action as the wire and the Redis log have it (a map, ``engine.actions.parse`` / ``wire``).
+Facts (what happened) are the classes of ``engine.facts``; ``WireFact`` is a fact as the wire
+and the Redis log have it (``engine.facts.to_wire`` / ``from_wire``).
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
+from .actions import WireAction as WireAction
 from .facts import Fact as Fact
 from .facts import WireFact as WireFact
 from .plain import register
-
-Action = dict[str, Any]
 
 SEATS: Final[tuple[int, ...]] = (0, 1)
 
@@ -116,6 +116,31 @@ class Position(StrEnum):
     DEFENSE = "defense"
 
 
-register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position))  # engine.plain's table
+class ChoiceKind(StrEnum):
+    """The kinds of decision ``State.choice`` asks for (its ``kind``; PROTOCOL.md, ``pending``)."""
+
+    TRIGGER = "trigger"  # activate (and order) optional trigger effects, or pass
+    DISCARD = "discard"  # discard down to the hand limit (End Phase)
+    CARDS = "cards"  # choose card(s) as an effect resolves (engine.effects.choices)
+    OPTIONS = "options"  # choose one option as an effect resolves
+    AHEAD = "ahead"  # battle damage was dealt: activate a card before the effects it triggers
+    REPLAY = "replay"  # the attack target changed: attack again, another target, or not
+
+
+class EventKind(StrEnum):
+    """Kinds of event (``State.event``'s ``kind``; ``ops.raise_event``) whose names are easy to
+    confuse; docs/cards-howto.md says which a card answers with which."""
+
+    LEFT_FIELD = "left_field"
+    """The "When ... leaves the field" window after a move (``chain.note_left_field``): the
+    ``event`` fact's ``cards`` lists every card that left, for the Traps that answer it
+    (``Effect(event=...)``)."""
+    CARD_LEFT_FIELD = "card_left_field"
+    """One card left the field (``ops.move``; its ``card``, ``to``, ``controller``): raised for
+    trigger effects of that card only (``Effect(trigger_on=...)``, Alien Mother); never a
+    window a Trap answers."""
+
+
+register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position, ChoiceKind, EventKind))  # engine.plain's table
 
 MAIN_PHASES: Final = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions

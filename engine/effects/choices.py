@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from ..actions import Choose, WireAction
 from ..ctx import Ctx
 from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
 from ..stats import can_summon
-from ..types import Action, IllegalAction, Zone
+from ..types import ChoiceKind, IllegalAction, Zone
 
 Answer = list[int] | str
 Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
@@ -95,13 +96,13 @@ def ask_option(
     ctx.emit(Choice(choice=choice))
 
 
-def choice_actions(ch: dict[str, Any]) -> list[Action]:
+def choice_actions(ch: dict[str, Any]) -> list[WireAction]:
     """The answers a pending ``cards``/``options`` question accepts."""
     from itertools import combinations
 
-    if ch["kind"] == "options":
+    if ch["kind"] == ChoiceKind.OPTIONS:
         return [{"do": "choose", "option": o} for o in ch["options"]]
-    out: list[Action] = []
+    out: list[WireAction] = []
     if int(ch.get("min", 1)) == 0:
         out.append({"do": "choose", "cards": []})
     n = int(ch.get("count", 1))
@@ -110,13 +111,13 @@ def choice_actions(ch: dict[str, Any]) -> list[Action]:
     return out
 
 
-def answer(ctx: Ctx, seat: int, action: Action) -> None:
+def answer(ctx: Ctx, seat: int, action: Choose) -> None:
     ch = ctx.s.choice
     fn = THEN.get(str(ch.get("then"))) if ch is not None else None
     if ch is None or fn is None:
         raise IllegalAction("action/illegal", "no choice of this kind is pending")
     ctx.emit(Choice(choice=None))
-    picked: Answer = [int(c) for c in action.get("cards", [])] if ch["kind"] == "cards" else str(action["option"])
+    picked: Answer = [int(c) for c in action.cards or ()] if ch["kind"] == ChoiceKind.CARDS else str(action.option)
     fn(ctx, seat, picked, dict(ch.get("data", {})))
 
 
