@@ -49,7 +49,7 @@ from .stats import (
     properly_summoned,
     unaffected,
 )
-from .types import CardFlag, Phase, Step, Zone, other
+from .types import CardFlag, EventKind, Phase, Step, Zone, other
 
 PUBLIC_ZONES: Final[tuple[Zone, ...]] = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zone.BANISHED)
 
@@ -115,7 +115,7 @@ def move(
         elif f.on_field:
             destroy(ctx, f, reason="rule")
     if leaving:
-        event = {"kind": "left_the_field", "card": c.id, "to": to, "controller": was_controller}
+        event = {"kind": EventKind.CARD_LEFT_FIELD.value, "card": c.id, "to": to, "controller": was_controller}
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
 
 

@@ -9,12 +9,12 @@ from typing import Final
 from .cards import CARDS
 from .describe import phase_text
 from .state import State
-from .types import MAIN_PHASES, Phase, Step
+from .types import MAIN_PHASES, EventKind, Phase, Step
 
 EVENTS: Final = {
     "attack_declared": "the attack declaration",
     "summoned": "the summon",
-    "left_field": "the monster(s) leaving the field",
+    EventKind.LEFT_FIELD: "the monster(s) leaving the field",
 }
 
 

@@ -128,17 +128,34 @@ class ChoiceKind(StrEnum):
 
 
 class EventKind(StrEnum):
-    """Kinds of event (``State.event``'s ``kind``; ``ops.raise_event``) whose names are easy to
-    confuse; docs/cards-howto.md says which a card answers with which."""
+    """The kinds of event (``ops.raise_event``'s ``kind``, ``State.event``'s): what trigger effects
+    answer (``Effect(trigger_on=...)``) and "When ..." effects respond to (``Effect(event=...)``).
+    Their values are the strings of the ``event`` fact."""
 
+    ATTACK_DECLARED = "attack_declared"
+    SUMMONED = "summoned"
+    FLIPPED = "flipped"
+    ACTIVATED = "activated"
+    CHAIN_RESOLVED = "chain_resolved"
+    DESTROYED = "destroyed"  # with ``reason`` (battle/effect), ``by``, ``to``
+    SENT_TO_GRAVE = "sent_to_grave"
+    PHASE_START = "phase_start"  # with ``phase``
+    BATTLE_PHASE_START = "battle_phase_start"
+    BATTLE_PHASE_END = "battle_phase_end"
+    DAMAGE_STEP_START = "damage_step_start"
+    BEFORE_DAMAGE_CALCULATION = "before_damage_calculation"
+    DAMAGE_CALCULATION = "damage_calculation"
+    AFTER_DAMAGE_CALCULATION = "after_damage_calculation"
+    BATTLE_DAMAGE = "battle_damage"
+    DAMAGE_STEP_END = "damage_step_end"
     LEFT_FIELD = "left_field"
     """The "When ... leaves the field" window after a move (``chain.note_left_field``): the
     ``event`` fact's ``cards`` lists every card that left, for the Traps that answer it
-    (``Effect(event=...)``)."""
+    (``Effect(event=EventKind.LEFT_FIELD)``)."""
     CARD_LEFT_FIELD = "card_left_field"
     """One card left the field (``ops.move``; its ``card``, ``to``, ``controller``): raised for
-    trigger effects of that card only (``Effect(trigger_on=...)``, Alien Mother); never a
-    window a Trap answers."""
+    trigger effects of that card only (``Effect(trigger_on=EventKind.CARD_LEFT_FIELD)``, Alien
+    Mother); never a window a Trap answers."""
 
 
 register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position, ChoiceKind, EventKind))  # engine.plain's table

@@ -44,7 +44,7 @@ from ..facts import (
 from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
-from ..types import Position, Step, Timing, Zone, other
+from ..types import EventKind, Position, Step, Timing, Zone, other
 from .battle_step import attacker_can_go_on
 
 
@@ -273,7 +273,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         # the monsters destroyed by battle were sent: "When ... is destroyed by battle and sent
         # to the Graveyard" cards (Time Machine, Destiny Signal, Michizure, Chthonian Blast)
         # answer this, in the chain that starts now (seed 003, end of the Damage Step)
-        ctx.emit(Event(event={"kind": "left_field", "cards": left}))
+        ctx.emit(Event(event={"kind": EventKind.LEFT_FIELD.value, "cards": left}))
     ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 

@@ -23,6 +23,7 @@ from .common import (
     Answer,
     Counter,
     Ctx,
+    EventKind,
     Zone,
     a_counter_stat,
     ask_cards,
@@ -79,7 +80,7 @@ register(
             Effect(
                 kind="flip",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_flip_match,
                 optional=False,
                 resolve=_place,
@@ -88,7 +89,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_draw_match,
                 optional=False,
                 resolve=_draw,

@@ -14,8 +14,8 @@ by this card's effect are destroyed."
   time, each in the face-up position its controller picks (ruling SEL-3); they carry the
   ``alien_mother`` flag.
 - When it leaves the field, whichever way (destroyed, banished, returned to the hand: the
-  ``left_the_field`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
-  the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
+  ``EventKind.CARD_LEFT_FIELD`` event ``ops.move`` raises for it; ruling LF-2, an effect tied
+  to the card's stay on the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
   it does not activate, nor does the Summon with no free Monster Zone or nothing it may Special
   Summon (ruling GEN-4)."""
 
@@ -32,6 +32,7 @@ from .common import (
     Answer,
     Counter,
     Ctx,
+    EventKind,
     Zone,
     a_counter_stat,
     continuation,
@@ -119,7 +120,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_end_match,
                 optional=False,
                 condition=_can_summon,
@@ -129,7 +130,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="left_the_field",
+                trigger_on=EventKind.CARD_LEFT_FIELD,
                 trigger_match=_left_match,
                 optional=False,
                 condition=_has_taken,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from ..state import Card, Link, State
-from ..types import Timing
+from ..types import EventKind, Timing
 
 if TYPE_CHECKING:
     from ..ctx import Ctx
@@ -67,7 +67,7 @@ class Effect:
 
     kind: str
     speed: int = 1
-    event: str | None = None
+    event: EventKind | None = None
     damage_step: frozenset[Timing] = frozenset()
     condition: Condition = always
     targets: Targets = no_targets
@@ -82,7 +82,7 @@ class Effect:
     only_in_damage_step: bool = False
     from_hand: bool = False  # activated from the hand (Kuriboh, Honest)
     from_grave: bool = False
-    trigger_on: str | None = None  # trigger effects: the event kind
+    trigger_on: EventKind | None = None  # trigger effects: the event kind
     trigger_match: Callable[[State, Card, dict[str, Any]], bool] | None = None
     label: str = ""
     # what the player picks at activation without targeting (an Attribute, a battle position,

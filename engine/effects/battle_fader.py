@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import banish_when_it_leaves, end_battle_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, continuation, summon_choosing_position, summonable
+from .common import Answer, Ctx, EventKind, Zone, continuation, summon_choosing_position, summonable
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -51,7 +51,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="quick", speed=2, event="attack_declared", from_hand=True, condition=_condition, resolve=_resolve
+                kind="quick",
+                speed=2,
+                event=EventKind.ATTACK_DECLARED,
+                from_hand=True,
+                condition=_condition,
+                resolve=_resolve,
             ),
         )
     ),

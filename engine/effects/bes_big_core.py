@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx, Zone, still_face_up
+from .common import Counter, Ctx, EventKind, Zone, still_face_up
 
 COUNTER: Final = Counter.PLAIN
 
@@ -66,7 +66,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_normal_summoned,
                 resolve=_place,
                 label="place counters",
@@ -75,7 +75,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="damage_step_end",
+                trigger_on=EventKind.DAMAGE_STEP_END,
                 trigger_match=_battled,
                 resolve=_remove,
                 label="remove a counter",

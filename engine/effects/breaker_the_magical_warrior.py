@@ -14,7 +14,7 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx, Zone, still_face_up
+from .common import Counter, Ctx, EventKind, Zone, still_face_up
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -60,7 +60,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_normal_summoned,
                 resolve=_place,
                 label="Spell Counter",

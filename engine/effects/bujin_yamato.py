@@ -16,7 +16,7 @@ from ..cards import by_name
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, ask_cards, continuation, deck_candidates
+from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:
@@ -63,7 +63,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="phase_start",
+                trigger_on=EventKind.PHASE_START,
                 trigger_match=_match,
                 once_per="turn",
                 resolve=_resolve,

@@ -23,7 +23,7 @@ from ..ops import check_win, destroy
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import END_OF_DS, Effect, Script, register
-from .common import Answer, Ctx, Zone, ask_cards, continuation, face_up_monsters, left_field
+from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, face_up_monsters, left_field
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -67,7 +67,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve
+                kind="trap",
+                speed=2,
+                event=EventKind.LEFT_FIELD,
+                damage_step=END_OF_DS,
+                condition=_condition,
+                resolve=_resolve,
             ),
         )
     ),

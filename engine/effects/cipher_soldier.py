@@ -13,7 +13,7 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, battling_opponent, gain, still_face_up
+from .common import Ctx, EventKind, battling_opponent, gain, still_face_up
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -37,7 +37,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="damage_calculation",
+                trigger_on=EventKind.DAMAGE_CALCULATION,
                 trigger_match=_match,
                 optional=False,
                 resolve=_resolve,

@@ -21,7 +21,7 @@ from ..facts import Modifier, Negated, Used
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
-from ..types import MAIN_PHASES, CardFlag, LingeringFlag, Phase, Position, Step, Timing, Zone, other
+from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
     POSITIONS,
@@ -46,6 +46,7 @@ __all__ = [
     "CardFlag",
     "Counter",
     "Ctx",
+    "EventKind",
     "LingeringFlag",
     "Phase",
     "Position",
@@ -233,7 +234,7 @@ def burn_when_destroyed_face_up() -> Effect:
     return Effect(
         kind="trigger",
         speed=1,
-        trigger_on="destroyed",
+        trigger_on=EventKind.DESTROYED,
         trigger_match=_destroyed_face_up,
         optional=False,
         resolve=_burn_controller,
@@ -263,11 +264,11 @@ def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) 
 def left_field(s: State) -> list[dict[str, Any]]:
     """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
     Damage Step, during a chain, or with another event (a summon's Tributes, a cost). "When ...
-    is sent to the Graveyard" Traps answer it (``Effect(event="left_field")``)."""
+    is sent to the Graveyard" Traps answer it (``Effect(event=EventKind.LEFT_FIELD)``)."""
     ev = s.event
     if ev is None:
         return []
-    if ev.get("kind") == "left_field":
+    if ev.get("kind") == EventKind.LEFT_FIELD:
         return list(ev.get("cards", []))
     return list(ev.get("left", []))
 
@@ -352,7 +353,7 @@ def tag_out() -> Effect:
     return Effect(
         kind="trigger",
         speed=1,
-        trigger_on="battle_phase_end",
+        trigger_on=EventKind.BATTLE_PHASE_END,
         trigger_match=_battled,
         condition=_tag_condition,
         cost=_shuffle_in,

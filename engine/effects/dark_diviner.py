@@ -22,7 +22,7 @@ from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk, shown_atk
 from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, other, still_face_up
+from .common import Ctx, EventKind, Zone, destroyed_by_this, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
@@ -76,7 +76,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="attack_declared",
+                trigger_on=EventKind.ATTACK_DECLARED,
                 trigger_match=_declare_match,
                 optional=False,
                 resolve=_equalize,
@@ -85,7 +85,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_mill_match,
                 optional=False,
                 condition=_opponent_has_deck,

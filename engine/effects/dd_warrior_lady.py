@@ -9,7 +9,7 @@ from ..cards import by_name
 from ..ops import banish
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone
+from .common import Ctx, EventKind, Zone
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -37,7 +37,11 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, trigger_on="after_damage_calculation", trigger_match=_match, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                trigger_on=EventKind.AFTER_DAMAGE_CALCULATION,
+                trigger_match=_match,
+                resolve=_resolve,
             ),
         )
     ),

@@ -20,7 +20,7 @@ from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx, Zone, still_face_up
+from .common import Counter, Ctx, EventKind, Zone, still_face_up
 
 COUNTER: Final = Counter.PLAIN
 PENDING: Final = "mosquito_counter_due"
@@ -60,7 +60,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on=EventKind.SUMMONED,
+                trigger_match=_summoned,
+                resolve=_place,
             ),
         ),
         stat=_stat,

@@ -27,7 +27,7 @@ from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Ctx, Zone, still_face_up, summon_choosing_position
+from .common import Ctx, EventKind, Zone, still_face_up, summon_choosing_position
 
 TERRORKING: Final = "Terrorking Archfiend"
 
@@ -87,7 +87,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_terrorking_match,
                 cost=_send_self,
                 resolve=_revive,

@@ -16,6 +16,7 @@ from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
 from .common import (
     Ctx,
+    EventKind,
     deck_candidates,
     destroyed_by_battle_to_grave,
     hand_candidates,
@@ -47,7 +48,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve
+                kind="trap",
+                speed=2,
+                event=EventKind.LEFT_FIELD,
+                damage_step=END_OF_DS,
+                condition=_condition,
+                resolve=_resolve,
             ),
         )
     ),

@@ -21,7 +21,7 @@ from ..ops import destroy, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, ask_cards, continuation, other
+from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -71,7 +71,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=_condition,
                 cost_options=_cost_options,

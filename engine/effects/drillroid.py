@@ -15,7 +15,7 @@ from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Position, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, Position, Zone, still_face_up, target_ok
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -39,7 +39,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="before_damage_calculation",
+                trigger_on=EventKind.BEFORE_DAMAGE_CALCULATION,
                 trigger_match=_match,
                 optional=False,
                 resolve=_resolve,

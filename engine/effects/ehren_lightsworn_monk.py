@@ -18,7 +18,7 @@ from ..cards import by_name
 from ..ops import move, send_to_grave, shuffle_deck
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Position, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, Position, Zone, still_face_up, target_ok
 
 
 def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -64,7 +64,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="before_damage_calculation",
+                trigger_on=EventKind.BEFORE_DAMAGE_CALCULATION,
                 trigger_match=_attack_match,
                 optional=False,
                 resolve=_shuffle_in,
@@ -73,7 +73,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="phase_start",
+                trigger_on=EventKind.PHASE_START,
                 trigger_match=_end_match,
                 optional=False,
                 condition=_has_deck,

@@ -18,7 +18,7 @@ from ..ops import damage
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, destroyed_by_this, other
+from .common import Ctx, EventKind, destroyed_by_this, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -39,7 +39,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on=EventKind.DESTROYED,
+                trigger_match=_match,
+                resolve=_resolve,
             ),
         )
     ),

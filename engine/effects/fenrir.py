@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import banish, delay
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, other
+from .common import Ctx, EventKind, Zone, destroyed_by_this, other
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -49,7 +49,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on=EventKind.DESTROYED,
+                trigger_match=_match,
+                resolve=_resolve,
             ),
         ),
         procedure=_procedure,

@@ -14,7 +14,7 @@ from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, summoned_by_gladiator, tag_out
+from .common import Ctx, EventKind, summoned_by_gladiator, tag_out
 
 
 def _st_targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -37,7 +37,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=summoned_by_gladiator,
                 optional=False,
                 targets=_st_targets,

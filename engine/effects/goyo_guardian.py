@@ -12,7 +12,7 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, may_special_summon
+from .common import Ctx, EventKind, Zone, destroyed_by_this, may_special_summon
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -44,7 +44,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=_condition,
                 resolve=_resolve,

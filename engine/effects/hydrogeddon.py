@@ -14,7 +14,7 @@ from typing import Any, Final
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, can_summon_from_deck, destroyed_by_this, summon_from_deck
+from .common import Ctx, EventKind, can_summon_from_deck, destroyed_by_this, summon_from_deck
 
 CODE: Final = by_name("Hydrogeddon").code
 
@@ -34,7 +34,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=can_summon_from_deck(lambda c: c.code == CODE),
                 resolve=_resolve,

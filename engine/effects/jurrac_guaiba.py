@@ -17,6 +17,7 @@ from .base import Effect, Script, register
 from .common import (
     Answer,
     Ctx,
+    EventKind,
     can_summon_from_deck,
     continuation,
     destroyed_by_this,
@@ -46,7 +47,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=can_summon_from_deck(is_small_jurrac),
                 resolve=_resolve,

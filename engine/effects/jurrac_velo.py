@@ -12,7 +12,7 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
+from .common import Ctx, EventKind, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -36,7 +36,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=can_summon_from_deck(is_small_jurrac),
                 resolve=_resolve,

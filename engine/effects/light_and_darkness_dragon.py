@@ -33,7 +33,15 @@ from ..ops import destroy_all
 from ..state import Card, Link, State
 from ..stats import atk, def_, is_negated
 from .base import Effect, Script, register
-from .common import Ctx, Zone, activation_answered, may_special_summon, still_face_up, summon_choosing_position
+from .common import (
+    Ctx,
+    EventKind,
+    Zone,
+    activation_answered,
+    may_special_summon,
+    still_face_up,
+    summon_choosing_position,
+)
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -99,7 +107,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=2,
-                trigger_on="activated",
+                trigger_on=EventKind.ACTIVATED,
                 trigger_match=_negate_match,
                 optional=False,
                 cost=_lose,
@@ -110,7 +118,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_sent_match,
                 optional=False,
                 condition=_wipe_condition,

@@ -19,6 +19,7 @@ from .base import Effect, Script, register
 from .common import (
     Answer,
     Ctx,
+    EventKind,
     Zone,
     ask_cards,
     continuation,
@@ -69,5 +70,7 @@ def _pick(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 register(
     by_name("Magician's Circle").code,
-    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=2, event=EventKind.ATTACK_DECLARED, condition=_condition, resolve=_resolve),)
+    ),
 )

@@ -18,7 +18,7 @@ from typing import Any
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, summon_one_of, summonable
+from .common import Ctx, EventKind, Zone, summon_one_of, summonable
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -51,7 +51,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_match,
                 condition=_condition,
                 resolve=_resolve,

@@ -22,7 +22,7 @@ from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, left_field, target_ok
+from .common import Ctx, EventKind, left_field, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -46,7 +46,7 @@ register(
             Effect(
                 kind="trap",
                 speed=2,
-                event="left_field",
+                event=EventKind.LEFT_FIELD,
                 damage_step=END_OF_DS,
                 condition=_condition,
                 targets=_targets,

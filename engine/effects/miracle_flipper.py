@@ -32,6 +32,7 @@ from .common import (
     POSITIONS,
     Answer,
     Ctx,
+    EventKind,
     Zone,
     ask_cards,
     ask_option,
@@ -137,7 +138,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_return_match,
                 optional=False,
                 condition=_can_return,
@@ -147,7 +148,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_spell_trap_match,
                 optional=False,
                 condition=_opponent_has_monster,

@@ -8,7 +8,7 @@ from ..cards import by_name
 from ..ops import destroy_all
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Position, other
+from .common import Ctx, EventKind, Position, other
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -23,5 +23,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Mirror Force").code,
-    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=2, event=EventKind.ATTACK_DECLARED, condition=_condition, resolve=_resolve),)
+    ),
 )

@@ -12,7 +12,7 @@ from ..cards import by_name
 from ..ops import end_battle_phase, negate_attack
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Phase
+from .common import Ctx, EventKind, Phase
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -27,5 +27,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Negate Attack").code,
-    Script(effects=(Effect(kind="trap", speed=3, event="attack_declared", condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=3, event=EventKind.ATTACK_DECLARED, condition=_condition, resolve=_resolve),)
+    ),
 )

@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import go_to_end_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone
+from .common import Ctx, EventKind, Zone
 
 NOT_EFFECTS: Final[tuple[str, ...]] = ("battle", "cost", "tribute", "rule", "detach")
 
@@ -46,7 +46,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="sent_to_grave",
+                trigger_on=EventKind.SENT_TO_GRAVE,
                 trigger_match=_match,
                 optional=False,
                 resolve=_resolve,

@@ -20,7 +20,7 @@ from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import attributes
 from .base import Effect, Script, register
-from .common import Ctx, each, other, still_face_up
+from .common import Ctx, EventKind, each, other, still_face_up
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
@@ -57,7 +57,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_flipped,
                 optional=False,
                 targets=_targets,

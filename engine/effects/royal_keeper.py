@@ -19,7 +19,7 @@ from ..facts import PositionChanged
 from ..ops import turned_face_down
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Position, gain, still_face_up
+from .common import Ctx, EventKind, Position, gain, still_face_up
 
 
 def _flip_down(ctx: Ctx, link: Link) -> None:
@@ -48,7 +48,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_flipped,
                 optional=False,
                 resolve=_gain,

@@ -8,7 +8,7 @@ from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, target_ok
+from .common import Ctx, EventKind, Zone, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -33,7 +33,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trap", speed=2, event="attack_declared", condition=_condition, targets=_targets, resolve=_resolve
+                kind="trap",
+                speed=2,
+                event=EventKind.ATTACK_DECLARED,
+                condition=_condition,
+                targets=_targets,
+                resolve=_resolve,
             ),
         )
     ),

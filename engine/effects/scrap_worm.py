@@ -20,7 +20,7 @@ from ..cards import by_name
 from ..ops import destroy, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, still_face_up
+from .common import Ctx, EventKind, Zone, still_face_up
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:
@@ -67,7 +67,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_attacked_match,
                 optional=False,
                 resolve=_destroy_self,
@@ -76,7 +76,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_scrap_match,
                 targets=_scrap_targets,
                 resolve=_add,

@@ -20,7 +20,7 @@ from ..facts import Flag, Moved
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, still_face_up
+from .common import Ctx, EventKind, Zone, destroyed_by_this, still_face_up
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
@@ -79,7 +79,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_match,
                 optional=False,
                 condition=_zone_free,

@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_battle_to_grave, may_special_summon
+from .common import Ctx, EventKind, Zone, destroyed_by_battle_to_grave, may_special_summon
 
 
 def _the_one(s: State) -> dict[str, Any] | None:
@@ -55,7 +55,7 @@ register(
             Effect(
                 kind="trap",
                 speed=2,
-                event="left_field",
+                event=EventKind.LEFT_FIELD,
                 damage_step=END_OF_DS,
                 condition=_condition,
                 cost=_remember,

@@ -17,7 +17,7 @@ from ..cards import by_name
 from ..ops import delay
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, destroyed_by_this, other
+from .common import Ctx, EventKind, destroyed_by_this, other
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -33,7 +33,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                trigger_on=EventKind.DESTROYED,
+                trigger_match=_match,
+                optional=False,
+                resolve=_resolve,
             ),
         )
     ),

@@ -19,7 +19,7 @@ from ..cards import by_name
 from ..ops import destroy, detach
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import CardFlag, Ctx, other, still_face_up
+from .common import CardFlag, Ctx, EventKind, other, still_face_up
 
 
 def _has_material(card: Card) -> bool:
@@ -65,7 +65,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_battled_match,
                 optional=False,
                 targets=_targets,
@@ -75,7 +75,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="phase_start",
+                trigger_on=EventKind.PHASE_START,
                 trigger_match=_end_phase_match,
                 optional=False,
                 resolve=_detach,

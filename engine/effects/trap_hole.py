@@ -10,7 +10,7 @@ from ..ops import destroy
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, still_face_up, target_ok
+from .common import Ctx, EventKind, still_face_up, target_ok
 
 
 def _summoned(s: State, seat: int) -> Card | None:
@@ -42,7 +42,9 @@ register(
     by_name("Trap Hole").code,
     Script(
         effects=(
-            Effect(kind="trap", speed=2, event="summoned", condition=_condition, targets=_targets, resolve=_resolve),
+            Effect(
+                kind="trap", speed=2, event=EventKind.SUMMONED, condition=_condition, targets=_targets, resolve=_resolve
+            ),
         )
     ),
 )

@@ -31,6 +31,7 @@ from .common import (
     Answer,
     CardFlag,
     Ctx,
+    EventKind,
     Phase,
     Zone,
     ask_option,
@@ -104,7 +105,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=_condition,
                 resolve=_resolve,

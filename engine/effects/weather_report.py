@@ -19,7 +19,7 @@ from ..facts import ExtraBattlePhase
 from ..ops import delay, destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, other
+from .common import Ctx, EventKind, Zone, other
 
 SWORDS: Final = "Swords of Revealing Light"
 
@@ -53,7 +53,7 @@ register(
             Effect(
                 kind="flip",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_match,
                 optional=False,
                 condition=_opponent_swords,
