@@ -44,7 +44,7 @@ from .main_phase import change_position, flip_summon, set_spell_trap, summon, su
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State, begin_in_place, carry_board_hash, derive, end_in_place
 from .stats import can_summon
-from .types import ChoiceKind, Fact, IllegalAction, Position, other
+from .types import ChoiceKind, Fact, IllegalAction, Phase, Position, Step, Zone, other
 
 PASS: Final[WireAction] = {"do": "pass"}
 KNOWN_ACTIONS: Final = frozenset(cls.DO.value for cls in ACTIONS)
@@ -68,7 +68,13 @@ def legal_actions(s: State, seat: int) -> list[WireAction]:
         out.extend(battle_step.attack_actions(s, seat))
         out.extend(_phase_actions(s))
     out.append(dict(PASS))
-    if seat == s.turn_player and open_state(s) and s.phase == "battle" and s.step == "battle" and s.attack is None:
+    if (
+        seat == s.turn_player
+        and open_state(s)
+        and s.phase == Phase.BATTLE
+        and s.step == Step.BATTLE
+        and s.attack is None
+    ):
         if battle_step.forced_attack_pending(s):
             out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
     return out
@@ -78,7 +84,7 @@ def procedure_actions(s: State, seat: int) -> list[WireAction]:
     """Special Summons from the hand by a card's own procedure (Fenrir: "can only be Special
     Summoned by removing 2 WATER monsters in your Graveyard from play"): a Main Phase action of
     the turn player in an open game state, like a Normal Summon; it does not start a chain."""
-    if s.phase not in ("main1", "main2") or s.priority != seat:
+    if s.phase not in (Phase.MAIN1, Phase.MAIN2) or s.priority != seat:
         return []
     out: list[WireAction] = []
     for cid in s.players[seat].hand:
@@ -112,26 +118,26 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
 
 def _phase_actions(s: State) -> list[WireAction]:
     out: list[WireAction] = []
-    if s.phase == "battle" and s.step in ("start", "end"):
+    if s.phase == Phase.BATTLE and s.step in (Step.START, Step.END):
         out.append({"do": "next_phase"})
         return out
-    if s.phase == "battle" and s.step == "battle" and s.attack is None:
+    if s.phase == Phase.BATTLE and s.step == Step.BATTLE and s.attack is None:
         out.append({"do": "end_battle_phase"})
         out.append({"do": "end_turn"})
         return out
-    if s.phase == "battle":
+    if s.phase == Phase.BATTLE:
         return out
     if may_enter(s):
         out.append({"do": "enter_battle_phase"})
     out.append({"do": "next_phase"})
     forced = (
-        s.phase in ("draw", "standby", "main1")
+        s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1)
         and s.turn > 1
         and s.battle_phases == 0
         and "battle" not in s.skip
         and battle_step.must_enter(s)
     )
-    if s.phase in ("main1", "main2", "standby", "draw") and not forced:
+    if s.phase in (Phase.MAIN1, Phase.MAIN2, Phase.STANDBY, Phase.DRAW) and not forced:
         out.append({"do": "end_turn"})
     return out
 
@@ -248,11 +254,11 @@ def explain(s: State, seat: int, a: WireAction) -> str:
     card = s.cards.get(ref) if isinstance(ref, int) else None
     name = card.data.name if card is not None and (card.face_up or card.owner == seat) else "that card"
     if do == "attack":
-        if s.phase != "battle" or s.step != "battle":
+        if s.phase != Phase.BATTLE or s.step != Step.BATTLE:
             return "attacks are declared only in the Battle Step"
         if s.attack is not None:
             return "an attack is already in progress"
-        if card is None or card.zone != "monsters" or card.controller != seat:
+        if card is None or card.zone != Zone.MONSTERS or card.controller != seat:
             return "you can only attack with a monster you control"
         if card.attacks >= battle_step.attacks_allowed(s, card):
             return f"{name} has already attacked this Battle Phase"
@@ -264,7 +270,7 @@ def explain(s: State, seat: int, a: WireAction) -> str:
     if do == "activate":
         if card is None:
             return "no such card"
-        if s.step == "damage":
+        if s.step == Step.DAMAGE:
             return f"{name} cannot be activated at this point of the Damage Step ({s.damage_step})"
         if card.set_turn == s.turn and not card.face_up:
             return f"{name} was Set this turn and cannot be activated yet"

@@ -48,7 +48,7 @@ from .facts import (
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .prompts import prompt_for
 from .state import NOT_WORKED_OUT, State
-from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
+from .types import CardFlag, EventKind, LingeringFlag, Phase, Step, Zone, other
 
 HAND_LIMIT: Final = 6
 MAX_LOOP: Final = 10_000
@@ -353,7 +353,7 @@ def _self_destruct(ctx: Ctx) -> bool:
 def _timing_gone(s: State, index: int) -> bool:
     """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
     made it the End Phase) does not activate (ruling DS-8)."""
-    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != Phase.BATTLE
+    return s.triggers[index].event.get("kind") == EventKind.BATTLE_DAMAGE and s.phase != Phase.BATTLE
 
 
 def _end_step_waits(s: State) -> bool:
@@ -362,7 +362,7 @@ def _end_step_waits(s: State) -> bool:
     if not s.chain:
         return False
     group = trigger_group(s)
-    return bool(group) and s.triggers[group[0]].event.get("kind") == "battle_phase_end"
+    return bool(group) and s.triggers[group[0]].event.get("kind") == EventKind.BATTLE_PHASE_END
 
 
 def settle(ctx: Ctx) -> None:

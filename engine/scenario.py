@@ -22,7 +22,7 @@ from .scenario_keys import (
     EXPECT_KEYS,
     HISTORY_KEYS,
     PHASE_NAMES,
-    POSITIONS,
+    PLACED_POSITIONS,
     STEP_KEYS,
     ZONE_NAMES,
     ScenarioError,
@@ -35,7 +35,7 @@ from .scenario_questions import answer_step, asked_seat, question_text, resoluti
 from .scenario_setup import SEATS, build_setup
 from .state import State, state_hash
 from .stats import atk, def_
-from .types import Fact, IllegalAction, WireAction
+from .types import Fact, IllegalAction, WireAction, Zone
 
 __all__ = ["Failure", "Result", "Runner", "ScenarioError", "build_setup", "run", "start_state", "translate"]
 
@@ -363,9 +363,9 @@ class Runner:
         elif key == "controller":
             got = SEAT_NAMES[c.controller]
         elif key == "position":
-            if want not in POSITIONS:
+            if want not in PLACED_POSITIONS:
                 raise ScenarioError(f"unknown position {want!r} in expect.position (attack, defense or set)")
-            got = "set" if c.zone == "monsters" and not c.face_up else c.position
+            got = "set" if c.zone == Zone.MONSTERS and not c.face_up else c.position
         elif key == "atk":
             got = atk(s, c)
         elif key == "def":

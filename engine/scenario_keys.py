@@ -84,7 +84,7 @@ HISTORY_KEYS = frozenset({"no_fact", "fact", "phases_visited"})
 ZONE_NAMES = frozenset(
     {"hand", "deck", "extra", "monsters", "spells_traps", "field", "graveyard", "banished", "xyz_material"}
 )
-POSITIONS = frozenset({"attack", "defense", "set"})
+PLACED_POSITIONS = frozenset({"attack", "defense", "set"})
 PHASE_NAMES = ("draw", "standby", "main1", "battle", "main2", "end")
 STEP_NAMES = ("start", "battle", "damage", "end")
 COINS = frozenset({"heads", "tails"})

@@ -40,27 +40,6 @@ NO_MATERIALS: Final[Sequence[int]] = []
 NO_FLAGS: Final[Mapping[str, Any]] = {}
 """The empty values a card starts with (shared: a ``Mapping``/``Sequence`` cannot be written)."""
 
-ZONES: Final[tuple[str, ...]] = (
-    "deck",
-    "hand",
-    "monsters",
-    "spells_traps",
-    "field",
-    "graveyard",
-    "banished",
-    "extra",
-    "xyz_material",
-)
-PHASES: Final[tuple[str, ...]] = ("draw", "standby", "main1", "battle", "main2", "end")
-STEPS: Final[tuple[str, ...]] = ("start", "battle", "damage", "end")
-DAMAGE_TIMINGS: Final[tuple[str, ...]] = (
-    "start_of_damage_step",
-    "before_damage_calculation",
-    "during_damage_calculation",
-    "after_damage_calculation",
-    "end_of_damage_step",
-)
-
 
 @dataclass(slots=True)
 class Card:
@@ -102,7 +81,7 @@ class Card:
 
     @property
     def on_field(self) -> bool:
-        return self.zone in ("monsters", "spells_traps", "field")
+        return self.zone in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD)
 
 
 @dataclass(slots=True)

@@ -63,7 +63,7 @@ class LingeringFlag(StrEnum):
 
     NO_BATTLE_DAMAGE = "no_battle_damage"  # seat: takes no battle damage (Kuriboh, Waboku)
     BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters cannot be destroyed by battle (Waboku)
-    RESUME_PHASE = "resume_phase"  # index in PHASES: a special Battle Phase returns to it (Last Turn)
+    RESUME_PHASE = "resume_phase"  # index in the turn (flow.PHASE_ORDER): a special Battle Phase returns to it
 
 
 # The names of the turn's parts, of places and of positions. Their values are the strings of the

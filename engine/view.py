@@ -17,6 +17,7 @@ from .interning import shared_code, shared_int
 from .plain import plain_value
 from .state import Card, Player, State, viewer_slot
 from .stats import atk_def
+from .types import Phase, Zone
 
 Stats = tuple[int, int, int | None]
 """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
@@ -32,7 +33,7 @@ def _stats(s: State, c: Card, cid: Any) -> Stats:
         table = m.stats = {}
     got = table.get(cid)
     if got is None:
-        got = table[cid] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+        got = table[cid] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == Phase.BATTLE else None)
     return got
 
 
@@ -47,7 +48,7 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
     out: dict[str, Any] = {} if ref is None else {"id": ref}
     zone = out["zone"] = plain_value(c.zone)
     out["controller"] = c.controller
-    if zone == "monsters":
+    if zone == Zone.MONSTERS:
         out["position"] = plain_value(c.position) if c.face_up else "set"
     if zone in FIELD_ZONES:
         out["slot"] = c.slot
@@ -204,7 +205,7 @@ class _BookCards(_Cards):
         else:
             ref, visible = self.aliases.get(cid), place.known(self.seat)
         stats = None
-        if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
+        if visible and c.face_up and c.zone == Zone.MONSTERS and c.data.is_monster:
             stats = _stats(self.s, c, cid)
             self.shown.append((shared_int(cid), stats))
         equipped = c.equipped_to
@@ -242,8 +243,8 @@ class _PlainCards(_Cards):
     def card(self, cid: Any) -> dict[str, Any]:
         s, seat, omniscient = self.s, self.seat, self.omniscient
         c = s.cards[cid]
-        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-        shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
+        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != Zone.DECK)
+        shown = visible and c.zone == Zone.MONSTERS and (c.face_up or omniscient) and c.data.is_monster
         return _render(c, cid, visible, _stats(s, c, cid) if shown else None, c.equipped_to)
 
 
@@ -417,7 +418,9 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
             cards = []
             for cid in s.choice.get("cards", []):
                 entry: dict[str, Any] = {"id": book.ref_any(seat, int(cid))}
-                if book.known(seat, int(cid)) or (s.cards[int(cid)].zone == "deck" and s.cards[int(cid)].owner == seat):
+                if book.known(seat, int(cid)) or (
+                    s.cards[int(cid)].zone == Zone.DECK and s.cards[int(cid)].owner == seat
+                ):
                     entry["code"] = s.cards[int(cid)].code
                     entry["name"] = s.cards[int(cid)].data.name
                 cards.append(entry)

@@ -195,7 +195,7 @@ def calculate(ctx: Ctx) -> None:
     if s.finished:
         return
     _after_calculation(ctx)
-    if any(t.event.get("kind") == "battle_damage" for t in s.triggers):
+    if any(t.event.get("kind") == EventKind.BATTLE_DAMAGE for t in s.triggers):
         # ruling DS-8 (seed 003, TCG "Substep 5"): right after battle damage is inflicted,
         # Flashbang may be activated before any "when battle damage is inflicted" effect; the
         # player who was attacked is asked first (the triggers wait for the answer)

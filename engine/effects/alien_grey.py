@@ -56,7 +56,7 @@ def _stay_key(card: Card) -> str:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
+    if ev.get("kind") == EventKind.FLIPPED and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
         ctx.emit(Used(key=_stay_key(card)))
 
 
@@ -64,7 +64,7 @@ def _draw_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and _stay_key(card) in s.used
     )
 
@@ -98,6 +98,6 @@ register(
         ),
         stat=a_counter_stat,
         watch=_watch,
-        watch_on=frozenset({"flipped"}),
+        watch_on=frozenset({EventKind.FLIPPED}),
     ),
 )

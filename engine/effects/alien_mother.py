@@ -58,7 +58,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if card.zone != Zone.MONSTERS:
         return
     key = _key(s)
-    if kind == "after_damage_calculation":
+    if kind == EventKind.AFTER_DAMAGE_CALCULATION:
         a = s.attack
         if a is None or card.id not in (a.attacker, a.target):
             return
@@ -67,7 +67,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         ]
         if marked:
             ctx.emit(Flag(card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked]))
-    elif kind == "destroyed" and destroyed_by_this(s, card, ev, to_grave=True):
+    elif kind == EventKind.DESTROYED and destroyed_by_this(s, card, ev, to_grave=True):
         if ev.get("card") in _ids(card, "am_marked", key):
             ctx.emit(Flag(card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]]))
 
@@ -140,6 +140,6 @@ register(
         ),
         stat=a_counter_stat,
         watch=_watch,
-        watch_on=frozenset({"after_damage_calculation", "destroyed"}),
+        watch_on=frozenset({EventKind.AFTER_DAMAGE_CALCULATION, EventKind.DESTROYED}),
     ),
 )

@@ -139,7 +139,7 @@ class Script:
     # the event kinds ``watch`` looks at: ``raise_event`` calls it for those only (it is called
     # for every event of the duel otherwise; tests/engine/test_watchers.py keeps it the kinds the
     # function compares the event's kind with)
-    watch_on: frozenset[str] = frozenset()
+    watch_on: frozenset[EventKind] = frozenset()
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None

@@ -16,7 +16,7 @@ from ..cards import by_name
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, deck_candidates
+from .common import Answer, Ctx, EventKind, Phase, Zone, ask_cards, continuation, deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:
@@ -25,7 +25,7 @@ def _is_bujin(c: Card) -> bool:
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
-        ev.get("phase") == "end"
+        ev.get("phase") == Phase.END
         and ev.get("seat") == card.controller
         and card.zone == Zone.MONSTERS
         and card.face_up

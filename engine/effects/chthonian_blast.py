@@ -28,7 +28,7 @@ from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, face_
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     mine = any(
-        e.get("destroyed") and e.get("face_up") and e.get("to") == "graveyard" and int(e["controller"]) == seat
+        e.get("destroyed") and e.get("face_up") and e.get("to") == Zone.GRAVEYARD and int(e["controller"]) == seat
         for e in left_field(s)
     )
     return mine and bool(face_up_monsters(s))

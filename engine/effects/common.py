@@ -255,7 +255,7 @@ def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) 
     Timeater, and the records of Sword Hunter and Alien Mother."""
     if ev.get("reason") != "battle" or ev.get("by") != card.id or ev.get("controller") == card.controller:
         return False
-    if to_grave and ev.get("to") != "graveyard":
+    if to_grave and ev.get("to") != Zone.GRAVEYARD:
         return False
     a = s.attack
     return still_face_up(card) and not (a is not None and card.id in a.destroyed)
@@ -277,7 +277,7 @@ def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
     """The monsters of the ``left_field`` window destroyed by battle and sent to the Graveyard
     (not banished instead; ruling DS-9): Time Machine, Destiny Signal."""
     return [
-        e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"
+        e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == Zone.GRAVEYARD
     ]
 
 

@@ -11,7 +11,7 @@ from ..ops import pay_lp
 from ..state import Card, State
 from ..stats import is_negated
 from .base import Script, register
-from .common import Ctx, still_face_up
+from .common import Ctx, EventKind, still_face_up
 
 COST: Final = 1000
 
@@ -21,12 +21,13 @@ def _can_attack(s: State, src: Card, attacker: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") != "attack_declared" or ev.get("attacker") != card.id:
+    if ev.get("kind") != EventKind.ATTACK_DECLARED or ev.get("attacker") != card.id:
         return
     if still_face_up(card) and not is_negated(ctx.s, card):
         pay_lp(ctx, card.controller, COST)
 
 
 register(
-    by_name("Dark Elf").code, Script(can_attack=_can_attack, watch=_watch, watch_on=frozenset({"attack_declared"}))
+    by_name("Dark Elf").code,
+    Script(can_attack=_can_attack, watch=_watch, watch_on=frozenset({EventKind.ATTACK_DECLARED})),
 )

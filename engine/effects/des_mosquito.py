@@ -48,7 +48,7 @@ def _replace(ctx: Ctx, card: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") != "damage_step_end" or not card.flags.get(PENDING):
+    if ev.get("kind") != EventKind.DAMAGE_STEP_END or not card.flags.get(PENDING):
         return
     ctx.emit(Flag(card=card.id, name=PENDING, value=None))
     if card.zone == Zone.MONSTERS:
@@ -71,6 +71,6 @@ register(
         stat=_stat,
         replace_battle_destruction=_replace,
         watch=_watch,
-        watch_on=frozenset({"damage_step_end"}),
+        watch_on=frozenset({EventKind.DAMAGE_STEP_END}),
     ),
 )

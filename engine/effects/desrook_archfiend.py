@@ -27,7 +27,7 @@ from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, still_face_up, summon_choosing_position
+from .common import Ctx, EventKind, Phase, Zone, still_face_up, summon_choosing_position
 
 TERRORKING: Final = "Terrorking Archfiend"
 
@@ -38,8 +38,8 @@ def _active(s: State, card: Card) -> bool:
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     if (
-        ev.get("kind") == "phase_start"
-        and ev.get("phase") == "standby"
+        ev.get("kind") == EventKind.PHASE_START
+        and ev.get("phase") == Phase.STANDBY
         and ev.get("seat") == card.controller
         and _active(ctx.s, card)
     ):
@@ -65,7 +65,7 @@ def _terrorking_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         and victim is not None
         and victim.data.name == TERRORKING
         and ev.get("controller") == card.controller
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
     )
 
 
@@ -95,7 +95,7 @@ register(
             ),
         ),
         watch=_watch,
-        watch_on=frozenset({"phase_start"}),
+        watch_on=frozenset({EventKind.PHASE_START}),
         on_targeted=_on_targeted,
     ),
 )

@@ -16,7 +16,7 @@ from ..facts import Note
 from ..ops import allow_activation_from_grave, move, send_to_grave
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx
+from .common import Ctx, Zone
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -31,7 +31,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     top = s.cards[deck[0]]
     ctx.emit(Note(what="excavated", card=top.id, code=top.code, seat=link.controller))
     if top.data.is_spell and top.data.prop == "normal":
-        if send_to_grave(ctx, top, reason="effect") == "graveyard":
+        if send_to_grave(ctx, top, reason="effect") == Zone.GRAVEYARD:
             allow_activation_from_grave(ctx, top, s.turn + 2)
     else:
         move(ctx, top, "deck", top=False, reason="effect")

@@ -27,7 +27,7 @@ from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, other
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
         ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and ev.get("controller") == other(card.controller)
         and card.zone == Zone.SPELLS_TRAPS
         and card.face_up

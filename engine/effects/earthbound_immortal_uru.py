@@ -28,6 +28,7 @@ from ..state import Card, State
 from .base import Effect, Script, register
 from .common import (
     Ctx,
+    EventKind,
     each,
     face_up_monsters,
     other,
@@ -54,7 +55,7 @@ def _self_destroy(s: State, card: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and still_face_up(card):
+    if ev.get("card") == card.id and ev.get("kind") in (EventKind.FLIPPED, EventKind.SUMMONED) and still_face_up(card):
         ctx.emit(Flag(card=card.id, name="face_up_at", value=ctx.s.seq))
 
 
@@ -93,7 +94,7 @@ register(
         can_be_attacked=_can_be_attacked,
         direct_attack=_direct,
         watch=_watch,
-        watch_on=frozenset({"flipped", "summoned"}),
+        watch_on=frozenset({EventKind.FLIPPED, EventKind.SUMMONED}),
         unique_face_up=UNIQUE,
     ),
 )

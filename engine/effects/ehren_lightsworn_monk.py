@@ -18,7 +18,7 @@ from ..cards import by_name
 from ..ops import move, send_to_grave, shuffle_deck
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Position, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, Phase, Position, Zone, still_face_up, target_ok
 
 
 def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
@@ -44,7 +44,7 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
 
 
 def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and ev.get("seat") == card.controller and still_face_up(card)
+    return ev.get("phase") == Phase.END and ev.get("seat") == card.controller and still_face_up(card)
 
 
 def _has_deck(s: State, card: Card, seat: int) -> bool:

@@ -29,7 +29,7 @@ from ..ops import banish, send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, Phase, Step, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, Phase, Step, Zone, still_face_up, target_ok
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -89,7 +89,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "battle_phase_end":
+    if ev.get("kind") != EventKind.BATTLE_PHASE_END:
         return
     key = [s.turn, s.battle_phases, card.id]
     gain = int(card.flags.get("gepd_materials", 0) or 0)
@@ -128,6 +128,6 @@ register(
         procedure=_procedure,
         procedure_cost=_procedure_cost,
         watch=_watch,
-        watch_on=frozenset({"battle_phase_end"}),
+        watch_on=frozenset({EventKind.BATTLE_PHASE_END}),
     ),
 )

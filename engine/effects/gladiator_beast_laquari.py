@@ -15,15 +15,15 @@ from ..cards import by_name
 from ..facts import Modifier
 from ..state import Card
 from .base import Script, register
-from .common import Ctx, Zone, summoned_by_gladiator, tag_out
+from .common import Ctx, EventKind, Zone, summoned_by_gladiator, tag_out
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "summoned" and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
+    if ev.get("kind") == EventKind.SUMMONED and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
         ctx.emit(Modifier(card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id))
 
 
 register(
     by_name("Gladiator Beast Laquari").code,
-    Script(effects=(tag_out(),), watch=_watch, watch_on=frozenset({"summoned"})),
+    Script(effects=(tag_out(),), watch=_watch, watch_on=frozenset({EventKind.SUMMONED})),
 )

@@ -19,7 +19,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and ev.get("position") == "attack"
         and card.zone == Zone.GRAVEYARD
     )

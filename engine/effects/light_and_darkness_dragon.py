@@ -73,7 +73,7 @@ def _negate(ctx: Ctx, link: Link) -> None:
 
 
 def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == Zone.GRAVEYARD
+    return ev.get("card") == card.id and ev.get("to") == Zone.GRAVEYARD and card.zone == Zone.GRAVEYARD
 
 
 def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:

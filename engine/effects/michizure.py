@@ -22,11 +22,11 @@ from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, EventKind, left_field, target_ok
+from .common import Ctx, EventKind, Zone, left_field, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return any(e.get("to") == "graveyard" and int(e["owner"]) == seat for e in left_field(s))
+    return any(e.get("to") == Zone.GRAVEYARD and int(e["owner"]) == seat for e in left_field(s))
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

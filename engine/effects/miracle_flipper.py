@@ -59,7 +59,7 @@ def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") != "destroyed" or ev.get("card") != card.id:
+    if ev.get("kind") != EventKind.DESTROYED or ev.get("card") != card.id:
         return
     if ev.get("reason") == "battle" and card.zone in _WHERE_IT_WENT:
         s = ctx.s
@@ -159,6 +159,6 @@ register(
         can_be_attacked=_can_be_attacked,
         cannot_summon=_cannot_summon,
         watch=_watch,
-        watch_on=frozenset({"destroyed"}),
+        watch_on=frozenset({EventKind.DESTROYED}),
     ),
 )

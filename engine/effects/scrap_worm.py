@@ -42,7 +42,7 @@ def _scrap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "effect"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and by in s.cards
         and "Scrap" in s.cards[by].data.name
     )

@@ -25,14 +25,14 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import MAIN_PHASES, Counter, Ctx, Zone, free_monster_zone, summon_one_of, summonable
+from .common import MAIN_PHASES, Counter, Ctx, EventKind, Zone, free_monster_zone, summon_one_of, summonable
 
 GATE: Final = Counter.GATE
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "damage_step_end" or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
+    if ev.get("kind") != EventKind.DAMAGE_STEP_END or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
         return
     if is_negated(s, card):
         return
@@ -77,6 +77,6 @@ register(
             Effect(kind="quick", speed=2, condition=_condition, cost=_cost, resolve=_resolve, label="Special Summon"),
         ),
         watch=_watch,
-        watch_on=frozenset({"damage_step_end"}),
+        watch_on=frozenset({EventKind.DAMAGE_STEP_END}),
     ),
 )

@@ -25,7 +25,7 @@ from .common import Ctx, EventKind, Zone, destroyed_by_this, still_face_up
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "destroyed" or not destroyed_by_this(s, card, ev, to_grave=True):
+    if ev.get("kind") != EventKind.DESTROYED or not destroyed_by_this(s, card, ev, to_grave=True):
         return
     key = [s.turn, s.battle_phases]
     rec = card.flags.get("hunted")
@@ -87,6 +87,6 @@ register(
             ),
         ),
         watch=_watch,
-        watch_on=frozenset({"destroyed"}),
+        watch_on=frozenset({EventKind.DESTROYED}),
     ),
 )

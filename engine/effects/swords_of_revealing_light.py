@@ -18,7 +18,7 @@ from ..facts import Flag
 from ..ops import destroy, flip_face_up
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, Zone, other
+from .common import Ctx, EventKind, Phase, Zone, other
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -37,7 +37,7 @@ def _can_attack(s: State, src: Card, attacker: Card) -> bool:
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
     s = ctx.s
-    if ev.get("kind") != "phase_start" or ev.get("phase") != "end":
+    if ev.get("kind") != EventKind.PHASE_START or ev.get("phase") != Phase.END:
         return
     if card.zone != Zone.SPELLS_TRAPS or not card.face_up or s.turn_player == card.controller:
         return
@@ -53,7 +53,7 @@ register(
         effects=(Effect(kind="spell", speed=1, resolve=_resolve),),
         can_attack=_can_attack,
         watch=_watch,
-        watch_on=frozenset({"phase_start"}),
+        watch_on=frozenset({EventKind.PHASE_START}),
         remains_on_field=True,
     ),
 )

@@ -19,7 +19,7 @@ from ..cards import by_name
 from ..ops import destroy, detach
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import CardFlag, Ctx, EventKind, other, still_face_up
+from .common import CardFlag, Ctx, EventKind, Phase, other, still_face_up
 
 
 def _has_material(card: Card) -> bool:
@@ -49,7 +49,7 @@ def _destroy(ctx: Ctx, link: Link) -> None:
 
 
 def _end_phase_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and s.turn_player == card.controller and _has_material(card)
+    return ev.get("phase") == Phase.END and s.turn_player == card.controller and _has_material(card)
 
 
 def _detach(ctx: Ctx, link: Link) -> None:

@@ -15,7 +15,7 @@ from .common import Ctx, EventKind, still_face_up, target_ok
 
 def _summoned(s: State, seat: int) -> Card | None:
     ev = s.event
-    if ev is None or ev.get("kind") != "summoned" or ev.get("how") == "special":
+    if ev is None or ev.get("kind") != EventKind.SUMMONED or ev.get("how") == "special":
         return None
     c = s.cards.get(int(ev.get("card", -1)))
     if c is None or not still_face_up(c) or c.controller == seat:

@@ -61,7 +61,7 @@ def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
         and s.phase == Phase.BATTLE
         and s.turn_player != me
         and ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and ev.get("card") in s.start_step_monsters[me]
         and _all_gone(s, me)
     )
