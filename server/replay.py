@@ -65,7 +65,7 @@ def replay_lines(
 
 
 def fold_log(entries: list[LogEntry]) -> rules.State:
-    state: rules.State | None = None
+    state = rules.initial()
     for entry in entries:
         state = rules.fold(entry.facts, state)
     return state
@@ -147,6 +147,8 @@ def verify_log(entries: list[LogEntry], *, hashes: bool = True) -> tuple[Diverge
             else:
                 if entry.seat is None:
                     raise ValueError("an entry after genesis has no acting seat")
+                if state is None:
+                    raise ValueError("an action comes before the genesis entry")
                 facts = rules.decide(state, entry.seat, entry.action)
         except rules.IllegalAction as exc:
             then = _story(entry.facts, state)

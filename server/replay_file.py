@@ -119,7 +119,7 @@ def build(
     """A replay of ``entries`` (the whole log, from seq 1)."""
     if not entries or entries[0].seq != 1:
         raise ReplayFileError("a replay needs the whole log, from entry 1")
-    state = None
+    state = rules.initial()
     for e in entries:
         state = rules.fold(e.facts, state)
     records = [record(e) for e in entries]
