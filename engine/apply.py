@@ -343,7 +343,7 @@ def _passed(s: State, f: F.Passed) -> None:
 
 @handles(F.Event)
 def _event(s: State, f: F.Event) -> None:
-    s.event = dict(f.event) if f.event else None
+    s.event = f.event.copy() if f.event else None
 
 
 @handles(F.Activated)
@@ -534,7 +534,7 @@ def _triggered(s: State, f: F.Triggered) -> None:
             card=f.card,
             effect=int(f.effect),
             controller=int(f.seat),
-            event=dict(f.event),
+            event=f.event.copy(),
             mandatory=bool(f.mandatory),
         )
     )
@@ -549,7 +549,7 @@ def _trigger_done(s: State, f: F.TriggerDone) -> None:
 
 @handles(F.Choice)
 def _choice(s: State, f: F.Choice) -> None:
-    s.choice = dict(f.choice) if f.choice else None
+    s.choice = f.choice.copy() if f.choice else None
 
 
 @handles(F.DuelEnded)

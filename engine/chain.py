@@ -25,6 +25,7 @@ from typing import Any, Final
 from .battle.damage_step import one_chain_only
 from .ctx import Ctx
 from .effects.base import SCRIPTS, Effect, effects_of, script_of
+from .events import GameEvent, LeftCard
 from .facts import (
     ABSENT,
     Activated,
@@ -59,7 +60,7 @@ def event_blocks(s: State) -> bool:
     return s.event is not None and not s.event.get("soft")
 
 
-def event_kinds(ev: dict[str, Any] | None) -> set[str]:
+def event_kinds(ev: GameEvent | None) -> set[str]:
     """The kinds of event a "When ..." card may answer now: the event itself, and "left_field"
     when monsters were also sent from the field with it (the Tributes of a summon, a cost)."""
     if ev is None:
@@ -447,8 +448,8 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
     ctx.emit(LinkResolved(link=n))
 
 
-def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[LeftCard]:
+    out: list[LeftCard] = []
     for cid, controller, position, face_up in was:
         c = s.cards[cid]
         if c.zone in (Zone.GRAVEYARD, Zone.BANISHED):

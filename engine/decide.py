@@ -37,6 +37,7 @@ from .battle import battle_step
 from .battle.start_step import may_enter
 from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
 from .ctx import Ctx
+from .decisions import PendingChoice
 from .effects.base import effects_of, script_of
 from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, TriggerDone, Used
 from .flow import auto_pass_turn_player, owed_by, pending, settle
@@ -167,7 +168,7 @@ def _choice_actions(s: State, seat: int) -> list[WireAction]:
     return []
 
 
-def _trigger_indices(ch: dict[str, Any]) -> list[int]:
+def _trigger_indices(ch: PendingChoice) -> list[int]:
     """The pending triggers a ``trigger`` choice is about (several: their controller orders them)."""
     return [int(i) for i in ch.get("indices", [ch["index"]])]
 

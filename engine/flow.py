@@ -29,6 +29,7 @@ from .chain import (
     trigger_group,
 )
 from .ctx import Ctx
+from .decisions import PendingChoice
 from .effects.base import SCRIPTS
 from .facts import (
     AttackEnded,
@@ -392,7 +393,7 @@ def settle(ctx: Ctx) -> None:
                 continue
             # optional: activate or not; mandatory with several targets: which one; several
             # simultaneous triggers of one player: which goes first (ruling CH-5)
-            ch = {
+            ch: PendingChoice = {
                 "seat": trig.controller,
                 "kind": "trigger",
                 "index": idx,

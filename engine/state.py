@@ -21,6 +21,8 @@ import msgpack
 
 from .card_data import CardData
 from .cards import CARDS
+from .decisions import PendingChoice
+from .events import GameEvent
 from .plain import plain_value
 from .types import Phase, Position, Step, Timing, Zone
 
@@ -150,7 +152,7 @@ class Trigger:
     card: int
     effect: int
     controller: int
-    event: dict[str, Any]
+    event: GameEvent
     mandatory: bool
 
 
@@ -183,7 +185,7 @@ class State:
     priority: int = 0
     passes: int = 0
     intent: str | None = None  # where the turn player asked to go when passing
-    event: dict[str, Any] | None = None  # the event the current chain answers
+    event: GameEvent | None = None  # the event the current chain answers
     chain: list[Link] = field(default_factory=list)
     resolving: Resolving | None = None  # the chain is resolving (see Resolving)
     chains_in_timing: int = 0
@@ -192,7 +194,7 @@ class State:
     attack: Attack | None = None
     modifiers: list[Modifier] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
-    choice: dict[str, Any] | None = None  # a pending choice: {"seat", "kind", ...}
+    choice: PendingChoice | None = None  # a pending choice: {"seat", "kind", ...}
     # the monsters each player controlled at the start of the current Battle Phase (Tualatin)
     start_step_monsters: list[list[int]] = field(default_factory=lambda: [[], []])
     used: dict[str, int] = field(default_factory=dict)  # once-per-turn/battle keys -> turn
@@ -578,7 +580,7 @@ def clone(state: State) -> State:
     n.players = [_copy_player(p) for p in state.players]
     n.cards = {k: _copy_card(c) for k, c in state.cards.items()}
     n.options = dict(state.options)
-    n.event = None if state.event is None else dict(state.event)
+    n.event = None if state.event is None else state.event.copy()
     n.choice = None if state.choice is None else copy.deepcopy(state.choice)
     n.start_step_monsters = [list(x) for x in state.start_step_monsters]
     return n

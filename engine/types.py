@@ -12,6 +12,8 @@ from enum import StrEnum
 from typing import Final
 
 from .actions import WireAction as WireAction
+from .decisions import ChoiceKind as ChoiceKind
+from .events import EventKind as EventKind
 from .facts import Fact as Fact
 from .facts import WireFact as WireFact
 from .plain import register
@@ -114,48 +116,6 @@ class Zone(StrEnum):
 class Position(StrEnum):
     ATTACK = "attack"
     DEFENSE = "defense"
-
-
-class ChoiceKind(StrEnum):
-    """The kinds of decision ``State.choice`` asks for (its ``kind``; PROTOCOL.md, ``pending``)."""
-
-    TRIGGER = "trigger"  # activate (and order) optional trigger effects, or pass
-    DISCARD = "discard"  # discard down to the hand limit (End Phase)
-    CARDS = "cards"  # choose card(s) as an effect resolves (engine.effects.choices)
-    OPTIONS = "options"  # choose one option as an effect resolves
-    AHEAD = "ahead"  # battle damage was dealt: activate a card before the effects it triggers
-    REPLAY = "replay"  # the attack target changed: attack again, another target, or not
-
-
-class EventKind(StrEnum):
-    """The kinds of event (``ops.raise_event``'s ``kind``, ``State.event``'s): what trigger effects
-    answer (``Effect(trigger_on=...)``) and "When ..." effects respond to (``Effect(event=...)``).
-    Their values are the strings of the ``event`` fact."""
-
-    ATTACK_DECLARED = "attack_declared"
-    SUMMONED = "summoned"
-    FLIPPED = "flipped"
-    ACTIVATED = "activated"
-    CHAIN_RESOLVED = "chain_resolved"
-    DESTROYED = "destroyed"  # with ``reason`` (battle/effect), ``by``, ``to``
-    SENT_TO_GRAVE = "sent_to_grave"
-    PHASE_START = "phase_start"  # with ``phase``
-    BATTLE_PHASE_START = "battle_phase_start"
-    BATTLE_PHASE_END = "battle_phase_end"
-    DAMAGE_STEP_START = "damage_step_start"
-    BEFORE_DAMAGE_CALCULATION = "before_damage_calculation"
-    DAMAGE_CALCULATION = "damage_calculation"
-    AFTER_DAMAGE_CALCULATION = "after_damage_calculation"
-    BATTLE_DAMAGE = "battle_damage"
-    DAMAGE_STEP_END = "damage_step_end"
-    LEFT_FIELD = "left_field"
-    """The "When ... leaves the field" window after a move (``chain.note_left_field``): the
-    ``event`` fact's ``cards`` lists every card that left, for the Traps that answer it
-    (``Effect(event=EventKind.LEFT_FIELD)``)."""
-    CARD_LEFT_FIELD = "card_left_field"
-    """One card left the field (``ops.move``; its ``card``, ``to``, ``controller``): raised for
-    trigger effects of that card only (``Effect(trigger_on=EventKind.CARD_LEFT_FIELD)``, Alien
-    Mother); never a window a Trap answers."""
 
 
 register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position, ChoiceKind, EventKind))  # engine.plain's table

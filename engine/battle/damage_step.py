@@ -27,6 +27,7 @@ from typing import Final
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
+from ..events import LeftCard
 from ..facts import (
     ABSENT,
     Absent,
@@ -230,7 +231,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
     a = s.attack
     assert a is not None
     ctx.emit(DamageStep(timing=Timing.END))
-    left: list[dict[str, object]] = []
+    left: list[LeftCard] = []
     for cid in list(a.destroyed):
         c = s.cards[cid]
         if c.zone != Zone.MONSTERS:

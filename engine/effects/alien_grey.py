@@ -24,6 +24,7 @@ from .common import (
     Counter,
     Ctx,
     EventKind,
+    GameEvent,
     Zone,
     a_counter_stat,
     ask_cards,
@@ -34,7 +35,7 @@ from .common import (
 )
 
 
-def _flip_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _flip_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and bool(face_up_monsters(s, other(card.controller)))
 
 
@@ -55,12 +56,12 @@ def _stay_key(card: Card) -> str:
     return f"alien_grey_flipped:{card.id}:{card.summoned_turn}:{card.set_turn}"
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if ev.get("kind") == EventKind.FLIPPED and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
         ctx.emit(Used(key=_stay_key(card)))
 
 
-def _draw_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _draw_match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "battle"

@@ -33,6 +33,7 @@ from .common import (
     Counter,
     Ctx,
     EventKind,
+    GameEvent,
     Zone,
     a_counter_stat,
     continuation,
@@ -52,7 +53,7 @@ def _ids(card: Card, name: str, key: list[int]) -> list[int]:
     return list(rec[2]) if isinstance(rec, list) and rec[:2] == key else []
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     kind = ev.get("kind")
     if card.zone != Zone.MONSTERS:
@@ -76,7 +77,7 @@ def _victims(s: State, card: Card) -> list[Card]:
     return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == Zone.GRAVEYARD]
 
 
-def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _end_match(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and bool(_victims(s, card))
 
 
@@ -98,7 +99,7 @@ def _taken(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         ctx.emit(Flag(card=cid, name="alien_mother", value=int(d["mother"])))
 
 
-def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _left_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id
 
 

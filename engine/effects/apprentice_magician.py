@@ -24,6 +24,7 @@ from .common import (
     Counter,
     Ctx,
     EventKind,
+    GameEvent,
     Zone,
     ask_cards,
     can_summon_from_deck,
@@ -45,7 +46,7 @@ def _holders(s: State) -> list[int]:
     return [c.id for c in s.face_up_field() if can_take_spell_counter(c)]
 
 
-def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and still_face_up(card) and bool(_holders(s))
 
 
@@ -61,7 +62,7 @@ def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
             set_counters(ctx, c, Counter.SPELL, c.counters.get(Counter.SPELL, 0) + 1)
 
 
-def _destroyed(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _destroyed(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("reason") == "battle"
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from ..events import GameEvent
 from ..state import Card, Link, State
 from ..types import EventKind, Timing
 
@@ -83,7 +84,7 @@ class Effect:
     from_hand: bool = False  # activated from the hand (Kuriboh, Honest)
     from_grave: bool = False
     trigger_on: EventKind | None = None  # trigger effects: the event kind
-    trigger_match: Callable[[State, Card, dict[str, Any]], bool] | None = None
+    trigger_match: Callable[[State, Card, GameEvent], bool] | None = None
     label: str = ""
     # what the player picks at activation without targeting (an Attribute, a battle position,
     # a card from the Deck): options like ``targets`` (each inner list is one choice of card ids
@@ -135,7 +136,7 @@ class Script:
     attributes: Callable[[State, Card], tuple[str, ...]] | None = None
     # rule bookkeeping: called for every raised event of a kind in ``watch_on`` (empty: of every
     # kind), from any zone; emits facts only, no chain
-    watch: Callable[[Ctx, Card, dict[str, Any]], None] | None = None
+    watch: Callable[[Ctx, Card, GameEvent], None] | None = None
     # the event kinds ``watch`` looks at: ``raise_event`` calls it for those only (it is called
     # for every event of the duel otherwise; tests/engine/test_watchers.py keeps it the kinds the
     # function compares the event's kind with)

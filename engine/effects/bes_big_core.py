@@ -11,18 +11,18 @@ on Big Core is removed" at the end of the Damage Step).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx, EventKind, Zone, still_face_up
+from .common import Counter, Ctx, EventKind, GameEvent, Zone, still_face_up
 
 COUNTER: Final = Counter.PLAIN
 
 
-def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _normal_summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
@@ -36,7 +36,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id
 
 
-def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _battled(s: State, card: Card, ev: GameEvent) -> bool:
     a = s.attack
     return (
         card.id in (ev.get("attacker"), ev.get("target"))

@@ -14,10 +14,10 @@ from ..cards import by_name
 from ..ops import destroy, set_counters
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Counter, Ctx, EventKind, Zone, still_face_up
+from .common import Counter, Ctx, EventKind, GameEvent, Zone, still_face_up
 
 
-def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _normal_summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 

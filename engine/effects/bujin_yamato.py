@@ -16,14 +16,14 @@ from ..cards import by_name
 from ..ops import send_to_grave, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Answer, Ctx, EventKind, Phase, Zone, ask_cards, continuation, deck_candidates
+from .common import Answer, Ctx, EventKind, GameEvent, Phase, Zone, ask_cards, continuation, deck_candidates
 
 
 def _is_bujin(c: Card) -> bool:
     return c.data.is_monster and "Bujin" in c.data.name
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("phase") == Phase.END
         and ev.get("seat") == card.controller

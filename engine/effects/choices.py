@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from ..actions import Choose, WireAction
 from ..ctx import Ctx
+from ..decisions import PendingChoice
 from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
@@ -68,7 +69,7 @@ def ask_cards(
     if not cards or (not optional and len(cards) == n):
         THEN[then](ctx, seat, cards[:n], d)
         return
-    choice: dict[str, Any] = {
+    choice: PendingChoice = {
         "seat": seat,
         "kind": "cards",
         "cards": cards,
@@ -90,13 +91,13 @@ def ask_option(
     if len(options) <= 1:
         THEN[then](ctx, seat, options[0] if options else "", d)
         return
-    choice: dict[str, Any] = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
+    choice: PendingChoice = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
     if source is not None:
         choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
     ctx.emit(Choice(choice=choice))
 
 
-def choice_actions(ch: dict[str, Any]) -> list[WireAction]:
+def choice_actions(ch: PendingChoice) -> list[WireAction]:
     """The answers a pending ``cards``/``options`` question accepts."""
     from itertools import combinations
 

@@ -8,15 +8,13 @@ calculation will activate, such as Kinetic Soldier"). It starts the one chain of
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, battling_opponent, gain, still_face_up
+from .common import Ctx, EventKind, GameEvent, battling_opponent, gain, still_face_up
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     if not still_face_up(card):
         return False
     opp = battling_opponent(s, card)

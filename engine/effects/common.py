@@ -17,6 +17,7 @@ from typing import Any
 
 from ..counters import Counter
 from ..ctx import Ctx
+from ..events import GameEvent, LeftCard
 from ..facts import Modifier, Negated, Used
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
@@ -47,6 +48,8 @@ __all__ = [
     "Counter",
     "Ctx",
     "EventKind",
+    "GameEvent",
+    "LeftCard",
     "LingeringFlag",
     "Phase",
     "Position",
@@ -218,7 +221,7 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
             take_control(ctx, c, link.controller)
 
 
-def _destroyed_face_up(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _destroyed_face_up(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and bool(ev.get("face_up"))
 
 
@@ -244,7 +247,7 @@ def burn_when_destroyed_face_up() -> Effect:
 # ------------------------------------------------------------------ destroyed by battle
 
 
-def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) -> bool:
+def destroyed_by_this(s: State, card: Card, ev: GameEvent, to_grave: bool) -> bool:
     """``ev`` (a ``destroyed`` event) is this card destroying an opponent's monster by battle
     (and sending it to the Graveyard, if ``to_grave``: a monster banished instead does not count;
     without it, a banished one does, ruling DS-9), and this card is still face-up on the field,
@@ -261,7 +264,7 @@ def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) 
     return still_face_up(card) and not (a is not None and card.id in a.destroyed)
 
 
-def left_field(s: State) -> list[dict[str, Any]]:
+def left_field(s: State) -> list[LeftCard]:
     """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
     Damage Step, during a chain, or with another event (a summon's Tributes, a cost). "When ...
     is sent to the Graveyard" Traps answer it (``Effect(event=EventKind.LEFT_FIELD)``)."""
@@ -273,7 +276,7 @@ def left_field(s: State) -> list[dict[str, Any]]:
     return list(ev.get("left", []))
 
 
-def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
+def destroyed_by_battle_to_grave(s: State) -> list[LeftCard]:
     """The monsters of the ``left_field`` window destroyed by battle and sent to the Graveyard
     (not banished instead; ruling DS-9): Time Machine, Destiny Signal."""
     return [
@@ -310,7 +313,7 @@ def is_gladiator_monster(c: Card) -> bool:
     return c.data.is_monster and c.data.name.startswith("Gladiator Beast")
 
 
-def summoned_by_gladiator(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def summoned_by_gladiator(s: State, card: Card, ev: GameEvent) -> bool:
     """``ev`` is the Special Summon of ``card`` by the effect of a "Gladiator Beast" monster (the
     top chain link)."""
     if ev.get("card") != card.id or ev.get("how") != "special" or not s.chain:
@@ -318,7 +321,7 @@ def summoned_by_gladiator(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return is_gladiator_monster(s.cards[s.chain[-1].card])
 
 
-def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _battled(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 

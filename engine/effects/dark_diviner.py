@@ -14,22 +14,20 @@ top 3 cards of your opponent's Deck to the Graveyard."
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..facts import Modifier
 from ..ops import send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk, shown_atk
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, destroyed_by_this, other, still_face_up
+from .common import Ctx, EventKind, GameEvent, Zone, destroyed_by_this, other, still_face_up
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id
 
 
-def _declare_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _declare_match(s: State, card: Card, ev: GameEvent) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None:
         return False
@@ -52,7 +50,7 @@ def _equalize(ctx: Ctx, link: Link) -> None:
         ctx.emit(Modifier(card=t, stat="atk", op="set", value=mine, until="end_of_battle_phase", source=me.id))
 
 
-def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _mill_match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 

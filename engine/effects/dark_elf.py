@@ -4,14 +4,14 @@ and pays them as the attack is declared (not again when a replay chooses a new t
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..ops import pay_lp
 from ..state import Card, State
 from ..stats import is_negated
 from .base import Script, register
-from .common import Ctx, EventKind, still_face_up
+from .common import Ctx, EventKind, GameEvent, still_face_up
 
 COST: Final = 1000
 
@@ -20,7 +20,7 @@ def _can_attack(s: State, src: Card, attacker: Card) -> bool:
     return attacker.id != src.id or s.players[src.controller].lp >= COST
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if ev.get("kind") != EventKind.ATTACK_DECLARED or ev.get("attacker") != card.id:
         return
     if still_face_up(card) and not is_negated(ctx.s, card):

@@ -3,16 +3,14 @@ You can banish that monster, also banish this card." (ruling DS-8; seed 003, aft
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import banish
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone
+from .common import Ctx, EventKind, GameEvent, Zone
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("target") is not None
         and card.id in (ev.get("attacker"), ev.get("target"))

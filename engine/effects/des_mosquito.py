@@ -12,7 +12,7 @@ battle, 1 counter is removed" at the end of the Damage Step).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..facts import Flag
@@ -20,13 +20,13 @@ from ..ops import set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Counter, Ctx, EventKind, Zone, still_face_up
+from .common import Counter, Ctx, EventKind, GameEvent, Zone, still_face_up
 
 COUNTER: Final = Counter.PLAIN
 PENDING: Final = "mosquito_counter_due"
 
 
-def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and still_face_up(card)
 
 
@@ -47,7 +47,7 @@ def _replace(ctx: Ctx, card: Card) -> bool:
     return True
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if ev.get("kind") != EventKind.DAMAGE_STEP_END or not card.flags.get(PENDING):
         return
     ctx.emit(Flag(card=card.id, name=PENDING, value=None))

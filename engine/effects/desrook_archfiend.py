@@ -27,7 +27,7 @@ from ..ops import destroy, pay_lp, roll_die, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Phase, Zone, still_face_up, summon_choosing_position
+from .common import Ctx, EventKind, GameEvent, Phase, Zone, still_face_up, summon_choosing_position
 
 TERRORKING: Final = "Terrorking Archfiend"
 
@@ -36,7 +36,7 @@ def _active(s: State, card: Card) -> bool:
     return still_face_up(card) and not is_negated(s, card)
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if (
         ev.get("kind") == EventKind.PHASE_START
         and ev.get("phase") == Phase.STANDBY
@@ -58,7 +58,7 @@ def _on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
         destroy(ctx, src, reason="effect", by=card.id)
 
 
-def _terrorking_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _terrorking_match(s: State, card: Card, ev: GameEvent) -> bool:
     victim = s.cards.get(int(ev.get("card", -1)))
     return (
         card.zone == Zone.HAND

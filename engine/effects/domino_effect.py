@@ -21,10 +21,10 @@ from ..ops import destroy, send_to_grave
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import Answer, Ctx, EventKind, Zone, ask_cards, continuation, other
+from .common import Answer, Ctx, EventKind, GameEvent, Zone, ask_cards, continuation, other
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("reason") == "battle"
         and ev.get("to") == Zone.GRAVEYARD

@@ -9,16 +9,14 @@ Monk activate at this time ... damage calculation will not occur")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Position, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, GameEvent, Position, Zone, still_face_up, target_ok
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False

@@ -20,7 +20,7 @@ monster your opponent controls, until the End Phase."
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..facts import Flag
@@ -29,6 +29,7 @@ from .base import Effect, Script, register
 from .common import (
     Ctx,
     EventKind,
+    GameEvent,
     each,
     face_up_monsters,
     other,
@@ -54,7 +55,7 @@ def _self_destroy(s: State, card: Card) -> bool:
     )
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if ev.get("card") == card.id and ev.get("kind") in (EventKind.FLIPPED, EventKind.SUMMONED) and still_face_up(card):
         ctx.emit(Flag(card=card.id, name="face_up_at", value=ctx.s.seq))
 

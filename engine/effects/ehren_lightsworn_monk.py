@@ -12,16 +12,14 @@ The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import move, send_to_grave, shuffle_deck
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Phase, Position, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, GameEvent, Phase, Position, Zone, still_face_up, target_ok
 
 
-def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _attack_match(s: State, card: Card, ev: GameEvent) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
@@ -43,7 +41,7 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
     shuffle_deck(ctx, owner)
 
 
-def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _end_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("phase") == Phase.END and ev.get("seat") == card.controller and still_face_up(card)
 
 

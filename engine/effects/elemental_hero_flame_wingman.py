@@ -11,17 +11,15 @@ Summon is Polymerization's; "must be Fusion Summoned" is ``stats.needs_proper_su
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import damage
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, destroyed_by_this, other
+from .common import Ctx, EventKind, GameEvent, destroyed_by_this, other
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 

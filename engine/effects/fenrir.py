@@ -11,13 +11,12 @@ monster as a result of battle, your opponent skips his/her next Draw Phase."
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from ..cards import by_name
 from ..ops import banish, delay
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, destroyed_by_this, other
+from .common import Ctx, EventKind, GameEvent, Zone, destroyed_by_this, other
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -36,7 +35,7 @@ def _procedure_cost(ctx: Ctx, card: Card, seat: int, cost: list[int]) -> None:
         banish(ctx, ctx.s.cards[cid], reason="cost")
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=False)
 
 

@@ -21,7 +21,6 @@ had when it was banished."
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from ..cards import by_name
 from ..facts import Flag, Modifier, Moved
@@ -29,7 +28,7 @@ from ..ops import banish, send_to_grave
 from ..state import Card, Link, State
 from ..stats import atk
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Phase, Step, Zone, still_face_up, target_ok
+from .common import Ctx, EventKind, GameEvent, Phase, Step, Zone, still_face_up, target_ok
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -87,7 +86,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         ctx.emit(Flag(card=me.id, name="gepd_materials", value=mats))
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     if ev.get("kind") != EventKind.BATTLE_PHASE_END:
         return

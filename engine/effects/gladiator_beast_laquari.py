@@ -9,16 +9,14 @@ is shared with Bestiari (``common.tag_out``; ruling ES-1; seed 003, TCG End Step
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..facts import Modifier
 from ..state import Card
 from .base import Script, register
-from .common import Ctx, EventKind, Zone, summoned_by_gladiator, tag_out
+from .common import Ctx, EventKind, GameEvent, Zone, summoned_by_gladiator, tag_out
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if ev.get("kind") == EventKind.SUMMONED and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
         ctx.emit(Modifier(card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id))
 

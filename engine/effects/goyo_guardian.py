@@ -6,16 +6,14 @@ destroyed in the same battle (``destroyed_by_this``, ruling DS-14)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, destroyed_by_this, may_special_summon
+from .common import Ctx, EventKind, GameEvent, Zone, destroyed_by_this, may_special_summon
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     victim = s.cards.get(int(ev.get("card", -1)))
     return (
         destroyed_by_this(s, card, ev, to_grave=True)

@@ -9,17 +9,17 @@ controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, can_summon_from_deck, destroyed_by_this, summon_from_deck
+from .common import Ctx, EventKind, GameEvent, can_summon_from_deck, destroyed_by_this, summon_from_deck
 
 CODE: Final = by_name("Hydrogeddon").code
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 

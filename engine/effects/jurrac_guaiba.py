@@ -18,6 +18,7 @@ from .common import (
     Answer,
     Ctx,
     EventKind,
+    GameEvent,
     can_summon_from_deck,
     continuation,
     destroyed_by_this,
@@ -26,7 +27,7 @@ from .common import (
 )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=False)
 
 

@@ -7,15 +7,13 @@ position its controller picks (SEL-3)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
+from .common import Ctx, EventKind, GameEvent, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "battle"

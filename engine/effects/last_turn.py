@@ -51,6 +51,7 @@ from .common import (
     Answer,
     Ctx,
     EventKind,
+    GameEvent,
     LingeringFlag,
     Phase,
     Step,
@@ -98,7 +99,7 @@ def _keep(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     lingering_flag(ctx, KEEP, keep if keep is not None else -1, "turn", source)
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     if s.finished:
         return

@@ -36,6 +36,7 @@ from .base import Effect, Script, register
 from .common import (
     Ctx,
     EventKind,
+    GameEvent,
     Zone,
     activation_answered,
     may_special_summon,
@@ -44,7 +45,7 @@ from .common import (
 )
 
 
-def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _negate_match(s: State, card: Card, ev: GameEvent) -> bool:
     if not still_face_up(card) or is_negated(s, card):
         return False
     if ev.get("card") == card.id or any(link.card == card.id for link in s.chain):
@@ -72,7 +73,7 @@ def _negate(ctx: Ctx, link: Link) -> None:
         ctx.emit(Negated(link=n, what="activation", card=prev.card, code=s.cards[prev.card].code))
 
 
-def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _sent_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("to") == Zone.GRAVEYARD and card.zone == Zone.GRAVEYARD
 
 

@@ -13,12 +13,10 @@ Fenrir, which only its own procedure Summons: ruling SUM-1) and a Monster Zone i
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, summon_one_of, summonable
+from .common import Ctx, EventKind, GameEvent, Zone, summon_one_of, summonable
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -32,7 +30,7 @@ def _candidates(s: State, seat: int) -> list[Card]:
     return [c for c in hand if c.data.is_monster and not c.data.extra_deck and 1 <= c.data.level <= 4]
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == Zone.MONSTERS
 
 

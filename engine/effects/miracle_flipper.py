@@ -33,6 +33,7 @@ from .common import (
     Answer,
     Ctx,
     EventKind,
+    GameEvent,
     Zone,
     ask_cards,
     ask_option,
@@ -58,7 +59,7 @@ def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
     return target.id == src.id or not target.face_up
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if ev.get("kind") != EventKind.DESTROYED or ev.get("card") != card.id:
         return
     if ev.get("reason") == "battle" and card.zone in _WHERE_IT_WENT:
@@ -66,7 +67,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         ctx.emit(Flag(card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))]))
 
 
-def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _return_match(s: State, card: Card, ev: GameEvent) -> bool:
     rec = card.flags.get("mf_return")
     return card.zone in _WHERE_IT_WENT and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
 
@@ -106,7 +107,7 @@ def _return_in(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         special_summon(ctx, me, int(d["side"]), str(answer))
 
 
-def _spell_trap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _spell_trap_match(s: State, card: Card, ev: GameEvent) -> bool:
     by = ev.get("by")
     if ev.get("card") != card.id or ev.get("reason") != "effect" or by not in s.cards:
         return False

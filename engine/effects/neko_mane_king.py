@@ -11,18 +11,18 @@ costs, Tributes and rule-sends are not card effects."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..ops import go_to_end_phase
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone
+from .common import Ctx, EventKind, GameEvent, Zone
 
 NOT_EFFECTS: Final[tuple[str, ...]] = ("battle", "cost", "tribute", "rule", "detach")
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     if ev.get("card") != card.id or card.zone != Zone.GRAVEYARD:
         return False
     me = card.owner

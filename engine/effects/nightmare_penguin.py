@@ -13,14 +13,12 @@ flipped face-up: Target 1 card your opponent controls; return that target to the
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import to_hand
 from ..state import Card, Link, State
 from ..stats import attributes
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, each, other, still_face_up
+from .common import Ctx, EventKind, GameEvent, each, other, still_face_up
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
@@ -29,7 +27,7 @@ def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     return 0, 0
 
 
-def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _flipped(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and still_face_up(card)
 
 

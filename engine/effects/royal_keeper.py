@@ -12,14 +12,12 @@ attacked, this effect resolves after damage calculation.)"
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..facts import PositionChanged
 from ..ops import turned_face_down
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Position, gain, still_face_up
+from .common import Ctx, EventKind, GameEvent, Position, gain, still_face_up
 
 
 def _flip_down(ctx: Ctx, link: Link) -> None:
@@ -29,7 +27,7 @@ def _flip_down(ctx: Ctx, link: Link) -> None:
         turned_face_down(ctx, c)  # its Equip Cards are destroyed (ruling EQ-2)
 
 
-def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _flipped(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and still_face_up(card)
 
 

@@ -14,20 +14,18 @@ card and sent to the Graveyard, you can select 1 "Scrap" monster in your Graveya
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import destroy, to_hand
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, still_face_up
+from .common import Ctx, EventKind, GameEvent, Zone, still_face_up
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:
     return attacker.id == src.id
 
 
-def _attacked_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _attacked_match(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and card.attacks > 0 and card.attacked_turn == s.turn
 
 
@@ -37,7 +35,7 @@ def _destroy_self(ctx: Ctx, link: Link) -> None:
         destroy(ctx, me, reason="effect", by=me.id)
 
 
-def _scrap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _scrap_match(s: State, card: Card, ev: GameEvent) -> bool:
     by = ev.get("by")
     return (
         ev.get("card") == card.id

@@ -25,12 +25,12 @@ from ..ops import send_to_grave, set_counters
 from ..state import Card, Link, State
 from ..stats import is_negated
 from .base import Effect, Script, register
-from .common import MAIN_PHASES, Counter, Ctx, EventKind, Zone, free_monster_zone, summon_one_of, summonable
+from .common import MAIN_PHASES, Counter, Ctx, EventKind, GameEvent, Zone, free_monster_zone, summon_one_of, summonable
 
 GATE: Final = Counter.GATE
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     if ev.get("kind") != EventKind.DAMAGE_STEP_END or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
         return

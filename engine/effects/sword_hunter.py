@@ -13,17 +13,15 @@ this card as an Equip Spell Card(s) with this effect.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..facts import Flag, Moved
 from ..ops import equip
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, destroyed_by_this, still_face_up
+from .common import Ctx, EventKind, GameEvent, Zone, destroyed_by_this, still_face_up
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     if ev.get("kind") != EventKind.DESTROYED or not destroyed_by_this(s, card, ev, to_grave=True):
         return
@@ -40,7 +38,7 @@ def _victims(s: State, card: Card) -> list[Card]:
     return [s.cards[c] for c in rec[2] if s.cards[c].zone == Zone.GRAVEYARD]
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and bool(_victims(s, card))
 
 

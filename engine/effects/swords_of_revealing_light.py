@@ -11,14 +11,12 @@ monsters face-up is a flip by a card effect: their FLIP effects activate."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..facts import Flag
 from ..ops import destroy, flip_face_up
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Phase, Zone, other
+from .common import Ctx, EventKind, GameEvent, Phase, Zone, other
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -35,7 +33,7 @@ def _can_attack(s: State, src: Card, attacker: Card) -> bool:
     return attacker.controller == src.controller
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     if ev.get("kind") != EventKind.PHASE_START or ev.get("phase") != Phase.END:
         return

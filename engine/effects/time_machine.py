@@ -17,10 +17,10 @@ from ..cards import by_name
 from ..ops import special_summon
 from ..state import Card, Link, State
 from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, EventKind, Zone, destroyed_by_battle_to_grave, may_special_summon
+from .common import Ctx, EventKind, LeftCard, Zone, destroyed_by_battle_to_grave, may_special_summon
 
 
-def _the_one(s: State) -> dict[str, Any] | None:
+def _the_one(s: State) -> LeftCard | None:
     sent = destroyed_by_battle_to_grave(s)
     if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != Zone.GRAVEYARD:
         return None

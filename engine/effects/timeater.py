@@ -11,16 +11,14 @@ enter Main Phase 2 either (seed 000, ref. 9)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import delay
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, destroyed_by_this, other
+from .common import Ctx, EventKind, GameEvent, destroyed_by_this, other
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=False)
 
 

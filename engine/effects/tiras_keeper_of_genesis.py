@@ -13,13 +13,11 @@ target. During each of your End Phases: Detach 1 Xyz Material from this card."
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import by_name
 from ..ops import destroy, detach
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import CardFlag, Ctx, EventKind, Phase, other, still_face_up
+from .common import CardFlag, Ctx, EventKind, GameEvent, Phase, other, still_face_up
 
 
 def _has_material(card: Card) -> bool:
@@ -30,7 +28,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id and _has_material(src)
 
 
-def _battled_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _battled_match(s: State, card: Card, ev: GameEvent) -> bool:
     return _has_material(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 
@@ -48,7 +46,7 @@ def _destroy(ctx: Ctx, link: Link) -> None:
             destroy(ctx, c, reason="effect", by=link.card)
 
 
-def _end_phase_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _end_phase_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("phase") == Phase.END and s.turn_player == card.controller and _has_material(card)
 
 

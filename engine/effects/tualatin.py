@@ -32,6 +32,7 @@ from .common import (
     CardFlag,
     Ctx,
     EventKind,
+    GameEvent,
     Phase,
     Zone,
     ask_option,
@@ -54,7 +55,7 @@ def _all_gone(s: State, seat: int) -> bool:
     )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     me = card.owner
     return (
         card.zone == Zone.HAND

@@ -12,19 +12,19 @@ nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ..cards import by_name
 from ..facts import ExtraBattlePhase
 from ..ops import delay, destroy
 from ..state import Card, Link, State
 from .base import Effect, Script, register
-from .common import Ctx, EventKind, Zone, other
+from .common import Ctx, EventKind, GameEvent, Zone, other
 
 SWORDS: Final = "Swords of Revealing Light"
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id
 
 
