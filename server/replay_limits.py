@@ -41,7 +41,7 @@ class ReplayLimits:
     26 entries; the deepest entry, a scenario's genesis, nests 10 levels)."""
 
     max_bytes: int = 2 * MIB  # the file itself (compressed)
-    max_data: int = 16 * MIB  # its contents, decompressed
+    max_data: int = 8 * MIB  # its contents, decompressed
     max_entries: int = 20_000
     max_depth: int = 32  # arrays and maps inside one another (an entry itself is level 1)
     max_items: int = 4096  # elements of any one array or map inside an entry or the header

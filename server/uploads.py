@@ -29,8 +29,9 @@ import hashlib
 import itertools
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -87,11 +88,20 @@ class Loaded:
 _kept = replays.LogCache(KEPT_BY_A_READER)
 
 
+READER_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """This thread (Linux: niceness is per thread), or on other systems this process, and the
+    processes it starts from now on, run at ``READER_NICENESS``: after the server's own work."""
+    os.setpriority(os.PRIO_PROCESS, 0, max(os.getpriority(os.PRIO_PROCESS, 0), READER_NICENESS))
+
+
 def _start_reader(memory: int) -> None:
     """A reader process: lower priority than the server, bounded address space."""
     import resource
 
-    os.nice(10)
+    _lower_priority()
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
@@ -145,6 +155,10 @@ class Readers:
         self.key = key  # this server's replay-file key (signatures)
         self.limits = cfg.replay_limits()
         self._pool: ProcessPoolExecutor | None = None
+        # jobs are submitted from one thread of low priority (Linux): the pool starts its reader
+        # processes inside submit, from that thread, so they run after the server from their
+        # first instruction (their start-up is the costliest part of a small job)
+        self._submitter: ThreadPoolExecutor | None = None
         self._jobs = 0
         self._by_address: dict[str, int] = {}
         self.booked = 0  # characters of upload text booked, server-wide
@@ -195,7 +209,11 @@ class Readers:
         self._jobs += 1
         try:
             pool = self._executor()
-            future: Future[T] = pool.submit(fn, *args)
+            if self._submitter is None:
+                initializer = _lower_priority if sys.platform == "linux" else None
+                self._submitter = ThreadPoolExecutor(1, "replay-submit", initializer=initializer)
+            submitted = asyncio.get_running_loop().run_in_executor(self._submitter, pool.submit, fn, *args)
+            future: Future[T] = await submitted
             return await asyncio.wrap_future(future)
         except MemoryError:
             raise Refused(
@@ -214,6 +232,9 @@ class Readers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._submitter is not None:
+            self._submitter.shutdown(wait=False)
+            self._submitter = None
 
 
 @dataclass(slots=True)
