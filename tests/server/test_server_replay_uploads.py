@@ -68,7 +68,7 @@ async def while_dueling(server_url: str, work: Callable[[], Awaitable[T]]) -> tu
         for c in (a, b):
             await c.close()
     print(
-        f"an upload took {now() - t0:.2f} s; {len(took)} actions were answered meanwhile, the slowest in {max(took):.3f} s"
+        f"an upload took {now() - t0:.2f} s; {len(took)} actions answered meanwhile, the slowest in {max(took):.3f} s"
     )
     assert len(took) >= 3, f"only {len(took)} actions while the upload was read"
     return got, took
