@@ -23,7 +23,8 @@ MAGIC = b"DUELRPL1"
 CHUNK = 64 * 1024
 """Decompressed bytes produced at a time."""
 ENTRY_BUFFER = 1 * MIB
-"""The most bytes one entry (or the header) may take, packed: msgpack's buffer."""
+"""msgpack's read buffer: bytes read ahead and not yet decoded (one entry is bounded by the
+limits on its arrays, maps, strings and nesting, and all of them by ``max_data``)."""
 
 
 class ReplayFileError(Exception):
@@ -133,7 +134,9 @@ class FileReader:
         except ReplayFileError:
             raise
         except msgpack.exceptions.BufferFull:
-            raise ReplayTooLarge(f"{what} is larger than {ENTRY_BUFFER} bytes (the most read here)") from None
+            raise ReplayTooLarge(
+                f"{what} needs more than {ENTRY_BUFFER} bytes read ahead (the most read here)"
+            ) from None
         except (ValueError, msgpack.UnpackException) as exc:
             if "exceeds max_" in str(exc):
                 raise ReplayTooLarge(

@@ -194,7 +194,7 @@ def test_a_signed_file_with_its_header_edited_is_refused_and_format_1_is_never_s
         nonlocal key
         async with running_server(redis_url, tmp_path) as server:
             key = server.tokens.replay_key()
-            log = engine_log(12, max_actions=300)
+            log = engine_log(12)
             signed = replay_file.dumps(replay_file.build("m12", log, players=("Ann", "Bob"), key=key))
             c = await DuelClient.connect(url_of(server), "viewer")
             got = await upload(c, "ok", signed)
