@@ -77,9 +77,19 @@ def with_log(replay: replay_file.Replay, log: list[LogEntry], key: bytes | None 
     return replay_file.dumps(replay_file.build(replay.match_id, log, players=replay.players, key=key))
 
 
+def rehashed(log: list[LogEntry]) -> list[LogEntry]:
+    """The log with every state hash recomputed from its facts, as a forger would."""
+    state = None
+    out = []
+    for e in log:
+        state = rules.fold(e.facts, state)
+        out.append(dataclasses.replace(e, state_hash=rules.state_hash(state)))
+    return out
+
+
 def edited_fact(log: list[LogEntry]) -> list[LogEntry]:
-    """The log with the first Life Points change after genesis 1000 smaller (the facts fold,
-    the chain is recomputed: only re-deciding the action finds it)."""
+    """The log with the first Life Points change after genesis 1000 smaller, its state hashes
+    recomputed: the facts fold and every hash holds; only re-deciding the action finds it."""
     out = list(log)
     for i, e in enumerate(out):
         if i > 0 and any(f["t"] == "lp" for f in e.facts):
@@ -87,7 +97,7 @@ def edited_fact(log: list[LogEntry]) -> list[LogEntry]:
                 dataclasses.replace(f, delta=f.delta + 1000, lp=f.lp + 1000) if f["t"] == "lp" else f for f in e.facts
             ]
             out[i] = dataclasses.replace(e, facts=facts)
-            return out
+            return rehashed(out)
     raise AssertionError("no Life Points change in the log")
 
 
