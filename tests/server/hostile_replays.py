@@ -12,18 +12,24 @@ import dataclasses
 import struct
 import time
 import zlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import msgpack
 
 from protocol.codec import pack
 from protocol.entry import LogEntry
-from protocol.messages import Error, ReplayLoaded, UploadReplay
+from protocol.messages import Accepted, Error, ReplayLoaded, UploadReplay
 from server import replay_file, rules
 from server.client import DuelClient
+from tests.server.duel_helpers import quietly, start_match, wait_for_turn
 
 PART = 4000
+LIVENESS_S = 0.1
+"""The longest an honest duel's action may wait for its answer while a hostile file is read."""
+THINK_S = 0.01
+"""Between two honest actions: a player's pace (and the duel outlasts the upload)."""
+T = TypeVar("T")
 
 
 def nil_bomb(decompressed: int, per_entry: int = 800 * 1024) -> bytes:
@@ -129,3 +135,45 @@ async def answer(c: DuelClient, upload_id: str, timeout: float = 60.0) -> Replay
 
 def now() -> float:
     return time.perf_counter()
+
+
+async def honest_latencies(clients: list[DuelClient], busy: asyncio.Future[object], took: list[float]) -> None:
+    """Play the duel quietly, THINK_S between actions, until ``busy`` is done or the duel ends:
+    each action's answer time in ``took`` (the engine's own work is part of it: a few ms)."""
+    while not busy.done():
+        actor = await wait_for_turn(clients)
+        if actor is None:
+            return
+        t0 = now()
+        reply = await actor.act(quietly(actor.legal))
+        took.append(now() - t0)
+        assert isinstance(reply, Accepted), reply
+        await asyncio.sleep(THINK_S)
+
+
+async def while_dueling(server_url: str, work: Callable[[], Awaitable[T]]) -> tuple[T, list[float]]:
+    """``work`` (an upload) while honest duels are played on the same server (one after the
+    other, as long as it lasts): its result, and the answer time of every action meanwhile (at
+    least 3 of them)."""
+    took: list[float] = []
+    busy: asyncio.Future[T] | None = None
+    t0 = now()
+    try:
+        while busy is None or not busy.done():
+            a, b, _, _ = await start_match(server_url)
+            if busy is None:
+                t0 = now()
+                busy = asyncio.ensure_future(work())
+            try:
+                await honest_latencies([a, b], busy, took)
+            finally:
+                for c in (a, b):
+                    await c.close()
+    finally:
+        got = await busy if busy is not None else None
+    assert got is not None
+    assert len(took) >= 3, f"only {len(took)} actions while the upload was read"
+    print(
+        f"an upload took {now() - t0:.2f} s; {len(took)} actions answered meanwhile, the slowest in {max(took):.3f} s"
+    )
+    return got, took

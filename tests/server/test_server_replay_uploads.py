@@ -3,24 +3,21 @@ real Redis, real websockets, with the server's replay limits set low so that the
 are small. The sizes the issue measured run in tests/faults/test_fault_replay_uploads.py.
 
 While a hostile file is read, an honest duel on the same server goes on: each of its actions
-must be answered within LIVENESS_S (a liveness bound, not a benchmark: reading the file on the
-event loop held every duel for whole seconds)."""
+must be answered within LIVENESS_S (hostile_replays.while_dueling; a liveness bound, not a
+benchmark: reading the file on the event loop held every duel for whole seconds)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
 
-from duel_helpers import quietly, run, running_server, start_match, url_of, wait_for_turn
-from hostile_replays import answer, long_file, nil_bomb, now, rewrite, upload, v1_signed
+from duel_helpers import quietly, run, running_server, url_of, wait_for_turn
+from hostile_replays import LIVENESS_S, answer, long_file, nil_bomb, now, rewrite, upload, v1_signed, while_dueling
 from logs import engine_log
 
 from protocol import errors as E
 from protocol.messages import (
-    Accepted,
     CreateMatch,
     Error,
     GetReplay,
@@ -34,44 +31,7 @@ from server import replay_file
 from server.client import DuelClient
 from server.replay_limits import MIB
 
-LIVENESS_S = 0.1
-THINK_S = 0.01  # between two honest actions: a player's pace, and the duel lasts the upload
-T = TypeVar("T")
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-
-
-async def honest_latencies(clients: list[DuelClient], busy: asyncio.Future[object]) -> list[float]:
-    """Play the duel quietly, THINK_S between actions, until ``busy`` is done: each action's
-    answer time (the pure engine's own work is part of it: a few ms an action)."""
-    took: list[float] = []
-    while not busy.done():
-        actor = await wait_for_turn(clients)
-        assert actor is not None, "the honest duel ended"
-        t0 = now()
-        reply = await actor.act(quietly(actor.legal))
-        took.append(now() - t0)
-        assert isinstance(reply, Accepted), reply
-        await asyncio.sleep(THINK_S)
-    return took
-
-
-async def while_dueling(server_url: str, work: Callable[[], Awaitable[T]]) -> tuple[T, list[float]]:
-    """``work`` (an upload) while an honest duel is played on the same server: its result, and
-    the answer time of every action of the duel meanwhile (at least 3 of them)."""
-    a, b, _, _ = await start_match(server_url)
-    t0 = now()
-    busy = asyncio.ensure_future(work())
-    try:
-        took = await honest_latencies([a, b], busy)
-    finally:
-        got = await busy
-        for c in (a, b):
-            await c.close()
-    print(
-        f"an upload took {now() - t0:.2f} s; {len(took)} actions answered meanwhile, the slowest in {max(took):.3f} s"
-    )
-    assert len(took) >= 3, f"only {len(took)} actions while the upload was read"
-    return got, took
 
 
 def test_a_zip_bomb_is_refused_at_the_decompressed_limit_and_duels_go_on(redis_url: str, tmp_path: Path) -> None:
