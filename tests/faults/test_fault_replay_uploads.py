@@ -31,17 +31,20 @@ from tests.faults.fault_helpers import ConfigServeProcess, knob, report
 from tests.server.hostile_replays import LIVENESS_S, long_file, nil_bomb, upload, while_dueling
 
 IMPORT_MEASURED = """
-import resource, runpy, sys
+import runpy, sys
+from pathlib import Path
 sys.argv = ["duel", "import", sys.argv[1]]
 try:
     runpy.run_module("server.cli", run_name="__main__")
     code = 0
 except SystemExit as exc:
     code = exc.code
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+status = Path("/proc/self/status").read_text().splitlines()
+print(next(line.split()[1] for line in status if line.startswith("VmHWM:")), file=sys.stderr)
 sys.exit(code)
 """
-"""``duel import FILE``, then its peak resident memory (KiB) as the last line of stderr."""
+"""``duel import FILE``, then its peak resident memory (KiB, VmHWM: this program's own, not the
+forking parent's as ``ru_maxrss`` would count it) as the last line of stderr."""
 
 BOMB_MB = knob("DUEL_FAULT_BOMB_MB", 32)
 LONG_ENTRIES = knob("DUEL_FAULT_UPLOAD_ENTRIES", 5_000)
