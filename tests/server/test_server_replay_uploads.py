@@ -9,9 +9,12 @@ benchmark: reading the file on the event loop held every duel for whole seconds)
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import time
 from pathlib import Path
 
+import pytest
 from duel_helpers import quietly, run, running_server, url_of, wait_for_turn
 from hostile_replays import LIVENESS_S, answer, long_file, nil_bomb, now, rewrite, upload, v1_signed, while_dueling
 from logs import engine_log
@@ -29,7 +32,9 @@ from protocol.messages import (
 )
 from server import replay_file
 from server.client import DuelClient
+from server.config import ServerConfig
 from server.replay_limits import MIB
+from server.uploads import Readers, Refused
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -207,3 +212,27 @@ def test_a_played_match_records_its_players_in_its_log_and_its_file_is_signed_wh
                 await c.close()
 
     run(body())
+
+
+def test_the_readers_queue_and_memory_are_bounded() -> None:
+    """Beyond ``replay_queue`` jobs waiting or running, a read is refused at once (busy); a job
+    that wants more memory than a reader process may have is refused (too large), and the
+    reader goes on serving."""
+    readers = Readers(ServerConfig(replay_queue=1, replay_reader_memory=1024 * MIB), b"k")
+
+    async def body() -> None:
+        first = asyncio.ensure_future(readers.run(time.sleep, 1.0))
+        await asyncio.sleep(0)  # the first job is counted
+        with pytest.raises(Refused) as busy:
+            await readers.run(os.getpid)
+        assert busy.value.code == E.REPLAY_BUSY
+        await first
+        with pytest.raises(Refused) as big:
+            await readers.run(bytearray, 2048 * MIB)
+        assert big.value.code == E.REPLAY_TOO_LARGE and "more memory" in big.value.reason
+        assert await readers.run(os.getpid) != os.getpid()
+
+    try:
+        run(body())
+    finally:
+        readers.close()
