@@ -86,6 +86,7 @@ class Loaded:
 
 
 _kept = replays.LogCache(KEPT_BY_A_READER)
+"""In a reader process: the entries (and fold checkpoints) of the files it read last, by ref."""
 
 
 READER_NICENESS = 10
@@ -131,17 +132,20 @@ def check_file(ref: str, text: str, key: bytes | None, limits: ReplayLimits) -> 
 
 
 def page_frame(
-    ref: str, text: str, key: bytes | None, limits: ReplayLimits, loaded: Loaded, ask: tuple[str, int, int, bool]
-) -> bytes:
-    """The ``replay`` frame of a page of an uploaded file (in a reader process), encoded."""
+    ref: str, text: str | None, key: bytes | None, limits: ReplayLimits, loaded: Loaded, ask: GetReplay
+) -> bytes | None:
+    """The ``replay`` frame of the page ``ask`` wants of an uploaded file (in a reader
+    process), encoded; None if this reader does not keep the file and ``text`` is None (the
+    file's text then comes with the job again, and is read again)."""
     entries = _kept.get(ref)
     if entries is None:
+        if text is None:
+            return None
         entries = _read(ref, text, key, limits).entries
-    viewpoint, from_seq, limit, views = ask
     alias_key = hashlib.sha256(b"upload." + ref.encode()).digest()
-    got = replays.page(entries, alias_key, viewpoint, from_seq, limit, views, _kept.checkpoints(ref))
-    msg = ReplayLog(loaded.match_id, got.entries, viewpoint, got.total, got.next_seq, list(loaded.players), got.result)
-    return encode(msg)
+    got = replays.page(entries, alias_key, ask.viewpoint, ask.from_seq, ask.limit, ask.views, _kept.checkpoints(ref))
+    players = list(loaded.players)
+    return encode(ReplayLog(loaded.match_id, got.entries, ask.viewpoint, got.total, got.next_seq, players, got.result))
 
 
 # ------------------------------------------------------------ in the server
@@ -365,11 +369,13 @@ class SessionUploads:
         if upload is None:
             self.error(E.MATCH_NOT_FOUND, f"no replay file uploaded as {msg.upload_id!r} on this connection")
             return
-        ask = (msg.viewpoint, msg.from_seq, msg.limit, msg.views)
+        args = (self.readers.key, self.readers.limits, upload.loaded, msg)
         try:
-            frame = await self.readers.run(
-                page_frame, upload.ref, upload.text, self.readers.key, self.readers.limits, upload.loaded, ask
-            )
+            # the file's text (megabytes to copy) goes to a reader only if it no longer keeps it
+            frame = await self.readers.run(page_frame, upload.ref, None, *args)
+            if frame is None:
+                frame = await self.readers.run(page_frame, upload.ref, upload.text, *args)
+            assert frame is not None  # the text went with the job: the file was read
         except Refused as exc:
             self.error(exc.code, exc.reason)
             return

@@ -9,6 +9,7 @@ benchmark: reading the file on the event loop held every duel for whole seconds)
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import random
 import time
@@ -20,6 +21,7 @@ from hostile_replays import LIVENESS_S, answer, long_file, nil_bomb, now, rewrit
 from logs import engine_log
 
 from protocol import errors as E
+from protocol.codec import decode_server
 from protocol.messages import (
     CreateMatch,
     Error,
@@ -34,7 +36,7 @@ from server import replay_file
 from server.client import DuelClient
 from server.config import ServerConfig
 from server.replay_limits import MIB
-from server.uploads import Readers, Refused
+from server.uploads import Readers, Refused, check_file, page_frame
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -236,3 +238,21 @@ def test_the_readers_queue_and_memory_are_bounded() -> None:
         run(body())
     finally:
         readers.close()
+
+
+def test_a_reader_that_does_not_keep_a_file_asks_for_its_text_and_pages_it_the_same() -> None:
+    """What a reader process does for a page (here in this process): a file it does not keep is
+    read again from its text, which the server sends only when asked (None)."""
+    data = (GOLDEN / "classic.duelreplay").read_bytes()
+    text = base64.b64encode(data).decode()
+    limits = ServerConfig().replay_limits()
+    loaded = check_file("r1", text, None, limits)
+    ask = GetReplay(match_id="x", upload_id="f", from_seq=100, limit=5, views=True, viewpoint="0")
+    kept = page_frame("r1", None, None, limits, loaded, ask)
+    assert page_frame("r-not-kept", None, None, limits, loaded, ask) is None
+    again = page_frame("r-not-kept", text, None, limits, loaded, ask)
+    assert kept is not None and again is not None
+    first, second = decode_server(kept), decode_server(again)
+    assert isinstance(first, ReplayLog) and isinstance(second, ReplayLog)
+    assert [e["seq"] for e in first.entries] == [e["seq"] for e in second.entries] == [100, 101, 102, 103, 104]
+    assert [e["story"] for e in first.entries] == [e["story"] for e in second.entries]
