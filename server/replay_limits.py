@@ -12,7 +12,7 @@ one decoded whole. docs/replay-format.md gives the defaults; ``duel serve`` can 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,10 +125,11 @@ class FileReader:
         )
         self.header: dict[str, Any] = {}
         self.count = 0
-        self._keys = 0
         self._begin()
 
-    def _call(self, what: str, read: Any) -> Any:
+    def _call(self, what: str, read: Callable[[], Any]) -> Any:
+        """``read()`` from the unpacker; its failures as ReplayFileError (ReplayTooLarge for a
+        limit), naming ``what`` was being read."""
         try:
             return read()
         except ReplayFileError:
@@ -153,8 +154,8 @@ class FileReader:
         return obj
 
     def _begin(self) -> None:
-        self._keys = int(self._call("the file", self._unpacker.read_map_header))
-        if self._keys != 2 or self._object("the file") != "header":
+        keys = int(self._call("the file", self._unpacker.read_map_header))
+        if keys != 2 or self._object("the file") != "header":
             raise ReplayFileError("the file is damaged: it does not begin with its header")
         header = self._object("the header")
         if not isinstance(header, dict):
