@@ -211,6 +211,9 @@ def loads(data: bytes, key: bytes | None = None, limits: ReplayLimits = DEFAULT_
     version = header.get("version", 0)
     if not isinstance(version, int) or version > VERSION:
         raise ReplayFileError(f"replay format {version!r} is newer than this program reads ({VERSION})")
+    for field in ("match_id", "rules_version", "chain"):
+        if not isinstance(header.get(field), str):
+            raise ReplayFileError(f"the file is damaged: its header has no {field}")
     if reader.count != header.get("entries"):
         raise ReplayFileError(f"the file is damaged: {reader.count} entries, the header says {header.get('entries')}")
     link = b""

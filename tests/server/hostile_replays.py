@@ -32,6 +32,18 @@ THINK_S = 0.01
 T = TypeVar("T")
 
 
+def header_of(entries: int) -> dict[str, Any]:
+    """A header a reader takes, before it reads the entries (it claims ``entries`` of them)."""
+    return {
+        "format": replay_file.FORMAT,
+        "version": 2,
+        "rules_version": "",
+        "match_id": "m",
+        "entries": entries,
+        "chain": "",
+    }
+
+
 def nil_bomb(decompressed: int, per_entry: int = 800 * 1024) -> bytes:
     """A replay file of well-formed entries, each carrying arrays of nils in its action
     (``per_entry`` bytes of them): about 1 KB compressed per MB decompressed, each nil byte a
@@ -44,7 +56,7 @@ def nil_bomb(decompressed: int, per_entry: int = 800 * 1024) -> bytes:
     pad = b"\xdd" + struct.pack(">I", rows) + row * rows
     rest = b"\xa4seat\x00\xa6action\x82\xa2do\xa4pass\xa3pad" + pad + b"\xa5facts\x90\xaastate_hash\xa0"
     entries = max(1, decompressed // len(rest))
-    header = pack({"format": replay_file.FORMAT, "version": 2, "entries": entries, "chain": ""})
+    header = pack(header_of(entries))
     z = zlib.compressobj(9)
     top = b"\x82\xa6header" + header + b"\xa7entries\xdd" + struct.pack(">I", entries)
     out = [replay_file.MAGIC, z.compress(top)]

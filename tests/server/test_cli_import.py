@@ -13,7 +13,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from hostile_replays import edited_fact, nil_bomb, rewrite, with_log
+from hostile_replays import edited_fact, header_of, nil_bomb, rewrite, with_log
 from logs import engine_log
 from test_cli_replay_file import duel
 
@@ -45,7 +45,7 @@ def test_files_beyond_the_limits_are_refused_before_any_work(tmp_path: Path) -> 
     assert len(bomb) < 64 * 1024
     refused(tmp_path, bomb, env, f"decompresses to more than {DEFAULT_LIMITS.max_data} bytes")
     n = DEFAULT_LIMITS.max_entries + 1
-    header = pack({"format": replay_file.FORMAT, "version": 2, "entries": n})
+    header = pack(header_of(n))
     many = replay_file.MAGIC + zlib.compress(b"\x82\xa6header" + header + b"\xa7entries\xdd" + struct.pack(">I", n))
     refused(tmp_path, many, env, f"{n} entries; at most {DEFAULT_LIMITS.max_entries}")
     big = tmp_path / "big.duelreplay"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from hostile_replays import long_file, long_log, nil_bomb, rewrite
+from hostile_replays import header_of, long_file, long_log, nil_bomb, rewrite
 from logs import engine_log
 
 from protocol.codec import pack
@@ -71,7 +71,7 @@ def _nested(depth: int) -> list[Any]:
 
 def _file_with_entry(entry: Any) -> bytes:
     """A file whose one entry is ``entry`` (any msgpack value), the header claiming one."""
-    header = pack({"format": replay_file.FORMAT, "version": 2, "entries": 1, "chain": ""})
+    header = pack(header_of(1))
     body = b"\x82\xa6header" + header + b"\xa7entries\x91" + pack(entry)
     return replay_file.MAGIC + zlib.compress(body)
 
@@ -102,7 +102,7 @@ def test_damaged_layouts_are_one_clear_refusal() -> None:
     entries_first = b"\x82\xa7entries\x90\xa6header\x80"
     with pytest.raises(ReplayFileError, match="does not begin with its header"):
         replay_file.loads(replay_file.MAGIC + zlib.compress(entries_first))
-    header = pack({"format": "duel-replay", "entries": 1})
+    header = pack(header_of(1))
     huge = b"\x82\xa6header" + header + b"\xa7entries\xdd" + struct.pack(">I", 2**32 - 1)
     with pytest.raises(ReplayTooLarge, match="4294967295 entries"):
         replay_file.loads(replay_file.MAGIC + zlib.compress(huge))
@@ -148,3 +148,14 @@ def test_what_the_header_says_of_the_log_must_agree_with_it() -> None:
 
     with pytest.raises(ReplayFileError, match="header's players are not those its log records"):
         replay_file.loads(rewrite(data, renamed))
+
+
+def test_a_header_without_the_fields_a_reader_needs_is_refused() -> None:
+    data = long_file(5)
+    for field in ("match_id", "rules_version", "chain"):
+
+        def drop(raw: dict[str, Any], field: str = field) -> None:
+            del raw["header"][field]
+
+        with pytest.raises(ReplayFileError, match=f"its header has no {field}"):
+            replay_file.loads(rewrite(data, drop))
