@@ -112,7 +112,11 @@ def _read(ref: str, text: str, key: bytes | None, limits: ReplayLimits) -> repla
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise replay_file.ReplayFileError(f"the upload is not valid base64 ({exc})") from None
-    replay = replay_file.loads(data, key, limits)
+    try:
+        replay = replay_file.loads(data, key, limits)
+    except MemoryError:  # the files kept may be what fills the address space: they go first
+        _kept.clear()
+        replay = replay_file.loads(data, key, limits)
     _kept.put(ref, replay.entries)
     return replay
 
