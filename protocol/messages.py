@@ -390,7 +390,10 @@ class Error:
 @message
 class ReplayLoaded:
     """An uploaded replay file was read and checked: ``get_replay`` with ``upload_id`` now
-    pages through it. ``signed``: its signature was checked with this server's key."""
+    pages through it. ``signed``: the whole file (replay file format 2: its header with the
+    entries' chain) is signed by this server and the signature holds; false for a format-1
+    file, whose signature covers its entries only. ``players`` and ``result``: as its log
+    records and folds (the header's names when the log records none)."""
 
     type: ClassVar[str] = "replay_loaded"
     upload_id: str
