@@ -200,9 +200,10 @@ class GetReplay:
 class UploadReplay:
     """One part of a replay file the client sends to watch it (docs/replay-format.md): the
     file's bytes in base64, cut into ``total`` parts sent in order (``index`` 0, 1, ...).
-    When the last part arrives the server checks the file and answers ``replay_loaded``;
-    then ``get_replay`` with this ``upload_id`` (and any ``match_id``) pages through it.
-    The file stays with this connection only."""
+    When the last part arrives the server checks the file and answers ``replay_loaded``
+    (or ``replay/invalid``, ``replay/too_large``, ``replay/busy``: PROTOCOL.md gives the
+    limits, checked from part 0 on); then ``get_replay`` with this ``upload_id`` (and any
+    ``match_id``) pages through it. The file stays with this connection only."""
 
     type: ClassVar[str] = "upload_replay"
     upload_id: str = field(metadata=_str(32, pattern=r"[A-Za-z0-9_-]+"))
