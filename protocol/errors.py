@@ -58,6 +58,8 @@ DECK_INVALID: Final = "deck/invalid"
 
 # replay/*
 REPLAY_INVALID: Final = "replay/invalid"
+REPLAY_TOO_LARGE: Final = "replay/too_large"
+REPLAY_BUSY: Final = "replay/busy"
 
 # rate/*
 RATE_LIMITED: Final = "rate/limited"
@@ -92,6 +94,8 @@ ALL_CODES: Final = frozenset(
         MATCH_NOT_FINISHED,
         DECK_INVALID,
         REPLAY_INVALID,
+        REPLAY_TOO_LARGE,
+        REPLAY_BUSY,
         RATE_LIMITED,
         SERVER_UNAVAILABLE,
         SERVER_INTERNAL,

@@ -200,9 +200,10 @@ class GetReplay:
 class UploadReplay:
     """One part of a replay file the client sends to watch it (docs/replay-format.md): the
     file's bytes in base64, cut into ``total`` parts sent in order (``index`` 0, 1, ...).
-    When the last part arrives the server checks the file and answers ``replay_loaded``;
-    then ``get_replay`` with this ``upload_id`` (and any ``match_id``) pages through it.
-    The file stays with this connection only."""
+    When the last part arrives the server checks the file and answers ``replay_loaded``
+    (or ``replay/invalid``, ``replay/too_large``, ``replay/busy``: PROTOCOL.md gives the
+    limits, checked from part 0 on); then ``get_replay`` with this ``upload_id`` (and any
+    ``match_id``) pages through it. The file stays with this connection only."""
 
     type: ClassVar[str] = "upload_replay"
     upload_id: str = field(metadata=_str(32, pattern=r"[A-Za-z0-9_-]+"))
@@ -390,7 +391,10 @@ class Error:
 @message
 class ReplayLoaded:
     """An uploaded replay file was read and checked: ``get_replay`` with ``upload_id`` now
-    pages through it. ``signed``: its signature was checked with this server's key."""
+    pages through it. ``signed``: the whole file (replay file format 2: its header with the
+    entries' chain) is signed by this server and the signature holds; false for a format-1
+    file, whose signature covers its entries only. ``players`` and ``result``: as its log
+    records and folds (the header's names when the log records none)."""
 
     type: ClassVar[str] = "replay_loaded"
     upload_id: str

@@ -31,6 +31,7 @@ from server.sealing import Sealer
 from server.session import Session
 from server.store import RedisEventStore
 from server.tokens import SeatTokens, load_secret
+from server.uploads import Readers
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -88,6 +89,7 @@ class DuelServer:
         )
         self.bot_matches: set[str] = set()  # matches whose bot this process runs
         self.replay_logs = LogCache()
+        self.readers = Readers(config, self.tokens.replay_key())  # replay files sent by clients (server.uploads)
         self._server: Server | None = None
         self.draining = False
 
@@ -317,6 +319,7 @@ class DuelServer:
                 await asyncio.wait_for(self.sealer.flush(), self.config.drain_timeout)
         await self.fanout.stop()
         self.service.loop_clock.stop()
+        self.readers.close()
         await self.redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from server.cliutil import add_redis_options, redis_target
+from server.replay_limits import DEFAULT_LIMITS
 from server.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 
 
@@ -83,6 +84,37 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="how long after it was due a seal counts as overdue (default: %(default)s)",
     )
+    limits = DEFAULT_LIMITS
+    p.add_argument(
+        "--replay-max-bytes",
+        type=int,
+        default=limits.max_bytes,
+        help="largest replay file a client may upload, compressed (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-max-data",
+        type=int,
+        default=limits.max_data,
+        help="the most bytes an uploaded replay file may decompress to (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-max-entries",
+        type=int,
+        default=limits.max_entries,
+        help="the most entries an uploaded replay file may hold (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-uploads-per-address",
+        type=int,
+        default=4,
+        help="replay files one address may be sending or keep open at once (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-readers",
+        type=int,
+        default=1,
+        help="processes that read and page uploaded replay files (default: %(default)s)",
+    )
     p.add_argument(
         "--redis-cluster",
         metavar="HOST:PORT,...",
@@ -135,6 +167,11 @@ def run(args: argparse.Namespace) -> int:
         seal_sweep_every=max(0.1, args.seal_sweep_every),
         seal_overdue=args.seal_overdue,
         gc=args.gc,
+        replay_max_bytes=args.replay_max_bytes,
+        replay_max_data=args.replay_max_data,
+        replay_max_entries=args.replay_max_entries,
+        replay_uploads_per_address=args.replay_uploads_per_address,
+        replay_readers=max(1, args.replay_readers),
     )
     if args.redis_cluster:
         from server.redisconn import cluster_url

@@ -78,8 +78,11 @@ class DuelClient:
     _reader: asyncio.Task[None] | None = None
 
     @classmethod
-    async def connect(cls, url: str, name: str = "client", *, hello: bool = True) -> DuelClient:
-        ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=10)
+    async def connect(
+        cls, url: str, name: str = "client", *, hello: bool = True, headers: dict[str, str] | None = None
+    ) -> DuelClient:
+        """``headers``: extra handshake headers (a test's X-Forwarded-For behind a trusted proxy)."""
+        ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=10, additional_headers=headers)
         client = cls(ws, name)
         client._reader = asyncio.create_task(client._read_loop())
         if hello:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
 from server.gctune import GcMode
+from server.replay_limits import DEFAULT_LIMITS, MIB, ReplayLimits
 from server.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 
 
@@ -40,3 +41,29 @@ class ServerConfig:
     seal_after: float | None = SEAL_AFTER_S  # seconds after its end a finished match's log is sealed (None: never)
     seal_sweep_every: float = SWEEP_EVERY_S  # seconds between this process's looks for overdue seals (server.sealing)
     seal_overdue: float = OVERDUE_S  # seconds after it was due that a seal counts as overdue
+    # replay files sent over the protocol (upload_replay; server.uploads, docs/replay-format.md):
+    # what one file may hold (server.replay_limits; ``duel import`` reads with the same defaults)
+    replay_max_bytes: int = DEFAULT_LIMITS.max_bytes  # the file (compressed)
+    replay_max_data: int = DEFAULT_LIMITS.max_data  # decompressed
+    replay_max_entries: int = DEFAULT_LIMITS.max_entries
+    replay_max_depth: int = DEFAULT_LIMITS.max_depth  # arrays and maps inside one another
+    replay_max_items: int = DEFAULT_LIMITS.max_items  # elements of one array or map
+    replay_max_string: int = DEFAULT_LIMITS.max_string  # bytes of one string
+    # ... and how many at once: uploads being sent or kept (per connection, per address), the
+    # base64 text of all of them (server-wide), the reader processes and the jobs they may queue
+    replay_uploads_per_connection: int = 2
+    replay_uploads_per_address: int = 4
+    replay_uploads_bytes: int = 64 * MIB
+    replay_readers: int = 1
+    replay_queue: int = 8
+    replay_reader_memory: int = 1024 * MIB  # address space of one reader process (RLIMIT_AS)
+
+    def replay_limits(self) -> ReplayLimits:
+        return ReplayLimits(
+            max_bytes=self.replay_max_bytes,
+            max_data=self.replay_max_data,
+            max_entries=self.replay_max_entries,
+            max_depth=self.replay_max_depth,
+            max_items=self.replay_max_items,
+            max_string=self.replay_max_string,
+        )

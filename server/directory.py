@@ -277,19 +277,28 @@ class MatchDirectory:
         await self._cmd("HSET", keys.meta_key(match_id), "status", status)
 
     async def finish(
-        self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int, by: str = ""
+        self,
+        match_id: str,
+        *,
+        winner: int | str | None,
+        reason: str,
+        length: int,
+        turns: int,
+        by: str = "",
+        finished_ms: int | None = None,
     ) -> bool:
         """Record the result (once; True for the first, and again for the same ``by``: a retry
         whose first reply was lost) and move the match from the live index to the history. Two
         steps, because the meta is in the match's hash slot and the indexes in the lobby's
-        (Redis Cluster); moving it is idempotent, so every process that sees the end does it."""
+        (Redis Cluster); moving it is idempotent, so every process that sees the end does it.
+        ``finished_ms``: when it ended, if not now (an imported match: its last entry's time)."""
         fields = {
             "winner": "" if winner is None else str(winner),
             "end_reason": reason,
             "length": length,
             "turns": turns,
         }
-        args: list[Any] = [_now_ms(), ACTION_IDS_KEPT_S, by]
+        args: list[Any] = [_now_ms() if finished_ms is None else finished_ms, ACTION_IDS_KEPT_S, by]
         for k, v in fields.items():
             args.extend((k, v))
         match_keys = [keys.meta_key(match_id), keys.snapshots_key(match_id), keys.actions_key(match_id)]

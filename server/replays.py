@@ -142,6 +142,9 @@ class LogCache:
         got = self._logs.get(match_id)
         return None if got is None else got[1]
 
+    def clear(self) -> None:
+        self._logs.clear()
+
     def put(self, match_id: str, log: list[LogEntry]) -> None:
         self._logs[match_id] = (log, {})
         self._logs.move_to_end(match_id)
