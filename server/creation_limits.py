@@ -13,13 +13,14 @@ per-address limits are (server.limits). A match counts as waiting from its creat
 it starts or is gone (expired: server.expiry); the count is checked against Redis only when
 it has reached the limit, so a player with a match or two waiting costs no Redis read. A
 match is counted when its request passes (its id is known before it is made), so requests
-sent at once cannot all pass; one that ended up not waiting (a quick match that was paired)
-is dropped from the count at the next look.
+sent at once cannot all pass; one that was never made (a quick match that was paired) is
+dropped from the count ``BEING_MADE_S`` later.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from protocol import errors as E
 from server.directory import WAITING, MatchDirectory
@@ -27,10 +28,19 @@ from server.limits import TokenBucket
 from server.matches import MatchService, Refusal
 
 BEING_MADE_S = 10.0
-"""A match counted this recently and not in Redis yet is taken to be being made (still counted)."""
+"""A match counted this recently, not made yet and not in Redis, is taken to be being made (still
+counted); one made and no longer in Redis is gone (expired)."""
 
 TIDY_EVERY = 1024
 """Every this many checks, the addresses that have nothing waiting and a full bucket are forgotten."""
+
+
+@dataclass(slots=True)
+class _Counted:
+    """A match counted as waiting: when its request passed, and whether it was made since."""
+
+    at: float
+    made: bool = False
 
 
 class CreationLimits:
@@ -50,7 +60,7 @@ class CreationLimits:
         self._directory = directory
         self._service = service
         self._buckets: dict[str, TokenBucket] = {}
-        self._waiting: dict[str, dict[str, float]] = {}  # address -> match id -> when it was created
+        self._waiting: dict[str, dict[str, _Counted]] = {}  # address -> match id -> its count
         self._checks = 0
 
     async def refusal(self, address: str, match_id: str) -> Refusal | None:
@@ -79,26 +89,28 @@ class CreationLimits:
                 E.RATE_CREATE_LIMITED,
                 f"at most {self.per_minute} new matches a minute from one address; try again shortly",
             )
-        waiting[match_id] = time.monotonic()
+        waiting[match_id] = _Counted(time.monotonic())
         return None
 
-    def waiting(self, address: str) -> int:
-        """The matches of ``address`` counted as waiting (as last checked)."""
-        return len(self._waiting.get(address, ()))
+    def made(self, address: str, match_id: str) -> None:
+        """``address``'s match ``match_id`` is in Redis now (once it is not, it is gone)."""
+        counted = self._waiting.get(address, {}).get(match_id)
+        if counted is not None:
+            counted.made = True
 
-    async def _recount(self, waiting: dict[str, float]) -> None:
+    async def _recount(self, waiting: dict[str, _Counted]) -> None:
         self._forget_done(waiting)
         young = time.monotonic() - BEING_MADE_S
-        for match_id, at in list(waiting.items()):
+        for match_id, counted in list(waiting.items()):
             status = await self._directory.status(match_id)
-            if status != WAITING and (status is not None or at < young):
+            if status != WAITING and (status is not None or counted.made or counted.at < young):
                 waiting.pop(match_id, None)
 
-    def _forget_done(self, waiting: dict[str, float]) -> None:
+    def _forget_done(self, waiting: dict[str, _Counted]) -> None:
         """Forget the matches known to have started or to be past their lifetime (no Redis read)."""
         oldest = None if self.lifetime is None else time.monotonic() - self.lifetime - 60
-        for match_id, at in list(waiting.items()):
-            if self._started(match_id) or (oldest is not None and at < oldest):
+        for match_id, counted in list(waiting.items()):
+            if self._started(match_id) or (oldest is not None and counted.at < oldest):
                 waiting.pop(match_id, None)
 
     def _started(self, match_id: str) -> bool:

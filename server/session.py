@@ -447,6 +447,7 @@ class Session:
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
             return None
+        self.app.creations.made(self.address, match_id)
         if outcome == "ok":  # a new match: nobody else can know its id yet
             self.app.service.fresh(match_id)
             await self._seat(match_id, 0, (False, (msg.name, "")))
@@ -483,6 +484,7 @@ class Session:
         pairing = await self.app.quick.pair(me, own_match_id)
         if pairing.outcome == "wait":
             await self._create_quick(pairing.match_id, me)
+            self.app.creations.made(self.address, pairing.match_id)
             await self._seat(pairing.match_id, 0)
             lm = self.app.service.cached(pairing.match_id)
             if lm is None or not lm.started:
