@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -45,10 +46,10 @@ GRACE_S = 1.0
 FLOOD_S = 6.0
 
 
-async def _until(check: object, what: str, timeout: float) -> float:
+async def _until(check: Callable[[], bool], what: str, timeout: float) -> float:
     """Wait until ``check()`` holds; how long it took."""
     t0 = time.monotonic()
-    while not check():  # type: ignore[operator]
+    while not check():
         assert time.monotonic() - t0 < timeout, f"not within {timeout} s: {what}"
         await asyncio.sleep(0.05)
     return time.monotonic() - t0

@@ -57,6 +57,11 @@ async def until(check: Callable[[], bool], what: str, timeout: float = 20.0) -> 
         await asyncio.sleep(0.02)
 
 
+def both_seated(c: DuelClient) -> Callable[[], bool]:
+    """Has ``c`` been told that both seats are connected?"""
+    return lambda: c.presence == [True, True]
+
+
 def bot_connections(server: DuelServer) -> int:
     """The server's own connections (its bots) open now."""
     return sum(1 for s in server.sessions if s.address == SERVER_OWNED)
@@ -106,7 +111,7 @@ def test_abandoned_vs_bot_matches_leave_no_bot_behind_and_do_not_lock_the_addres
             await me.send(CreateMatch(opponent="bot", name="Me"))
             seated = await me.expect(Seated)
             await until_view(me)
-            await until(lambda: me.presence == [True, True], "the new bot is seated")
+            await until(both_seated(me), "the new bot is seated")
             start = me.seq
             while me.seq < start + 6:  # both seats act: the duel goes on
                 if me.legal:
@@ -123,7 +128,7 @@ def test_abandoned_vs_bot_matches_leave_no_bot_behind_and_do_not_lock_the_addres
             back = await DuelClient.connect(url_of(server), "back")
             await back.send(Reconnect(token=TOKENS.issue(matches[-1], 0)))
             await back.expect(Seated)
-            await until(lambda: back.presence == [True, True], "the bot is seated again")
+            await until(both_seated(back), "the bot is seated again")
             assert bot_connections(server) == 1 and seated.match_id != matches[-1]
             await back.close()
             await until(lambda: bot_connections(server) == 0, "the bot left again")
@@ -147,7 +152,7 @@ def test_the_bot_returns_when_its_player_came_back_as_it_was_leaving(redis_url: 
                 me = await DuelClient.connect(url_of(server), f"me{i}")
                 await me.send(Reconnect(token=seated.token))
                 await me.expect(Seated)
-                await until(lambda c=me: c.presence == [True, True], f"the bot is back (round {i})")  # type: ignore[misc]
+                await until(both_seated(me), f"the bot is back (round {i})")
             await me.close()
 
     run(body())
