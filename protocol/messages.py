@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
+from protocol.names import NAME_MAX
+
 M = TypeVar("M")
 
 
@@ -53,7 +55,9 @@ def _int(lo: int, hi: int) -> dict[str, Any]:
 
 
 MATCH_ID = _str(ID_MAX, pattern=r"[A-Za-z0-9_-]+")
-NAME = _str(32, min_len=0, pattern=r"[^\x00-\x1f\x7f]*")
+NAME = {**_str(NAME_MAX, min_len=0), "display_name": True}
+"""A display name: NFC, without control, format, separator, private-use or unassigned
+characters (:mod:`protocol.names`)."""
 REQUEST_ID = _str(ID_MAX, min_len=16, pattern=r"[A-Za-z0-9_-]+")
 """A client-chosen, unguessable id (at least 16 characters, e.g. 128 random bits in
 base64url) that makes a lobby request safe to retry: the same request id gets the same
@@ -74,7 +78,7 @@ class Hello:
 
     type: ClassVar[str] = "hello"
     versions: list[int] = field(metadata={"min_items": 1, "max_items": 16, "min": 1, "max": 1000})
-    client: str = field(default="", metadata=_str(64, min_len=0))
+    client: str = field(default="", metadata={**_str(64, min_len=0), "display_name": True})
 
 
 @message

@@ -47,6 +47,49 @@ def register(sub: Any) -> None:
         help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
     )
     p.add_argument(
+        "--bot-abandoned-after",
+        type=_seconds_or_never,
+        default=60.0,
+        metavar="SECONDS",
+        help="the server's bot leaves a match whose player has been disconnected this long; the player's "
+        "reconnect seats it again (default: %(default)s; 'never': it stays until the match ends)",
+    )
+    p.add_argument(
+        "--waiting-grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a match nobody joined expires this long after its creator disconnected (default: %(default)s)",
+    )
+    p.add_argument(
+        "--waiting-ttl",
+        type=_seconds_or_never,
+        default=3600.0,
+        metavar="SECONDS",
+        help="... and this long after it was created, creator connected or not (default: %(default)s; 'never')",
+    )
+    p.add_argument(
+        "--waiting-sweep-every",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how often this process looks for waiting matches to expire (default: %(default)s)",
+    )
+    p.add_argument(
+        "--address-matches",
+        type=int,
+        default=30,
+        metavar="N",
+        help="matches one address may create per minute, in bursts of as many (default: %(default)s)",
+    )
+    p.add_argument(
+        "--address-waiting",
+        type=int,
+        default=8,
+        metavar="N",
+        help="matches of one address that may wait for an opponent at once (default: %(default)s)",
+    )
+    p.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -160,6 +203,12 @@ def run(args: argparse.Namespace) -> int:
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         bot_think=max(0.0, args.bot_think),
+        bot_abandoned_after=args.bot_abandoned_after,
+        waiting_grace=max(0.0, args.waiting_grace),
+        waiting_ttl=args.waiting_ttl,
+        waiting_sweep_every=max(0.1, args.waiting_sweep_every),
+        address_matches_per_minute=max(1, args.address_matches),
+        address_waiting_matches=max(1, args.address_waiting),
         keep_matches=args.keep_matches,
         trusted_proxies=tuple(args.trusted_proxy),
         keep_days=args.keep_days,

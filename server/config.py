@@ -35,6 +35,19 @@ class ServerConfig:
     drain_timeout: float = 10.0
     gc: GcMode = "tuned"  # the garbage collector's settings (server.gctune)
     bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)
+    # the server's bot leaves a match whose player has been disconnected this long (the player's
+    # reconnect seats it again; None: it stays until the match ends): server.bot_seats
+    bot_abandoned_after: float | None = 60.0
+    # a match nobody joined expires this long after its creator's connection let go of it
+    # (the creator may come back with its token meanwhile): server.expiry
+    waiting_grace: float = 60.0
+    waiting_ttl: float | None = 3600.0  # ... and this long after it was created (None: never)
+    waiting_sweep_every: float = 5.0  # seconds between each process's looks for such matches
+    # per client address (per process): matches it may create per minute (``create_match`` and
+    # ``quick_match``, bursts of as many), and its matches that may wait for an opponent at
+    # once: server.creation_limits
+    address_matches_per_minute: int = 30
+    address_waiting_matches: int = 8
     keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)
     keep_days: float | None = None  # retention: delete finished matches older than this (None: never)
     retention_every: float = 3600.0  # seconds between retention passes

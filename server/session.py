@@ -373,6 +373,14 @@ class Session:
             return False
         return True
 
+    async def _may_create(self, match_id: str) -> bool:
+        """This address's match creation limits (server.creation_limits) let it make ``match_id``."""
+        refusal = await self.app.creations.refusal(self.address, match_id)
+        if refusal is not None:
+            self.error(refusal.code, refusal.reason)
+            return False
+        return True
+
     async def _bind(
         self, match_id: str, seat: int | None, last_seq: int, greet: Callable[[LiveMatch], None] | None = None
     ) -> None:
@@ -425,6 +433,8 @@ class Session:
         deck = deck_or_demo(msg.deck, 0)
         request_id = self._request_id(msg.request_id)
         match_id = self.app.tokens.match_id_for(request_id)
+        if not await self._may_create(match_id):
+            return None
         clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
         outcome = await self.app.directory.create(
             match_id,
@@ -440,6 +450,7 @@ class Session:
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
             return None
+        self.app.creations.made(self.address, match_id)
         if outcome == "ok":  # a new match: nobody else can know its id yet
             self.app.service.fresh(match_id)
             await self._seat(match_id, 0, (False, (msg.name, "")))
@@ -470,9 +481,13 @@ class Session:
         if not self._free():
             return
         me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1), msg.name)
-        pairing = await self.app.quick.pair(me, self.app.tokens.match_id_for(me.request_id))
+        own_match_id = self.app.tokens.match_id_for(me.request_id)
+        if not await self._may_create(own_match_id):  # it may have to wait in a match of its own
+            return
+        pairing = await self.app.quick.pair(me, own_match_id)
         if pairing.outcome == "wait":
             await self._create_quick(pairing.match_id, me)
+            self.app.creations.made(self.address, pairing.match_id)
             await self._seat(pairing.match_id, 0)
             lm = self.app.service.cached(pairing.match_id)
             if lm is None or not lm.started:
