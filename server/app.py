@@ -24,7 +24,7 @@ from server.directory import MatchDirectory
 from server.expiry import WaitingExpiry, tell_expired
 from server.fanout import FanOut
 from server.keepalive import Keepalive
-from server.limits import SERVER_OWNED, AddressLimits, client_address
+from server.limits import SERVER_OWNED, AddressLimits, client_address, forwarded_for
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
@@ -261,7 +261,7 @@ class DuelServer:
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
         if "upgrade" in request.headers.get("Connection", "").lower() and not self.bot_seats.owns(request.headers):
             address = client_address(
-                connection.remote_address, request.headers.get("X-Forwarded-For"), self.config.trusted_proxies
+                connection.remote_address, forwarded_for(request.headers), self.config.trusted_proxies
             )
             if self.addresses.full(address):
                 self.metrics.inc("duel_connections_refused_total", reason="per_address")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import time
 
+from websockets.datastructures import Headers
+
 SERVER_OWNED = "(server)"
 """The address of a connection the server opened for one of its own seats (a bot): it counts
 against no client address's connections or frames."""
@@ -74,6 +76,15 @@ class AddressLimits:
         if bucket is None:
             bucket = self._buckets[address] = TokenBucket(self.rate, 2 * self.rate)
         return bucket.take()
+
+
+def forwarded_for(headers: Headers | None) -> str | None:
+    """Every ``X-Forwarded-For`` line of a request as one list (a header sent twice means its
+    values joined by commas, RFC 9110 5.3; ``Headers.get`` would raise on it)."""
+    if headers is None:
+        return None
+    lines = headers.get_all("X-Forwarded-For")
+    return ", ".join(lines) if lines else None
 
 
 def client_address(peer: object, forwarded_for: str | None, trusted: tuple[str, ...]) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 from engine.facts import facts_of, wire_facts
 from protocol.codec import pack
 from protocol.entry import LogEntry
+from protocol.names import shown
 from server import rules
 from server.replay_limits import DEFAULT_LIMITS, MAGIC, FileReader, ReplayFileError, ReplayLimits, ReplayTooLarge
 
@@ -149,14 +150,13 @@ class Replay:
 
     @property
     def players(self) -> tuple[str, str]:
-        """The names the log records, else the header's (checked only when ``signed``)."""
+        """The names the log records, else the header's (checked only when ``signed``), as they
+        may be shown (``protocol.names.shown``: a file from outside may hold any characters)."""
         named = logged_players(self.entries)
-        if named is not None:
-            return named
-        given = self.header.get("players")
-        if isinstance(given, list) and len(given) == 2:
-            return (str(given[0]), str(given[1]))
-        return ("", "")
+        if named is None:
+            given = self.header.get("players")
+            named = (str(given[0]), str(given[1])) if isinstance(given, list) and len(given) == 2 else ("", "")
+        return (shown(named[0]), shown(named[1]))
 
 
 def build(

@@ -59,7 +59,7 @@ from server.catalog import catalogue
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.directory import FINISHED
-from server.limits import TokenBucket, client_address
+from server.limits import TokenBucket, client_address, forwarded_for
 from server.lobby import REFRESH_S, Entrant
 from server.matches import LiveMatch, Watcher
 from server.redisconn import store_failure
@@ -98,8 +98,7 @@ class Session:
         self.watcher: Watcher | None = None
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
         headers = ws.request.headers if ws.request is not None else None
-        forwarded = headers.get("X-Forwarded-For") if headers is not None else None
-        self.address = client_address(ws.remote_address, forwarded, self.cfg.trusted_proxies)
+        self.address = client_address(ws.remote_address, forwarded_for(headers), self.cfg.trusted_proxies)
         # the opening handshake is over and nothing reads its headers again (the library
         # neither): they were 5 KiB of every duel held (two connections)
         for message in (ws.request, ws.response):

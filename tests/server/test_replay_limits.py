@@ -159,3 +159,10 @@ def test_a_header_without_the_fields_a_reader_needs_is_refused() -> None:
 
         with pytest.raises(ReplayFileError, match=f"its header has no {field}"):
             replay_file.loads(rewrite(data, drop))
+
+
+def test_names_from_a_file_are_shown_safely() -> None:
+    """A file from outside may name its players with any characters: what is shown of them is
+    NFC with control, format and bidi characters replaced (protocol.names.shown, issue 34)."""
+    replay = replay_file.build("m1", long_log(3), players=("A\u202egnoB", "Bo\u200bb"))
+    assert replay.players == ("A\ufffdgnoB", "Bo\ufffdb")
