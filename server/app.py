@@ -29,12 +29,12 @@ from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
 from server.redisconn import REDIS_DOWN, store_failure
-from server.replays import LogCache
+from server.replays import FileCache, LogCache
 from server.sealing import Sealer
 from server.session import Session
 from server.store import RedisEventStore
 from server.tokens import SeatTokens, load_secret
-from server.uploads import Readers
+from server.uploads import Readers, Refused
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -107,6 +107,7 @@ class DuelServer:
         )
         self.bot_seats = BotSeats(self)  # the server's own bot players (server.bot_seats)
         self.replay_logs = LogCache()
+        self.downloads = FileCache()  # replay files made for GET /replays/ID.duelreplay
         self.readers = Readers(config, self.tokens.replay_key())  # replay files sent by clients (server.uploads)
         self._server: Server | None = None
         self.draining = False
@@ -274,8 +275,10 @@ class DuelServer:
 
     async def _replay_download(self, match_id: str) -> Response:
         """``GET /replays/<match id>.duelreplay``: a finished match's replay file (signed), for
-        matches that allow spectators (a players-only match's replay stays with its players)."""
-        from server import archive, replay_file
+        matches that allow spectators (a players-only match's replay stays with its players).
+        The file is made in a reader process (folding and compressing a whole log would hold
+        the loop, issue 34) and kept: a finished match's file never changes."""
+        from server import archive
         from server.directory import FINISHED
 
         if not keys.MATCH_ID_RE.fullmatch(match_id):
@@ -284,9 +287,17 @@ class DuelServer:
             info = await self.directory.get(match_id)
             if info is None or info.status != FINISHED or not info.spectators:
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
-            data = replay_file.dumps(await archive.export_match(self.redis, match_id, self.tokens.replay_key()))
+            data = self.downloads.get(match_id)
+            if data is None:
+                entries = await self.store.read(match_id)
+                data = await self.readers.run(
+                    archive.replay_bytes, match_id, entries, info.names, info.created_ms, self.tokens.replay_key()
+                )
+                self.downloads.put(match_id, data)
         except REDIS_DOWN:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        except Refused as exc:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n")
         headers = Headers(
             [
                 ("Content-Type", "application/octet-stream"),

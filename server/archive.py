@@ -14,6 +14,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from protocol.entry import LogEntry
 from server import keys, replay_file
 from server.directory import FINISHED, MatchDirectory
 from server.store import RedisEventStore
@@ -33,6 +34,14 @@ async def export_match(client: aioredis.Redis, match_id: str, key: bytes | None 
     players = info.names if info is not None else ("", "")
     created = info.created_ms if info is not None else entries[0].ts_ms
     return replay_file.build(match_id, entries, players=players, created_ms=created, key=key)
+
+
+def replay_bytes(
+    match_id: str, entries: list[LogEntry], players: tuple[str, str], created_ms: int, key: bytes | None
+) -> bytes:
+    """The replay file of a stored log, as bytes. It folds the whole log and compresses it: the
+    server runs it in a reader process (``GET /replays/ID.duelreplay``), never on its loop."""
+    return replay_file.dumps(replay_file.build(match_id, entries, players=players, created_ms=created_ms, key=key))
 
 
 def checked_for_import(replay: replay_file.Replay) -> ImportedMatch:
