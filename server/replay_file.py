@@ -112,7 +112,9 @@ def sign(header: dict[str, Any], key: bytes) -> str:
 
 
 def result_of(state: rules.State | None) -> dict[str, Any]:
-    """The header's ``result``, as the folded log gives it."""
+    """The header's ``result``, as the folded log gives it (None: no entry folded)."""
+    if state is None:
+        state = rules.initial()
     return {
         "winner": rules.winner(state),
         "reason": str(getattr(state, "end_reason", "") or ""),
