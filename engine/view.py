@@ -12,10 +12,11 @@ from typing import Any, Final, cast
 
 from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
-from .flow import kept_pending, pending
 from .interning import shared_code, shared_int
+from .kernel import memo
+from .owed import pending
 from .plain import plain_value
-from .state import Card, Player, State, viewer_slot
+from .state import Card, Player, State
 from .stats import atk_def
 
 Stats = tuple[int, int, int | None]
@@ -26,10 +27,7 @@ def _stats(s: State, c: Card, cid: Any) -> Stats:
     """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
     once per state (``engine.decide`` carries them over a pass). ``cid``: its id as an object
     (the caller's, not ``c.id`` boxed anew)."""
-    m = s.memo()
-    table: dict[Any, Stats] | None = m.stats
-    if table is None:
-        table = m.stats = {}
+    table: dict[Any, Stats] = memo.stats_table(s)
     got = table.get(cid)
     if got is None:
         got = table[cid] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
@@ -85,8 +83,8 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     # kept with the state for this book while no fact moved a card in it (engine.decide
     # carries it to the next state over facts that change neither: ``Memo.carried``), the
     # book checked on the kept value
-    zones = s.memo().viewers_zones()
-    i = viewer_slot(seat)
+    zones = memo.viewers_zones(s)
+    i = memo.viewer(seat)
     kept: _Zones | None = zones[i]
     if kept is not None and kept.token is book.token and kept.version == book.version:
         players = kept.players
@@ -128,9 +126,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
         # (the book's count for the side; all places if a card in it names what it equips),
         # each of its cards (an unchanged card keeps its memo: a written one has another or
         # none) and the stats shown are the same. A card moving on the other side leaves it be
-        pm = p._memo
-        if pm is None:
-            pm = p._memo = {}
+        pm = memo.renderings(p)
         kept: _Side | None = pm.get(seat)
         if (
             kept is not None
@@ -216,18 +212,16 @@ class _BookCards(_Cards):
                 self.lasting = False
             equipped = named
         # the rendering is a function of the card object and the key alone: kept on the card
-        # until it is next written (engine.state.write_card), shared by every state holding it
-        memo = c._memo
-        if memo is None:
-            memo = c._memo = {}
-        self.cids.append(shared_int(cid))  # kept: one shared object, not a new box (interning.shared_int)
-        self.memos.append(memo)
+        # until it is next written (engine.kernel.cow.write_card), shared by every state holding it
+        rendered = memo.renderings(c)
+        self.cids.append(shared_int(cid))
+        self.memos.append(rendered)
         # the alias alone for the most common case (a known card, no stats, equips nothing):
         # no key tuple kept per card and viewer
         key = ref if visible and stats is None and equipped is None else (ref, visible, stats, equipped)
-        seen: dict[str, Any] | None = memo.get(key)
+        seen: dict[str, Any] | None = rendered.get(key)
         if seen is None:
-            seen = memo[key] = _render(c, ref, visible, stats, equipped)
+            seen = rendered[key] = _render(c, ref, visible, stats, equipped)
         return seen
 
 
@@ -279,7 +273,7 @@ class _Side:
         cards = s.cards
         cids, memos = self.cids, self.memos
         for i in range(len(cids)):  # not zip(..., strict=True): compiled, a generic call and iterator
-            if cards[cids[i]]._memo is not memos[i]:
+            if memo.rendered_from(cards[cids[i]]) is not memos[i]:
                 return False
         for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
             if _stats(s, cards[cid], cid) != stats:
@@ -317,7 +311,8 @@ def _frame(s: State, seat: int | None, book: AliasBook | None, players: list[dic
     """The view around the players' part: the turn, the decision owed, chain and attack.
     ``book``: how the viewer names cards (None: by their engine ids, as the omniscient do)."""
     if book is None:
-        shown = pending(s)
+        owed = pending(s)
+        shown = None if owed is None else dict(owed)
     else:
         shown = presented_pending(s, seat, book)
     attack = None
@@ -377,8 +372,8 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     a card in the hand) looks like any other priority window. Read only (kept with the state)."""
     # kept with the state for this viewer while the book's aliases stay (places and the entry:
     # an ephemeral alias changes with every entry), the book's counts checked on the kept value
-    shown = s.memo().viewers_shown()
-    i = viewer_slot(seat)
+    shown = memo.viewers_shown(s)
+    i = memo.viewer(seat)
     kept: _Shown | None = shown[i]
     if kept is None or kept.token is not book.token or kept.version != book.version or kept.entries != book.entries:
         kept = shown[i] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
@@ -403,7 +398,7 @@ class _Shown:
 
 
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
-    p = kept_pending(s)  # read only: copied below where it is shown whole
+    p = pending(s)  # read only: copied below where it is shown whole
     if p is None:
         return None
     decider = cast(int, p["seat"])  # an int (flow.pending: a choice's seat or the priority)

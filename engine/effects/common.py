@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import flow
+from ..battle import start_step
 from ..counters import Counter
 from ..ctx import Ctx
 from ..facts import Modifier, Negated, Used
@@ -359,3 +361,14 @@ def tag_out() -> Effect:
         resolve=_tag_resolve,
         label="shuffle into the Deck; Special Summon a Gladiator Beast",
     )
+
+
+def go_to_end_phase(ctx: Ctx, reason: str) -> None:
+    """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King; ruling BP-7)."""
+    flow.go_to_end_phase(ctx, reason)
+
+
+def start_battle_phase(ctx: Ctx) -> None:
+    """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
+    CARD-1)."""
+    start_step.enter(ctx)

@@ -43,7 +43,6 @@ from ..ops import (
     restrict_attack,
     send_all_to_grave,
     special_summon,
-    start_battle_phase,
 )
 from ..state import PHASES, Card, Link, State
 from .base import Effect, Script, register
@@ -58,6 +57,7 @@ from .common import (
     continuation,
     may_special_summon,
     other,
+    start_battle_phase,
 )
 
 KEEP: Final = "last_turn_keep"  # lingering flag: the selected monster (value), waiting for the Summon
