@@ -12,8 +12,8 @@ from typing import Any, Final, TypeVar
 
 from . import facts as F
 from .facts import ABSENT, Fact
-from .interning import shared_code, shared_int
 from .kernel.cow import derive, new_cards, own_cards, write_card, write_player
+from .kernel.interning import shared_code, shared_int
 from .kernel.memo import cards_made, forget
 from .state import NO_COUNTERS, NO_FLAGS, NO_MATERIALS, Attack, Card, Link, Modifier, Player, Resolving, State, Trigger
 from .types import CardFlag, Phase, Position, Step, Timing, Zone
@@ -142,7 +142,6 @@ def _duel_started(s: State, f: F.DuelStarted) -> None:
     cards = own_cards(s)
     for seat, deck in enumerate(f.decks):
         s.players[seat].lp = int(f.lp)
-        # the ids as shared objects (``shared_int``): the compiled engine would box each anew
         for cid, code in deck:
             cards[shared_int(cid)] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
             s.players[seat].deck.append(shared_int(cid))
@@ -205,8 +204,7 @@ def _moved(s: State, f: F.Moved) -> None:
         s.modifiers = [
             m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")
         ]
-        cid: Any = c.id  # one int object for the whole scan (compiled, ``c.id`` is boxed at each read)
-        for other in [o for o in s.cards.values() if o.equipped_to == cid]:
+        for other in s.equips_of(c):
             write_card(s, other.id).equipped_to = None
 
 

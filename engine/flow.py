@@ -284,7 +284,6 @@ def _auto_pass_wanted(s: State) -> bool:
     return all(a["do"] == "pass" for a in acts)
 
 
-_MONSTERS: Final = Zone.MONSTERS
 SELF_DESTROYING: Final[tuple[str, ...]] = ("self_destroying",)
 """The ``ops.roster`` key of the cards whose scripts may destroy themselves (``Script.self_destroy``)."""
 
@@ -301,7 +300,7 @@ def _self_destruct(ctx: Ctx) -> bool:
     if damage_step.holds_self_destruction(s):
         return False
     cards = s.cards
-    if not any(cards[cid].zone == _MONSTERS and cards[cid].face_up for cid in _self_destroying(s)):
+    if not any(cards[cid].zone == Zone.MONSTERS and cards[cid].face_up for cid in _self_destroying(s)):
         return False  # no face-up monster that can destroy itself (the loop below would find none)
     for seat in (s.turn_player, other(s.turn_player)):
         for c in s.monsters(seat):

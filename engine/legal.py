@@ -174,7 +174,7 @@ def matches(action: Action, legal: Action) -> bool:
 
 def find_legal(s: State, seat: int, action: object) -> Action:
     """The legal action ``action`` asks for. ``action`` is whatever the client sent (typed
-    ``object``: compiled code checks argument types, and junk must get IllegalAction)."""
+    ``object``: junk gets IllegalAction, never TypeError)."""
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise IllegalAction("action/malformed", "an action is a map with a string 'do'")
     if s.finished:

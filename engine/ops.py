@@ -123,16 +123,14 @@ def move(
 def turned_face_down(ctx: Ctx, c: Card) -> None:
     """``c`` was just turned face-down (Book of Moon, Royal Keeper): the Equip Cards equipped to
     it are destroyed (ruling EQ-2; the Official Rulebook: an Equip Card needs a face-up monster)."""
-    cid: Any = c.id
-    for e in [e for e in ctx.s.cards.values() if e.equipped_to == cid and e.on_field]:
+    for e in [e for e in ctx.s.equips_of(c) if e.on_field]:
         destroy(ctx, e, reason="rule")
 
 
 def _followers(ctx: Ctx, c: Card) -> list[Card]:
     s = ctx.s
     out = [s.cards[m] for m in c.materials if s.cards[m].zone == Zone.XYZ_MATERIAL]
-    cid: Any = c.id  # one int object for the whole scan (compiled, ``c.id`` is boxed at each read)
-    out += [e for e in s.cards.values() if e.equipped_to == cid and e.on_field]
+    out += [e for e in s.equips_of(c) if e.on_field]
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from .card_data import CardData
 from .cards import CARDS
-from .kernel.caches import CACHE, SHARED_CACHE, Board, Memo, Roster, face_up_field, field_cards, monsters
+from .kernel.caches import CACHE, SHARED_CACHE, Board, Memo, Roster, equips_of, face_up_field, field_cards, monsters
 from .types import Phase, Position, Step, Timing, Zone
 
 IMMUTABLE: Final = {"shared": True}
@@ -225,6 +225,10 @@ class State:
     def field_cards(self, seat: int | None = None) -> list[Card]:
         """The cards on ``seat``'s side of the field (both sides: None), a new list."""
         return field_cards(self, seat)
+
+    def equips_of(self, card: Card) -> list[Card]:
+        """The cards equipped to ``card`` (wherever they are), in card order (a new list)."""
+        return equips_of(self, card)
 
     def face_up_field(self) -> list[Card]:
         """The face-up cards on both sides of the field. Read only: never change the list."""

@@ -52,7 +52,7 @@ def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
     cards = [
         (c, script_of(c))
         for c in s.face_up_field()
-        if (c.zone == _MONSTERS or not c.data.is_monster) and c.id not in pending
+        if (c.zone == Zone.MONSTERS or not c.data.is_monster) and c.id not in pending
     ]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
@@ -67,7 +67,7 @@ def equipped_as_spell(c: Card) -> bool:
     all those monsters ... as an Equip Spell Card(s)"), it is a Spell Card and has no monster
     effects (ruling EQ-1). The events of its leaving say so
     (``equip_spell``), and its own trigger effects do not answer them (``ops.raise_event``)."""
-    return c.zone == _SPELLS_TRAPS and c.data.is_monster
+    return c.zone == Zone.SPELLS_TRAPS and c.data.is_monster
 
 
 def is_spell_card(c: Card) -> bool:
@@ -77,10 +77,7 @@ def is_spell_card(c: Card) -> bool:
 
 
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:
-    for src, n in negators:  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
-        if src.id != c.id and n.negates is not None and n.negates(s, src, c):
-            return True
-    return False
+    return any(src.id != c.id and n.negates is not None and n.negates(s, src, c) for src, n in negators)
 
 
 def hooks(s: State, name: str) -> list[tuple[Card, Any]]:
@@ -104,7 +101,7 @@ def is_negated(s: State, card: Card) -> bool:
 def attributes(s: State, c: Card) -> tuple[str, ...]:
     out: tuple[str, ...] = (c.data.attribute,)
     sc = script_of(c)
-    if sc is not None and sc.attributes is not None and c.face_up and c.zone == _MONSTERS:
+    if sc is not None and sc.attributes is not None and c.face_up and c.zone == Zone.MONSTERS:
         out = out + sc.attributes(s, c)
     return out
 
@@ -167,7 +164,7 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
         return 0, 0
     a = original(s, c, "atk")
     d = original(s, c, "def")
-    if c.zone != _MONSTERS or not c.face_up:
+    if c.zone != Zone.MONSTERS or not c.face_up:
         return a, d
     cid = c.id
     for m in s.modifiers:
@@ -191,17 +188,10 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
     for e in s.face_up_field():
         # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``),
         # unless a continuous effect negates that Spell Card's effects (Spell Canceller, EQ-1)
-        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS and not is_negated(s, e):
-            a += int(e.flags.get(_EQUIP_ATK, 0))
-            d += int(e.flags.get(_EQUIP_DEF, 0))
+        if e.equipped_to == cid and e.zone == Zone.SPELLS_TRAPS and not is_negated(s, e):
+            a += int(e.flags.get(CardFlag.EQUIP_ATK, 0))
+            d += int(e.flags.get(CardFlag.EQUIP_DEF, 0))
     return max(a, 0), max(d, 0)
-
-
-# StrEnum members read by ``atk_def`` for every monster shown, as module names (cheaper to read)
-_MONSTERS: Final = Zone.MONSTERS
-_SPELLS_TRAPS: Final = Zone.SPELLS_TRAPS
-_EQUIP_ATK: Final = CardFlag.EQUIP_ATK
-_EQUIP_DEF: Final = CardFlag.EQUIP_DEF
 
 
 def atk(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
@@ -217,7 +207,7 @@ def shown_atk(s: State, c: Card) -> int | None:
     no ATK/DEF until it is flipped (ruling DS-13; seed 003, OCG Substep 1: the attack target is
     still face-down at the start of the Damage Step). Honest, Dark Diviner, Prideful Roar and
     Skyscraper compare or copy through this."""
-    if c.zone == _MONSTERS and not c.face_up:
+    if c.zone == Zone.MONSTERS and not c.face_up:
         return None
     return stat(s, c, "atk")
 

@@ -12,8 +12,9 @@ from typing import Any, Final, cast
 
 from .aliases import AliasBook, BookToken
 from .battle.battle_step import attacks_remaining
-from .interning import shared_code, shared_int
 from .kernel import memo
+from .kernel.caches import held_ids
+from .kernel.interning import shared_code, shared_int
 from .owed import pending
 from .plain import plain_value
 from .state import Card, Player, State
@@ -25,8 +26,8 @@ Stats = tuple[int, int, int | None]
 
 def _stats(s: State, c: Card, cid: Any) -> Stats:
     """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
-    once per state (``engine.decide`` carries them over a pass). ``cid``: its id as an object
-    (the caller's, not ``c.id`` boxed anew)."""
+    once per state (``engine.decide`` carries them over a pass). ``cid``: its id as the zone
+    list holds it."""
     table: dict[Any, Stats] = memo.stats_table(s)
     got = table.get(cid)
     if got is None:
@@ -54,8 +55,7 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
         out["hidden"] = True
         return out
     d = c.data
-    # kept on the card for its life: shared int objects, not new boxes (``interning.shared_int``;
-    # a compiled ``CardData`` boxes its ints anew at every read from outside compiled code)
+    # kept on the card for its life: one int object per passcode and printed stat (``kernel.interning``)
     out["code"] = shared_code(c.code)
     out["name"] = d.name
     if d.is_monster:
@@ -97,7 +97,7 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
 
 class _Zones:
     """The players' part of one viewer's view, and the book's place count it was rendered
-    under (a plain class, as ``_Shown``)."""
+    under."""
 
     __slots__ = ("players", "token", "version")
 
@@ -157,13 +157,10 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
 
 
 class _Cards:
-    """Renders the cards of one state for one viewer (``_side`` asks it card by card): a class
-    with a method rather than a closure, which compiled code calls through the interpreter's
-    calling convention."""
+    """Renders the cards of one state for one viewer (``_side`` asks it card by card)."""
 
     def card(self, cid: Any) -> dict[str, Any]:
-        """Card ``cid`` as the viewer sees it (``cid`` typed Any: the id object the zone list
-        holds, looked up as it is; compiled, an int would be boxed anew for each lookup)."""
+        """Card ``cid`` as the viewer sees it (``cid``: the id object the zone list holds)."""
         raise NotImplementedError
 
 
@@ -242,8 +239,7 @@ class _PlainCards(_Cards):
 
 
 class _Side:
-    """One player's part of a view as one viewer saw it, and what it was rendered from. A plain
-    class, as ``_Shown``."""
+    """One player's part of a view as one viewer saw it, and what it was rendered from."""
 
     __slots__ = ("cids", "equips", "memos", "shown", "side", "token", "version")
 
@@ -272,13 +268,10 @@ class _Side:
         """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
         cards = s.cards
         cids, memos = self.cids, self.memos
-        for i in range(len(cids)):  # not zip(..., strict=True): compiled, a generic call and iterator
+        for i in range(len(cids)):
             if memo.rendered_from(cards[cids[i]]) is not memos[i]:
                 return False
-        for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
-            if _stats(s, cards[cid], cid) != stats:
-                return False
-        return True
+        return all(_stats(s, cards[cid], cid) == stats for cid, stats in self.shown)
 
 
 def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
@@ -288,10 +281,9 @@ def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[st
 
 
 def _side(p: Player, r: _Cards) -> dict[str, Any]:
-    # the ids as the lists hold them (``_Cards.card``)
-    hand: list[Any] = p.hand
-    graveyard: list[Any] = p.graveyard
-    banished: list[Any] = p.banished
+    hand = held_ids(p.hand)
+    graveyard = held_ids(p.graveyard)
+    banished = held_ids(p.banished)
     return {
         "lp": p.lp,
         "hand": [r.card(c) for c in hand],
@@ -381,9 +373,7 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
 
 
 class _Shown:
-    """A decision as one viewer was shown it, and the book's counts it was presented under. A
-    plain class: the engine's compiled build (docs/adr/0008) runs a dataclass's generated
-    ``__init__`` in the interpreter (~1,600 machine instructions a call, callgrind)."""
+    """A decision as one viewer was shown it, and the book's counts it was presented under."""
 
     __slots__ = ("entries", "shown", "token", "version")
 

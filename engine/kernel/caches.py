@@ -20,6 +20,18 @@ SHARED_CACHE: Final = {"cache": True, "shared": True}
 """Likewise, but true of every copy of the state as well: copies share it (``State._roster``)."""
 
 
+def equips_of(s: State, card: Card) -> list[Card]:
+    """``State.equips_of``: the cards whose ``equipped_to`` is ``card``, in the order of ``s.cards``."""
+    cid: Any = card.id  # one int object for the scan (compiled, ``card.id`` is boxed at each read)
+    return [e for e in s.cards.values() if e.equipped_to == cid]
+
+
+def held_ids(ids: list[int]) -> list[Any]:
+    """A zone's list of card ids as the objects it holds: compiled, an id read from a
+    ``list[int]`` is unboxed, and boxed into a new object again to look a card up by it."""
+    return ids
+
+
 def memo_of(s: State) -> Memo:
     """``s._memo``, made if need be."""
     m = s._memo
