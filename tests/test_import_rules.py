@@ -59,7 +59,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     ("legal", {"engine.owed", "engine.legal"}),
     ("flow", {"engine.flow", "engine.genesis"}),
-    ("card API", {"engine.effects.common"}),  # and every card module (``CARDS`` below)
+    ("card API", {"engine.effects.common", "engine.effects.api"}),  # and every card module (``CARDS`` below)
     ("decide and view", {"engine.decide", "engine.view"}),
     ("registry", {"engine.effects", "engine.viewpoints", "engine.catalog"}),
     (
@@ -76,7 +76,7 @@ LAYERS: list[tuple[str, set[str]]] = [
 ]
 CARDS = "card API"
 """The layer of each card module (``engine/effects/<card>.py``): the card API's."""
-FRAMEWORK = {"__init__", "base", "common", "choices"}
+FRAMEWORK = {"__init__", "api", "base", "common", "choices"}
 
 TYPE_ONLY = {("engine.kernel.caches", "engine.state")}
 """Upward imports allowed under ``if TYPE_CHECKING:`` only: (importer, imported)."""

@@ -1,13 +1,10 @@
-"""The card API: what card modules (one per card in ``engine/effects/``) may use.
-
-A card module imports only from ``base`` (``Effect``, ``Script``, ``register``, the Damage Step
-timings), ``common`` (this module), ``engine.ops``, ``engine.stats``, ``engine.state`` and
-``engine.cards`` (``tests/engine/test_card_api_imports.py`` checks it). This module also hands on
-what cards need from elsewhere in the engine: ``Ctx``, ``other``, ``Counter``, ``CardFlag`` and the
-selections made at resolution (``ask_cards``, ``continuation``, ``summon_choosing_position`` ...,
-from ``choices``; ruling SEL-1). Helpers that several cards share live here, never in one card's
-module: target lists, costs, negation, battle lookups, the ``left_field`` window, card families
-(A-Counters, "Gladiator Beast" tag-outs, "Jurrac").
+"""The helpers several cards share, part of the card API (``engine.effects.api``, the one module
+card modules import from): target lists, costs, negation, battle lookups, the ``left_field``
+window, card families (A-Counters, "Gladiator Beast" tag-outs, "Jurrac"), the phase changes a
+card makes (``go_to_end_phase``, ``start_battle_phase``). It also hands on what cards need from
+elsewhere in the engine: ``Ctx``, ``other``, ``Counter``, ``CardFlag`` and the selections made at
+resolution (``ask_cards``, ``continuation``, ``summon_choosing_position`` ..., from ``choices``;
+ruling SEL-1). A helper two cards share lives here, never in one card's module.
 """
 
 from __future__ import annotations

@@ -36,27 +36,32 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import DuelEnded, ExtraBattlePhase, Used
-from ..ops import (
+from .api import (
+    PHASES,
+    Answer,
+    Card,
+    Ctx,
+    DuelEnded,
+    Effect,
+    ExtraBattlePhase,
+    LingeringFlag,
+    Link,
+    Phase,
+    Script,
+    State,
+    Step,
+    Used,
+    Zone,
+    ask_cards,
+    by_name,
+    continuation,
     lingering_flag,
+    may_special_summon,
+    other,
+    register,
     restrict_attack,
     send_all_to_grave,
     special_summon,
-)
-from ..state import PHASES, Card, Link, State
-from .base import Effect, Script, register
-from .common import (
-    Answer,
-    Ctx,
-    LingeringFlag,
-    Phase,
-    Step,
-    Zone,
-    ask_cards,
-    continuation,
-    may_special_summon,
-    other,
     start_battle_phase,
 )
 
