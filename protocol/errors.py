@@ -9,7 +9,8 @@ The namespace tells who is at fault and what the client should do:
 * ``action/*``  -- a duel action was refused; nothing was appended.
 * ``match/*``   -- the match does not exist, is full, is not started, ...
 * ``deck/*``    -- a decklist was refused.
-* ``rate/*``    -- the client is sending too fast.
+* ``rate/*``    -- the client is sending too fast, or its address has made too many
+                   matches (a minute's worth, or too many waiting at once).
 * ``server/*``  -- the server failed; the client may retry the same request.
 
 None of these codes ever changes the match: an error means nothing was
@@ -52,15 +53,20 @@ MATCH_FULL: Final = "match/full"
 MATCH_NOT_STARTED: Final = "match/not_started"
 MATCH_FINISHED: Final = "match/finished"
 MATCH_NOT_FINISHED: Final = "match/not_finished"
+MATCH_EXPIRED: Final = "match/expired"
 
 # deck/*
 DECK_INVALID: Final = "deck/invalid"
 
 # replay/*
 REPLAY_INVALID: Final = "replay/invalid"
+REPLAY_TOO_LARGE: Final = "replay/too_large"
+REPLAY_BUSY: Final = "replay/busy"
 
 # rate/*
 RATE_LIMITED: Final = "rate/limited"
+RATE_CREATE_LIMITED: Final = "rate/create_limited"
+RATE_TOO_MANY_WAITING: Final = "rate/too_many_waiting"
 
 # server/*
 SERVER_UNAVAILABLE: Final = "server/unavailable"
@@ -90,9 +96,14 @@ ALL_CODES: Final = frozenset(
         MATCH_NOT_STARTED,
         MATCH_FINISHED,
         MATCH_NOT_FINISHED,
+        MATCH_EXPIRED,
         DECK_INVALID,
         REPLAY_INVALID,
+        REPLAY_TOO_LARGE,
+        REPLAY_BUSY,
         RATE_LIMITED,
+        RATE_CREATE_LIMITED,
+        RATE_TOO_MANY_WAITING,
         SERVER_UNAVAILABLE,
         SERVER_INTERNAL,
     }

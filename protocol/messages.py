@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
+from protocol.names import NAME_MAX
+
 M = TypeVar("M")
 
 
@@ -53,7 +55,9 @@ def _int(lo: int, hi: int) -> dict[str, Any]:
 
 
 MATCH_ID = _str(ID_MAX, pattern=r"[A-Za-z0-9_-]+")
-NAME = _str(32, min_len=0, pattern=r"[^\x00-\x1f\x7f]*")
+NAME = {**_str(NAME_MAX, min_len=0), "display_name": True}
+"""A display name: NFC, without control, format, separator, private-use or unassigned
+characters (:mod:`protocol.names`)."""
 REQUEST_ID = _str(ID_MAX, min_len=16, pattern=r"[A-Za-z0-9_-]+")
 """A client-chosen, unguessable id (at least 16 characters, e.g. 128 random bits in
 base64url) that makes a lobby request safe to retry: the same request id gets the same
@@ -74,7 +78,7 @@ class Hello:
 
     type: ClassVar[str] = "hello"
     versions: list[int] = field(metadata={"min_items": 1, "max_items": 16, "min": 1, "max": 1000})
-    client: str = field(default="", metadata=_str(64, min_len=0))
+    client: str = field(default="", metadata={**_str(64, min_len=0), "display_name": True})
 
 
 @message
@@ -200,9 +204,10 @@ class GetReplay:
 class UploadReplay:
     """One part of a replay file the client sends to watch it (docs/replay-format.md): the
     file's bytes in base64, cut into ``total`` parts sent in order (``index`` 0, 1, ...).
-    When the last part arrives the server checks the file and answers ``replay_loaded``;
-    then ``get_replay`` with this ``upload_id`` (and any ``match_id``) pages through it.
-    The file stays with this connection only."""
+    When the last part arrives the server checks the file and answers ``replay_loaded``
+    (or ``replay/invalid``, ``replay/too_large``, ``replay/busy``: PROTOCOL.md gives the
+    limits, checked from part 0 on); then ``get_replay`` with this ``upload_id`` (and any
+    ``match_id``) pages through it. The file stays with this connection only."""
 
     type: ClassVar[str] = "upload_replay"
     upload_id: str = field(metadata=_str(32, pattern=r"[A-Za-z0-9_-]+"))
@@ -390,7 +395,10 @@ class Error:
 @message
 class ReplayLoaded:
     """An uploaded replay file was read and checked: ``get_replay`` with ``upload_id`` now
-    pages through it. ``signed``: its signature was checked with this server's key."""
+    pages through it. ``signed``: the whole file (replay file format 2: its header with the
+    entries' chain) is signed by this server and the signature holds; false for a format-1
+    file, whose signature covers its entries only. ``players`` and ``result``: as its log
+    records and folds (the header's names when the log records none)."""
 
     type: ClassVar[str] = "replay_loaded"
     upload_id: str

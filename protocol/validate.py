@@ -4,7 +4,8 @@ The rules come from the dataclass annotations and field metadata of
 :mod:`protocol.messages`:
 
 * ``int`` must be an int (not a bool), within ``min``/``max`` if given;
-* ``str`` within ``min_len``/``max_len`` and matching ``pattern`` if given;
+* ``str`` within ``min_len``/``max_len`` and matching ``pattern`` if given; a
+  ``display_name`` field is normalised and checked first (:mod:`protocol.names`);
 * ``list[int]`` within ``min_items``/``max_items``, each item an int in range;
 * ``Data`` (``dict[str, Any]``) a map of plain data, nested at most
   ``max_depth`` levels (default 8);
@@ -22,6 +23,7 @@ from functools import cache
 from typing import Any, TypeVar, Union
 
 from protocol.errors import MESSAGE_BAD_FIELD, ProtocolError
+from protocol.names import BadName, display_name
 
 T = TypeVar("T")
 
@@ -74,6 +76,11 @@ def _check_int(name: str, value: object, meta: typing.Mapping[str, Any]) -> int:
 def _check_str(name: str, value: object, meta: typing.Mapping[str, Any]) -> str:
     if not isinstance(value, str):
         raise _bad(name, f"must be a string, not {_type_name(value)}")
+    if meta.get("display_name"):
+        try:
+            value = display_name(value)
+        except BadName as exc:
+            raise _bad(name, str(exc)) from None
     lo, hi = meta.get("min_len", 0), meta.get("max_len")
     if len(value) < lo or (hi is not None and len(value) > hi):
         raise _bad(name, f"must be {lo} to {hi} characters long")

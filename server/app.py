@@ -17,20 +17,24 @@ from websockets.http11 import Request, Response
 
 import engine
 from server import keys, redisconn, resp, webapp
+from server.bot_seats import BotSeats
 from server.config import ServerConfig
+from server.creation_limits import CreationLimits
 from server.directory import MatchDirectory
+from server.expiry import WaitingExpiry, tell_expired
 from server.fanout import FanOut
 from server.keepalive import Keepalive
-from server.limits import AddressLimits, client_address
+from server.limits import SERVER_OWNED, AddressLimits, client_address, forwarded_for
 from server.lobby import QuickQueue
 from server.matches import MatchService
 from server.metrics import Metrics
 from server.redisconn import REDIS_DOWN, store_failure
-from server.replays import LogCache
+from server.replays import FileCache, LogCache
 from server.sealing import Sealer
 from server.session import Session
 from server.store import RedisEventStore
 from server.tokens import SeatTokens, load_secret
+from server.uploads import Readers, Refused
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -75,6 +79,21 @@ class DuelServer:
         self.sessions: set[Session] = set()
         self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
         self.addresses = AddressLimits(config.address_rate, config.max_connections_per_address)
+        self.creations = CreationLimits(
+            config.address_matches_per_minute,
+            config.address_waiting_matches,
+            self.directory,
+            self.service,
+            config.waiting_ttl,
+        )
+        self.expiry = WaitingExpiry(
+            self.directory,
+            self.service,
+            self.metrics,
+            config.waiting_grace,
+            config.waiting_ttl,
+            config.waiting_sweep_every,
+        )
         self.bots: set[asyncio.Task[None]] = set()
         self.keepalive = (
             None
@@ -86,8 +105,10 @@ class DuelServer:
                 lambda: self.metrics.inc("duel_keepalive_timeouts_total"),
             )
         )
-        self.bot_matches: set[str] = set()  # matches whose bot this process runs
+        self.bot_seats = BotSeats(self)  # the server's own bot players (server.bot_seats)
         self.replay_logs = LogCache()
+        self.downloads = FileCache()  # replay files made for GET /replays/ID.duelreplay
+        self.readers = Readers(config, self.tokens.replay_key())  # replay files sent by clients (server.uploads)
         self._server: Server | None = None
         self.draining = False
 
@@ -124,6 +145,7 @@ class DuelServer:
             self.bots.add(asyncio.create_task(self.keepalive.run(), name="keepalive"))
         if self.sealer is not None:
             self.bots.add(asyncio.create_task(self.sealer.run(), name="sealer"))
+        self.bots.add(asyncio.create_task(self.expiry.run(), name="expiry"))
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -156,7 +178,10 @@ class DuelServer:
         self.metrics.inc("duel_connections_open")
         if self.keepalive is not None:
             self.keepalive.add(ws)
+        owned = self.bot_seats.owns(ws.request.headers if ws.request is not None else None)
         session = Session(ws, self)
+        if owned:
+            session.address = SERVER_OWNED  # one of this process's bots: no client's budget
         self.addresses.enter(session.address)
         try:
             await session.run()
@@ -165,35 +190,8 @@ class DuelServer:
             self.addresses.leave(session.address)
 
     def start_bot(self, match_id: str, *, resume: bool = False) -> None:
-        """Seat the server's own bot in seat 1 of ``match_id``: a real client of this process.
-        ``resume``: the match exists and its bot is not connected (a server restarted): the
-        bot takes its seat back with the seat's token."""
-        from server.bot_player import BotPlayer
-
-        if match_id in self.bot_matches:
-            return
-        host = self.config.host if self.config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
-        bot = BotPlayer(f"ws://{host}:{self.port}", think_s=self.config.bot_think, name="Bot")
-        self.bot_matches.add(match_id)
-
-        async def run() -> None:
-            try:
-                if resume:
-                    result = await bot.resume(self.tokens.issue(match_id, 1))
-                else:
-                    result = await bot.join(match_id)
-                log.info("bot_finished", match_id=match_id, winner=result.winner, actions=result.actions)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("bot_failed", match_id=match_id)
-
-            finally:
-                self.bot_matches.discard(match_id)
-
-        task = asyncio.create_task(run(), name=f"bot-{match_id}")
-        self.bots.add(task)
-        task.add_done_callback(self.bots.discard)
+        """Seat the server's own bot in seat 1 of ``match_id`` (server.bot_seats)."""
+        self.bot_seats.start(match_id, resume=resume)
 
     def take_seat(self, match_id: str, seat: int, session: Session) -> Session | None:
         """``session`` holds the seat on this process now; the session it replaces, if any."""
@@ -212,6 +210,15 @@ class DuelServer:
             return None
         self.leave_seat(match_id, seat, session)
         return session.taken_over()
+
+    def match_expired(self, match_id: str) -> Awaitable[None] | None:
+        """A waiting match expired (server.expiry): its creator's connection here, if any, is
+        told and closed."""
+        session = self.seats.get((match_id, 0))
+        if session is None:
+            return None
+        self.leave_seat(match_id, 0, session)
+        return tell_expired(session)
 
     async def health(self) -> tuple[bool, str]:
         """Can this process serve? Not draining, Redis answers within a second, and takes
@@ -253,9 +260,9 @@ class DuelServer:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
-        if "upgrade" in request.headers.get("Connection", "").lower():
+        if "upgrade" in request.headers.get("Connection", "").lower() and not self.bot_seats.owns(request.headers):
             address = client_address(
-                connection.remote_address, request.headers.get("X-Forwarded-For"), self.config.trusted_proxies
+                connection.remote_address, forwarded_for(request.headers), self.config.trusted_proxies
             )
             if self.addresses.full(address):
                 self.metrics.inc("duel_connections_refused_total", reason="per_address")
@@ -268,8 +275,10 @@ class DuelServer:
 
     async def _replay_download(self, match_id: str) -> Response:
         """``GET /replays/<match id>.duelreplay``: a finished match's replay file (signed), for
-        matches that allow spectators (a players-only match's replay stays with its players)."""
-        from server import archive, replay_file
+        matches that allow spectators (a players-only match's replay stays with its players).
+        The file is made in a reader process (folding and compressing a whole log would hold
+        the loop, issue 34) and kept: a finished match's file never changes."""
+        from server import archive
         from server.directory import FINISHED
 
         if not keys.MATCH_ID_RE.fullmatch(match_id):
@@ -278,9 +287,17 @@ class DuelServer:
             info = await self.directory.get(match_id)
             if info is None or info.status != FINISHED or not info.spectators:
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
-            data = replay_file.dumps(await archive.export_match(self.redis, match_id, self.tokens.replay_key()))
+            data = self.downloads.get(match_id)
+            if data is None:
+                entries = await self.store.read(match_id)
+                data = await self.readers.run(
+                    archive.replay_bytes, match_id, entries, info.names, info.created_ms, self.tokens.replay_key()
+                )
+                self.downloads.put(match_id, data)
         except REDIS_DOWN:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        except Refused as exc:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n")
         headers = Headers(
             [
                 ("Content-Type", "application/octet-stream"),
@@ -317,6 +334,7 @@ class DuelServer:
                 await asyncio.wait_for(self.sealer.flush(), self.config.drain_timeout)
         await self.fanout.stop()
         self.service.loop_clock.stop()
+        self.readers.close()
         await self.redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()

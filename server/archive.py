@@ -14,6 +14,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from protocol.entry import LogEntry
 from server import keys, replay_file
 from server.directory import FINISHED, MatchDirectory
 from server.store import RedisEventStore
@@ -35,41 +36,96 @@ async def export_match(client: aioredis.Redis, match_id: str, key: bytes | None 
     return replay_file.build(match_id, entries, players=players, created_ms=created, key=key)
 
 
-async def import_match(client: aioredis.Redis, replay: replay_file.Replay, match_id: str | None = None) -> str:
-    """Store a replay as a finished match (under its own id, or ``match_id``); the log is
-    appended entry by entry with the usual conditional append, so a half-done import can be
-    seen (and an existing match is never overwritten), then sealed."""
+def replay_bytes(
+    match_id: str, entries: list[LogEntry], players: tuple[str, str], created_ms: int, key: bytes | None
+) -> bytes:
+    """The replay file of a stored log, as bytes. It folds the whole log and compresses it: the
+    server runs it in a reader process (``GET /replays/ID.duelreplay``), never on its loop."""
+    return replay_file.dumps(replay_file.build(match_id, entries, players=players, created_ms=created_ms, key=key))
+
+
+def checked_for_import(replay: replay_file.Replay) -> ImportedMatch:
+    """What the history will say of ``replay``, all of it from its log, once the log passes the
+    verification ``duel verify`` runs (today's rules re-decide every logged action; the facts,
+    and the state hashes when the rules version is the same, must come out as logged); else
+    ArchiveError naming the first entry that does not. The result, length and turns are the
+    folded log's; the dates are its first and last entries'; the players are the names the
+    genesis entry records, else the header's when the whole file is signed by this deployment
+    (a format-1 or unsigned file's header names are nobody's word: left empty)."""
+    from server.replay import verify_log
+
+    divergence, state = verify_log(replay.entries, hashes=replay.same_rules)
+    if divergence is not None:
+        raise ArchiveError(f"the file does not verify: {divergence.lines()[0]}; not imported")
+    result = replay_file.result_of(state)
+    if not result["finished"]:
+        raise ArchiveError("only finished matches can be imported (the duel in this file had not ended)")
+    named = replay_file.logged_players(replay.entries)
+    players = named if named is not None else replay.players if replay.signed else ("", "")
+    first, last = replay.entries[0].ts_ms, replay.entries[-1].ts_ms
+    return ImportedMatch(
+        players=players,
+        winner=result["winner"],
+        reason=str(result["reason"]),
+        length=len(replay.entries),
+        turns=int(result["turns"]),
+        created_ms=first or last or int(time.time() * 1000),
+        finished_ms=last or int(time.time() * 1000),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedMatch:
+    """What an imported match's meta and history row say (all from its verified log)."""
+
+    players: tuple[str, str]
+    winner: int | str | None
+    reason: str
+    length: int
+    turns: int
+    created_ms: int
+    finished_ms: int
+
+
+async def import_match(
+    client: aioredis.Redis,
+    replay: replay_file.Replay,
+    match_id: str | None = None,
+    checked: ImportedMatch | None = None,
+) -> str:
+    """Store a replay as a finished match (under its own id, or ``match_id``), once its log
+    verifies (``checked_for_import``: nothing is written otherwise); the log is appended
+    entry by entry with the usual conditional append, so a half-done import can be seen (and
+    an existing match is never overwritten), then sealed. ``checked``: the replay's
+    ``checked_for_import``, when the caller has it already."""
     target = match_id or replay.match_id
     keys.check_match_id(target)
     if await client.exists(keys.meta_key(target), keys.log_key(target)):
         raise ArchiveError(f"match {target} already exists here; import it under another id (--as NEW_ID)")
-    if not replay.header.get("result", {}).get("finished"):
-        raise ArchiveError("only finished matches can be imported (this replay's duel had not ended)")
+    match = checked if checked is not None else checked_for_import(replay)
     store = RedisEventStore(client)
     for entry in replay.entries:
         result = await store.append(target, entry)
         if result.status != "ok":
             raise ArchiveError(f"match {target} changed while importing (entry {entry.seq}: {result.status})")
     directory = MatchDirectory(client)
-    players = list(replay.header.get("players", ["", ""]))
-    created = int(replay.header.get("created_ms") or replay.entries[0].ts_ms or int(time.time() * 1000))
     await directory.create(
         target,
         f"import-{target}-{replay.header['chain'][:16]}",
         [],
         spectators=True,
         quick=False,
-        name=str(players[0]),
-        created_ms=created,
+        name=match.players[0],
+        created_ms=match.created_ms,
     )
-    await client.hset(keys.meta_key(target), mapping={"name1": str(players[1]), "seat1": "1", "imported": 1})
-    result = replay.header["result"]
+    await client.hset(keys.meta_key(target), mapping={"name1": match.players[1], "seat1": "1", "imported": 1})
     await directory.finish(
         target,
-        winner=result.get("winner"),
-        reason=str(result.get("reason", "")),
-        length=len(replay.entries),
-        turns=int(result.get("turns", 0)),
+        winner=match.winner,
+        reason=match.reason,
+        length=match.length,
+        turns=match.turns,
+        finished_ms=match.finished_ms,
     )
     await store.seal(target)  # a finished match: kept compressed at once (server.sealing)
     return target

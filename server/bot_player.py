@@ -4,7 +4,9 @@
 player who asks to play against the bot (``create_match`` with ``opponent:
 "bot"``). It connects, takes a seat (join, quick match, or a token), and
 answers every decision it owes with its policy (``server.bot``), after an
-optional think time; a dropped connection is resumed with its token.
+optional think time; a dropped connection is resumed with its token. With
+``abandoned_after`` set (the server's own bot: server.bot_seats), it leaves a
+match whose opponent has been disconnected that long.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class BotResult:
     seat: int
     winner: int | str | None
     actions: int
+    left: bool = False  # it left the match unfinished: its opponent was gone (``abandoned_after``)
 
 
 @dataclass
@@ -53,6 +56,8 @@ class BotPlayer:
     think_s: float = 0.0
     name: str = "bot"
     deck: list[int] | None = None
+    headers: dict[str, str] | None = None  # more HTTP headers for each connection's handshake
+    abandoned_after: float | None = None  # leave once the opponent has been disconnected this long
     rnd: random.Random = field(init=False)
     actions: int = 0
 
@@ -73,17 +78,17 @@ class BotPlayer:
         return await self._play(Reconnect(token=token))
 
     async def _play(self, first: Join | QuickMatch | Reconnect) -> BotResult:
-        client = await DuelClient.connect(self.url, self.name)
+        client = await DuelClient.connect(self.url, self.name, headers=self.headers)
         await client.send(first)
         seated = await _seated(client)
         token, match_id, seat = seated.token, seated.match_id, seated.seat
         while True:
             try:
-                await self._loop(client)
+                left = await self._loop(client, 1 - seat)
                 winner = client.view.get("winner") if client.view else None
                 with contextlib.suppress(Exception):
                     await client.close()
-                return BotResult(match_id, seat, winner, self.actions)
+                return BotResult(match_id, seat, winner, self.actions, left)
             except (ConnectionClosed, EOFError):
                 closing = next((m for m in reversed(client.inbox) if isinstance(m, Closing)), None)
                 if closing is not None and not closing.reconnect:
@@ -94,19 +99,32 @@ class BotPlayer:
         for attempt in range(RECONNECT_TRIES):
             await asyncio.sleep(min(5.0, 0.2 * 2**attempt))
             with contextlib.suppress(OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
-                client = await DuelClient.connect(self.url, self.name)
+                client = await DuelClient.connect(self.url, self.name, headers=self.headers)
                 await client.send(Reconnect(token=token, last_seq=last_seq))
                 await _seated(client)
                 return client
         raise ConnectionError(f"could not reconnect to {self.url}")
 
-    async def _loop(self, client: DuelClient) -> None:
+    async def _loop(self, client: DuelClient, opponent: int) -> bool:
+        """Play until the duel ends (False) or the opponent has been gone ``abandoned_after``
+        seconds (True)."""
         asked_at = -1
+        loop = asyncio.get_running_loop()
+        gone_since: float | None = None
         while True:
             if client.finished:
-                return
+                return False
             if client.closed:
                 raise EOFError("connection closed")
+            wait = 5.0
+            if self.abandoned_after is not None:
+                if client.presence is None or client.presence[opponent]:
+                    gone_since = None
+                else:
+                    gone_since = loop.time() if gone_since is None else gone_since
+                    wait = gone_since + self.abandoned_after - loop.time()
+                    if wait <= 0:
+                        return True
             if client.legal and client.view is not None and asked_at != client.seq:
                 asked_at = client.seq
                 if self.think_s:
@@ -128,7 +146,7 @@ class BotPlayer:
                 continue
             client.changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(client.changed.wait(), 5)
+                await asyncio.wait_for(client.changed.wait(), min(5.0, wait))
 
 
 async def _seated(client: DuelClient) -> Seated:

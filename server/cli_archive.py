@@ -99,18 +99,21 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    """Read the file within the replay limits (server.replay_limits), verify its log as
+    ``duel verify`` does, and only then store it; any refusal is one line and exit 1."""
     from server import archive, replay_file
 
     try:
         replay = replay_file.read(args.file, replay_key(args))
-    except replay_file.ReplayFileError as exc:
+        checked = archive.checked_for_import(replay)
+    except (replay_file.ReplayFileError, archive.ArchiveError) as exc:
         print(f"duel import: {args.file}: {exc}", file=sys.stderr)
         return 1
 
     async def go(url: str) -> str:
         client = _client(url)
         try:
-            return await archive.import_match(client, replay, args.as_id)
+            return await archive.import_match(client, replay, args.as_id, checked)
         finally:
             await client.aclose()
 

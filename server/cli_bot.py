@@ -18,6 +18,7 @@ import asyncio
 import sys
 from typing import Any
 
+from server.cliutil import name_arg
 from server.terminal.conn import DEFAULT_URL, CliError
 
 
@@ -46,7 +47,7 @@ def register(sub: Any) -> None:
         "--seed", type=int, default=None, help="random seed of its choices (the same seed, the same choices)"
     )
     p.add_argument("--deck", metavar="NAME", help="a demo deck by name (default: the server's demo deck for its seat)")
-    p.add_argument("--name", default="Bot", help="its display name (default: Bot)")
+    p.add_argument("--name", type=name_arg, default="Bot", help="its display name (default: Bot)")
     p.add_argument("-q", "--quiet", action="store_true", help="print the result only")
     p.add_argument(
         "--give-up-after",

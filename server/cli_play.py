@@ -31,6 +31,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.names import REPLACEMENT, shown
+from server.cliutil import name_arg
 from server.terminal.conn import DEFAULT_URL, CliError, Seat
 
 
@@ -63,7 +65,9 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="a demo deck by name (default: the server's demo deck for your seat); an unknown name lists them",
     )
-    p.add_argument("--name", default=_default_name(), help="your display name (default: your login name)")
+    p.add_argument(
+        "--name", type=name_arg, default=_default_name(), help="your display name (default: your login name)"
+    )
     p.add_argument("--auto-pass", action="store_true", help="pass for me whenever passing is the only legal action")
     p.add_argument(
         "--clock", type=float, metavar="MINUTES", help="with --create/--vs-bot: a chess clock of MINUTES per player"
@@ -85,7 +89,7 @@ def register(sub: Any) -> None:
 
 def _default_name() -> str:
     name = os.environ.get("USER") or os.environ.get("USERNAME") or ""
-    return re.sub(r"[\x00-\x1f\x7f]", "", name)[:32]
+    return shown(name).replace(REPLACEMENT, "")
 
 
 @dataclass

@@ -11,10 +11,13 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.entry import LogEntry
 from server.cliutil import NoRedisData, add_redis_options, redis_target, where_it_looked
+
+if TYPE_CHECKING:
+    from server.replay_file import Replay
 
 
 def register(sub: Any) -> None:
@@ -63,9 +66,9 @@ def replay_path(args: argparse.Namespace) -> Path | None:
     return path if path.suffix == ".duelreplay" or path.is_file() else None
 
 
-def load_file(args: argparse.Namespace, path: Path) -> tuple[list[LogEntry], dict[str, Any]] | None:
-    """A replay file's entries and header (checked: hash chain, signature when this data dir
-    has the key, facts folding), or None after one line saying what is wrong with it."""
+def load_file(args: argparse.Namespace, path: Path) -> Replay | None:
+    """A replay file, read within the replay limits and checked (hash chain, signature when
+    this data dir has the key, facts folding), or None after one line saying what is wrong."""
     from server import replay_file
     from server.cli_archive import replay_key
 
@@ -75,7 +78,7 @@ def load_file(args: argparse.Namespace, path: Path) -> tuple[list[LogEntry], dic
         print(f"error: {path}: {exc}", file=sys.stderr)
         return None
     args.match_id = replay.match_id
-    return replay.entries, replay.header
+    return replay
 
 
 def load(args: argparse.Namespace) -> list[LogEntry] | None:
@@ -85,7 +88,7 @@ def load(args: argparse.Namespace) -> list[LogEntry] | None:
     path = replay_path(args)
     if path is not None:
         got = load_file(args, path)
-        return None if got is None else got[0]
+        return None if got is None else got.entries
 
     try:
         with redis_target(args, existing=True) as url:
@@ -151,17 +154,16 @@ def run_verify(args: argparse.Namespace) -> int:
         got = load_file(args, path)
         if got is None:
             return 1
-        entries, header = got
-        same_rules = header.get("rules_version") == replay_file.rules_version()
-        signed = (
-            "signed by this deployment"
-            if "signature" in header and replay_key(args)
-            else (
-                "signed (by a deployment whose key is not here: signature not checked)"
-                if "signature" in header
-                else "unsigned"
-            )
-        )
+        entries, header = got.entries, got.header
+        same_rules = got.same_rules
+        if got.signed:
+            signed = "signed by this deployment"
+        elif "signature" in header and replay_key(args):
+            signed = "its entries signed by this deployment (a format-1 file: its header is not signed)"
+        elif "signature" in header:
+            signed = "signed (by a deployment whose key is not here: signature not checked)"
+        else:
+            signed = "unsigned"
         print(f"{path}: match {args.match_id}, {len(entries)} entries, hash chain intact, {signed}")
         if not same_rules:
             print(

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from server.cliutil import add_redis_options, redis_target
+from server.replay_limits import DEFAULT_LIMITS
 from server.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 
 
@@ -44,6 +45,49 @@ def register(sub: Any) -> None:
         default=0.6,
         metavar="SECONDS",
         help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
+    )
+    p.add_argument(
+        "--bot-abandoned-after",
+        type=_seconds_or_never,
+        default=60.0,
+        metavar="SECONDS",
+        help="the server's bot leaves a match whose player has been disconnected this long; the player's "
+        "reconnect seats it again (default: %(default)s; 'never': it stays until the match ends)",
+    )
+    p.add_argument(
+        "--waiting-grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a match nobody joined expires this long after its creator disconnected (default: %(default)s)",
+    )
+    p.add_argument(
+        "--waiting-ttl",
+        type=_seconds_or_never,
+        default=3600.0,
+        metavar="SECONDS",
+        help="... and this long after it was created, creator connected or not (default: %(default)s; 'never')",
+    )
+    p.add_argument(
+        "--waiting-sweep-every",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how often this process looks for waiting matches to expire (default: %(default)s)",
+    )
+    p.add_argument(
+        "--address-matches",
+        type=int,
+        default=30,
+        metavar="N",
+        help="matches one address may create per minute, in bursts of as many (default: %(default)s)",
+    )
+    p.add_argument(
+        "--address-waiting",
+        type=int,
+        default=8,
+        metavar="N",
+        help="matches of one address that may wait for an opponent at once (default: %(default)s)",
     )
     p.add_argument(
         "--trusted-proxy",
@@ -82,6 +126,37 @@ def register(sub: Any) -> None:
         default=OVERDUE_S,
         metavar="SECONDS",
         help="how long after it was due a seal counts as overdue (default: %(default)s)",
+    )
+    limits = DEFAULT_LIMITS
+    p.add_argument(
+        "--replay-max-bytes",
+        type=int,
+        default=limits.max_bytes,
+        help="largest replay file a client may upload, compressed (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-max-data",
+        type=int,
+        default=limits.max_data,
+        help="the most bytes an uploaded replay file may decompress to (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-max-entries",
+        type=int,
+        default=limits.max_entries,
+        help="the most entries an uploaded replay file may hold (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-uploads-per-address",
+        type=int,
+        default=4,
+        help="replay files one address may be sending or keep open at once (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-readers",
+        type=int,
+        default=1,
+        help="processes that read and page uploaded replay files (default: %(default)s)",
     )
     p.add_argument(
         "--redis-cluster",
@@ -128,6 +203,12 @@ def run(args: argparse.Namespace) -> int:
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         bot_think=max(0.0, args.bot_think),
+        bot_abandoned_after=args.bot_abandoned_after,
+        waiting_grace=max(0.0, args.waiting_grace),
+        waiting_ttl=args.waiting_ttl,
+        waiting_sweep_every=max(0.1, args.waiting_sweep_every),
+        address_matches_per_minute=max(1, args.address_matches),
+        address_waiting_matches=max(1, args.address_waiting),
         keep_matches=args.keep_matches,
         trusted_proxies=tuple(args.trusted_proxy),
         keep_days=args.keep_days,
@@ -135,6 +216,11 @@ def run(args: argparse.Namespace) -> int:
         seal_sweep_every=max(0.1, args.seal_sweep_every),
         seal_overdue=args.seal_overdue,
         gc=args.gc,
+        replay_max_bytes=args.replay_max_bytes,
+        replay_max_data=args.replay_max_data,
+        replay_max_entries=args.replay_max_entries,
+        replay_uploads_per_address=args.replay_uploads_per_address,
+        replay_readers=max(1, args.replay_readers),
     )
     if args.redis_cluster:
         from server.redisconn import cluster_url

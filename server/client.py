@@ -25,6 +25,7 @@ from protocol.messages import (
     ClientMessage,
     Error,
     Hello,
+    Presence,
     Rejected,
     ServerMessage,
     Update,
@@ -69,6 +70,7 @@ class DuelClient:
     pending: dict[str, Any] | None = None
     legal: list[dict[str, Any]] = field(default_factory=list)
     state_hash: str = ""
+    presence: list[bool] | None = None  # whether each seat has a live connection, as last told
     inbox: list[ServerMessage] = field(default_factory=list)
     frames: list[bytes] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -78,8 +80,11 @@ class DuelClient:
     _reader: asyncio.Task[None] | None = None
 
     @classmethod
-    async def connect(cls, url: str, name: str = "client", *, hello: bool = True) -> DuelClient:
-        ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=10)
+    async def connect(
+        cls, url: str, name: str = "client", *, hello: bool = True, headers: dict[str, str] | None = None
+    ) -> DuelClient:
+        """``headers``: more HTTP headers for the opening handshake."""
+        ws = await connect(url, max_size=8 * 1024 * 1024, compression=None, open_timeout=10, additional_headers=headers)
         client = cls(ws, name)
         client._reader = asyncio.create_task(client._read_loop())
         if hello:
@@ -108,6 +113,10 @@ class DuelClient:
                     self.state_hash = msg.state_hash
                     if msg.view is not None:
                         self.view, self.pending, self.legal = msg.view, msg.pending, msg.legal
+                    if msg.presence is not None:
+                        self.presence = msg.presence
+                elif isinstance(msg, Presence):
+                    self.presence = msg.seats
                 self._queue.put_nowait(msg)
                 self.changed.set()
         except ConnectionClosed:

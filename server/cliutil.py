@@ -1,4 +1,5 @@
-"""Shared command-line plumbing: where Redis is, and how to reach it."""
+"""Shared command-line plumbing: where Redis is, and how to reach it; a display name given
+on the command line."""
 
 from __future__ import annotations
 
@@ -8,7 +9,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from protocol.names import NAME_MAX, BadName, display_name
 from server.embedded_redis import EmbeddedRedis
+
+
+def name_arg(text: str) -> str:
+    """``--name``: a display name as the server takes it (protocol.names), or the reason it
+    would refuse it, before anything is sent."""
+    try:
+        name = display_name(text)
+    except BadName as exc:
+        raise argparse.ArgumentTypeError(f"a display name {exc}") from None
+    if len(name) > NAME_MAX:
+        raise argparse.ArgumentTypeError(f"a display name has at most {NAME_MAX} characters")
+    return name
 
 
 def add_redis_options(parser: argparse.ArgumentParser) -> None:

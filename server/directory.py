@@ -4,8 +4,9 @@ Per match (same hash tag as the log): ``match:{id}:meta``, a hash with
 ``status`` (waiting | live | finished), ``created_ms``, ``spectators``
 (1/0), ``spectator_delay`` (entries), ``quick`` (1/0), ``opponent`` (``bot``
 or empty), the decks (msgpack), the players' display names, the request id
-that took each seat (``req0``/``req1``) and the connection holding each seat
-now (``conn0``/``conn1``).  The log stays the only truth about the duel; the
+that took each seat (``req0``/``req1``), the connection holding each seat
+now (``conn0``/``conn1``) and, while the match waits, when a seat's connection
+let go of it (``left0``/``left1``: server.expiry).  The log stays the only truth about the duel; the
 meta hash says who sits where and helps the lobby list matches.
 
 Every write a client's request causes is one script that is safe to run
@@ -25,6 +26,7 @@ import msgpack
 import redis.asyncio as aioredis
 
 from protocol.codec import pack
+from protocol.names import shown
 from server import keys, resp
 from server.clocks import ClockSettings
 
@@ -70,9 +72,12 @@ return before or ''
 """
 
 RELEASE_LUA = """
--- KEYS[1] meta; ARGV[1] seat, ARGV[2] connection id, ARGV[3] bell channel
+-- KEYS[1] meta; ARGV[1] seat, ARGV[2] connection id, ARGV[3] bell channel, ARGV[4] now ms
 if redis.call('HGET', KEYS[1], 'conn' .. ARGV[1]) == ARGV[2] then
   redis.call('HDEL', KEYS[1], 'conn' .. ARGV[1])
+  if redis.call('HGET', KEYS[1], 'status') == 'waiting' then
+    redis.call('HSET', KEYS[1], 'left' .. ARGV[1], ARGV[4])
+  end
   redis.call('PUBLISH', ARGV[3], 'presence')
   return 1
 end
@@ -106,6 +111,32 @@ for _, s in ipairs(seqs) do
 end
 redis.call('EXPIRE', KEYS[3], ARGV[2])
 return 1
+"""
+
+EXPIRE_LUA = """
+-- KEYS: the match's keys, meta first; ARGV[1] seat 0 let go before this (ms), ARGV[2] created
+-- before this (ms: the time to live; 0: none), ARGV[3] a holder of seat 0 whose process is dead
+-- ('': none), ARGV[4] bell channel. A match nobody joined is deleted, and why returned, if its
+-- creator let go of seat 0 before ARGV[1] (or its holder is the dead one and it was created
+-- before ARGV[1]), or it was created before ARGV[2]; '' otherwise. Atomic with a join: a match
+-- whose seat 1 was taken is never deleted here.
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' or redis.call('HEXISTS', KEYS[1], 'req1') == 1 then
+  return ''
+end
+local created = tonumber(redis.call('HGET', KEYS[1], 'created_ms') or '0')
+local holder = redis.call('HGET', KEYS[1], 'conn0')
+local why = ''
+if created < tonumber(ARGV[2]) then
+  why = 'ttl'
+elseif not holder then
+  if tonumber(redis.call('HGET', KEYS[1], 'left0') or created) < tonumber(ARGV[1]) then why = 'left' end
+elseif holder == ARGV[3] and created < tonumber(ARGV[1]) then
+  why = 'left'
+end
+if why == '' then return '' end
+redis.call('DEL', unpack(KEYS))
+redis.call('PUBLISH', ARGV[4], 'expired')
+return why
 """
 
 ACTION_IDS_KEPT_S = 24 * 3600
@@ -188,6 +219,7 @@ class MatchDirectory:
         self._hold = register(HOLD_LUA)
         self._release = register(RELEASE_LUA)
         self._finish = register(FINISH_LUA)
+        self._expire = register(EXPIRE_LUA)
 
     async def _cmd(self, *args: bytes | str | int) -> Any:
         return await resp.command(self._redis, self._pipe, *args)
@@ -226,6 +258,7 @@ class MatchDirectory:
         reply = _text(await self._create(keys=[keys.meta_key(match_id)], args=args))
         if reply in ("OK", "MINE"):
             await self._cmd("ZADD", keys.LOBBY_MATCHES, "NX", now, match_id)
+            await self._cmd("ZADD", keys.LOBBY_WAITING, "NX", now, match_id)
         return "ok" if reply == "OK" else "mine" if reply == "MINE" else "taken"
 
     async def join(self, match_id: str, request_id: str, deck1: list[int], name: str = "") -> JoinOutcome:
@@ -262,7 +295,7 @@ class MatchDirectory:
             decks=(deck("deck0"), deck("deck1")),
             clock=_clock(f.get("clock")),
             spectator_delay=int(f.get("spectator_delay", b"0")),
-            names=(_text(f.get("name0", b"")), _text(f.get("name1", b""))),
+            names=(shown(_text(f.get("name0", b""))), shown(_text(f.get("name1", b"")))),
             opponent=_text(f.get("opponent", b"")),
             holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
             result=_result(f),
@@ -277,19 +310,28 @@ class MatchDirectory:
         await self._cmd("HSET", keys.meta_key(match_id), "status", status)
 
     async def finish(
-        self, match_id: str, *, winner: int | str | None, reason: str, length: int, turns: int, by: str = ""
+        self,
+        match_id: str,
+        *,
+        winner: int | str | None,
+        reason: str,
+        length: int,
+        turns: int,
+        by: str = "",
+        finished_ms: int | None = None,
     ) -> bool:
         """Record the result (once; True for the first, and again for the same ``by``: a retry
         whose first reply was lost) and move the match from the live index to the history. Two
         steps, because the meta is in the match's hash slot and the indexes in the lobby's
-        (Redis Cluster); moving it is idempotent, so every process that sees the end does it."""
+        (Redis Cluster); moving it is idempotent, so every process that sees the end does it.
+        ``finished_ms``: when it ended, if not now (an imported match: its last entry's time)."""
         fields = {
             "winner": "" if winner is None else str(winner),
             "end_reason": reason,
             "length": length,
             "turns": turns,
         }
-        args: list[Any] = [_now_ms(), ACTION_IDS_KEPT_S, by]
+        args: list[Any] = [_now_ms() if finished_ms is None else finished_ms, ACTION_IDS_KEPT_S, by]
         for k, v in fields.items():
             args.extend((k, v))
         match_keys = [keys.meta_key(match_id), keys.snapshots_key(match_id), keys.actions_key(match_id)]
@@ -307,7 +349,45 @@ class MatchDirectory:
 
     async def release(self, match_id: str, seat: int, conn: str) -> None:
         """``conn`` lets go of ``seat`` (only if it still holds it)."""
-        await self._release(keys=[keys.meta_key(match_id)], args=[seat, conn, keys.bell_channel(match_id)])
+        await self._release(keys=[keys.meta_key(match_id)], args=[seat, conn, keys.bell_channel(match_id), _now_ms()])
+
+    async def waiting_before(self, before_ms: int, start: int, num: int) -> list[str]:
+        """Matches on the waiting index created before ``before_ms``, oldest first, from the
+        ``start``-th. The index may still hold a match that has started or is gone (it is
+        tidied by ``unlist_waiting``)."""
+        rows = await self._redis.zrangebyscore(keys.LOBBY_WAITING, "-inf", f"({before_ms}", start=start, num=num)
+        return [_text(raw_id) for raw_id in rows]
+
+    async def waiting_state(self, match_ids: list[str]) -> list[tuple[str | None, bool, str]]:
+        """Per match: its status (None: no such match), whether seat 1 was taken, and the
+        connection holding seat 0 ("": none). One pipelined round trip."""
+        pipe = self._redis.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hmget(keys.meta_key(match_id), "status", "req1", "conn0")
+        out: list[tuple[str | None, bool, str]] = []
+        for status, req1, conn0 in await pipe.execute():
+            out.append((None if status is None else _text(status), req1 is not None, _text(conn0 or b"")))
+        return out
+
+    async def expire(self, match_id: str, left_before_ms: int, created_before_ms: int, dead_holder: str) -> str:
+        """Delete a match nobody joined whose creator left (or whose time to live ran out):
+        EXPIRE_LUA; why it expired (``left``, ``ttl``), or "" (it did not)."""
+        meta = keys.meta_key(match_id)
+        why = _text(
+            await self._expire(
+                keys=[meta, *(k for k in keys.match_keys(match_id) if k != meta)],
+                args=[left_before_ms, created_before_ms, dead_holder, keys.bell_channel(match_id)],
+            )
+        )
+        if why:
+            await self.unlist_waiting(match_id, gone=True)
+        return why
+
+    async def unlist_waiting(self, match_id: str, *, gone: bool) -> None:
+        """Take a match off the waiting index (it started, or is ``gone``: off the lobby too)."""
+        await self._cmd("ZREM", keys.LOBBY_WAITING, match_id)
+        if gone:
+            await self._cmd("ZREM", keys.LOBBY_MATCHES, match_id)
 
     async def process_alive(self, process_id: str, within_ms: int = 10_000) -> bool:
         """Has server process ``process_id`` sent a heartbeat lately (server.fanout)?"""
@@ -319,7 +399,7 @@ class MatchDirectory:
         key, names = keys.meta_key(match_id), ("conn0", "conn1", "name0", "name1")
         raw = await self._cmd("HMGET", key, *names)
         t = [_text(x or b"") for x in raw]
-        return (t[0], t[1]), (t[2], t[3])
+        return (t[0], t[1]), (shown(t[2]), shown(t[3]))
 
     async def listing(
         self, status: str, limit: int = 50, before_ms: int | None = None, before_id: str | None = None

@@ -35,7 +35,9 @@ entry appended during a read is not left for the poll.
 The same channel carries seat news: ``hold:<seat>:<connection>`` when a
 connection takes a seat (the process holding an older connection for that
 seat closes it: one live connection per seat) and ``presence`` when one lets
-go; both make the processes holding the match re-read who is connected.
+go; both make the processes holding the match re-read who is connected; and
+``expired`` when a waiting match nobody joined expired (server.expiry: the process
+holding its creator's connection tells it and closes it).
 Each process also keeps a heartbeat in ``duel:processes`` (a sorted set by
 time); a seat held by a process whose heartbeat stopped counts as
 disconnected, so a crash shows as a disconnection.
@@ -276,6 +278,10 @@ class FanOut:
                 self._spawn(self._service.refresh_presence(match_id))
         elif text == "presence":
             self._spawn(self._service.refresh_presence(match_id))
+        elif text == "expired":
+            closing = self._app.match_expired(match_id) if self._app is not None else None
+            if closing is not None:
+                self._spawn(closing)
         else:
             self._schedule(match_id, _seq(data))
 

@@ -99,6 +99,10 @@ def match_of_bell(channel: str) -> str | None:
 LOBBY_MATCHES = "lobby:{lobby}:matches"
 """ZSET of waiting and live match ids by creation time (ms)."""
 
+LOBBY_WAITING = "lobby:{lobby}:waiting"
+"""ZSET of the match ids created and not known to have started, by creation time (ms): what
+the expiry of waiting matches looks at (server.expiry), tidied as it goes."""
+
 LOBBY_FINISHED = "lobby:{lobby}:finished"
 """ZSET of finished match ids by the time they finished (ms): the match history."""
 

@@ -3,12 +3,20 @@
 A connection may send ``rate_per_second`` frames per second (bursts of ``rate_burst``);
 all the connections from one address together ``address_rate`` (bursts of twice that),
 and one address may hold at most ``max_connections_per_address`` connections: opening
-many connections does not multiply what one client may do.
+many connections does not multiply what one client may do. The server's own connections
+(its bot players, server.bot_seats) have the address :data:`SERVER_OWNED`, which no budget
+counts.
 """
 
 from __future__ import annotations
 
 import time
+
+from websockets.datastructures import Headers
+
+SERVER_OWNED = "(server)"
+"""The address of a connection the server opened for one of its own seats (a bot): it counts
+against no client address's connections or frames."""
 
 
 class TokenBucket:
@@ -19,6 +27,10 @@ class TokenBucket:
         self.burst = burst
         self._tokens = burst
         self._at = time.monotonic()
+
+    def full(self) -> bool:
+        """Has the bucket refilled (forgetting it loses nothing)?"""
+        return self._tokens + (time.monotonic() - self._at) * self.rate >= self.burst
 
     def take(self) -> bool:
         now = time.monotonic()
@@ -41,12 +53,15 @@ class AddressLimits:
 
     def full(self, address: str) -> bool:
         """Does ``address`` already hold the most connections allowed?"""
-        return self._open.get(address, 0) >= self.max_connections
+        return address != SERVER_OWNED and self._open.get(address, 0) >= self.max_connections
 
     def enter(self, address: str) -> None:
-        self._open[address] = self._open.get(address, 0) + 1
+        if address != SERVER_OWNED:
+            self._open[address] = self._open.get(address, 0) + 1
 
     def leave(self, address: str) -> None:
+        if address == SERVER_OWNED:
+            return
         n = self._open.get(address, 0) - 1
         if n <= 0:
             self._open.pop(address, None)
@@ -55,10 +70,21 @@ class AddressLimits:
             self._open[address] = n
 
     def take(self, address: str) -> bool:
+        if address == SERVER_OWNED:
+            return True
         bucket = self._buckets.get(address)
         if bucket is None:
             bucket = self._buckets[address] = TokenBucket(self.rate, 2 * self.rate)
         return bucket.take()
+
+
+def forwarded_for(headers: Headers | None) -> str | None:
+    """Every ``X-Forwarded-For`` line of a request as one list (a header sent twice means its
+    values joined by commas, RFC 9110 5.3; ``Headers.get`` would raise on it)."""
+    if headers is None:
+        return None
+    lines = headers.get_all("X-Forwarded-For")
+    return ", ".join(lines) if lines else None
 
 
 def client_address(peer: object, forwarded_for: str | None, trusted: tuple[str, ...]) -> str:

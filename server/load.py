@@ -79,7 +79,18 @@ LIMITED_PAUSE_S = 0.05
 LIMITED_TRIES = 8
 """A frame dropped for the server's rate limits is sent again after 0.05, 0.1, ... 1 s (``Seat.request``)."""
 
-LOAD_TEST_LIMITS = ("--rate-limit", "100000", "--address-connections", "100000", "--address-rate", "10000000")
+LOAD_TEST_LIMITS = (
+    "--rate-limit",
+    "100000",
+    "--address-connections",
+    "100000",
+    "--address-rate",
+    "10000000",
+    "--address-matches",
+    "100000000",
+    "--address-waiting",
+    "100000",
+)
 """``duel serve`` options that lift its per-connection and per-address limits: what a load test from
 one machine needs (bench/ starts its servers so)."""
 

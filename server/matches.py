@@ -47,6 +47,7 @@ from server.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watche
 from server.loopclock import LoopClock
 from server.metrics import Metrics
 from server.redisconn import REDIS_DOWN, StoreFailure, store_failure
+from server.replay_file import PLAYERS_KEY
 from server.store import RedisEventStore, action_key, fingerprint
 from server.storehealth import StoreHealth
 
@@ -304,12 +305,17 @@ class MatchService:
         decks: tuple[list[int], list[int]],
         clock: ClockSettings | None = None,
         spectator_delay: int = 0,
+        players: tuple[str, str] | None = None,
     ) -> None:
         """Append the genesis entry (seq 1) once both seats are taken.  The
         match's options (clock, spectator delay) are part of it, so that every
-        process (and a replay) reads them from the log."""
+        process (and a replay) reads them from the log, and so are the players'
+        display names: the history an imported replay file adds takes them from
+        the log (server.archive)."""
         seed = secrets.randbits(63)
         action: dict[str, Any] = {"do": "start", "seed": seed, "decks": [decks[0], decks[1]]}
+        if players is not None:
+            action[PLAYERS_KEY] = list(players)
         if clock is not None:
             action["clock"] = clock.to_action()
         if spectator_delay > 0:

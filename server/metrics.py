@@ -45,6 +45,8 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_snapshots_failed_total": ("counter", "snapshots that could not be made (the log has every entry)"),
     "duel_log_regressions_total": ("counter", "matches folded again: their log was shorter (Redis lost entries)"),
     "duel_matches_deleted_total": ("counter", "finished matches deleted by retention"),
+    "duel_matches_expired_total": ("counter", "waiting matches nobody joined that expired, by why (left, ttl)"),
+    "duel_bots_running": ("gauge", "the server's own bot players running in this process"),
     "duel_logs_sealed_total": ("counter", "finished matches' logs sealed (compressed into one segment)"),
     "duel_logs_sealed_bytes_total": ("counter", "bytes of the sealed segments written"),
     "duel_logs_seal_failed_total": ("counter", "seals that failed (the log stays a stream until a sweep seals it)"),

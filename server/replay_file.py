@@ -6,19 +6,23 @@ state hash, time spent); the header says what made it (format version, rules
 version, card data hash), who played, and the result. Entries are chained:
 ``chain[i] = sha256(chain[i-1] + msgpack(entry i))``, the last link in the
 header, so that any damaged or edited byte is found; a server can also sign
-the last link (HMAC-SHA256 with its secret), and a server with the same secret
-refuses a file whose signature does not hold. Reading then folds the facts: the
-facts are what happened, so a replay plays back under any later rules. When
-the file was made by the same rules code (``rules_version``), every recorded
-state hash must also come out again; under other rules the state may be
-represented differently, and ``duel verify`` says where today's rules would
-decide otherwise.
+the whole header (format 2: every header field, the last link with them; HMAC-SHA256
+with its secret), and a server with the same secret refuses a file whose signature
+does not hold. A format-1 file's signature covered the last link only: such files are
+still read, never reported as signed whole. Reading is bounded (server.replay_limits)
+and then folds the facts: the facts are what happened, so a replay plays back under
+any later rules. When the file was made by the same rules code (``rules_version``),
+every recorded state hash must also come out again; under other rules the state may
+be represented differently, and ``duel verify`` says where today's rules would decide
+otherwise. What the header says of the log (its length, its result, the players the
+genesis entry names) must agree with the log.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import time
 import zlib
 from dataclasses import dataclass
@@ -26,21 +30,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 from engine.facts import facts_of, wire_facts
 from protocol.codec import pack
 from protocol.entry import LogEntry
+from protocol.names import shown
 from server import rules
+from server.replay_limits import DEFAULT_LIMITS, MAGIC, FileReader, ReplayFileError, ReplayLimits, ReplayTooLarge
 
-MAGIC = b"DUELRPL1"
 FORMAT = "duel-replay"
-VERSION = 1
+VERSION = 2
+"""2: the signature covers the whole header (1: the last link of the chain only)."""
+WHOLE_SIGNED_SINCE = 2
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "engine"
+PLAYERS_KEY = "players"
+"""The genesis action's record of the players' display names (matches started since format 2)."""
 
-
-class ReplayFileError(Exception):
-    """The file is not a replay file, is damaged, or was altered; the message says which."""
+__all__ = ["MAGIC", "ReplayFileError", "ReplayLimits", "ReplayTooLarge"]
 
 
 @cache
@@ -94,18 +99,64 @@ def chain(records: list[dict[str, Any]]) -> str:
     return link.hex()
 
 
-def sign(last_link: str, key: bytes) -> str:
+def sign_chain(last_link: str, key: bytes) -> str:
+    """A format-1 signature: the last link only (the header's other fields are not covered)."""
     return hmac.new(key, f"duel-replay.{last_link}".encode(), hashlib.sha256).hexdigest()
+
+
+def sign(header: dict[str, Any], key: bytes) -> str:
+    """A format-2 signature: every field of the header but the signature itself, the last link
+    of the entries' chain with them, packed as stored (key order included)."""
+    fields = {k: v for k, v in header.items() if k != "signature"}
+    return hmac.new(key, b"duel-replay.2." + pack(fields), hashlib.sha256).hexdigest()
+
+
+def result_of(state: rules.State | None) -> dict[str, Any]:
+    """The header's ``result``, as the folded log gives it."""
+    return {
+        "winner": rules.winner(state),
+        "reason": str(getattr(state, "end_reason", "") or ""),
+        "finished": rules.finished(state),
+        "turns": int(getattr(state, "turn", 0)),
+    }
+
+
+def logged_players(entries: list[LogEntry]) -> tuple[str, str] | None:
+    """The players' names the genesis entry records (None for a log that records none)."""
+    named = entries[0].action.get(PLAYERS_KEY) if entries else None
+    if isinstance(named, list) and len(named) == 2 and all(isinstance(n, str) for n in named):
+        return (named[0], named[1])
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class Replay:
+    """A replay file read and checked. ``signed``: the whole file is signed, and the signature
+    was checked with the key given and holds (never for a format-1 file, nor without a key).
+    ``result``: as the log folds (the header must agree)."""
+
     header: dict[str, Any]
     entries: list[LogEntry]
+    signed: bool = False
+    result: dict[str, Any] | None = None
 
     @property
     def match_id(self) -> str:
         return str(self.header["match_id"])
+
+    @property
+    def same_rules(self) -> bool:
+        return bool(self.header.get("rules_version") == rules_version())
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """The names the log records, else the header's (checked only when ``signed``), as they
+        may be shown (``protocol.names.shown``: a file from outside may hold any characters)."""
+        named = logged_players(self.entries)
+        if named is None:
+            given = self.header.get("players")
+            named = (str(given[0]), str(given[1])) if isinstance(given, list) and len(given) == 2 else ("", "")
+        return (shown(named[0]), shown(named[1]))
 
 
 def build(
@@ -124,27 +175,23 @@ def build(
         state = rules.fold(e.facts, state)
     records = [record(e) for e in entries]
     last = chain(records)
+    result = result_of(state)
     header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "rules_version": rules_version(),
         "cards_hash": cards_hash(),
         "match_id": match_id,
-        "players": list(players),
-        "result": {
-            "winner": rules.winner(state),
-            "reason": str(getattr(state, "end_reason", "") or ""),
-            "finished": rules.finished(state),
-            "turns": int(getattr(state, "turn", 0)),
-        },
+        "players": list(logged_players(entries) or players),
+        "result": result,
         "created_ms": created_ms,
         "exported_ms": int(time.time() * 1000),
         "entries": len(records),
         "chain": last,
     }
     if key is not None:
-        header["signature"] = sign(last, key)
-    return Replay(header, entries)
+        header["signature"] = sign(header, key)
+    return Replay(header, entries, key is not None, result)
 
 
 def dumps(replay: Replay) -> bytes:
@@ -152,41 +199,53 @@ def dumps(replay: Replay) -> bytes:
     return MAGIC + zlib.compress(body, 9)
 
 
-def loads(data: bytes, key: bytes | None = None) -> Replay:
-    """Read and check a replay file's bytes; ReplayFileError names what is wrong."""
-    if not data.startswith(MAGIC):
-        raise ReplayFileError("not a duel replay file (it does not start with DUELRPL1)")
-    try:
-        raw: Any = msgpack.unpackb(zlib.decompress(data[len(MAGIC) :]), raw=False, strict_map_key=False)
-    except (zlib.error, ValueError, msgpack.UnpackException) as exc:
-        raise ReplayFileError(f"the file is damaged: it cannot be decompressed or decoded ({exc})") from None
-    if not isinstance(raw, dict) or not isinstance(raw.get("header"), dict) or not isinstance(raw.get("entries"), list):
-        raise ReplayFileError("the file is damaged: no header or no entries")
-    header, records = raw["header"], raw["entries"]
+def loads(data: bytes, key: bytes | None = None, limits: ReplayLimits = DEFAULT_LIMITS) -> Replay:
+    """Read and check a replay file's bytes within ``limits``; ReplayFileError names what is
+    wrong (ReplayTooLarge: a limit). Checked: the layout, the hash chain, the signature (with
+    ``key``, when the file has one), the facts folding (to the recorded state hashes under
+    the same rules), and that the header's length, result and players agree with the log."""
+    reader = FileReader(data, limits)
+    header = reader.header
     if header.get("format") != FORMAT:
         raise ReplayFileError(f"not a duel replay (format {header.get('format')!r})")
-    if int(header.get("version", 0)) > VERSION:
-        raise ReplayFileError(f"replay format {header['version']} is newer than this program reads ({VERSION})")
-    if len(records) != header.get("entries"):
-        raise ReplayFileError(f"the file is damaged: {len(records)} entries, the header says {header.get('entries')}")
-    if chain(records) != header.get("chain"):
+    version = header.get("version", 0)
+    if not isinstance(version, int) or version > VERSION:
+        raise ReplayFileError(f"replay format {version!r} is newer than this program reads ({VERSION})")
+    for field in ("match_id", "rules_version", "chain"):
+        if not isinstance(header.get(field), str):
+            raise ReplayFileError(f"the file is damaged: its header has no {field}")
+    if reader.count != header.get("entries"):
+        raise ReplayFileError(f"the file is damaged: {reader.count} entries, the header says {header.get('entries')}")
+    link = b""
+    entries: list[LogEntry] = []
+    for r in reader.records():
+        link = hashlib.sha256(link + pack(r)).digest()
+        try:
+            entries.append(entry_of(r))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ReplayFileError(f"the file is damaged: a malformed entry ({exc})") from None
+    if not entries or link.hex() != header.get("chain"):
         raise ReplayFileError("the file is damaged or was altered: its entries do not match their hash chain")
-    if (
-        key is not None
-        and "signature" in header
-        and not hmac.compare_digest(sign(str(header["chain"]), key), str(header["signature"]))
-    ):
-        raise ReplayFileError("the file's signature does not hold: it was altered, or signed by another server")
-    try:
-        entries = [entry_of(r) for r in records]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayFileError(f"the file is damaged: a malformed entry ({exc})") from None
-    check_fold(entries, hashes=header.get("rules_version") == rules_version())
-    return Replay(header, entries)
+    signed = False
+    if key is not None and "signature" in header:
+        whole = version >= WHOLE_SIGNED_SINCE
+        expected = sign(header, key) if whole else sign_chain(str(header["chain"]), key)
+        if not hmac.compare_digest(expected, str(header["signature"])):
+            raise ReplayFileError("the file's signature does not hold: it was altered, or signed by another server")
+        signed = whole
+    state = check_fold(entries, hashes=header.get("rules_version") == rules_version())
+    result = result_of(state)
+    if header.get("result") != result:
+        raise ReplayFileError("the file was altered: its header's result is not what its log gives")
+    named = logged_players(entries)
+    if named is not None and header.get("players") != list(named):
+        raise ReplayFileError("the file was altered: its header's players are not those its log records")
+    return Replay(header, entries, signed, result)
 
 
-def check_fold(entries: list[LogEntry], *, hashes: bool = True) -> None:
-    """The recorded facts fold (to the recorded state hashes, entry by entry, if ``hashes``)."""
+def check_fold(entries: list[LogEntry], *, hashes: bool = True) -> rules.State | None:
+    """The recorded facts fold (to the recorded state hashes, entry by entry, if ``hashes``);
+    the final state."""
     state = None
     for i, e in enumerate(entries, start=1):
         if e.seq != i:
@@ -197,6 +256,7 @@ def check_fold(entries: list[LogEntry], *, hashes: bool = True) -> None:
             raise ReplayFileError(f"entry {e.seq}: its facts cannot be applied ({type(exc).__name__}: {exc})") from None
         if hashes and rules.state_hash(state) != e.state_hash:
             raise ReplayFileError(f"entry {e.seq}: its facts do not give the recorded state hash")
+    return state
 
 
 def write(path: Path, replay: Replay) -> int:
@@ -205,9 +265,14 @@ def write(path: Path, replay: Replay) -> int:
     return len(data)
 
 
-def read(path: Path, key: bytes | None = None) -> Replay:
+def read(path: Path, key: bytes | None = None, limits: ReplayLimits = DEFAULT_LIMITS) -> Replay:
+    """A replay file from disk: its size checked before a byte of it is read."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > limits.max_bytes:
+                raise ReplayTooLarge(f"the file is {size} bytes; at most {limits.max_bytes} are read here")
+            data = f.read(limits.max_bytes + 1)
     except OSError as exc:
         raise ReplayFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return loads(data, key)
+    return loads(data, key, limits)

@@ -142,8 +142,32 @@ class LogCache:
         got = self._logs.get(match_id)
         return None if got is None else got[1]
 
+    def clear(self) -> None:
+        self._logs.clear()
+
     def put(self, match_id: str, log: list[LogEntry]) -> None:
         self._logs[match_id] = (log, {})
         self._logs.move_to_end(match_id)
         while len(self._logs) > self._size:
             self._logs.popitem(last=False)
+
+
+class FileCache:
+    """The replay files (bytes) of recently downloaded finished matches: a file is made once in
+    a reader process, then served from here (a finished match's file never changes)."""
+
+    def __init__(self, size: int = CACHE_MATCHES) -> None:
+        self._size = size
+        self._files: OrderedDict[str, bytes] = OrderedDict()
+
+    def get(self, match_id: str) -> bytes | None:
+        got = self._files.get(match_id)
+        if got is not None:
+            self._files.move_to_end(match_id)
+        return got
+
+    def put(self, match_id: str, data: bytes) -> None:
+        self._files[match_id] = data
+        self._files.move_to_end(match_id)
+        while len(self._files) > self._size:
+            self._files.popitem(last=False)

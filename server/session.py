@@ -15,10 +15,7 @@ client's messages.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
-import hashlib
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -48,7 +45,6 @@ from protocol.messages import (
     MatchList,
     QuickMatch,
     Reconnect,
-    ReplayLoaded,
     ReplayLog,
     Seated,
     ServerMessage,
@@ -58,16 +54,17 @@ from protocol.messages import (
     UploadReplay,
     Welcome,
 )
-from server import replay_file, replays
+from server import replays
 from server.catalog import catalogue
 from server.clocks import ClockSettings
 from server.decks import DeckError, deck_or_demo
 from server.directory import FINISHED
-from server.limits import TokenBucket, client_address
+from server.limits import TokenBucket, client_address, forwarded_for
 from server.lobby import REFRESH_S, Entrant
 from server.matches import LiveMatch, Watcher
 from server.redisconn import store_failure
 from server.tokens import BadToken
+from server.uploads import SessionUploads
 
 if TYPE_CHECKING:
     from server.app import DuelServer
@@ -78,8 +75,6 @@ REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError)
 log = structlog.get_logger("duel.session")
 
 SERVER_NAME = "duel-server/0.1"
-MAX_UPLOADS = 2
-"""Replay files a connection may upload and keep (server memory: about 4 MiB each at most)."""
 
 
 class Session:
@@ -103,8 +98,7 @@ class Session:
         self.watcher: Watcher | None = None
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
         headers = ws.request.headers if ws.request is not None else None
-        forwarded = headers.get("X-Forwarded-For") if headers is not None else None
-        self.address = client_address(ws.remote_address, forwarded, self.cfg.trusted_proxies)
+        self.address = client_address(ws.remote_address, forwarded_for(headers), self.cfg.trusted_proxies)
         # the opening handshake is over and nothing reads its headers again (the library
         # neither): they were 5 KiB of every duel held (two connections)
         for message in (ws.request, ws.response):
@@ -114,8 +108,8 @@ class Session:
         self.dropped = False
         self.conn_id = f"{app.process_id}/{self.id}"
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
-        self._parts: dict[str, list[str]] = {}  # replay files being uploaded, by upload id
-        self.uploads: dict[str, replay_file.Replay] = {}  # replay files uploaded on this connection
+        # replay files sent on this connection (server.uploads: limits, reader processes)
+        self.uploads = SessionUploads(app.readers, self.address, self.send, self.error)
 
     # ------------------------------------------------------------ output
 
@@ -196,6 +190,7 @@ class Session:
             pass
         finally:
             self.app.sessions.discard(self)
+            self.uploads.close()
             await self._unbind()
             await self._flush_and_stop()
 
@@ -365,7 +360,7 @@ class Session:
         elif isinstance(msg, GetCards):
             self.send(catalogue())
         elif isinstance(msg, UploadReplay):
-            self._upload(msg)
+            await self.uploads.part(msg)
         else:  # Hello
             self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
 
@@ -374,6 +369,14 @@ class Session:
     def _free(self) -> bool:
         if self.match_id is not None:
             self.error(E.SESSION_ALREADY_IN_MATCH, f"this connection is bound to match {self.match_id}")
+            return False
+        return True
+
+    async def _may_create(self, match_id: str) -> bool:
+        """This address's match creation limits (server.creation_limits) let it make ``match_id``."""
+        refusal = await self.app.creations.refusal(self.address, match_id)
+        if refusal is not None:
+            self.error(refusal.code, refusal.reason)
             return False
         return True
 
@@ -419,7 +422,9 @@ class Session:
         info = await self.app.directory.get(match_id)
         if info is None or info.decks[0] is None or info.decks[1] is None:
             return
-        await self.app.service.start(match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay)
+        await self.app.service.start(
+            match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names
+        )
 
     async def _create(self, msg: CreateMatch) -> str | None:
         if not self._free():
@@ -427,6 +432,8 @@ class Session:
         deck = deck_or_demo(msg.deck, 0)
         request_id = self._request_id(msg.request_id)
         match_id = self.app.tokens.match_id_for(request_id)
+        if not await self._may_create(match_id):
+            return None
         clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
         outcome = await self.app.directory.create(
             match_id,
@@ -442,6 +449,7 @@ class Session:
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
             return None
+        self.app.creations.made(self.address, match_id)
         if outcome == "ok":  # a new match: nobody else can know its id yet
             self.app.service.fresh(match_id)
             await self._seat(match_id, 0, (False, (msg.name, "")))
@@ -472,9 +480,13 @@ class Session:
         if not self._free():
             return
         me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1), msg.name)
-        pairing = await self.app.quick.pair(me, self.app.tokens.match_id_for(me.request_id))
+        own_match_id = self.app.tokens.match_id_for(me.request_id)
+        if not await self._may_create(own_match_id):  # it may have to wait in a match of its own
+            return
+        pairing = await self.app.quick.pair(me, own_match_id)
         if pairing.outcome == "wait":
             await self._create_quick(pairing.match_id, me)
+            self.app.creations.made(self.address, pairing.match_id)
             await self._seat(pairing.match_id, 0)
             lm = self.app.service.cached(pairing.match_id)
             if lm is None or not lm.started:
@@ -586,58 +598,9 @@ class Session:
             return
         await self.app.service.resync(self.match_id, self.watcher, msg.last_seq)
 
-    def _upload(self, msg: UploadReplay) -> None:
-        """Collect the parts of a replay file; read and check it when the last one arrives."""
-        parts = self._parts.get(msg.upload_id)
-        if msg.index == 0:
-            if len(self.uploads) + len(self._parts) >= MAX_UPLOADS and msg.upload_id not in self.uploads:
-                self.error(E.REPLAY_INVALID, f"at most {MAX_UPLOADS} replay files per connection")
-                return
-            parts = self._parts[msg.upload_id] = []
-        if parts is None or len(parts) != msg.index:
-            self._parts.pop(msg.upload_id, None)
-            self.error(E.REPLAY_INVALID, f"part {msg.index} of upload {msg.upload_id!r} is out of order; start again")
-            return
-        parts.append(msg.part)
-        if len(parts) < msg.total:
-            return
-        del self._parts[msg.upload_id]
-        try:
-            data = base64.b64decode("".join(parts), validate=True)
-            replay = replay_file.loads(data, self.app.tokens.replay_key())
-        except (binascii.Error, ValueError) as exc:
-            self.error(E.REPLAY_INVALID, f"the upload is not valid base64 ({exc})")
-            return
-        except replay_file.ReplayFileError as exc:
-            self.error(E.REPLAY_INVALID, str(exc))
-            return
-        self.uploads[msg.upload_id] = replay
-        header = replay.header
-        self.send(
-            ReplayLoaded(
-                msg.upload_id,
-                replay.match_id,
-                len(replay.entries),
-                list(header.get("players", ["", ""])),
-                dict(header.get("result", {})),
-                str(header.get("rules_version", "")),
-                header.get("rules_version") == replay_file.rules_version(),
-                "signature" in header,
-            )
-        )
-
     async def _replay(self, msg: GetReplay) -> None:
         if msg.upload_id is not None:
-            replay = self.uploads.get(msg.upload_id)
-            if replay is None:
-                self.error(E.MATCH_NOT_FOUND, f"no replay file uploaded as {msg.upload_id!r} on this connection")
-                return
-            key = hashlib.sha256(b"upload." + replay.header["chain"].encode()).digest()
-            got = replays.page(replay.entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views)
-            players = list(replay.header.get("players", ["", ""]))
-            self.send(
-                ReplayLog(replay.match_id, got.entries, msg.viewpoint, got.total, got.next_seq, players, got.result)
-            )
+            await self.uploads.page(msg)  # a file sent on this connection (server.uploads)
             return
         info = await self.app.directory.get(msg.match_id)
         if info is None:

@@ -95,3 +95,41 @@ def test_every_ruling_has_a_scenario() -> None:
     cited = {c for source in scenario_sources().values() for c in ID.findall(source)}
     missing = sorted(set(entries()) - cited)
     assert not missing, f"rulings no scenario cites: {missing}"
+
+
+INDEX_START, INDEX_END = "<!-- index:start -->", "<!-- index:end -->"
+
+
+def index_block() -> str:
+    """The index of docs/rulings.md, made from its entries: per entry its id (a link to the
+    entry), its title and the number of scenario files that cite it."""
+    text = RULINGS.read_text("utf-8")
+    cites: dict[str, int] = {}
+    for source in scenario_sources().values():
+        for c in set(ID.findall(source)):
+            cites[c] = cites.get(c, 0) + 1
+    rows = ["| ruling | what | scenarios |", "|---|---|---|"]
+    for m in ENTRY.finditer(text):
+        rid, title = m.group(1), m.group(2)
+        anchor = re.sub(r"[^\w\- ]", "", f"{rid} · {title}".lower()).replace(" ", "-")
+        rows.append(f"| [{rid}](#{anchor}) | {title} | {cites.get(rid, 0)} |")
+    return "\n".join([INDEX_START, *rows, INDEX_END])
+
+
+def test_the_index_lists_every_entry() -> None:
+    text = RULINGS.read_text("utf-8")
+    start, end = text.find(INDEX_START), text.find(INDEX_END)
+    assert 0 <= start < end, "docs/rulings.md has no index block"
+    assert text[start : end + len(INDEX_END)] == index_block(), (
+        "docs/rulings.md's index is out of date: run `.venv/bin/python -m tests.test_rulings_doc`"
+    )
+
+
+def write_index() -> None:
+    text = RULINGS.read_text("utf-8")
+    start, end = text.find(INDEX_START), text.find(INDEX_END)
+    RULINGS.write_text(text[:start] + index_block() + text[end + len(INDEX_END) :], "utf-8")
+
+
+if __name__ == "__main__":
+    write_index()

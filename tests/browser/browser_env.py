@@ -54,6 +54,9 @@ class LiveServer:
             "rate_per_second": 2000,
             "rate_burst": 4000,
             "bot_think": 0.0,
+            # every page creates its matches from 127.0.0.1
+            "address_matches_per_minute": 100_000_000,
+            "address_waiting_matches": 100_000,
             **config,
         }
         cfg = ServerConfig(port=0, data_dir=data_dir, **settings)

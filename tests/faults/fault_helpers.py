@@ -66,13 +66,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+LIFTED_CREATION: dict[str, Any] = {"address_matches_per_minute": 100_000_000, "address_waiting_matches": 100_000}
+"""Per-address match creation limits lifted: a fault test creates every match from 127.0.0.1
+(``test_fault_abandoned_matches.py`` sets its own)."""
+
+
 class ServeProcess(child.ServeProcess):
     """``duel serve`` as a child process with the fault tests' secret. Every duel of a fault
     test is played from this one address at full speed: the per-address frame rate is lifted
-    (its default, 500 frames/s, refused lobby requests once the server got faster)."""
+    (its default, 500 frames/s, refused lobby requests once the server got faster), and so are
+    the matches one address may create (``LIFTED_CREATION``)."""
 
     def __init__(self, workdir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
-        super().__init__(workdir, "--address-rate", "1000000", *extra, secret=SECRET, env=env)
+        lifted = ("--address-matches", str(LIFTED_CREATION["address_matches_per_minute"]))
+        lifted += ("--address-waiting", str(LIFTED_CREATION["address_waiting_matches"]))
+        super().__init__(workdir, "--address-rate", "1000000", *lifted, *extra, secret=SECRET, env=env)
 
 
 class ConfigServeProcess(child.ServeProcess):
@@ -81,7 +89,8 @@ class ConfigServeProcess(child.ServeProcess):
 
     def __init__(self, workdir: Path, redis_url: str, **config: Any) -> None:
         super().__init__(workdir, secret=SECRET)
-        self.args = [sys.executable, "-m", "tests.faults.serve_config", redis_url, json.dumps(config)]
+        settings = {**LIFTED_CREATION, **config}
+        self.args = [sys.executable, "-m", "tests.faults.serve_config", redis_url, json.dumps(settings)]
         self.env["PYTHONPATH"] = str(child.REPO)
 
 

@@ -29,7 +29,16 @@ def run(coro: Awaitable[T]) -> T:
 
 @asynccontextmanager
 async def running_server(redis_url: str, data_dir: Path, **overrides: Any) -> AsyncIterator[DuelServer]:
-    settings: dict[str, Any] = {"rate_per_second": 2000, "rate_burst": 4000, "poll_interval": 0.5, **overrides}
+    settings: dict[str, Any] = {
+        "rate_per_second": 2000,
+        "rate_burst": 4000,
+        "poll_interval": 0.5,
+        # every test's matches are created from 127.0.0.1: the per-address creation limits are
+        # lifted, except in the tests of them (test_server_abandoned.py)
+        "address_matches_per_minute": 100_000_000,
+        "address_waiting_matches": 100_000,
+        **overrides,
+    }
     cfg = ServerConfig(port=0, data_dir=data_dir, **settings)
     server = await DuelServer(cfg, redis_url, secret=SECRET).start()
     try:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from server.limits import AddressLimits, client_address
+from websockets.datastructures import Headers
+
+from server.limits import AddressLimits, client_address, forwarded_for
 
 
 def test_a_trusted_proxy_names_the_client_and_nobody_else_can() -> None:
@@ -23,3 +25,12 @@ def test_connections_and_frames_are_counted_per_address() -> None:
     assert limits.take("a") and limits.take("a") and not limits.take("a")  # a burst of 2, then empty
     limits.leave("a")
     assert not limits.full("a")
+
+
+def test_a_header_sent_twice_is_one_list_and_its_last_hop_counts() -> None:
+    """Two X-Forwarded-For lines are one comma-joined list (RFC 9110 5.3): the proxy's own hop is
+    the last of the last line. ``Headers.get`` raised on them, failing the handshake."""
+    twice = Headers([("X-Forwarded-For", "spoofed"), ("X-Forwarded-For", "203.0.113.7")])
+    assert forwarded_for(twice) == "spoofed, 203.0.113.7"
+    assert client_address(("10.1.2.3", 1), forwarded_for(twice), ("10.0.0.0/8",)) == "203.0.113.7"
+    assert forwarded_for(Headers()) is None and forwarded_for(None) is None

@@ -24,6 +24,7 @@ from protocol.codec import pack
 from protocol.messages import Accepted, Error
 from server import archive, keys, replay_file, rules, snapshots
 from server.clocks import Clock, ClockSettings
+from server.directory import FINISHED
 from server.replay import verify_log
 from server.store import RedisEventStore
 from tests.engine.test_pool_duels import random_deck
@@ -394,10 +395,19 @@ def test_replay_files_download_over_http_and_upload_over_the_protocol(redis_url:
     async def body() -> None:
         async with running_server(redis_url, tmp_path) as server:
             match_id = await played_match(url_of(server), 7)
+            # the directory records the end just after the conceding action is answered
+            for _ in range(100):
+                info = await server.directory.get(match_id)
+                if info is not None and info.status == FINISHED:
+                    break
+                await asyncio.sleep(0.05)
             status, data = await http_get_bytes(server.port, f"/replays/{match_id}.duelreplay")
             assert status == 200
             replay = replay_file.loads(data, server.tokens.replay_key())
             assert replay.match_id == match_id and replay.header["signature"]
+            # made once (in a reader process), then served as kept
+            assert server.downloads.get(match_id) == data
+            assert await http_get_bytes(server.port, f"/replays/{match_id}.duelreplay") == (200, data)
             assert (await http_get_bytes(server.port, "/replays/nosuchmatch.duelreplay"))[0] == 404
             c = await DuelClient.connect(url_of(server), "viewer")
             text = base64.b64encode(data).decode()

@@ -7,8 +7,9 @@
 // A replay file (docs/replay-format.md) the user opens (a file input, or
 // dropped onto the page) plays back the same way: its bytes go to the server
 // in parts (`upload_replay`, paced under the server's rate limit), which reads
-// and checks it (`replay_loaded`, or `replay/invalid` with its reason) and
-// then pages through it like a stored match (`get_replay` with `upload_id`).
+// and checks it (`replay_loaded`, or `replay/invalid` or `replay/too_large` with
+// its reason; `replay/busy`: sent again a moment later) and then pages through
+// it like a stored match (`get_replay` with `upload_id`).
 // The upload belongs to the connection: after a reconnect it is sent again.
 
 import { END_REASONS, SEATS } from "./actions";
@@ -259,15 +260,15 @@ export class ReplayViewer {
   onError(code: string, reason: string, text: string): void {
     const f = this.r.file;
     if (f !== null && f.loaded === null) {
-      if (code === "rate/limited" && this.attempts < MAX_UPLOAD_ATTEMPTS) {
-        // a part was refused for the rate (the parts after it would be out of order):
-        // start again on a fresh connection, a moment later
+      if ((code === "rate/limited" || code === "replay/busy") && this.attempts < MAX_UPLOAD_ATTEMPTS) {
+        // a part was refused for the rate (the parts after it would be out of order), or the
+        // server reads as many files as it can now: start again on a fresh connection, a moment later
         this.attempts += 1;
         this.stopUpload();
         this.uploadTimer = window.setTimeout(() => this.app.session.open(), 1000 * this.attempts);
         return;
       }
-      if (code === "replay/invalid" || code === "rate/limited") {
+      if (code === "replay/invalid" || code === "replay/too_large" || code === "replay/busy" || code === "rate/limited") {
         this.stopUpload();
         f.error = code === "rate/limited" ? `its parts came too fast for the server (${reason}); open it again` : reason;
         this.r.loading = false;
