@@ -5,8 +5,6 @@ nothing.
 
 from __future__ import annotations
 
-from typing import Final
-
 from .apply import fold
 from .battle import battle_step
 from .chain import activate, activate_trigger, field_snapshot, note_left_field, trigger_actions
@@ -79,14 +77,8 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
     finally:
         end_in_place(ctx.s, journal, keep)
     if keep:
-        # a pass changes nothing on the board: what was worked out from the board still holds
-        carry_over(state, ctx.s, all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts))
+        carry_over(state, ctx.s, ctx.facts)
     return ctx.facts, ctx.s
-
-
-BOARD_UNCHANGED: Final[frozenset[type[Fact]]] = frozenset({Passed, Priority})
-"""Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
-modifier (so no ATK/DEF either: no stat depends on priority)."""
 
 
 def perform(ctx: Ctx, seat: int, a: Action) -> None:

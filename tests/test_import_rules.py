@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         {"engine.kernel", "engine.kernel.fields", "engine.kernel.hashing", "engine.kernel.cow", "engine.kernel.memo"},
     ),
     ("viewer names", {"engine.aliases", "engine.redaction"}),
+    ("kept views", {"engine.kernel.views"}),
     ("fold", {"engine.apply", "engine.ctx"}),
     ("card framework", {"engine.effects.base"}),
     ("stats", {"engine.stats"}),

@@ -100,8 +100,9 @@ class Board:
     def __init__(self) -> None:
         self.monsters: list[list[Card] | None] = [None, None]  # State.monsters, per seat
         self.field: list[list[Card] | None] = [None, None, None]  # State.field_cards, by ``viewer_slot``
-        self.face_up: list[Card] | None = None  # State.kept_face_up_field
-        self.sources: list[Any] | None = None  # stats._sources, while no card may negate another or is being activated
+        self.face_up: list[Card] | None = None  # State.face_up_field
+        # stats.continuous_sources, while no card may negate another or is being activated
+        self.sources: list[Any] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Board:
         return Board()  # it names card objects: a deep copy of a state works it out again
@@ -140,13 +141,14 @@ class Memo:
     __slots__ = ("board_hash", "legal", "pending", "shown", "sources", "stats", "zones")
 
     def __init__(self) -> None:
-        self.pending: dict[str, object] | None = NOT_WORKED_OUT  # flow.kept_pending
-        self.legal: list[list[Any] | None] | None = None  # decide.known_legal_actions, per seat
+        self.pending: dict[str, object] | None = NOT_WORKED_OUT  # owed.pending
+        self.legal: list[list[Any] | None] | None = None  # legal.legal_actions, per seat
         self.stats: dict[Any, Any] | None = None  # view._stats: by card id
         self.zones: list[Any] | None = None  # view.view: the players' part, per viewer
         self.shown: list[Any] | None = None  # view.presented_pending, per viewer
         self.board_hash: BoardDigest | None = None  # state_hash
-        self.sources: list[Any] | None = None  # stats._sources, while a card may negate another or is being activated
+        # stats.continuous_sources, while a card may negate another or is being activated
+        self.sources: list[Any] | None = None
 
     def viewers_zones(self) -> list[Any]:
         """``zones``, made if need be (indexed by ``viewer_slot``)."""

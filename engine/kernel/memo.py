@@ -10,10 +10,11 @@ docs/performance.md, "Cache invariants".
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Final
 
+from ..facts import Fact, Passed, Priority
 from ..state import Card, Player, State
-from .caches import NOT_WORKED_OUT, Memo, Roster, board_of, memo_of, viewer_slot
+from .caches import NOT_WORKED_OUT, Memo, Roster, board_of, memo_of
 from .hashing import carry_board_hash
 
 
@@ -86,18 +87,13 @@ def stats_table(s: State) -> dict[Any, Any]:
 
 
 def viewers_zones(s: State) -> list[Any]:
-    """The views' players' part kept with ``s``, a slot per viewer (``viewer``)."""
+    """The views' players' part kept with ``s``, a slot per viewer (``caches.viewer_slot``)."""
     return memo_of(s).viewers_zones()
 
 
 def viewers_shown(s: State) -> list[Any]:
-    """The decision shown kept with ``s``, a slot per viewer (``viewer``)."""
+    """The decision shown kept with ``s``, a slot per viewer (``caches.viewer_slot``)."""
     return memo_of(s).viewers_shown()
-
-
-def viewer(seat: int | None) -> int:
-    """A viewer's slot in ``viewers_zones`` / ``viewers_shown``: its seat, 2 for a spectator."""
-    return viewer_slot(seat)
 
 
 def renderings(o: Card | Player) -> dict[Any, Any]:
@@ -107,12 +103,6 @@ def renderings(o: Card | Player) -> dict[Any, Any]:
     if got is None:
         got = o._memo = {}
     return got
-
-
-def rendered_from(c: Card) -> object:
-    """The renderings object of the card as it is now (None: none yet): a card written since
-    has another (``renderings``)."""
-    return c._memo
 
 
 def forget(s: State) -> None:
@@ -126,14 +116,19 @@ def cards_made(s: State) -> None:
     s._board = None
 
 
-def carry_over(old: State, new: State, board_unchanged: bool) -> None:
-    """``new`` is ``old`` after an action (``engine.decide``): give it what still holds. With
-    ``board_unchanged`` (only ``Passed``/``Priority`` facts) the stats, the views' players' part
-    and the board's digest; else the board's digest if no card or player was written."""
+BOARD_UNCHANGED: Final[frozenset[type[Fact]]] = frozenset({Passed, Priority})
+"""Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
+modifier (so no ATK/DEF either: no stat depends on priority)."""
+
+
+def carry_over(old: State, new: State, facts: list[Fact]) -> None:
+    """``new`` is ``old`` after an action's ``facts`` (``engine.decide``): give it what still
+    holds. After a pass (only ``BOARD_UNCHANGED`` facts) the stats, the views' players' part and
+    the board's digest; else the board's digest if no card or player was written."""
     m: Memo | None = old._memo
     if m is None:
         return
-    if board_unchanged:
+    if all(f.__class__ in BOARD_UNCHANGED for f in facts):
         new._memo = m.carried()
     else:
         carry_board_hash(old, new)
