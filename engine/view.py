@@ -15,7 +15,7 @@ from .battle.battle_step import attacks_remaining
 from .kernel import views
 from .kernel.caches import held_ids
 from .kernel.interning import shared_code, shared_int
-from .kernel.views import Recorder, Stats
+from .kernel.views import Players, Recorder, Renderer, Stats
 from .owed import pending
 from .plain import plain_value
 from .state import Card, Player, State
@@ -68,7 +68,7 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
         return _frame(s, seat, None, _players_plain(s, seat, omniscient))
-    return _frame(s, seat, book, views.players_part(s, seat, book, _players))
+    return _frame(s, seat, book, views.players_part(s, seat, book, RENDERER))
 
 
 FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
@@ -83,7 +83,7 @@ def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str
     for sd in (0, 1):
         # a side as this viewer saw it before, while it holds (a card moving on the other side
         # leaves it be)
-        side = views.side(s, sd, seat, book, _shown_stats)
+        side = views.side(s, sd, seat, book, RENDERER)
         if side is None:
             if r is None:
                 r = _BookCards(s, seat, book)
@@ -126,7 +126,7 @@ class _BookCards(_Cards):
             ref, visible = self.aliases.get(cid), place.known(self.seat)
         stats = None
         if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
-            stats = views.stats(self.s, c, cid, _shown_stats)
+            stats = views.stats(self.s, c, cid, RENDERER)
             self.rec.shown.append((shared_int(cid), stats))
         equipped = c.equipped_to
         if equipped is not None:
@@ -157,7 +157,7 @@ class _PlainCards(_Cards):
         c = s.cards[cid]
         visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
         shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
-        return _render(c, cid, visible, views.stats(s, c, cid, _shown_stats) if shown else None, c.equipped_to)
+        return _render(c, cid, visible, views.stats(s, c, cid, RENDERER) if shown else None, c.equipped_to)
 
 
 def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
@@ -248,7 +248,7 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
     a card in the hand) looks like any other priority window. Read only."""
-    return views.shown_pending(s, seat, book, _presented_pending)
+    return views.shown_pending(s, seat, book, RENDERER)
 
 
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
@@ -279,3 +279,19 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
 
 
 _WAITING: Final = tuple(f"waiting for {name}" for name in SEAT_NAMES)
+
+
+class _Rendering(Renderer):
+    """This module's rendering, as the kernel's view caches ask for it (``kernel.views``)."""
+
+    def stats(self, s: State, c: Card) -> Stats:
+        return _shown_stats(s, c)
+
+    def players(self, s: State, seat: int | None, book: AliasBook) -> tuple[Players, bool]:
+        return _players(s, seat, book)
+
+    def pending(self, s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
+        return _presented_pending(s, seat, book)
+
+
+RENDERER: Final = _Rendering()

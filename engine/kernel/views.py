@@ -14,7 +14,6 @@ docs/performance.md, "Cache invariants".
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..aliases import AliasBook, BookToken
@@ -25,17 +24,33 @@ from .memo import renderings, stats_table, viewers_shown, viewers_zones
 
 Stats = tuple[int, int, int | None]
 """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
-StatsOf = Callable[[State, Card], Stats]
 Players = list[dict[str, Any]]
 
 
-def stats(s: State, c: Card, cid: Any, work_out: StatsOf) -> Stats:
+class Renderer:
+    """What this module asks of the views' renderer (``engine.view`` subclasses it): a class
+    with methods rather than functions passed in, so that the calls stay direct."""
+
+    def stats(self, s: State, c: Card) -> Stats:
+        """The stats ``s`` shows of face-up monster ``c``."""
+        raise NotImplementedError
+
+    def players(self, s: State, seat: int | None, book: AliasBook) -> tuple[Players, bool]:
+        """The players' part of ``seat``'s view, and whether it lasts while the book's places do."""
+        raise NotImplementedError
+
+    def pending(self, s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
+        """The decision owed as ``seat`` is shown it."""
+        raise NotImplementedError
+
+
+def stats(s: State, c: Card, cid: Any, work_out: Renderer) -> Stats:
     """The stats ``s`` shows of face-up monster ``c`` (``cid``: its id as the zone list holds
     it): the same for every viewer, so worked out once per state (and carried over a pass)."""
     table: dict[Any, Stats] = stats_table(s)
     got = table.get(cid)
     if got is None:
-        got = table[cid] = work_out(s, c)
+        got = table[cid] = work_out.stats(s, c)
     return got
 
 
@@ -53,9 +68,7 @@ class _Zones:
         return self  # never written once made (a deep copy of a state shares it, as it shares a str)
 
 
-def players_part(
-    s: State, seat: int | None, book: AliasBook, render: Callable[[State, int | None, AliasBook], tuple[Players, bool]]
-) -> Players:
+def players_part(s: State, seat: int | None, book: AliasBook, render: Renderer) -> Players:
     """The players' part of ``seat``'s view under ``book``: kept with the state while the book's
     places are the same; else ``render`` (which says whether it lasts) and kept if it lasts."""
     zones = viewers_zones(s)
@@ -63,7 +76,7 @@ def players_part(
     got: _Zones | None = zones[i]
     if got is not None and got.token is book.token and got.version == book.version:
         return got.players
-    players, lasting = render(s, seat, book)
+    players, lasting = render.players(s, seat, book)
     if lasting:
         zones[i] = _Zones(book.token, book.version, players)
     return players
@@ -108,7 +121,7 @@ class _Side:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Side:
         return self  # never written once made (a deep copy of a state shares it, as it shares a str)
 
-    def holds(self, s: State, stats_of: StatsOf) -> bool:
+    def holds(self, s: State, stats_of: Renderer) -> bool:
         """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
         cards = s.cards
         cids, seen = self.cids, self.renderings
@@ -121,7 +134,7 @@ class _Side:
         return True
 
 
-def side(s: State, sd: int, seat: int | None, book: AliasBook, stats_of: StatsOf) -> dict[str, Any] | None:
+def side(s: State, sd: int, seat: int | None, book: AliasBook, stats_of: Renderer) -> dict[str, Any] | None:
     """Player ``sd``'s part of ``seat``'s view as kept on the player, if it still holds."""
     got: _Side | None = renderings(s.players[sd]).get(seat)
     if (
@@ -173,17 +186,12 @@ class _Shown:
         return self  # never written once made (a deep copy of a state shares it, as it shares a str)
 
 
-def shown_pending(
-    s: State,
-    seat: int | None,
-    book: AliasBook,
-    present: Callable[[State, int | None, AliasBook], dict[str, Any] | None],
-) -> dict[str, Any] | None:
+def shown_pending(s: State, seat: int | None, book: AliasBook, present: Renderer) -> dict[str, Any] | None:
     """The decision owed as ``seat`` is shown it: kept with the state while the book's places
     and entry are the same, else ``present``. Read only."""
     shown = viewers_shown(s)
     i = viewer_slot(seat)
     got: _Shown | None = shown[i]
     if got is None or got.token is not book.token or got.version != book.version or got.entries != book.entries:
-        got = shown[i] = _Shown(book.token, book.version, book.entries, present(s, seat, book))
+        got = shown[i] = _Shown(book.token, book.version, book.entries, present.pending(s, seat, book))
     return got.shown
