@@ -70,7 +70,7 @@ def state_hash(state: State) -> str:
 
 
 CARD_POOL = engine.CardPool()
-"""The cards still in a Deck that the duels this process holds share (engine.state.CardPool)."""
+"""The cards still in a Deck that the duels this process holds share (engine.kernel.cow.CardPool)."""
 
 
 def share_unwritten(state: State) -> int:

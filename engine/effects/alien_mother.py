@@ -14,8 +14,8 @@ by this card's effect are destroyed."
   time, each in the face-up position its controller picks (ruling SEL-3); they carry the
   ``alien_mother`` flag.
 - When it leaves the field, whichever way (destroyed, banished, returned to the hand: the
-  ``EventKind.CARD_LEFT_FIELD`` event ``ops.move`` raises for it; ruling LF-2, an effect tied
-  to the card's stay on the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
+  ``EventKind.CARD_LEFT_FIELD`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
+  the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
   it does not activate, nor does the Summon with no free Monster Zone or nothing it may Special
   Summon (ruling GEN-4)."""
 
@@ -23,21 +23,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     Counter,
     Ctx,
+    Effect,
     EventKind,
+    Flag,
     GameEvent,
+    Link,
+    Script,
+    State,
     Zone,
     a_counter_stat,
+    by_name,
     continuation,
+    destroy,
     destroyed_by_this,
+    register,
     still_face_up,
     summon_all_choosing_positions,
     summonable,

@@ -8,10 +8,21 @@ calculation will activate, such as Kinetic Soldier"). It starts the one chain of
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, battling_opponent, gain, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    battling_opponent,
+    by_name,
+    gain,
+    register,
+    still_face_up,
+)
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

@@ -3,11 +3,7 @@ You can banish that monster, also banish this card." (ruling DS-8; seed 003, aft
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import banish
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone
+from .api import Card, Ctx, Effect, EventKind, GameEvent, Link, Script, State, Zone, banish, by_name, register
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

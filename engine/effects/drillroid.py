@@ -9,11 +9,23 @@ Monk activate at this time ... damage calculation will not occur")."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Position, Zone, still_face_up, target_ok
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Position,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    register,
+    still_face_up,
+    target_ok,
+)
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

@@ -12,11 +12,26 @@ The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import move, send_to_grave, shuffle_deck
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Phase, Position, Zone, still_face_up, target_ok
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Phase,
+    Position,
+    Script,
+    State,
+    Zone,
+    by_name,
+    move,
+    register,
+    send_to_grave,
+    shuffle_deck,
+    still_face_up,
+    target_ok,
+)
 
 
 def _attack_match(s: State, card: Card, ev: GameEvent) -> bool:

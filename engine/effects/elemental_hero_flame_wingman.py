@@ -11,12 +11,22 @@ Summon is Polymerization's; "must be Fusion Summoned" is ``stats.needs_proper_su
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import damage
-from ..state import Card, Link, State
-from ..stats import atk
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, destroyed_by_this, other
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    atk,
+    by_name,
+    damage,
+    destroyed_by_this,
+    other,
+    register,
+)
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

@@ -9,11 +9,19 @@ is shared with Bestiari (``common.tag_out``; ruling ES-1; seed 003, TCG End Step
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import Modifier
-from ..state import Card
-from .base import Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, summoned_by_gladiator, tag_out
+from .api import (
+    Card,
+    Ctx,
+    EventKind,
+    GameEvent,
+    Modifier,
+    Script,
+    Zone,
+    by_name,
+    register,
+    summoned_by_gladiator,
+    tag_out,
+)
 
 
 def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:

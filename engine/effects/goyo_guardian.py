@@ -6,11 +6,22 @@ destroyed in the same battle (``destroyed_by_this``, ruling DS-14)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import special_summon
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, destroyed_by_this, may_special_summon
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroyed_by_this,
+    may_special_summon,
+    register,
+    special_summon,
+)
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

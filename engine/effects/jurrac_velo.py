@@ -7,10 +7,22 @@ position its controller picks (SEL-3)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    can_summon_from_deck,
+    is_small_jurrac,
+    register,
+    summon_from_deck,
+)
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

@@ -27,19 +27,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Modifier, Negated
-from ..ops import destroy_all
-from ..state import Card, Link, State
-from ..stats import atk, def_, is_negated
-from .base import Effect, Script, register
-from .common import (
+from .api import (
+    Card,
     Ctx,
+    Effect,
     EventKind,
     GameEvent,
+    Link,
+    Modifier,
+    Negated,
+    Script,
+    State,
     Zone,
     activation_answered,
+    atk,
+    by_name,
+    def_,
+    destroy_all,
+    is_negated,
     may_special_summon,
+    register,
     still_face_up,
     summon_choosing_position,
 )

@@ -13,10 +13,21 @@ Fenrir, which only its own procedure Summons: ruling SUM-1) and a Monster Zone i
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, summon_one_of, summonable
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    register,
+    summon_one_of,
+    summonable,
+)
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:

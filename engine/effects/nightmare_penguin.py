@@ -13,12 +13,23 @@ flipped face-up: Target 1 card your opponent controls; return that target to the
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import to_hand
-from ..state import Card, Link, State
-from ..stats import attributes
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, each, other, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    attributes,
+    by_name,
+    each,
+    other,
+    register,
+    still_face_up,
+    to_hand,
+)
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

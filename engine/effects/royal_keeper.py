@@ -12,12 +12,23 @@ attacked, this effect resolves after damage calculation.)"
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import PositionChanged
-from ..ops import turned_face_down
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Position, gain, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Position,
+    PositionChanged,
+    Script,
+    State,
+    by_name,
+    gain,
+    register,
+    still_face_up,
+    turned_face_down,
+)
 
 
 def _flip_down(ctx: Ctx, link: Link) -> None:

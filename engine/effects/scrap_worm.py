@@ -14,11 +14,22 @@ card and sent to the Graveyard, you can select 1 "Scrap" monster in your Graveya
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy, to_hand
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    register,
+    still_face_up,
+    to_hand,
+)
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:

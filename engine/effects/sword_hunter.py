@@ -13,12 +13,24 @@ this card as an Equip Spell Card(s) with this effect.
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import Flag, Moved
-from ..ops import equip
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, destroyed_by_this, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Flag,
+    GameEvent,
+    Link,
+    Moved,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroyed_by_this,
+    equip,
+    register,
+    still_face_up,
+)
 
 
 def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:

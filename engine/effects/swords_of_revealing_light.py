@@ -11,12 +11,24 @@ monsters face-up is a flip by a card effect: their FLIP effects activate."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import destroy, flip_face_up
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Phase, Zone, other
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Flag,
+    GameEvent,
+    Link,
+    Phase,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    flip_face_up,
+    other,
+    register,
+)
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

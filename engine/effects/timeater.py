@@ -11,11 +11,21 @@ enter Main Phase 2 either (seed 000, ref. 9)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import delay
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, destroyed_by_this, other
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    by_name,
+    delay,
+    destroyed_by_this,
+    other,
+    register,
+)
 
 
 def _match(s: State, card: Card, ev: GameEvent) -> bool:

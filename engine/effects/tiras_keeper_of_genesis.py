@@ -13,11 +13,24 @@ target. During each of your End Phases: Detach 1 Xyz Material from this card."
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy, detach
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import CardFlag, Ctx, EventKind, GameEvent, Phase, other, still_face_up
+from .api import (
+    Card,
+    CardFlag,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Phase,
+    Script,
+    State,
+    by_name,
+    destroy,
+    detach,
+    other,
+    register,
+    still_face_up,
+)
 
 
 def _has_material(card: Card) -> bool:

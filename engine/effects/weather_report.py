@@ -14,12 +14,23 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..cards import by_name
-from ..facts import ExtraBattlePhase
-from ..ops import delay, destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, EventKind, GameEvent, Zone, other
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    ExtraBattlePhase,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    delay,
+    destroy,
+    other,
+    register,
+)
 
 SWORDS: Final = "Swords of Revealing Light"
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine import decide
 from engine.actions import ACTIONS, BY_KIND, KEYS, REQUIRED, ActionKind, Attack, Choose, Pass, Summon, parse, wire
-from engine.decide import KNOWN_ACTIONS, legal_actions
+from engine.legal import KNOWN_ACTIONS, legal_actions
 from engine.scenario_keys import ACTION_KEYS
 from engine.types import IllegalAction
 from tests.engine.play import states
