@@ -43,7 +43,7 @@ from .kernel.caches import held_ids
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked, is_negated
-from .types import MAIN_PHASES, CardFlag, EventKind, Step, WireAction, Zone, other
+from .types import MAIN_PHASES, CardFlag, ChoiceKind, EventKind, Step, WireAction, Zone, other
 
 
 def link_speed(s: State, link: Link) -> int:
@@ -295,7 +295,7 @@ def activate(
     if eff.kind == "spell" and card.zone == Zone.GRAVEYARD and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
         ctx.emit(Flag(card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None))  # used
     data: dict[str, Any] = {"answers": len(s.chain)}
-    if s.choice is not None and s.choice.get("kind") == "ahead":
+    if s.choice is not None and s.choice.get("kind") == ChoiceKind.AHEAD:
         data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
     if cost:
         data["cost"] = list(cost)

@@ -16,7 +16,7 @@ from typing import Any, Final
 from .legal import legal_actions
 from .scenario_setup import SEATS
 from .state import State
-from .types import WireAction
+from .types import ChoiceKind, WireAction
 
 SEAT_NAMES: Final = tuple(SEATS)
 # the arguments of an action that name cards, in the order a step writes them
@@ -76,30 +76,30 @@ def question_text(s: State, labels: dict[str, int]) -> str:
     who = SEAT_NAMES[int(ch["seat"])]
     kind = ch.get("kind")
     source = _card_name(s, ch.get("source"))
-    if kind == "options":
+    if kind == ChoiceKind.OPTIONS:
         options = [str(o) for o in ch.get("options", [])]
         listed = " or ".join(options) if len(options) <= 2 else ", ".join(options[:-1]) + " or " + options[-1]
         if ch.get("then") == "summon.position":
             summoned = _card_name(s, ch.get("data", {}).get("card"))
             return f"{who} is asked where {summoned} is Special Summoned ({listed})"
         return f"{who} is asked to choose for {source} ({listed})"
-    if kind == "cards":
+    if kind == ChoiceKind.CARDS:
         cands = ", ".join(name_of(s, labels, c) for c in ch.get("cards", []))
         n = int(ch.get("count", 1))
         upto = "up to " if int(ch.get("min", n)) < n else ""
         return f"{who} is asked to select {upto}{n} card(s) for {source} (among {cands})"
-    if kind == "trigger":
+    if kind == ChoiceKind.TRIGGER:
         card = _card_name(s, ch.get("card"))
         if len(ch.get("indices", [])) > 1:
             return f"{who} is asked which of their simultaneous trigger effects goes on the chain first"
         if ch.get("mandatory"):
             return f"{who} is asked how to activate the mandatory effect of {card}"
         return f"{who} is asked whether to activate the effect of {card}"
-    if kind == "discard":
+    if kind == ChoiceKind.DISCARD:
         return f"{who} is asked to discard {ch.get('count')} card(s) down to the hand limit"
-    if kind == "replay":
+    if kind == ChoiceKind.REPLAY:
         return f"{who} is asked to choose the attack target again (a replay)"
-    if kind == "ahead":
+    if kind == ChoiceKind.AHEAD:
         return f"{who} is asked whether to activate a card ahead of the effects battle damage triggers"
     return f"{who} is asked a question ({kind})"
 

@@ -20,7 +20,7 @@ from .owed import pending
 from .plain import plain_value
 from .state import Card, Player, State
 from .stats import atk_def
-from .types import Phase, Zone
+from .types import ChoiceKind, Phase, Zone
 
 
 def _shown_stats(s: State, c: Card) -> Stats:
@@ -262,7 +262,7 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
         for key in ("card", "source"):  # the trigger's card; the card whose effect asks
             if s.choice is not None and isinstance(s.choice.get(key), int):
                 out[key] = book.ref_any(seat, int(s.choice[key]))
-        if s.choice is not None and s.choice.get("kind") == "cards":
+        if s.choice is not None and s.choice.get("kind") == ChoiceKind.CARDS:
             # the candidates, named where the deciding seat knows them (its own Deck, say)
             cards = []
             for cid in s.choice.get("cards", []):
@@ -276,7 +276,7 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
             out["cards"] = cards
         return out
     kind = str(p["kind"])
-    if kind == "trigger" and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):
+    if kind == ChoiceKind.TRIGGER and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):
         kind = "priority"
     return {"seat": decider, "kind": kind, "prompt": _WAITING[decider]}
 
