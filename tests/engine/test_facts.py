@@ -6,6 +6,7 @@ golden replay files, scenario runs and played duels (so log bytes do not change)
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 import subprocess
@@ -13,7 +14,7 @@ import sys
 import types
 import zlib
 from pathlib import Path
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import msgpack
 import pytest
@@ -195,7 +196,11 @@ def _sample(tp: Any) -> Any:
     """A value of type ``tp`` (a field's annotation)."""
     if get_origin(tp) in (Union, types.UnionType):
         return _sample(next(a for a in get_args(tp) if a is not Absent))
+    if is_typeddict(tp):  # a typed map (an event, a pending choice): a dict
+        return {}
     base = get_origin(tp) or tp
+    if isinstance(base, type) and issubclass(base, enum.Enum):
+        return next(iter(base))
     return {int: 0, bool: False, str: "x", list: [], dict: {}, type(None): None}.get(base, 0)
 
 

@@ -17,6 +17,7 @@ import pytest
 from engine import State, by_name, legal_actions, pending
 from engine.ctx import Ctx
 from engine.effects.base import SCRIPTS, Effect, Script
+from engine.events import EventKind
 from engine.ops import draw
 from engine.state import Card, Link
 from tests.engine.helpers import act, can, pass_until, position
@@ -36,7 +37,12 @@ def _draw(ctx: Ctx, link: Link) -> None:
 def battle_damage_trigger(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """'When this card inflicts battle damage to your opponent: draw 1 card' (mandatory)."""
     eff = Effect(
-        kind="trigger", speed=1, trigger_on="battle_damage", trigger_match=_dealt_damage, optional=False, resolve=_draw
+        kind="trigger",
+        speed=1,
+        trigger_on=EventKind.BATTLE_DAMAGE,
+        trigger_match=_dealt_damage,
+        optional=False,
+        resolve=_draw,
     )
     monkeypatch.setitem(SCRIPTS, by_name(TRIGGER_CARD).code, Script(effects=(eff,)))
     yield
