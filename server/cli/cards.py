@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.catalog import cards_doc, markdown_table, supported, unsupported
+    from server.rules import cards_doc, markdown_table, supported, unsupported
 
     if args.write_docs:
         docs = Path(args.write_docs)

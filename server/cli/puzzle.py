@@ -68,7 +68,8 @@ def expectations(doc: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 def goal_report(doc: dict[str, Any], entries: list[list[rules.Fact]]) -> GoalReport:
     """Did the played duel (each entry's facts, genesis first) meet the scenario's expectations,
     each at some entry and in order?"""
-    from engine.scenario import Runner, ScenarioError
+    from server.rules import ScenarioError
+    from server.rules import ScenarioRunner as Runner
 
     wanted = expectations(doc)
     if not wanted:

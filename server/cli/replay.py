@@ -123,8 +123,8 @@ def run_replay(args: argparse.Namespace) -> int:
         print(line)
     state = fold_log(entries)
     if args.upto is not None:
-        from engine import view as engine_view
         from server.clients.terminal.render import render_board
+        from server.rules import view as engine_view
 
         seat = viewer if isinstance(viewer, int) else None
         print()

@@ -38,7 +38,8 @@ def expand(paths: list[str]) -> list[Path]:
 
 
 def run_files(paths: list[Path], quiet: bool = False) -> int:
-    from engine.scenario import ScenarioError, run
+    from server.rules import ScenarioError
+    from server.rules import run_scenario as run
 
     failed = 0
     broken = 0

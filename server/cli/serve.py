@@ -180,7 +180,7 @@ def _seconds_or_never(text: str) -> float | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import engine
+    from server import rules
     from server.process import gctune
     from server.process.app import DuelServer
     from server.process.config import ServerConfig
@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
             print(f"play in the browser: http://{config.host}:{server.port}/", flush=True)
-            if not engine.NATIVE:
+            if not rules.NATIVE:
                 print("the rules engine runs as Python source (`make native` compiles it: ~3x faster)", flush=True)
             gctune.apply(config.gc)
             stop = asyncio.Event()

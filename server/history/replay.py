@@ -68,6 +68,8 @@ def fold_log(entries: list[LogEntry]) -> rules.State:
     state: rules.State | None = None
     for entry in entries:
         state = rules.fold(entry.facts, state)
+    if state is None:
+        raise ValueError("no entries to fold")
     return state
 
 
@@ -147,6 +149,8 @@ def verify_log(entries: list[LogEntry], *, hashes: bool = True) -> tuple[Diverge
             else:
                 if entry.seat is None:
                     raise ValueError("an entry after genesis has no acting seat")
+                if state is None:
+                    raise ValueError("an entry after genesis comes before any genesis")
                 facts = rules.decide(state, entry.seat, entry.action)
         except rules.IllegalAction as exc:
             then = _story(entry.facts, state)

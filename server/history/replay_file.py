@@ -30,7 +30,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.facts import facts_of, wire_facts
 from protocol.codec import pack
 from protocol.entry import LogEntry
 from protocol.names import shown
@@ -76,7 +75,7 @@ def record(e: LogEntry) -> dict[str, Any]:
         "seq": e.seq,
         "seat": e.seat,
         "action": e.action,
-        "facts": wire_facts(e.facts),
+        "facts": rules.wire_facts(e.facts),
         "state_hash": e.state_hash,
         "time_ms": e.time_ms,
         "cid": e.client_action_id,
@@ -90,7 +89,7 @@ def entry_of(r: dict[str, Any]) -> LogEntry:
         seq=int(r["seq"]),
         seat=None if r.get("seat") is None else int(r["seat"]),
         action=dict(r["action"]),
-        facts=facts_of(list(r["facts"])),
+        facts=rules.facts_of(list(r["facts"])),
         state_hash=str(r["state_hash"]),
         time_ms=int(r.get("time_ms", 0)),
         client_action_id=str(r.get("cid", "")),
@@ -120,6 +119,8 @@ def sign(header: dict[str, Any], key: bytes) -> str:
 
 def result_of(state: rules.State | None) -> dict[str, Any]:
     """The header's ``result``, as the folded log gives it."""
+    if state is None:
+        raise ReplayFileError("an empty log has no result")
     return {
         "winner": rules.winner(state),
         "reason": str(getattr(state, "end_reason", "") or ""),

@@ -18,8 +18,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import engine
-from engine.facts import wire_facts
 from protocol.entry import LogEntry
 from server import rules
 
@@ -103,10 +101,10 @@ def _row(
     if viewpoint == "all":
         names = {cid: c.data.name for cid, c in state.cards.items()}
         row["action"] = entry.action
-        row["facts"] = wire_facts(entry.facts)
-        row["story"] = [line for f in entry.facts if (line := engine.describe(f, names.get))]
+        row["facts"] = rules.wire_facts(entry.facts)
+        row["story"] = [line for f in entry.facts if (line := rules.describe(f, names.get))]
         if views:
-            row["view"] = engine.view(state, None, omniscient=True)
+            row["view"] = rules.view(state, None, omniscient=True)
     else:
         facts = seen[2 if viewer is None else viewer]
         row["facts"] = facts

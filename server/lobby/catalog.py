@@ -7,14 +7,12 @@ import hashlib
 from functools import cache
 from typing import Any
 
-import engine
-from engine.catalog import supported
-from engine.decks import DEMO_DECKS
 from protocol.codec import pack
 from protocol.messages import Cards
+from server import rules
 
 
-def card_entry(c: engine.CardData, playable: bool) -> dict[str, Any]:
+def card_entry(c: rules.CardData, playable: bool) -> dict[str, Any]:
     return {
         "code": c.code,
         "name": c.name,
@@ -35,9 +33,8 @@ def card_entry(c: engine.CardData, playable: bool) -> dict[str, Any]:
 def effect_labels(code: int) -> list[str]:
     """A short label per activatable or trigger effect of the card, in effect order (effect 1
     first): what a client shows for ``activate`` with ``effect: N``."""
-    from engine.effects.base import SCRIPTS
 
-    script = SCRIPTS.get(code)
+    script = rules.SCRIPTS.get(code)
     if script is None:
         return []
     kinds = {
@@ -54,11 +51,11 @@ def effect_labels(code: int) -> list[str]:
 @cache
 def catalogue() -> Cards:
     """The ``cards`` message (built once per process)."""
-    playable = {c.code for c in supported()}
-    cards = [card_entry(c, c.code in playable) for c in sorted(engine.CARDS.values(), key=lambda c: c.name)]
+    playable = {c.code for c in rules.supported()}
+    cards = [card_entry(c, c.code in playable) for c in sorted(rules.CARDS.values(), key=lambda c: c.name)]
     decks = [
         {"name": d.name, "title": d.title, "description": d.description, "cards": d.codes()}
-        for d in DEMO_DECKS
+        for d in rules.DEMO_DECKS
         if d.public
     ]
     version = hashlib.sha256(pack({"cards": cards, "decks": decks})).hexdigest()[:16]

@@ -32,16 +32,13 @@ import typing
 from collections import abc
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, Union
 
 import msgpack
 
-import engine
-from engine.aliases import AliasBook
-from engine.state import NO_FLAGS, NO_MATERIALS, State, field_values
 from protocol.codec import pack
 from server.match.clocks import Clock
+from server.rules import ENGINE_SOURCE, NO_FLAGS, NO_MATERIALS, AliasBook, State, field_values
 
 EVERY = 100
 """A snapshot is written after every EVERY-th entry."""
@@ -51,10 +48,6 @@ VERSION = 1
 
 class SnapshotError(Exception):
     """The snapshot cannot be used; the message says why."""
-
-
-ENGINE_SOURCE = Path(engine.__file__).resolve().parent
-"""The engine's sources (its ``__init__`` is never compiled)."""
 
 
 @cache

@@ -15,7 +15,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-import engine
+from server import rules
 from server.history.replays import FileCache, LogCache
 from server.history.uploads import Readers, Refused
 from server.lobby.bot_seats import BotSeats
@@ -41,8 +41,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable
 
 log = structlog.get_logger("duel.server")
-ENGINE_KIND = "compiled (mypyc)" if engine.NATIVE else "python source"
-"""How the rules engine runs here (docs/adr/0008): in the start-up log and ``/healthz?detail=1``."""
+ENGINE_KIND = rules.ENGINE_KIND
 
 
 class DuelServer:
