@@ -24,7 +24,7 @@ import msgpack
 from websockets.asyncio.server import ServerConnection, serve
 
 from protocol.codec import pack
-from server.process import gctune
+from server.runtime import gctune
 from server.storage import resp
 
 PASS = {"do": "pass"}

@@ -49,7 +49,7 @@ async def load_ms(url: str, finished: list[str]) -> float:
     spectator coming back to it): the newest snapshot and the entries after it, or the log."""
     from server.match.directory import MatchDirectory
     from server.match.matches import MatchService
-    from server.process.metrics import Metrics
+    from server.runtime.metrics import Metrics
     from server.storage.store import RedisEventStore
 
     client = aioredis.Redis(unix_socket_path=url.removeprefix("unix://"))

@@ -32,7 +32,7 @@ from server.history import replays
 from server.match import snapshots
 from server.match.directory import MatchDirectory
 from server.match.matches import MatchService
-from server.process.metrics import Metrics
+from server.runtime.metrics import Metrics
 from server.storage import keys
 from server.storage.embedded_redis import EmbeddedRedis
 from server.storage.store import RedisEventStore

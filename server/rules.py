@@ -155,7 +155,7 @@ def card_name(passcode: int) -> str:
 
 
 NATIVE = engine.NATIVE
-"""The engine's modules are the mypyc-compiled ones (server/process/native.py chose at import)."""
+"""The engine's modules are the mypyc-compiled ones (server/runtime/native.py chose at import)."""
 ENGINE_KIND = "compiled (mypyc)" if NATIVE else "python source"
 """How the rules engine runs here (docs/adr/0008): in the start-up log and ``/healthz?detail=1``."""
 

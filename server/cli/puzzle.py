@@ -103,7 +103,7 @@ def goal_report(doc: dict[str, Any], entries: list[list[rules.Fact]]) -> GoalRep
 def serve_puzzle(args: argparse.Namespace, path: Path) -> int:
     from server.cli.args import redis_target
     from server.cli.serve import port_problem
-    from server.process.logs import configure
+    from server.runtime.logs import configure
 
     try:
         doc = yaml.safe_load(path.read_text("utf-8"))

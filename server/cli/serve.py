@@ -181,10 +181,10 @@ def _seconds_or_never(text: str) -> float | None:
 
 def run(args: argparse.Namespace) -> int:
     from server import rules
-    from server.process import gctune
     from server.process.app import DuelServer
     from server.process.config import ServerConfig
-    from server.process.logs import configure
+    from server.runtime import gctune
+    from server.runtime.logs import configure
 
     problem = port_problem(args.host, args.port)
     if problem is not None:

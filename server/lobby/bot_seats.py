@@ -7,7 +7,7 @@ them up:
 
 * a bot's connections carry this process's key in a handshake header
   (:data:`SERVER_SEAT_HEADER`; the key is random per process and never leaves it), and such a
-  connection counts against no client address (``server.process.limits.SERVER_OWNED``): the
+  connection counts against no client address (``server.runtime.limits.SERVER_OWNED``): the
   per-address connection limit and frame budget belong to the clients alone;
 * a bot ends with its match, and leaves a match whose player has been disconnected for
   ``bot_abandoned_after`` seconds (ServerConfig); the player's ``reconnect`` seats it again

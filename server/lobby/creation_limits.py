@@ -1,6 +1,6 @@
 """Per-address limits on the matches a client creates.
 
-One address (server.process.limits.client_address) may create ``address_matches_per_minute``
+One address (server.runtime.limits.client_address) may create ``address_matches_per_minute``
 matches a minute (a token bucket: bursts of as many, refilled evenly over the minute), and
 may have at most ``address_waiting_matches`` of them waiting for an opponent at once. Both
 count ``create_match`` (with or without the bot) and ``quick_match`` (which creates a match
@@ -9,7 +9,7 @@ when it has to wait), and both are checked before anything is written: a refusal
 Before this, one address created 2,000 waiting matches in 2.3 s (issue 34).
 
 The counts are kept by each server process for the connections it serves, as the other
-per-address limits are (server.process.limits). A match counts as waiting from its creation until
+per-address limits are (server.runtime.limits). A match counts as waiting from its creation until
 it starts or is gone (expired: server.lobby.expiry); the count is checked against Redis only when
 it has reached the limit, so a player with a match or two waiting costs no Redis read. A
 match is counted when its request passes (its id is known before it is made), so requests
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from protocol import errors as E
 from server.match.directory import WAITING, MatchDirectory
 from server.match.matches import MatchService, Refusal
-from server.process.limits import TokenBucket
+from server.runtime.limits import TokenBucket
 
 BEING_MADE_S = 10.0
 """A match counted this recently, not made yet and not in Redis, is taken to be being made (still

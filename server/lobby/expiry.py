@@ -36,7 +36,7 @@ from protocol import errors as E
 from protocol.errors import CloseCode
 from server.match.directory import WAITING, MatchDirectory
 from server.match.matches import MatchService
-from server.process.metrics import Metrics
+from server.runtime.metrics import Metrics
 from server.storage.redisconn import REDIS_DOWN
 
 if TYPE_CHECKING:

@@ -47,7 +47,7 @@ from server.match.clocks import ELSEWHERE_GRACE_MS, ClockSettings, forced_action
 from server.match.directory import FINISHED, LIVE, MatchDirectory
 from server.match.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.match.loopclock import LoopClock
-from server.process.metrics import Metrics
+from server.runtime.metrics import Metrics
 from server.storage.redisconn import REDIS_DOWN, StoreFailure, store_failure
 from server.storage.store import RedisEventStore, action_key, fingerprint
 from server.storage.storehealth import StoreHealth

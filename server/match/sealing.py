@@ -28,7 +28,7 @@ import redis.asyncio as aioredis
 import structlog
 
 from server.match.directory import FINISHED
-from server.process.metrics import Metrics
+from server.runtime.metrics import Metrics
 from server.storage import keys
 from server.storage.redisconn import REDIS_DOWN, store_failure
 from server.storage.store import RedisEventStore, SealResult

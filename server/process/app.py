@@ -30,9 +30,9 @@ from server.match.sealing import Sealer
 from server.process import webapp
 from server.process.config import ServerConfig
 from server.process.keepalive import Keepalive
-from server.process.limits import SERVER_OWNED, AddressLimits, client_address, forwarded_for
-from server.process.metrics import Metrics
 from server.process.session import Session
+from server.runtime.limits import SERVER_OWNED, AddressLimits, client_address, forwarded_for
+from server.runtime.metrics import Metrics
 from server.storage import keys, redisconn, resp
 from server.storage.redisconn import REDIS_DOWN, store_failure
 from server.storage.store import RedisEventStore

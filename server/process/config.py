@@ -8,7 +8,7 @@ from pathlib import Path
 from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
 from server.history.replay_limits import DEFAULT_LIMITS, MIB, ReplayLimits
 from server.match.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
-from server.process.gctune import GcMode
+from server.runtime.gctune import GcMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class ServerConfig:
     poll_interval: float = 30.0  # settle checks of a match after a bell: 1, 2, 4 ... x this (server.match.fanout)
     redis_connections: int = 64  # the Redis connection pool (it blocks, never fails, when all are busy)
     drain_timeout: float = 10.0
-    gc: GcMode = "tuned"  # the garbage collector's settings (server.process.gctune)
+    gc: GcMode = "tuned"  # the garbage collector's settings (server.runtime.gctune)
     bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)
     # the server's bot leaves a match whose player has been disconnected this long (the player's
     # reconnect seats it again; None: it stays until the match ends): server.lobby.bot_seats

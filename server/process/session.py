@@ -63,7 +63,7 @@ from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED
 from server.match.matches import LiveMatch, Watcher
-from server.process.limits import TokenBucket, client_address, forwarded_for
+from server.runtime.limits import TokenBucket, client_address, forwarded_for
 from server.storage.redisconn import store_failure
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from server.process.app import DuelServer
 from server.process.config import ServerConfig
-from server.process.logs import configure
+from server.runtime.logs import configure
 
 
 async def serve(redis_url: str, settings: dict[str, object]) -> None:

@@ -39,7 +39,7 @@ from protocol.messages import (
 from server.clients.client import DuelClient
 from server.lobby.tokens import SeatTokens
 from server.process.app import DuelServer
-from server.process.limits import SERVER_OWNED
+from server.runtime.limits import SERVER_OWNED
 from server.storage import keys
 
 TOKENS = SeatTokens(SECRET)

@@ -69,7 +69,7 @@ def test_the_grafana_dashboard_queries_metrics_the_server_exposes() -> None:
     import json
     import re
 
-    from server.process.metrics import Metrics
+    from server.runtime.metrics import Metrics
 
     dashboard = json.loads((Path(__file__).resolve().parents[2] / "deploy" / "grafana-dashboard.json").read_text())
     metrics = Metrics()

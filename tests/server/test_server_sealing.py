@@ -33,7 +33,7 @@ from server.match import sealing, snapshots
 from server.match.directory import MatchDirectory
 from server.match.matches import MatchService
 from server.match.sealing import Sealer
-from server.process.metrics import Metrics
+from server.runtime.metrics import Metrics
 from server.storage import keys, resp, store
 from server.storage.store import LogGapError, RedisEventStore, action_key
 
