@@ -12,7 +12,7 @@ imported, and only through the engine's public API (``decide``, ``fold``, ``stat
 An engine whose facts are classes (``engine.facts``, issue 12) pays here what the server pays
 for them and an engine of plain dicts does not: per action, ``to_wire`` of its facts (what
 the log stores); for a stored log, ``facts_of`` (``from_wire`` of each decoded fact, what
-``protocol.entry`` does reading an entry) before folding it.
+``server.storage.entry`` does reading an entry) before folding it.
 
 ``--gc 50000,20,100``: the cyclic collector as the server runs it (``server.runtime.gctune``, the
 server's default): once the duels are recorded, what is alive is frozen out of the periodic

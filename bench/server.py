@@ -43,7 +43,6 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch, Join, Seated, Update
 from server import rules
 from server.clients.client import DuelClient
@@ -52,6 +51,7 @@ from server.clients.load import LOAD_TEST_LIMITS
 from server.process.child import ServeProcess
 from server.storage import keys
 from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.entry import LogEntry
 from server.storage.store import RedisEventStore, action_key
 
 

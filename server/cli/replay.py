@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from protocol.entry import LogEntry
 from server.cli.args import NoRedisData, add_redis_options, redis_target, where_it_looked
+from server.storage.entry import LogEntry
 
 if TYPE_CHECKING:
     from server.history.replay_file import Replay

@@ -14,10 +14,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from protocol.entry import LogEntry
 from server.history import replay_file
 from server.match.directory import FINISHED, MatchDirectory
 from server.storage import keys
+from server.storage.entry import LogEntry
 from server.storage.store import RedisEventStore
 
 DAY_MS = 24 * 3600 * 1000

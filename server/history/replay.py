@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.entry import LogEntry
 from server import rules
+from server.storage.entry import LogEntry
 
 SEAT_NAMES = ("A", "B")
 

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from protocol.codec import pack
-from protocol.entry import LogEntry
 from protocol.names import shown
 from server import rules
 from server.history.replay_limits import (
@@ -42,14 +41,13 @@ from server.history.replay_limits import (
     ReplayLimits,
     ReplayTooLarge,
 )
+from server.storage.entry import PLAYERS_KEY, LogEntry
 
 FORMAT = "duel-replay"
 VERSION = 2
 """2: the signature covers the whole header (1: the last link of the chain only)."""
 WHOLE_SIGNED_SINCE = 2
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
-PLAYERS_KEY = "players"
-"""The genesis action's record of the players' display names (matches started since format 2)."""
 
 __all__ = ["MAGIC", "ReplayFileError", "ReplayLimits", "ReplayTooLarge"]
 

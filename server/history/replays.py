@@ -18,8 +18,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.entry import LogEntry
 from server import rules
+from server.storage.entry import LogEntry
 
 VIEWPOINTS: dict[str, int | None] = {"0": 0, "1": 1, "spectator": None}
 CACHE_MATCHES = 16

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import structlog
 
@@ -43,7 +43,6 @@ from protocol.codec import encode
 from protocol.messages import GetReplay, ReplayLoaded, ReplayLog, ServerMessage, UploadReplay
 from server.history import replay_file, replays
 from server.history.replay_limits import ReplayLimits
-from server.process.config import ServerConfig
 
 log = structlog.get_logger("duel.uploads")
 
@@ -53,6 +52,30 @@ KEPT_BY_A_READER = 4
 """Files a reader process keeps decoded (with their checkpoints) for the pages asked next."""
 
 T = TypeVar("T")
+
+
+class UploadSettings(Protocol):
+    """The settings the uploads read (``ServerConfig`` has them: server.process.config)."""
+
+    @property
+    def replay_uploads_per_connection(self) -> int: ...
+
+    @property
+    def replay_uploads_per_address(self) -> int: ...
+
+    @property
+    def replay_uploads_bytes(self) -> int: ...
+
+    @property
+    def replay_readers(self) -> int: ...
+
+    @property
+    def replay_queue(self) -> int: ...
+
+    @property
+    def replay_reader_memory(self) -> int: ...
+
+    def replay_limits(self) -> ReplayLimits: ...
 
 
 class Refused(Exception):
@@ -158,7 +181,7 @@ def page_frame(
 class Readers:
     """The reader processes of one server, and the uploads it holds (for the limits)."""
 
-    def __init__(self, cfg: ServerConfig, key: bytes) -> None:
+    def __init__(self, cfg: UploadSettings, key: bytes) -> None:
         self.cfg = cfg
         self.key = key  # this server's replay-file key (signatures)
         self.limits = cfg.replay_limits()

@@ -26,9 +26,14 @@ from typing import TYPE_CHECKING
 import structlog
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from websockets.datastructures import Headers
 
-    from server.process.app import DuelServer
+    from server.lobby.tokens import SeatTokens
+    from server.match.directory import MatchDirectory
+    from server.match.matches import MatchService
+    from server.runtime.metrics import Metrics
 
 log = structlog.get_logger("duel.bots")
 
@@ -41,8 +46,31 @@ BOT_NAME = "Bot"
 class BotSeats:
     """The bots this process runs, by match."""
 
-    def __init__(self, app: DuelServer) -> None:
-        self._app = app
+    def __init__(
+        self,
+        url: Callable[[], str],
+        *,
+        think_s: float,
+        abandoned_after: float | None,
+        metrics: Metrics,
+        tokens: SeatTokens,
+        directory: MatchDirectory,
+        service: MatchService,
+        tasks: set[asyncio.Task[None]],
+        draining: Callable[[], bool],
+    ) -> None:
+        """``url()``: this process's own listener (known once it listens); ``tasks``: the
+        process's background tasks, which a bot joins while it plays; ``draining()``: the process
+        is stopping (no bot takes its seat back then)."""
+        self._url = url
+        self._think_s = think_s
+        self._abandoned_after = abandoned_after
+        self._metrics = metrics
+        self._tokens = tokens
+        self._directory = directory
+        self._service = service
+        self._tasks = tasks
+        self._draining = draining
         self._key = secrets.token_urlsafe(32)
         self._running: set[str] = set()  # matches whose bot runs here
 
@@ -65,23 +93,21 @@ class BotSeats:
 
         if match_id in self._running:
             return
-        app, cfg = self._app, self._app.config
-        host = cfg.host if cfg.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
         bot = BotPlayer(
-            f"ws://{host}:{app.port}",
-            think_s=cfg.bot_think,
+            self._url(),
+            think_s=self._think_s,
             name=BOT_NAME,
             headers={SERVER_SEAT_HEADER: self._key},
-            abandoned_after=cfg.bot_abandoned_after,
+            abandoned_after=self._abandoned_after,
         )
         self._running.add(match_id)
-        app.metrics.set("duel_bots_running", len(self._running))
+        self._metrics.set("duel_bots_running", len(self._running))
 
         async def run() -> None:
             left = False
             try:
                 if resume:
-                    result = await bot.resume(app.tokens.issue(match_id, 1))
+                    result = await bot.resume(self._tokens.issue(match_id, 1))
                 else:
                     result = await bot.join(match_id)
                 left = result.left
@@ -96,20 +122,20 @@ class BotSeats:
                 log.exception("bot_failed", match_id=match_id)
             finally:
                 self._running.discard(match_id)
-                app.metrics.set("duel_bots_running", len(self._running))
+                self._metrics.set("duel_bots_running", len(self._running))
             if left:
                 await self._back_if_player_returned(match_id)
 
         task = asyncio.create_task(run(), name=f"bot-{match_id}")
-        app.bots.add(task)
-        task.add_done_callback(app.bots.discard)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _released(self, match_id: str, timeout: float = 10.0) -> None:
         """Wait (a little) until the directory no longer has the bot holding seat 1."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
-            holders, _ = await self._app.directory.holders(match_id)
+            holders, _ = await self._directory.holders(match_id)
             if not holders[1]:
                 return
             await asyncio.sleep(0.05)
@@ -121,9 +147,9 @@ class BotSeats:
         from server.storage.redisconn import REDIS_DOWN
 
         try:
-            holders, _ = await self._app.directory.holders(match_id)
+            holders, _ = await self._directory.holders(match_id)
         except REDIS_DOWN:
             log.warning("bot_return_unknown", match_id=match_id)
             return
-        if self._app.service.connected(holders[0]) and not self._app.draining:
+        if self._service.connected(holders[0]) and not self._draining():
             self.start(match_id, resume=True)

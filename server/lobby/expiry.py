@@ -28,19 +28,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import TYPE_CHECKING
 
 import structlog
 
-from protocol import errors as E
-from protocol.errors import CloseCode
 from server.match.directory import WAITING, MatchDirectory
 from server.match.matches import MatchService
 from server.runtime.metrics import Metrics
 from server.storage.redisconn import REDIS_DOWN
-
-if TYPE_CHECKING:
-    from server.process.session import Session
 
 log = structlog.get_logger("duel.expiry")
 
@@ -122,9 +116,3 @@ class WaitingExpiry:
         if self.service.connected(holder):
             return True
         return await self.directory.process_alive(holder.split("/", 1)[0])
-
-
-async def tell_expired(session: Session) -> None:
-    """The match this connection created expired while it waited: say so, and close it."""
-    session.error(E.MATCH_EXPIRED, "nobody joined this match in time; it expired (create another)", fatal=True)
-    await session.close(CloseCode.NORMAL, "match expired")

@@ -50,7 +50,7 @@ import contextlib
 import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 import structlog
@@ -59,8 +59,15 @@ from server.match.matches import MatchService
 from server.storage import keys, resp
 from server.storage.redisconn import store_failure
 
-if TYPE_CHECKING:
-    from server.process.app import DuelServer
+
+class SeatEvents(Protocol):
+    """What the process does when a bell says a seat was taken or a waiting match expired:
+    close its own connection that held it (server.process.connections)."""
+
+    def seat_taken(self, match_id: str, seat: int, conn: str) -> Awaitable[None] | None: ...
+
+    def match_expired(self, match_id: str) -> Awaitable[None] | None: ...
+
 
 SYNC_CONCURRENCY = 16
 """At most this many catch-up syncs run at once (resubscribe, sweep)."""
@@ -94,7 +101,7 @@ class FanOut:
         client: aioredis.Redis,
         service: MatchService,
         poll_interval: float,
-        app: DuelServer | None = None,
+        seats: SeatEvents | None = None,
         subscribers: Callable[[], aioredis.Redis] | None = None,
         lean: resp.Pipe | None = None,
     ) -> None:
@@ -105,7 +112,7 @@ class FanOut:
         # classic PUBLISH reaches every node's subscribers
         self._subscribers = subscribers or (lambda: client)
         self._service = service
-        self._app = app
+        self._seats = seats
         self._poll_interval = poll_interval
         self._tasks: list[asyncio.Task[None]] = []
         self._syncing: dict[str, asyncio.Task[None]] = {}
@@ -268,8 +275,8 @@ class FanOut:
         text = data.decode() if isinstance(data, bytes) else str(data)
         if text.startswith("hold:"):
             _, seat, conn = text.split(":", 2)
-            if self._app is not None and seat in ("0", "1"):
-                closing = self._app.seat_taken(match_id, int(seat), conn)
+            if self._seats is not None and seat in ("0", "1"):
+                closing = self._seats.seat_taken(match_id, int(seat), conn)
                 if closing is not None:
                     self._spawn(closing)
             if conn.split("/", 1)[0] != self._service.process_id:
@@ -279,7 +286,7 @@ class FanOut:
         elif text == "presence":
             self._spawn(self._service.refresh_presence(match_id))
         elif text == "expired":
-            closing = self._app.match_expired(match_id) if self._app is not None else None
+            closing = self._seats.match_expired(match_id) if self._seats is not None else None
             if closing is not None:
                 self._spawn(closing)
         else:

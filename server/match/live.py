@@ -19,10 +19,10 @@ from typing import Any, Protocol
 
 import structlog
 
-from protocol.entry import LogEntry
 from protocol.messages import ServerMessage
 from server import rules
 from server.match.clocks import Clock, ClockSettings
+from server.storage.entry import LogEntry
 
 log = structlog.get_logger("duel.live")
 

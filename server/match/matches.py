@@ -38,16 +38,15 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from protocol import errors as E
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, Act, Presence, Rejected
 from server import rules
-from server.history.replay_file import PLAYERS_KEY
 from server.match import snapshots, views
 from server.match.clocks import ELSEWHERE_GRACE_MS, ClockSettings, forced_action, timeout_action_id
 from server.match.directory import FINISHED, LIVE, MatchDirectory
 from server.match.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.match.loopclock import LoopClock
 from server.runtime.metrics import Metrics
+from server.storage.entry import PLAYERS_KEY, LogEntry
 from server.storage.redisconn import REDIS_DOWN, StoreFailure, store_failure
 from server.storage.store import RedisEventStore, action_key, fingerprint
 from server.storage.storehealth import StoreHealth
@@ -84,9 +83,12 @@ class MatchService:
         alias_key: Callable[[str], bytes],
         process_id: str = "",
         out_queue: int = 256,
+        *,
+        sealer: Sealer | None = None,
     ) -> None:
         """``out_queue``: the frames a connection may have queued (server.process.config): a
-        catch-up longer than half of it is sent as a snapshot instead."""
+        catch-up longer than half of it is sent as a snapshot instead. ``sealer``: seals finished
+        matches' logs (server.match.sealing), if this process does."""
         self.catch_up_limit = min(MAX_CATCH_UP, out_queue // 2)
         self.store = store
         self.directory = directory
@@ -96,7 +98,7 @@ class MatchService:
         self.live_processes: set[str] = set()  # other server processes known to be alive
         self.store_health = StoreHealth()  # whether writes to Redis succeed (/healthz)
         self.loop_clock = LoopClock()  # what the chess clocks charge: the time this process could serve
-        self.sealer: Sealer | None = None  # seals finished matches' logs (server.match.sealing), if this process does
+        self.sealer = sealer
         # told when this process starts and stops holding a match (server.match.fanout: its bell)
         self.holding: Callable[[str, bool], None] = _ignore_holding
         self._live: dict[str, LiveMatch] = {}

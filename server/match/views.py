@@ -15,10 +15,10 @@ released (:class:`server.match.live.Delayed`)."""
 from __future__ import annotations
 
 from protocol.codec import encode
-from protocol.entry import LogEntry
 from protocol.messages import Update
 from server import rules
 from server.match.live import Built, LiveMatch, Point, Watcher, owing_seat_of
+from server.storage.entry import LogEntry
 
 
 def viewer_index(seat: int | None) -> int:

@@ -20,7 +20,7 @@ from server.history.replays import FileCache, LogCache
 from server.history.uploads import Readers, Refused
 from server.lobby.bot_seats import BotSeats
 from server.lobby.creation_limits import CreationLimits
-from server.lobby.expiry import WaitingExpiry, tell_expired
+from server.lobby.expiry import WaitingExpiry
 from server.lobby.quick import QuickQueue
 from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory
@@ -29,16 +29,17 @@ from server.match.matches import MatchService
 from server.match.sealing import Sealer
 from server.process import webapp
 from server.process.config import ServerConfig
+from server.process.connections import Connections
 from server.process.keepalive import Keepalive
-from server.process.session import Session
-from server.runtime.limits import SERVER_OWNED, AddressLimits, client_address, forwarded_for
+from server.process.session import Session, SessionServices
+from server.runtime.limits import AddressLimits, client_address, forwarded_for
 from server.runtime.metrics import Metrics
 from server.storage import keys, redisconn, resp
 from server.storage.redisconn import REDIS_DOWN, store_failure
 from server.storage.store import RedisEventStore
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
+    pass
 
 log = structlog.get_logger("duel.server")
 ENGINE_KIND = rules.ENGINE_KIND
@@ -59,25 +60,29 @@ class DuelServer:
         self.directory = MatchDirectory(self.redis, self.pipe)
         self.quick = QuickQueue(self.redis)
         self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
-        self.service = MatchService(
-            self.store, self.directory, self.metrics, self.tokens.alias_key, self.process_id, config.out_queue
-        )
-        self.fanout = FanOut(
-            redisconn.connect(redis_url, 8),
-            self.service,
-            config.poll_interval,
-            self,
-            redisconn.subscribers(redis_url),
-            lean=self.pipe,
-        )
         self.sealer = (
             None
             if config.seal_after is None
             else Sealer(self.store, self.metrics, config.seal_after, config.seal_sweep_every, config.seal_overdue)
         )
-        self.service.sealer = self.sealer
-        self.sessions: set[Session] = set()
-        self.seats: dict[tuple[str, int], Session] = {}  # the session holding each seat here
+        self.service = MatchService(
+            self.store,
+            self.directory,
+            self.metrics,
+            self.tokens.alias_key,
+            self.process_id,
+            config.out_queue,
+            sealer=self.sealer,
+        )
+        self.connections = Connections()
+        self.fanout = FanOut(
+            redisconn.connect(redis_url, 8),
+            self.service,
+            config.poll_interval,
+            self.connections,
+            redisconn.subscribers(redis_url),
+            lean=self.pipe,
+        )
         self.addresses = AddressLimits(config.address_rate, config.max_connections_per_address)
         self.creations = CreationLimits(
             config.address_matches_per_minute,
@@ -105,12 +110,40 @@ class DuelServer:
                 lambda: self.metrics.inc("duel_keepalive_timeouts_total"),
             )
         )
-        self.bot_seats = BotSeats(self)  # the server's own bot players (server.lobby.bot_seats)
+        # the server's own bot players (server.lobby.bot_seats), on this process's own listener
+        bot_host = config.host if config.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+        self.bot_seats = BotSeats(
+            lambda: f"ws://{bot_host}:{self.port}",
+            think_s=config.bot_think,
+            abandoned_after=config.bot_abandoned_after,
+            metrics=self.metrics,
+            tokens=self.tokens,
+            directory=self.directory,
+            service=self.service,
+            tasks=self.bots,
+            draining=lambda: self.draining,
+        )
         self.replay_logs = LogCache()
         self.downloads = FileCache()  # replay files made for GET /replays/ID.duelreplay
         self.readers = Readers(
             config, self.tokens.replay_key()
         )  # replay files sent by clients (server.history.uploads)
+        self.session_services = SessionServices(
+            config=config,
+            process_id=self.process_id,
+            metrics=self.metrics,
+            store=self.store,
+            directory=self.directory,
+            service=self.service,
+            quick=self.quick,
+            tokens=self.tokens,
+            creations=self.creations,
+            addresses=self.addresses,
+            readers=self.readers,
+            replay_logs=self.replay_logs,
+            bots=self.bot_seats,
+            connections=self.connections,
+        )
         self._server: Server | None = None
         self.draining = False
 
@@ -181,9 +214,7 @@ class DuelServer:
         if self.keepalive is not None:
             self.keepalive.add(ws)
         owned = self.bot_seats.owns(ws.request.headers if ws.request is not None else None)
-        session = Session(ws, self)
-        if owned:
-            session.address = SERVER_OWNED  # one of this process's bots: no client's budget
+        session = Session(ws, self.session_services, owned=owned)  # owned: no client's budget
         self.addresses.enter(session.address)
         try:
             await session.run()
@@ -191,36 +222,10 @@ class DuelServer:
             self.metrics.inc("duel_connections_open", -1)
             self.addresses.leave(session.address)
 
-    def start_bot(self, match_id: str, *, resume: bool = False) -> None:
-        """Seat the server's own bot in seat 1 of ``match_id`` (server.lobby.bot_seats)."""
-        self.bot_seats.start(match_id, resume=resume)
-
-    def take_seat(self, match_id: str, seat: int, session: Session) -> Session | None:
-        """``session`` holds the seat on this process now; the session it replaces, if any."""
-        before = self.seats.get((match_id, seat))
-        self.seats[(match_id, seat)] = session
-        return before if before is not session else None
-
-    def leave_seat(self, match_id: str, seat: int, session: Session) -> None:
-        if self.seats.get((match_id, seat)) is session:
-            del self.seats[(match_id, seat)]
-
-    def seat_taken(self, match_id: str, seat: int, conn: str) -> Awaitable[None] | None:
-        """Connection ``conn`` (on any process) took the seat: close ours if it is another."""
-        session = self.seats.get((match_id, seat))
-        if session is None or session.conn_id == conn:
-            return None
-        self.leave_seat(match_id, seat, session)
-        return session.taken_over()
-
-    def match_expired(self, match_id: str) -> Awaitable[None] | None:
-        """A waiting match expired (server.lobby.expiry): its creator's connection here, if any, is
-        told and closed."""
-        session = self.seats.get((match_id, 0))
-        if session is None:
-            return None
-        self.leave_seat(match_id, 0, session)
-        return tell_expired(session)
+    @property
+    def sessions(self) -> set[Session]:
+        """Every session of this process (server.process.connections)."""
+        return self.connections.sessions
 
     async def health(self) -> tuple[bool, str]:
         """Can this process serve? Not draining, Redis answers within a second, and takes

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import structlog
@@ -63,11 +64,23 @@ from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED
 from server.match.matches import LiveMatch, Watcher
-from server.runtime.limits import TokenBucket, client_address, forwarded_for
+from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
 from server.storage.redisconn import store_failure
 
 if TYPE_CHECKING:
-    from server.process.app import DuelServer
+    from server.history.replays import LogCache
+    from server.history.uploads import Readers
+    from server.lobby.bot_seats import BotSeats
+    from server.lobby.creation_limits import CreationLimits
+    from server.lobby.quick import QuickQueue
+    from server.lobby.tokens import SeatTokens
+    from server.match.directory import MatchDirectory
+    from server.match.matches import MatchService
+    from server.process.config import ServerConfig
+    from server.process.connections import Connections
+    from server.runtime.limits import AddressLimits
+    from server.runtime.metrics import Metrics
+    from server.storage.store import RedisEventStore
 
 REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError)
 """Redis could not be reached (after the client's own retries): ``server/unavailable``."""
@@ -77,11 +90,33 @@ log = structlog.get_logger("duel.session")
 SERVER_NAME = "duel-server/0.1"
 
 
+@dataclass(frozen=True, slots=True)
+class SessionServices:
+    """What a session uses of its process (built once by server.process.app, in order)."""
+
+    config: ServerConfig
+    process_id: str
+    metrics: Metrics
+    store: RedisEventStore
+    directory: MatchDirectory
+    service: MatchService
+    quick: QuickQueue
+    tokens: SeatTokens
+    creations: CreationLimits
+    addresses: AddressLimits
+    readers: Readers
+    replay_logs: LogCache
+    bots: BotSeats
+    connections: Connections
+
+
 class Session:
-    def __init__(self, ws: ServerConnection, app: DuelServer) -> None:
+    def __init__(self, ws: ServerConnection, services: SessionServices, *, owned: bool = False) -> None:
+        """``owned``: one of this process's own bots opened the connection (server.lobby.bot_seats):
+        it counts against no client address."""
         self.ws = ws
-        self.app = app
-        self.cfg = app.config
+        self.services = services
+        self.cfg = services.config
         self.id = secrets.token_hex(6)
         # frames not sent yet, in order; a plain list and a task only while it is drained, not
         # an asyncio.Queue and a writer task per connection: 3 KiB less per connection held
@@ -98,7 +133,11 @@ class Session:
         self.watcher: Watcher | None = None
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
         headers = ws.request.headers if ws.request is not None else None
-        self.address = client_address(ws.remote_address, forwarded_for(headers), self.cfg.trusted_proxies)
+        self.address = (
+            SERVER_OWNED
+            if owned
+            else client_address(ws.remote_address, forwarded_for(headers), self.cfg.trusted_proxies)
+        )
         # the opening handshake is over and nothing reads its headers again (the library
         # neither): they were 5 KiB of every duel held (two connections)
         for message in (ws.request, ws.response):
@@ -106,10 +145,10 @@ class Session:
                 message.headers.clear()
         self.violations = 0
         self.dropped = False
-        self.conn_id = f"{app.process_id}/{self.id}"
+        self.conn_id = f"{services.process_id}/{self.id}"
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
         # replay files sent on this connection (server.history.uploads: limits, reader processes)
-        self.uploads = SessionUploads(app.readers, self.address, self.send, self.error)
+        self.uploads = SessionUploads(services.readers, self.address, self.send, self.error)
 
     # ------------------------------------------------------------ output
 
@@ -120,12 +159,12 @@ class Session:
             return
         if len(self._out) >= self.cfg.out_queue:
             self.dropped = True
-            self.app.metrics.inc("duel_slow_clients_dropped_total")
+            self.services.metrics.inc("duel_slow_clients_dropped_total")
             log.warning("slow_client_dropped", session=self.id, match_id=self.match_id)
             asyncio.get_running_loop().create_task(self.ws.close(CloseCode.TRY_AGAIN_LATER, "outgoing queue full"))
             return
         self._out.append(msg if isinstance(msg, bytes) else encode(msg))
-        self.app.metrics.inc("duel_frames_out_total")
+        self.services.metrics.inc("duel_frames_out_total")
         if self._drain is None and not self._kicked and not self._stopped:
             self._kicked = True
             self._loop.call_soon(self._kick)
@@ -163,7 +202,7 @@ class Session:
         return True
 
     def error(self, code: str, reason: str, *, fatal: bool = False) -> None:
-        self.app.metrics.inc("duel_errors_total", code=code)
+        self.services.metrics.inc("duel_errors_total", code=code)
         self.send(Error(code, reason, fatal))
 
     async def _drain_out(self) -> None:
@@ -181,7 +220,7 @@ class Session:
     # ------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
-        self.app.sessions.add(self)
+        self.services.connections.sessions.add(self)
         try:
             if await self._handshake():
                 async for frame in self.ws:
@@ -189,7 +228,7 @@ class Session:
         except ConnectionClosed:
             pass
         finally:
-            self.app.sessions.discard(self)
+            self.services.connections.sessions.discard(self)
             self.uploads.close()
             await self._unbind()
             await self._flush_and_stop()
@@ -232,17 +271,17 @@ class Session:
             self._waiting.cancel()
             self._waiting = None
             if self.match_id is not None:
-                lm = self.app.service.cached(self.match_id)
+                lm = self.services.service.cached(self.match_id)
                 if lm is None or not lm.started:
                     with contextlib.suppress(*REDIS_ERRORS):
-                        await self.app.quick.leave(self.match_id)  # a ghost is never paired
+                        await self.services.quick.leave(self.match_id)  # a ghost is never paired
         if self.match_id is not None and self.watcher is not None:
-            self.app.service.detach(self.match_id, self.watcher)
+            self.services.service.detach(self.match_id, self.watcher)
             seat = self.watcher.seat
             if seat is not None:
-                self.app.leave_seat(self.match_id, seat, self)
+                self.services.connections.leave_seat(self.match_id, seat, self)
                 with contextlib.suppress(*REDIS_ERRORS):
-                    await self.app.directory.release(self.match_id, seat, self.conn_id)
+                    await self.services.directory.release(self.match_id, seat, self.conn_id)
         self.watcher = None
 
     # ------------------------------------------------------------ input
@@ -286,11 +325,11 @@ class Session:
 
     def _decode(self, frame: str | bytes) -> ClientMessage | None:
         """Decode a frame or answer with an error frame (and count a violation)."""
-        self.app.metrics.inc("duel_frames_in_total")
+        self.services.metrics.inc("duel_frames_in_total")
         if not self.bucket.take():
             self._violation(E.RATE_LIMITED, f"at most {self.cfg.rate_per_second} frames per second on one connection")
             return None
-        if not self.app.addresses.take(self.address):
+        if not self.services.addresses.take(self.address):
             self._violation(
                 E.RATE_LIMITED,
                 f"at most {self.cfg.address_rate} frames per second from all the connections of one address",
@@ -331,8 +370,8 @@ class Session:
             # Redis is down, slow, out of memory, read-only or failing over: nothing the client
             # can fix, and the same request may succeed shortly (issue 34, finding 5)
             log.warning("redis_unavailable", session=self.id, match_id=self.match_id, type=msg.type, why=failure.health)
-            self.app.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
-            self.app.service.store_failed(failure)
+            self.services.metrics.inc("duel_redis_errors_total", kind=type(exc).__name__)
+            self.services.service.store_failed(failure)
             self.error(
                 E.SERVER_UNAVAILABLE,
                 f"the match store is {failure.words} right now; retry the same request shortly",
@@ -374,7 +413,7 @@ class Session:
 
     async def _may_create(self, match_id: str) -> bool:
         """This address's match creation limits (server.lobby.creation_limits) let it make ``match_id``."""
-        refusal = await self.app.creations.refusal(self.address, match_id)
+        refusal = await self.services.creations.refusal(self.address, match_id)
         if refusal is not None:
             self.error(refusal.code, refusal.reason)
             return False
@@ -387,11 +426,11 @@ class Session:
         self.watcher = Watcher(seat, self.send, self.flush)
         if seat is not None:
             # one live connection per seat: this one takes it over (here and on every process)
-            replaced = self.app.take_seat(match_id, seat, self)
+            replaced = self.services.connections.take_seat(match_id, seat, self)
             if replaced is not None:
                 await replaced.taken_over()
-            await self.app.directory.hold(match_id, seat, self.conn_id)
-        await self.app.service.attach(match_id, self.watcher, last_seq, greet)
+            await self.services.directory.hold(match_id, seat, self.conn_id)
+        await self.services.service.attach(match_id, self.watcher, last_seq, greet)
 
     def _request_id(self, given: str | None) -> str:
         """The client's request id, or one of our own (the server's Redis retries then stay
@@ -403,26 +442,26 @@ class Session:
         whether the duel has started and the players' names, when the caller knows them
         (else they are read from Redis)."""
         if known is None:
-            started = await self.app.store.last_seq(match_id) > 0
-            info = await self.app.directory.get(match_id)
+            started = await self.services.store.last_seq(match_id) > 0
+            info = await self.services.directory.get(match_id)
             names = list(info.names) if info is not None else ["", ""]
         else:
             started, names = known[0], list(known[1])
-        self.send(Seated(match_id, seat, self.app.tokens.issue(match_id, seat), started, names))
+        self.send(Seated(match_id, seat, self.services.tokens.issue(match_id, seat), started, names))
         await self._bind(match_id, seat, 0)
 
     def _known(self, match_id: str, names: tuple[str, str] | None) -> tuple[bool, tuple[str, str]] | None:
         """What a joiner's ``Seated`` says, when this process knows it: the duel started here
         (or was seen started) and the names were read after the join (``refresh_presence``)."""
-        lm = self.app.service.cached(match_id)
+        lm = self.services.service.cached(match_id)
         return (True, names) if names is not None and lm is not None and lm.started else None
 
     async def _start(self, match_id: str) -> None:
         """Append the duel's first entry once both seats are taken (at most once, whoever calls)."""
-        info = await self.app.directory.get(match_id)
+        info = await self.services.directory.get(match_id)
         if info is None or info.decks[0] is None or info.decks[1] is None:
             return
-        await self.app.service.start(
+        await self.services.service.start(
             match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names
         )
 
@@ -431,11 +470,11 @@ class Session:
             return None
         deck = deck_or_demo(msg.deck, 0)
         request_id = self._request_id(msg.request_id)
-        match_id = self.app.tokens.match_id_for(request_id)
+        match_id = self.services.tokens.match_id_for(request_id)
         if not await self._may_create(match_id):
             return None
         clock = None if msg.clock_ms is None else ClockSettings(msg.clock_ms, msg.increment_ms)
-        outcome = await self.app.directory.create(
+        outcome = await self.services.directory.create(
             match_id,
             request_id,
             deck,
@@ -449,14 +488,14 @@ class Session:
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
             return None
-        self.app.creations.made(self.address, match_id)
+        self.services.creations.made(self.address, match_id)
         if outcome == "ok":  # a new match: nobody else can know its id yet
-            self.app.service.fresh(match_id)
+            self.services.service.fresh(match_id)
             await self._seat(match_id, 0, (False, (msg.name, "")))
         else:
             await self._seat(match_id, 0)
         if msg.opponent == "bot" and outcome == "ok":
-            self.app.start_bot(match_id)
+            self.services.bots.start(match_id)
         log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine")
         return match_id
 
@@ -464,14 +503,14 @@ class Session:
         if not self._free():
             return
         deck = deck_or_demo(msg.deck, 1)
-        outcome = await self.app.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
+        outcome = await self.services.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
         if outcome == "notfound":
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
         if outcome == "full":
             self.error(E.MATCH_FULL, "both seats are taken")
             return
-        names = await self.app.service.refresh_presence(msg.match_id)  # the joiner's name before the board
+        names = await self.services.service.refresh_presence(msg.match_id)  # the joiner's name before the board
         await self._start(msg.match_id)
         await self._seat(msg.match_id, 1, self._known(msg.match_id, names))
         log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
@@ -480,32 +519,32 @@ class Session:
         if not self._free():
             return
         me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1), msg.name)
-        own_match_id = self.app.tokens.match_id_for(me.request_id)
+        own_match_id = self.services.tokens.match_id_for(me.request_id)
         if not await self._may_create(own_match_id):  # it may have to wait in a match of its own
             return
-        pairing = await self.app.quick.pair(me, own_match_id)
+        pairing = await self.services.quick.pair(me, own_match_id)
         if pairing.outcome == "wait":
             await self._create_quick(pairing.match_id, me)
-            self.app.creations.made(self.address, pairing.match_id)
+            self.services.creations.made(self.address, pairing.match_id)
             await self._seat(pairing.match_id, 0)
-            lm = self.app.service.cached(pairing.match_id)
+            lm = self.services.service.cached(pairing.match_id)
             if lm is None or not lm.started:
                 self._waiting = asyncio.create_task(self._wait_for_opponent(pairing.match_id, me))
             return
-        waiter = pairing.waiter or await self.app.quick.waiter(pairing.match_id)
+        waiter = pairing.waiter or await self.services.quick.waiter(pairing.match_id)
         if waiter is not None:  # its server may not have got to create the match yet
             await self._create_quick(pairing.match_id, waiter)
-        outcome = await self.app.directory.join(pairing.match_id, me.request_id, me.deck, me.name)
+        outcome = await self.services.directory.join(pairing.match_id, me.request_id, me.deck, me.name)
         if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
             self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
             return
-        names = await self.app.service.refresh_presence(pairing.match_id)
+        names = await self.services.service.refresh_presence(pairing.match_id)
         await self._start(pairing.match_id)
         await self._seat(pairing.match_id, 1, self._known(pairing.match_id, names))
-        await self.app.quick.done(pairing.match_id)
+        await self.services.quick.done(pairing.match_id)
 
     async def _create_quick(self, match_id: str, waiter: Entrant) -> None:
-        await self.app.directory.create(
+        await self.services.directory.create(
             match_id, waiter.request_id, waiter.deck, spectators=True, quick=True, name=waiter.name
         )
 
@@ -515,34 +554,35 @@ class Session:
         while True:
             await asyncio.sleep(REFRESH_S)
             try:
-                lm = self.app.service.cached(match_id)
+                lm = self.services.service.cached(match_id)
                 if lm is not None and lm.started:
                     return
-                if await self.app.quick.still_waiting(match_id):
+                if await self.services.quick.still_waiting(match_id):
                     continue
-                joiner = await self.app.quick.joiner(match_id)
+                joiner = await self.services.quick.joiner(match_id)
                 if joiner is None:
-                    await self.app.quick.requeue(me, match_id)  # our entry lapsed: wait again
+                    await self.services.quick.requeue(me, match_id)  # our entry lapsed: wait again
                     continue
-                if await self.app.directory.join(match_id, joiner.request_id, joiner.deck, joiner.name) != "full":
+                if await self.services.directory.join(match_id, joiner.request_id, joiner.deck, joiner.name) != "full":
                     await self._start(match_id)
-                    await self.app.quick.done(match_id)
+                    await self.services.quick.done(match_id)
                     log.info("quick_pairing_completed", match_id=match_id, session=self.id)
             except REDIS_ERRORS:
                 log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
     async def _list(self, msg: ListMatches) -> None:
-        infos = await self.app.directory.listing(msg.status, msg.limit, msg.before_ms, msg.before_id)
+        infos = await self.services.directory.listing(msg.status, msg.limit, msg.before_ms, msg.before_id)
         rows = []
         for info in infos:
-            seq = info.result["length"] if info.result is not None else await self.app.store.last_seq(info.match_id)
+            store = self.services.store
+            seq = info.result["length"] if info.result is not None else await store.last_seq(info.match_id)
             rows.append(info.public(seq))
         self.send(MatchList(rows))
 
     async def _spectate(self, msg: Spectate) -> None:
         if not self._free():
             return
-        info = await self.app.directory.get(msg.match_id)
+        info = await self.services.directory.get(msg.match_id)
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
@@ -561,21 +601,21 @@ class Session:
         if not self._free():
             return
         try:
-            claim = self.app.tokens.verify(msg.token)
+            claim = self.services.tokens.verify(msg.token)
         except BadToken:
             self.error(E.SESSION_UNAUTHORIZED, "the token is not valid", fatal=True)
             await self.close(CloseCode.UNAUTHORIZED, "bad token")
             return
-        info = await self.app.directory.get(claim.match_id)
+        info = await self.services.directory.get(claim.match_id)
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {claim.match_id}")
             return
-        started = await self.app.store.last_seq(claim.match_id) > 0
+        started = await self.services.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started, list(info.names)))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)
-        lm = self.app.service.cached(claim.match_id)
+        lm = self.services.service.cached(claim.match_id)
         if info.opponent == "bot" and claim.seat == 0 and lm is not None and not lm.finished and not lm.presence[1]:
-            self.app.start_bot(claim.match_id, resume=True)  # its server went away: seat it again
+            self.services.bots.start(claim.match_id, resume=True)  # its server went away: seat it again
         if not started:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now
@@ -590,19 +630,19 @@ class Session:
         if seat is None:
             self.error(E.SESSION_SPECTATOR, "spectators cannot act")
             return
-        await self.app.service.submit(self.match_id, seat, msg, self.send)
+        await self.services.service.submit(self.match_id, seat, msg, self.send)
 
     async def _sync(self, msg: Sync) -> None:
         if self.match_id is None or self.watcher is None:
             self.error(E.SESSION_NOT_IN_MATCH, "create, join, spectate or reconnect first")
             return
-        await self.app.service.resync(self.match_id, self.watcher, msg.last_seq)
+        await self.services.service.resync(self.match_id, self.watcher, msg.last_seq)
 
     async def _replay(self, msg: GetReplay) -> None:
         if msg.upload_id is not None:
             await self.uploads.page(msg)  # a file sent on this connection (server.history.uploads)
             return
-        info = await self.app.directory.get(msg.match_id)
+        info = await self.services.directory.get(msg.match_id)
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
@@ -610,17 +650,17 @@ class Session:
         if not info.spectators and not seated_here:
             self.error(E.SESSION_UNAUTHORIZED, "this match's replay is for its players only")
             return
-        log_entries = self.app.replay_logs.get(msg.match_id)
+        log_entries = self.services.replay_logs.get(msg.match_id)
         if log_entries is None:
             if info.status != FINISHED:
-                lm = await self.app.service.load(msg.match_id)
+                lm = await self.services.service.load(msg.match_id)
                 if not lm.finished:
                     self.error(E.MATCH_NOT_FINISHED, "the full replay opens when the match ends")
                     return
-            log_entries = await self.app.store.read(msg.match_id)
-            self.app.replay_logs.put(msg.match_id, log_entries)
-        key = self.app.tokens.alias_key(msg.match_id)
-        checkpoints = self.app.replay_logs.checkpoints(msg.match_id)
+            log_entries = await self.services.store.read(msg.match_id)
+            self.services.replay_logs.put(msg.match_id, log_entries)
+        key = self.services.tokens.alias_key(msg.match_id)
+        checkpoints = self.services.replay_logs.checkpoints(msg.match_id)
         got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views, checkpoints)
         self.send(
             ReplayLog(

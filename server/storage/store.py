@@ -37,8 +37,8 @@ from typing import Any, Literal, Protocol
 import msgpack
 import redis.asyncio as aioredis
 
-from protocol.entry import LogEntry
 from server.storage import keys, resp
+from server.storage.entry import LogEntry
 
 MAX_ENTRY_BYTES = 512 * 1024
 READ_BATCH = 500

@@ -25,7 +25,6 @@ import redis.asyncio as aioredis
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from protocol import errors as E
-from protocol.entry import LogEntry
 from protocol.messages import (
     Accepted,
     CreateMatch,
@@ -41,6 +40,7 @@ from server.clients.client import ClientError, DuelClient, bot_choice
 from server.history.replay import verify_log
 from server.process import child
 from server.storage import keys
+from server.storage.entry import LogEntry
 from server.storage.store import RedisEventStore
 
 SECRET = "fault-test-secret-0123456789abcdef"

@@ -17,9 +17,9 @@ import sys
 
 import redis.asyncio as aioredis
 
-from protocol.entry import LogEntry
 from server import rules
 from server.match.live import owing_seat_of
+from server.storage.entry import LogEntry
 from server.storage.store import RedisEventStore, action_key, fingerprint
 
 

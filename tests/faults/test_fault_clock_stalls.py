@@ -28,10 +28,10 @@ from pathlib import Path
 import pytest
 
 from protocol import errors as E
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch
 from server.clients.client import ClientError, DuelClient, bot_choice
 from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.entry import LogEntry
 from tests.faults.fault_helpers import NETWORK_ERRORS, Ack, ServeProcess, audit, fknob, knob, read_log, report
 from tests.server.duel_helpers import start_match
 

@@ -18,11 +18,11 @@ from typing import Any, TypeVar
 import msgpack
 
 from protocol.codec import pack
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, Error, ReplayLoaded, UploadReplay
 from server import rules
 from server.clients.client import DuelClient
 from server.history import replay_file
+from server.storage.entry import LogEntry
 from tests.server.duel_helpers import quietly, start_match, wait_for_turn
 
 PART = 4000

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from protocol import LogEntry
 from server.storage import resp
+from server.storage.entry import LogEntry
 from server.storage.store import APPEND_LUA, RedisEventStore, action_key
 from tests.server.redis_proxy import LossyProxy, script_sha
 

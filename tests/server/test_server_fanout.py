@@ -144,9 +144,9 @@ def test_a_bell_that_rings_while_a_watcher_attaches_is_not_lost(redis_url: str, 
     two at 0.18-0.22x its throughput). The bell now waits for the attach, then syncs."""
 
     async def body() -> None:
-        from protocol.entry import LogEntry
         from protocol.messages import Spectate, Spectating
         from server.clients.client import DuelClient
+        from server.storage.entry import LogEntry
 
         async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
             a, b, match_id, _ = await start_match(url_of(s1))

@@ -186,7 +186,7 @@ def test_the_checker_catches_a_leak() -> None:
     import pytest
 
     from protocol.codec import encode
-    from protocol.entry import LogEntry
+    from server.storage.entry import LogEntry
 
     key = SeatTokens(SECRET).alias_key("m")
     facts = rules.genesis(11, (rules.demo_deck(0), rules.demo_deck(1)))

@@ -12,8 +12,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from engine.facts import Used
-from protocol import LogEntry
 from server.storage import keys
+from server.storage.entry import LogEntry
 from server.storage.store import RedisEventStore, action_key
 
 T = TypeVar("T")

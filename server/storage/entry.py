@@ -26,9 +26,12 @@ from typing import Any
 
 import msgpack
 
-from engine.facts import Fact, facts_of, wire_facts
 from protocol.codec import pack
 from protocol.messages import message
+from server.rules import Fact, facts_of, wire_facts
+
+PLAYERS_KEY = "players"
+"""The genesis action's record of the players' display names (matches started since replay format 2)."""
 
 ENTRY_SCHEMA_VERSION = 1
 
