@@ -125,9 +125,8 @@ class DuelServer:
         )
         self.replay_logs = LogCache()
         self.downloads = FileCache()  # replay files made for GET /replays/ID.duelreplay
-        self.readers = Readers(
-            config, self.tokens.replay_key()
-        )  # replay files sent by clients (server.history.uploads)
+        # replay files sent by clients (server.history.uploads)
+        self.readers = Readers(config, self.tokens.replay_key())
         self.session_services = SessionServices(
             config=config,
             process_id=self.process_id,
