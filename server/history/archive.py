@@ -17,7 +17,6 @@ import redis.asyncio as aioredis
 from server.history import replay_file
 from server.match.directory import FINISHED, MatchDirectory
 from server.storage import keys
-from server.storage.entry import LogEntry
 from server.storage.store import RedisEventStore
 
 DAY_MS = 24 * 3600 * 1000
@@ -38,10 +37,13 @@ async def export_match(client: aioredis.Redis, match_id: str, key: bytes | None 
 
 
 def replay_bytes(
-    match_id: str, entries: list[LogEntry], players: tuple[str, str], created_ms: int, key: bytes | None
+    match_id: str, records: list[dict[str, Any]], players: tuple[str, str], created_ms: int, key: bytes | None
 ) -> bytes:
-    """The replay file of a stored log, as bytes. It folds the whole log and compresses it: the
-    server runs it in a reader process (``GET /replays/ID.duelreplay``), never on its loop."""
+    """The replay file of a stored log given as its records (``replay_file.record``: plain
+    values, which pickle alike whether the engine runs compiled or not), as bytes. It folds the
+    whole log and compresses it: the server runs it in a reader process (``GET
+    /replays/ID.duelreplay``), never on its loop."""
+    entries = [replay_file.entry_of(r) for r in records]
     return replay_file.dumps(replay_file.build(match_id, entries, players=players, created_ms=created_ms, key=key))
 
 

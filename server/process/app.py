@@ -284,7 +284,7 @@ class DuelServer:
         matches that allow spectators (a players-only match's replay stays with its players).
         The file is made in a reader process (folding and compressing a whole log would hold
         the loop, issue 34) and kept: a finished match's file never changes."""
-        from server.history import archive
+        from server.history import archive, replay_file
         from server.match.directory import FINISHED
 
         if not keys.MATCH_ID_RE.fullmatch(match_id):
@@ -295,9 +295,9 @@ class DuelServer:
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
             data = self.downloads.get(match_id)
             if data is None:
-                entries = await self.store.read(match_id)
+                records = [replay_file.record(e) for e in await self.store.read(match_id)]
                 data = await self.readers.run(
-                    archive.replay_bytes, match_id, entries, info.names, info.created_ms, self.tokens.replay_key()
+                    archive.replay_bytes, match_id, records, info.names, info.created_ms, self.tokens.replay_key()
                 )
                 self.downloads.put(match_id, data)
         except REDIS_DOWN:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import msgpack
 
+from engine.facts import facts_of, wire_facts
 from protocol.codec import pack
 from protocol.messages import Accepted, Error, ReplayLoaded, UploadReplay
 from server import rules
@@ -112,10 +113,12 @@ def edited_fact(log: list[LogEntry]) -> list[LogEntry]:
     out = list(log)
     for i, e in enumerate(out):
         if i > 0 and any(f["t"] == "lp" for f in e.facts):
-            facts = [
-                dataclasses.replace(f, delta=f.delta + 1000, lp=f.lp + 1000) if f["t"] == "lp" else f for f in e.facts
+            # through the wire form: compiled, the engine's facts are not dataclasses
+            wire = [
+                {**f, "delta": f["delta"] + 1000, "lp": f["lp"] + 1000} if f["t"] == "lp" else f
+                for f in wire_facts(e.facts)
             ]
-            out[i] = dataclasses.replace(e, facts=facts)
+            out[i] = dataclasses.replace(e, facts=facts_of(wire))
             return rehashed(out)
     raise AssertionError("no Life Points change in the log")
 
