@@ -36,6 +36,7 @@ from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
 from engine.ops import WATCHING
 from engine.state import full_state_hash
+from engine.stats import equipped_as_spell
 from tests.engine.play import aggressive
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,8 +98,9 @@ def check_board(s: State) -> None:
     for seat, got in zip((0, 1, None), board.field, strict=True):
         if got is not None:
             assert all(a is b for a, b in zip(got, s._field_cards(seat), strict=True))
-    if board.sources is not None:  # kept only where no card negates another
-        want_sources = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None]
+    if board.sources is not None:  # kept only where no card negates another and none is activating
+        # a monster equipped as an Equip Spell Card has no monster effects (ruling EQ-1)
+        want_sources = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None and not equipped_as_spell(c)]
         assert [(c.id, sc) for c, sc in board.sources] == want_sources
 
 
