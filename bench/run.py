@@ -30,7 +30,7 @@ from engine import (
     pending,
     state_hash,
 )
-from engine.state import clone, deep_clone
+from engine.kernel.cow import clone, deep_clone
 
 
 def timed(fn: Callable[[], Any], repeat: int = 5) -> float:

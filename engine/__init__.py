@@ -14,12 +14,15 @@ from . import state as _state
 from .apply import apply_facts, evolve, fold, fold_into
 from .card_data import CardData
 from .cards import CARDS, CARDS_BY_NAME, by_name
-from .decide import decide, decide_state, legal_actions
+from .decide import decide, decide_state
 from .decks import demo_deck
 from .describe import describe
-from .flow import owed_by, pending
 from .genesis import DuelConfig, create, initial
-from .state import CardPool, State, share_unwritten, state_hash
+from .kernel.cow import CardPool, share_unwritten
+from .kernel.hashing import state_hash
+from .legal import legal_actions
+from .owed import owed_by, pending
+from .state import State
 from .types import Action, Fact, IllegalAction
 from .view import view
 from .viewpoints import Viewpoints

@@ -32,7 +32,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .interning import shared_code, shared_int
+from .kernel.interning import shared_code, shared_int
 from .types import Fact
 
 Viewer = int | None

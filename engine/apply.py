@@ -12,25 +12,10 @@ from typing import Any, Final, TypeVar
 
 from . import facts as F
 from .facts import ABSENT, Fact
-from .interning import shared_code, shared_int
-from .state import (
-    NO_COUNTERS,
-    NO_FLAGS,
-    NO_MATERIALS,
-    OWN_CARDS,
-    Attack,
-    Card,
-    Link,
-    Modifier,
-    Player,
-    Resolving,
-    State,
-    Trigger,
-    derive,
-    own_cards,
-    write_card,
-    write_player,
-)
+from .kernel.cow import derive, new_cards, own_cards, write_card, write_player
+from .kernel.interning import shared_code, shared_int
+from .kernel.memo import cards_made, forget
+from .state import NO_COUNTERS, NO_FLAGS, NO_MATERIALS, Attack, Card, Link, Modifier, Player, Resolving, State, Trigger
 from .types import CardFlag, Phase, Position, Step, Timing, Zone
 
 # the fact's string (a log's, or already the member) -> the member the state holds
@@ -59,10 +44,10 @@ def handles(cls: type[FactT]) -> Callable[[Callable[[State, FactT], None]], Call
 def apply(state: State, fact: Fact) -> None:
     """Apply one fact to ``state`` in place. A card ``state`` shares with other states is
     copied before it is written (``write_card``), so only ``state`` changes."""
-    state._memo = None  # what was computed from the state before (engine.state, engine.view)
+    forget(state)  # what was worked out from the state before
     HANDLERS[fact.__class__](state, fact)
     state.seq += 1
-    state._memo = None
+    forget(state)
 
 
 def evolve(state: State, fact: Fact) -> State:
@@ -85,10 +70,10 @@ def fold_into(state: State, facts: list[Fact]) -> State:
     turn, written out: a stored log is mostly this loop (the call per fact was a tenth of it)."""
     handlers = HANDLERS
     for f in facts:
-        state._memo = None
+        forget(state)
         handlers[f.__class__](state, f)
     state.seq += len(facts)  # no handler reads it (a rule reads it while deciding: ``apply``)
-    state._memo = None
+    forget(state)
     return state
 
 
@@ -150,15 +135,13 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
 @handles(F.DuelStarted)
 def _duel_started(s: State, f: F.DuelStarted) -> None:
     s.started = True
-    s._roster = None  # it creates the cards
-    s._board = None
+    cards_made(s)
     s.options = dict(f.options)
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
     cards = own_cards(s)
     for seat, deck in enumerate(f.decks):
         s.players[seat].lp = int(f.lp)
-        # the ids as shared objects (``shared_int``): the compiled engine would box each anew
         for cid, code in deck:
             cards[shared_int(cid)] = Card(id=cid, code=shared_code(code), owner=seat, controller=seat, zone=Zone.DECK)
             s.players[seat].deck.append(shared_int(cid))
@@ -221,8 +204,7 @@ def _moved(s: State, f: F.Moved) -> None:
         s.modifiers = [
             m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")
         ]
-        cid: Any = c.id  # one int object for the whole scan (compiled, ``c.id`` is boxed at each read)
-        for other in [o for o in s.cards.values() if o.equipped_to == cid]:
+        for other in s.equips_of(c):
             write_card(s, other.id).equipped_to = None
 
 
@@ -259,9 +241,6 @@ def _turn(s: State, f: F.Turn) -> None:
     _reset_attacks(s)
 
 
-_ATTACKED_TARGETS: Final = CardFlag.ATTACKED_TARGETS  # a StrEnum member read from its class costs ~4x a local
-
-
 def _without(m: Mapping[str, V], key: str) -> Mapping[str, V]:
     """``m`` less ``key`` (a card's counters and flags are replaced, never changed in place)."""
     if key not in m:
@@ -279,8 +258,8 @@ def _reset_attacks(s: State) -> None:
     """No card has attacked yet (writes only the cards that had). Only cards on the field
     can have attacked: leaving it resets a card's attacks and flags (``place``), so the
     field's at most 22 cards are looked at, not the duel's 80 (a fifth of folding a log)."""
-    flag = _ATTACKED_TARGETS
-    for cid in [c.id for c in s._field_cards(None) if c.attacks or flag in c.flags]:
+    flag = CardFlag.ATTACKED_TARGETS
+    for cid in [c.id for c in s.field_cards() if c.attacks or flag in c.flags]:
         c = write_card(s, cid)
         c.attacks = 0
         c.flags = _without(c.flags, flag)
@@ -586,11 +565,8 @@ def _setup(s: State, f: F.Setup) -> None:
     s.options = dict(f.options)
     s.rng = int(f.rng)
     s.players = [Player(), Player()]
-    s.cards = {}
-    if type(s._w) is set:
-        s._w.add(OWN_CARDS)  # a new dict, its own
-    s._roster = None  # it creates the cards
-    s._board = None
+    new_cards(s)
+    cards_made(s)
     s.turn = int(f.turn)
     s.turn_player = int(f.turn_player)
     for seat in (0, 1):

@@ -38,6 +38,7 @@ from .facts import (
     Note,
     TriggerDone,
 )
+from .kernel.caches import held_ids
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked, is_negated
@@ -97,21 +98,16 @@ def open_state(s: State) -> bool:
     return not s.chain and not event_blocks(s) and s.choice is None
 
 
-# the zones as module names: hot code reads them for every card (a StrEnum member lookup costs more)
-_HAND: Final = Zone.HAND
-_GRAVEYARD: Final = Zone.GRAVEYARD
-_MONSTERS: Final = Zone.MONSTERS
 _SPELL_ZONES: Final = frozenset({Zone.SPELLS_TRAPS, Zone.FIELD})
 _ON_FIELD: Final = frozenset({Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD})
 _CARD_ACTIVATIONS: Final = frozenset({"spell", "trap"})
-_FROM_GRAVE: Final = CardFlag.ACTIVATE_FROM_GRAVE
 
 
 def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     """May ``seat`` activate ``eff`` of ``card`` from where the card is now?"""
     zone = card.zone
     if eff.kind in _CARD_ACTIVATIONS:
-        if zone == _HAND:
+        if zone == Zone.HAND:
             return _from_hand_ok(s, card, seat)
         if card.controller != seat:
             return False
@@ -123,19 +119,19 @@ def _from_where_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
             if data.is_trap or data.prop == "quick-play":
                 return card.set_turn < s.turn
             return True
-        if zone == _GRAVEYARD:
+        if zone == Zone.GRAVEYARD:
             # a Spell whose activation an effect allowed from the Graveyard this turn; it stays there
             # (``ops.allow_activation_from_grave``: Destiny HERO - Diamond Dude, ruling GEN-1)
-            return card.owner == seat and card.flags.get(_FROM_GRAVE) == s.turn and card.data.is_spell
+            return card.owner == seat and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) == s.turn and card.data.is_spell
         return False
     if eff.from_hand:
-        return zone == _HAND and card.owner == seat
+        return zone == Zone.HAND and card.owner == seat
     if eff.from_grave:
-        return zone == _GRAVEYARD and card.owner == seat
+        return zone == Zone.GRAVEYARD and card.owner == seat
     # effects of a face-up card on the field; a monster's only from a Monster Zone (one equipped
     # as an Equip Spell Card is a Spell Card: no monster effects, ruling EQ-1)
     if card.data.is_monster:
-        return zone == _MONSTERS and card.face_up and card.controller == seat
+        return zone == Zone.MONSTERS and card.face_up and card.controller == seat
     return zone in _ON_FIELD and card.face_up and card.controller == seat
 
 
@@ -273,12 +269,8 @@ def _candidate_cards(s: State, seat: int) -> list[Card]:
     """The cards ``seat`` might activate something of: its hand and Graveyard, every field card."""
     cards = s.cards
     p = s.players[seat]
-    # the ids as the lists hold them (typed Any: compiled, an int read from a list[int] is
-    # unboxed, and boxed into a new object again to look it up)
-    hand: list[Any] = p.hand
-    graveyard: list[Any] = p.graveyard
-    out = [cards[c] for c in hand]
-    out += [cards[c] for c in graveyard]
+    out = [cards[c] for c in held_ids(p.hand)]
+    out += [cards[c] for c in held_ids(p.graveyard)]
     for sd in (0, 1):
         q = s.players[sd]
         out += [cards[c] for c in q.monsters if c is not None]

@@ -1,91 +1,25 @@
-"""``legal_actions`` and ``decide``: what a seat may do now, and what its action causes.
-
-``decide`` accepts an action only if it matches one of ``legal_actions`` (on
-every key the action names), so the two can never disagree. It works on a
-private copy: an illegal action raises ``IllegalAction`` and changes nothing.
+"""``decide``: what an action causes. It works on a private copy of the state: an illegal
+action (one that matches none of ``legal.legal_actions``) raises ``IllegalAction`` and changes
+nothing.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import Any, Final
-
 from .apply import fold
 from .battle import battle_step
-from .battle.start_step import may_enter
-from .chain import activate, activation_actions, field_snapshot, note_left_field, open_state
+from .chain import activate, activate_trigger, field_snapshot, note_left_field, trigger_actions
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
+from .effects.choices import answer
 from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, TriggerDone, Used
-from .flow import auto_pass_turn_player, owed_by, pending, settle
-from .main_phase import change_position, flip_summon, set_spell_trap, summon, summon_actions
+from .flow import auto_pass_turn_player, end_phase_over, settle
+from .kernel.cow import begin_in_place, derive, end_in_place
+from .kernel.memo import carry_over
+from .legal import find_legal, trigger_indices
+from .main_phase import change_position, flip_summon, set_spell_trap, summon
 from .ops import move, raise_event, send_to_grave
-from .state import Card, State, begin_in_place, carry_board_hash, derive, end_in_place
-from .stats import can_summon
+from .state import Card, State
 from .types import Action, Fact, IllegalAction, other
-
-PASS: Final[Action] = {"do": "pass"}
-KNOWN_ACTIONS: Final = frozenset(
-    {
-        "pass",
-        "summon",
-        "set",
-        "flip_summon",
-        "change_position",
-        "activate",
-        "attack",
-        "retarget",
-        "cancel_attack",
-        "choose",
-        "enter_battle_phase",
-        "end_battle_phase",
-        "next_phase",
-        "end_turn",
-        "concede",
-    }
-)
-
-
-def legal_actions(s: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now (empty if the engine is not waiting for it)."""
-    if owed_by(s) != seat:
-        return []
-    if s.choice is not None:
-        return _choice_actions(s, seat)
-    out: list[Action] = []
-    out.extend(activation_actions(s, seat))
-    if seat == s.turn_player and open_state(s):
-        out.extend(
-            a
-            for a in summon_actions(s, seat)
-            if a["do"] != "summon" or can_summon(s, s.cards[a["card"]], seat, "normal")
-        )
-        out.extend(procedure_actions(s, seat))
-        out.extend(battle_step.attack_actions(s, seat))
-        out.extend(_phase_actions(s))
-    out.append(dict(PASS))
-    if seat == s.turn_player and open_state(s) and s.phase == "battle" and s.step == "battle" and s.attack is None:
-        if battle_step.forced_attack_pending(s):
-            out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
-    return out
-
-
-def procedure_actions(s: State, seat: int) -> list[Action]:
-    """Special Summons from the hand by a card's own procedure (Fenrir: "can only be Special
-    Summoned by removing 2 WATER monsters in your Graveyard from play"): a Main Phase action of
-    the turn player in an open game state, like a Normal Summon; it does not start a chain."""
-    if s.phase not in ("main1", "main2") or s.priority != seat:
-        return []
-    out: list[Action] = []
-    for cid in s.players[seat].hand:
-        c = s.cards[cid]
-        sc = script_of(c)
-        if sc is None or sc.procedure is None or not can_summon(s, c, seat, "procedure"):
-            continue
-        for cost in sc.procedure(s, c, seat):
-            for position in ("attack", "defense"):
-                out.append({"do": "summon", "card": cid, "cost": list(cost), "procedure": True, "position": position})
-    return out
 
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
@@ -104,173 +38,6 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
     ctx.emit(Event(event={"kind": "summoned", "card": card.id, "how": "special"}))
     note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-3)
     ctx.emit(Priority(seat=seat, passes=0))
-
-
-def _phase_actions(s: State) -> list[Action]:
-    out: list[Action] = []
-    if s.phase == "battle" and s.step in ("start", "end"):
-        out.append({"do": "next_phase"})
-        return out
-    if s.phase == "battle" and s.step == "battle" and s.attack is None:
-        out.append({"do": "end_battle_phase"})
-        out.append({"do": "end_turn"})
-        return out
-    if s.phase == "battle":
-        return out
-    if may_enter(s):
-        out.append({"do": "enter_battle_phase"})
-    out.append({"do": "next_phase"})
-    forced = (
-        s.phase in ("draw", "standby", "main1")
-        and s.turn > 1
-        and s.battle_phases == 0
-        and "battle" not in s.skip
-        and battle_step.must_enter(s)
-    )
-    if s.phase in ("main1", "main2", "standby", "draw") and not forced:
-        out.append({"do": "end_turn"})
-    return out
-
-
-def _choice_actions(s: State, seat: int) -> list[Action]:
-    ch = s.choice
-    assert ch is not None
-    kind = ch["kind"]
-    if kind == "replay":
-        return battle_step.replay_actions(s)
-    if kind == "trigger":
-        from .chain import trigger_actions
-
-        ways = [w for i in _trigger_indices(ch) for w in trigger_actions(s, i)]
-        return ways if ch.get("mandatory") else [*ways, dict(PASS)]
-    if kind == "discard":
-        hand = s.players[seat].hand
-        return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
-    if kind == "ahead":
-        from .chain import ahead_actions
-
-        return [*ahead_actions(s, seat, list(ch["kinds"])), dict(PASS)]
-    if kind in ("options", "cards"):
-        from .effects.choices import choice_actions
-
-        return choice_actions(ch)
-    return []
-
-
-def _trigger_indices(ch: dict[str, Any]) -> list[int]:
-    """The pending triggers a ``trigger`` choice is about (several: their controller orders them)."""
-    return [int(i) for i in ch.get("indices", [ch["index"]])]
-
-
-def _norm(v: Any) -> Any:
-    if isinstance(v, list | tuple):
-        return sorted(_norm(x) for x in v) if all(isinstance(x, int) for x in v) else [_norm(x) for x in v]
-    return v
-
-
-def normalize(action: Action) -> Action:
-    """Accept a few convenient spellings: a single target instead of a list."""
-    a = dict(action)
-    if a.get("do") == "activate":
-        for key in ("target", "cost"):
-            if key in a and isinstance(a[key], int):
-                a[key] = [a[key]]
-    if a.get("direct") is False:
-        a.pop("direct")
-    return a
-
-
-def matches(action: Action, legal: Action) -> bool:
-    """Every key the action names agrees with the legal action."""
-    for k, v in action.items():
-        if k not in legal:
-            if v in (None, [], False):
-                continue
-            return False
-        lv = legal[k]
-        if v != lv and _norm(v) != _norm(lv):  # equal values normalize equal: most keys need no sort
-            return False
-    return True
-
-
-def find_legal(s: State, seat: int, action: object) -> Action:
-    """The legal action ``action`` asks for. ``action`` is whatever the client sent (typed
-    ``object``: compiled code checks argument types, and junk must get IllegalAction)."""
-    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
-        raise IllegalAction("action/malformed", "an action is a map with a string 'do'")
-    if s.finished:
-        raise IllegalAction("match/finished", "the duel is over")
-    if owed_by(s) != seat:
-        raise IllegalAction("action/not_your_priority", "the engine is waiting for the other player")
-    a = normalize(action)
-    do = a["do"]
-    for la in known_legal_actions(s, seat):
-        # ``matches`` would refuse another kind of action on its "do" (a str: no normalizing
-        # makes two differ less): skipping them first spares a pass the scan of every activation
-        if la["do"] == do and matches(a, la):
-            return dict(la)  # the first that matches
-    raise IllegalAction("action/illegal", explain(s, seat, a))
-
-
-def known_legal_actions(s: State, seat: int) -> list[Action]:
-    """``legal_actions``, kept with the state until a fact changes it: the server computes
-    them to send them to the seat, then checks the seat's answer against them. Read only:
-    the list and its actions are shared (``legal_actions`` gives a fresh copy)."""
-    if seat != 0 and seat != 1:
-        return legal_actions(s, seat)  # nothing, worked out anew
-    memo = s.memo()
-    kept = memo.legal
-    if kept is None:
-        kept = memo.legal = [None, None]
-    got = kept[seat]
-    if got is None:
-        got = kept[seat] = legal_actions(s, seat)
-    return got
-
-
-def explain(s: State, seat: int, a: Action) -> str:
-    """A human reason for the most common illegal actions."""
-    do = a.get("do")
-    if do not in KNOWN_ACTIONS:
-        return f"unknown action {do!r}"
-    for key in ("card", "with"):
-        if key in a and not (isinstance(a[key], int) and not isinstance(a[key], bool)):
-            return f"'{key}' must be a card id (an integer)"
-    legal_keys = {k for la in legal_actions(s, seat) if la["do"] == do for k in la}
-    extra = [k for k in a if k not in legal_keys and k != "do" and a[k] not in (None, [], False)]
-    if legal_keys and extra:
-        return f"unexpected field(s) for '{do}': {', '.join(sorted(extra))}"
-    ref = a.get("card", a.get("with"))
-    card = s.cards.get(ref) if isinstance(ref, int) else None
-    name = card.data.name if card is not None and (card.face_up or card.owner == seat) else "that card"
-    if do == "attack":
-        if s.phase != "battle" or s.step != "battle":
-            return "attacks are declared only in the Battle Step"
-        if s.attack is not None:
-            return "an attack is already in progress"
-        if card is None or card.zone != "monsters" or card.controller != seat:
-            return "you can only attack with a monster you control"
-        if card.attacks >= battle_step.attacks_allowed(s, card):
-            return f"{name} has already attacked this Battle Phase"
-        if card.position != "attack" or not card.face_up:
-            return f"{name} is not in face-up Attack Position"
-        if a.get("direct") and s.monsters(other(seat)):
-            return "you cannot attack directly while your opponent controls a monster"
-        return f"{name} cannot attack that target now"
-    if do == "activate":
-        if card is None:
-            return "no such card"
-        if s.step == "damage":
-            return f"{name} cannot be activated at this point of the Damage Step ({s.damage_step})"
-        if card.set_turn == s.turn and not card.face_up:
-            return f"{name} was Set this turn and cannot be activated yet"
-        return f"{name} cannot be activated now (timing, spell speed, target or condition)"
-    if do in ("summon", "set") and s.players[seat].normal_summoned and card is not None and card.data.is_monster:
-        return "you have already Normal Summoned or Set this turn"
-    if do == "enter_battle_phase" and s.turn <= 1:
-        return "the player who goes first cannot conduct a Battle Phase on the first turn"
-    p = pending(s)
-    return f"'{do}' is not legal now ({p['prompt'] if p else 'the duel is over'})"
 
 
 def decide(state: State, seat: int, action: object) -> list[Fact]:
@@ -309,19 +76,9 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
-    if keep and state._memo is not None:
-        if all(f.__class__ in BOARD_UNCHANGED for f in ctx.facts):
-            # nothing on the board changed (a pass): what views computed from the board stays
-            # true, and so does the digest of the board (engine.state.state_hash)
-            ctx.s._memo = state._memo.carried()
-        else:
-            carry_board_hash(state, ctx.s)  # a new phase, say, writes no card and no player
+    if keep:
+        carry_over(state, ctx.s, ctx.facts)
     return ctx.facts, ctx.s
-
-
-BOARD_UNCHANGED: Final[frozenset[type[Fact]]] = frozenset({Passed, Priority})
-"""Facts that change who may act and nothing else: no card, LP, zone, phase, chain or
-modifier (so no ATK/DEF either: no stat depends on priority)."""
 
 
 def perform(ctx: Ctx, seat: int, a: Action) -> None:
@@ -333,7 +90,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         if s.choice is not None:
             if s.choice["kind"] == "trigger":
                 # declining: every optional trigger of the group that was not activated
-                for i in sorted(_trigger_indices(s.choice), reverse=True):
+                for i in sorted(trigger_indices(s.choice), reverse=True):
                     ctx.emit(TriggerDone(index=i, declined=True))
             ctx.emit(Choice(choice=None))
             return
@@ -348,9 +105,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     elif do == "activate":
         card = s.cards[a["card"]]
         if s.choice is not None and s.choice["kind"] == "trigger":
-            from .chain import activate_trigger, trigger_actions
-
-            idx = next(i for i in _trigger_indices(s.choice) if a in trigger_actions(s, i))
+            idx = next(i for i in trigger_indices(s.choice) if a in trigger_actions(s, i))
             ctx.emit(Choice(choice=None))
             activate_trigger(ctx, idx, a)
             return
@@ -397,12 +152,8 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
             ctx.emit(Choice(choice=None))
             for cid in a["cards"]:
                 send_to_grave(ctx, s.cards[cid], reason="discard")
-            from .flow import _end_phase_over
-
-            _end_phase_over(ctx)
+            end_phase_over(ctx)
         else:
-            from .effects.choices import answer
-
             answer(ctx, seat, a)
     else:
         raise IllegalAction("action/unknown", f"unknown action {do!r}")

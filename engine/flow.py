@@ -45,45 +45,13 @@ from .facts import (
     TriggerDone,
     Turn,
 )
+from .legal import legal_actions
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
-from .prompts import prompt_for
-from .state import NOT_WORKED_OUT, State
+from .state import State
 from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
 
 HAND_LIMIT: Final = 6
 MAX_LOOP: Final = 10_000
-
-
-def pending(s: State) -> dict[str, object] | None:
-    """Who must decide now, and what kind of decision (a fresh dict; worked out once per state,
-    asked by decide, legal_actions, views and the server: kept in ``State._memo``, which
-    applying any fact clears)."""
-    kept = kept_pending(s)
-    return None if kept is None else dict(kept)
-
-
-def kept_pending(s: State) -> dict[str, object] | None:
-    """``pending`` as kept with the state: not a copy, for the engine's readers, which never
-    write it (a copy was 4 % of the work ``pending`` did per action, asked ~9 times)."""
-    memo = s.memo()
-    kept = memo.pending
-    if kept is NOT_WORKED_OUT:
-        kept = memo.pending = _pending(s)
-    return kept
-
-
-def owed_by(s: State) -> object:
-    """The seat that owes the decision now (``pending(s)["seat"]``), None when none does."""
-    kept = kept_pending(s)
-    return None if kept is None else kept["seat"]
-
-
-def _pending(s: State) -> dict[str, object] | None:
-    if s.finished or not s.started:
-        return None
-    if s.choice is not None:
-        return {"seat": s.choice["seat"], "kind": s.choice["kind"], "prompt": prompt_for(s)}
-    return {"seat": s.priority, "kind": "priority", "prompt": prompt_for(s)}
 
 
 def start_turn(ctx: Ctx, player: int) -> None:
@@ -279,7 +247,7 @@ def _main1_skipped(ctx: Ctx) -> Phase:
     return Phase.END if Phase.BATTLE in s.skip or s.battle_phases == 0 else Phase.MAIN2
 
 
-def _end_phase_over(ctx: Ctx, intent: str | None = None) -> None:
+def end_phase_over(ctx: Ctx, intent: str | None = None) -> None:
     s = ctx.s
     tp = s.turn_player
     extra = len(s.players[tp].hand) - HAND_LIMIT
@@ -296,7 +264,7 @@ TURN: Final[dict[Phase, PhaseRow]] = {
     Phase.MAIN1: PhaseRow(after=_after_main1, skipped=_main1_skipped),
     Phase.BATTLE: PhaseRow(enter=start_step.enter, after=_advance_battle, skipped=lambda ctx: Phase.MAIN2),
     Phase.MAIN2: PhaseRow(after=_after_main2, skipped=lambda ctx: Phase.END),
-    Phase.END: PhaseRow(on_entry=_return_control, after=_end_phase_over),
+    Phase.END: PhaseRow(on_entry=_return_control, after=end_phase_over),
 }
 PHASE_ORDER: Final[tuple[Phase, ...]] = tuple(TURN)  # the order of the phases is the table's
 
@@ -312,13 +280,10 @@ def _auto_pass_wanted(s: State) -> bool:
     """Match option ``auto_pass``: skip a window for a player who can do nothing but pass."""
     if not s.options.get("auto_pass"):
         return False
-    from .decide import legal_actions  # local import: decide imports flow
-
     acts = legal_actions(s, s.priority)
     return all(a["do"] == "pass" for a in acts)
 
 
-_MONSTERS: Final = Zone.MONSTERS
 SELF_DESTROYING: Final[tuple[str, ...]] = ("self_destroying",)
 """The ``ops.roster`` key of the cards whose scripts may destroy themselves (``Script.self_destroy``)."""
 
@@ -335,7 +300,7 @@ def _self_destruct(ctx: Ctx) -> bool:
     if damage_step.holds_self_destruction(s):
         return False
     cards = s.cards
-    if not any(cards[cid].zone == _MONSTERS and cards[cid].face_up for cid in _self_destroying(s)):
+    if not any(cards[cid].zone == Zone.MONSTERS and cards[cid].face_up for cid in _self_destroying(s)):
         return False  # no face-up monster that can destroy itself (the loop below would find none)
     for seat in (s.turn_player, other(s.turn_player)):
         for c in s.monsters(seat):

@@ -38,7 +38,8 @@ from .facts import (
     Triggered,
     Used,
 )
-from .state import Card, Roster, State
+from .kernel import memo
+from .state import Card, State
 from .stats import (
     activating,
     banish_instead,
@@ -122,16 +123,14 @@ def move(
 def turned_face_down(ctx: Ctx, c: Card) -> None:
     """``c`` was just turned face-down (Book of Moon, Royal Keeper): the Equip Cards equipped to
     it are destroyed (ruling EQ-2; the Official Rulebook: an Equip Card needs a face-up monster)."""
-    cid: Any = c.id
-    for e in [e for e in ctx.s.cards.values() if e.equipped_to == cid and e.on_field]:
+    for e in [e for e in ctx.s.equips_of(c) if e.on_field]:
         destroy(ctx, e, reason="rule")
 
 
 def _followers(ctx: Ctx, c: Card) -> list[Card]:
     s = ctx.s
     out = [s.cards[m] for m in c.materials if s.cards[m].zone == Zone.XYZ_MATERIAL]
-    cid: Any = c.id  # one int object for the whole scan (compiled, ``c.id`` is boxed at each read)
-    out += [e for e in s.cards.values() if e.equipped_to == cid and e.on_field]
+    out += [e for e in s.equips_of(c) if e.on_field]
     return out
 
 
@@ -329,19 +328,8 @@ strings); ``("watching", kind)``, of those that watch ``kind`` too."""
 def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tuple[Any, ...]:
     """The ids of the cards of ``s`` whose code is in ``codes`` (the codes that answer the
     event kind ``key``, that watch every event, ...: ``script_tables``), in the order of
-    ``s.cards``: worked out once per duel and key, and kept in ``State._roster`` (one
-    ``Roster`` shared by the states copied from one another, whichever asks first)."""
-    kept = s._roster
-    if kept is None:  # the cards are new
-        kept = s._roster = Roster()
-    if kept.scripts != len(SCRIPTS):  # not filled yet, or a script was registered since
-        kept.scripts = len(SCRIPTS)
-        kept.ids.clear()  # in place: every copy of the state holds this one
-    ids = kept.ids.get(key)
-    if ids is None:
-        # the ids as the cards dict holds them (typed Any: looked up as they are, no new int)
-        ids = kept.ids[key] = tuple(cid for cid, c in s.cards.items() if c.data.key in codes)
-    return ids
+    ``s.cards`` (worked out once per duel and key). Read only."""
+    return memo.roster(s, key, len(SCRIPTS), codes)
 
 
 def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
@@ -492,21 +480,6 @@ def shuffle_deck(ctx: Ctx, seat: int) -> None:
     s = ctx.s
     new, order = rng.shuffled(s.rng, list(s.players[seat].deck))
     ctx.emit(Shuffled(seat=seat, order=order, rng=new))
-
-
-def go_to_end_phase(ctx: Ctx, reason: str) -> None:
-    """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King; ruling BP-7)."""
-    from .flow import go_to_end_phase as go  # local import: flow imports ops
-
-    go(ctx, reason)
-
-
-def start_battle_phase(ctx: Ctx) -> None:
-    """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
-    CARD-1)."""
-    from .battle import start_step  # local import: the battle modules import ops
-
-    start_step.enter(ctx)
 
 
 def negate_attack(ctx: Ctx) -> None:

@@ -14,9 +14,10 @@ from .apply import apply_facts
 from .battle.battle_step import attacks_remaining
 from .cards import CARDS_BY_NAME
 from .decide import decide as engine_decide
-from .decide import legal_actions, matches, normalize
 from .facts import FACTS
-from .flow import pending
+from .kernel.hashing import state_hash
+from .legal import legal_actions, matches, normalize
+from .owed import pending
 from .scenario_keys import (
     ACTIONS,
     EXPECT_KEYS,
@@ -33,7 +34,7 @@ from .scenario_keys import (
 )
 from .scenario_questions import answer_step, asked_seat, question_text, resolution_choice_text, step_text
 from .scenario_setup import SEATS, build_setup
-from .state import State, state_hash
+from .state import State
 from .stats import atk, def_
 from .types import Action, Fact, IllegalAction
 

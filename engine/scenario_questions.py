@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .decide import legal_actions
+from .legal import legal_actions
 from .scenario_setup import SEATS
 from .state import State
 from .types import Action

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from .card_data import CardData
 from .effects.base import LINGERING, Script, script_of
+from .kernel import memo
 from .state import Card, State
 from .types import CardFlag, LingeringFlag, Zone
 
@@ -24,30 +25,8 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
     has resolved, never while that activation is still a link of the chain (ruling CH-7; seed
     003, TCG Substep 7: cards are banished "if Macro Cosmos is active").
 
-    Asked for every ATK/DEF and permission check: computed once and kept (``_sources``,
-    docs/performance.md, "Cache invariants")."""
-    return list(_sources(s))
-
-
-def _sources(s: State) -> list[tuple[Card, Script]]:
-    """``continuous_sources`` as kept, read only (no copy, for this module's loops): in
-    ``State._board`` while no card negates another and no card on the field is being activated
-    (the same cards and players give the same sources, across facts and states), else in
-    ``State._memo`` (a negation may ask more of the state than its board, and a link leaves the
-    chain without a card changing; any fact clears the memo). Every activation of a card on the
-    field writes that card (placed or turned face-up), which drops the board."""
-    board = s.board()
-    got: list[tuple[Card, Script]] | None = board.sources
-    if got is not None:
-        return got
-    memo = s.memo()
-    got = memo.sources
-    if got is None:
-        got, per_state = _continuous_sources(s)
-        if per_state:
-            memo.sources = got
-        else:
-            board.sources = got
+    Read only: the list is the state's (worked out once per state or board)."""
+    got: list[tuple[Card, Script]] = memo.sources(s, _continuous_sources)
     return got
 
 
@@ -72,8 +51,8 @@ def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
     pending = activating(s) if s.chain else []
     cards = [
         (c, script_of(c))
-        for c in s.kept_face_up_field()
-        if (c.zone == _MONSTERS or not c.data.is_monster) and c.id not in pending
+        for c in s.face_up_field()
+        if (c.zone == Zone.MONSTERS or not c.data.is_monster) and c.id not in pending
     ]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
     out: list[tuple[Card, Script]] = []
@@ -88,7 +67,7 @@ def equipped_as_spell(c: Card) -> bool:
     all those monsters ... as an Equip Spell Card(s)"), it is a Spell Card and has no monster
     effects (ruling EQ-1). The events of its leaving say so
     (``equip_spell``), and its own trigger effects do not answer them (``ops.raise_event``)."""
-    return c.zone == _SPELLS_TRAPS and c.data.is_monster
+    return c.zone == Zone.SPELLS_TRAPS and c.data.is_monster
 
 
 def is_spell_card(c: Card) -> bool:
@@ -98,16 +77,13 @@ def is_spell_card(c: Card) -> bool:
 
 
 def _negated_by(s: State, c: Card, negators: list[tuple[Card, Script]]) -> bool:
-    for src, n in negators:  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
-        if src.id != c.id and n.negates is not None and n.negates(s, src, c):
-            return True
-    return False
+    return any(src.id != c.id and n.negates is not None and n.negates(s, src, c) for src, n in negators)
 
 
 def hooks(s: State, name: str) -> list[tuple[Card, Any]]:
     """(source, function) for every active continuous source whose script defines hook ``name``."""
     out: list[tuple[Card, Any]] = []
-    for src, sc in _sources(s):
+    for src, sc in continuous_sources(s):
         fn = getattr(sc, name)
         if fn is not None:
             out.append((src, fn))
@@ -116,7 +92,7 @@ def hooks(s: State, name: str) -> list[tuple[Card, Any]]:
 
 def is_negated(s: State, card: Card) -> bool:
     """The card's effects are negated by a continuous effect (Jinzo, Spell Canceller)."""
-    for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
+    for src, sc in continuous_sources(s):
         if src.id != card.id and sc.negates is not None and sc.negates(s, src, card):
             return True
     return False
@@ -125,7 +101,7 @@ def is_negated(s: State, card: Card) -> bool:
 def attributes(s: State, c: Card) -> tuple[str, ...]:
     out: tuple[str, ...] = (c.data.attribute,)
     sc = script_of(c)
-    if sc is not None and sc.attributes is not None and c.face_up and c.zone == _MONSTERS:
+    if sc is not None and sc.attributes is not None and c.face_up and c.zone == Zone.MONSTERS:
         out = out + sc.attributes(s, c)
     return out
 
@@ -188,7 +164,7 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
         return 0, 0
     a = original(s, c, "atk")
     d = original(s, c, "def")
-    if c.zone != _MONSTERS or not c.face_up:
+    if c.zone != Zone.MONSTERS or not c.face_up:
         return a, d
     cid = c.id
     for m in s.modifiers:
@@ -203,26 +179,19 @@ def atk_def(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> t
                 a = m.value
             elif m.stat == "def":
                 d = m.value
-    for src, sc in _sources(s):
+    for src, sc in continuous_sources(s):
         if sc.stat is None or src.id == exclude or (isinstance(exclude, frozenset) and src.id in exclude):
             continue
         da, dd = sc.stat(s, src, c)
         a += da
         d += dd
-    for e in s.kept_face_up_field():
+    for e in s.face_up_field():
         # a monster equipped as an Equip Spell "with this effect" (Sword Hunter, ``ops.equip``),
         # unless a continuous effect negates that Spell Card's effects (Spell Canceller, EQ-1)
-        if e.equipped_to == cid and e.zone == _SPELLS_TRAPS and not is_negated(s, e):
-            a += int(e.flags.get(_EQUIP_ATK, 0))
-            d += int(e.flags.get(_EQUIP_DEF, 0))
+        if e.equipped_to == cid and e.zone == Zone.SPELLS_TRAPS and not is_negated(s, e):
+            a += int(e.flags.get(CardFlag.EQUIP_ATK, 0))
+            d += int(e.flags.get(CardFlag.EQUIP_DEF, 0))
     return max(a, 0), max(d, 0)
-
-
-# StrEnum members read by ``atk_def`` for every monster shown, as module names (cheaper to read)
-_MONSTERS: Final = Zone.MONSTERS
-_SPELLS_TRAPS: Final = Zone.SPELLS_TRAPS
-_EQUIP_ATK: Final = CardFlag.EQUIP_ATK
-_EQUIP_DEF: Final = CardFlag.EQUIP_DEF
 
 
 def atk(s: State, c: Card, exclude: int | frozenset[int] | None = None) -> int:
@@ -238,7 +207,7 @@ def shown_atk(s: State, c: Card) -> int | None:
     no ATK/DEF until it is flipped (ruling DS-13; seed 003, OCG Substep 1: the attack target is
     still face-down at the start of the Damage Step). Honest, Dark Diviner, Prideful Roar and
     Skyscraper compare or copy through this."""
-    if c.zone == _MONSTERS and not c.face_up:
+    if c.zone == Zone.MONSTERS and not c.face_up:
         return None
     return stat(s, c, "atk")
 
@@ -249,7 +218,7 @@ def can_attack(s: State, attacker: Card) -> bool:
     does not stop Elemental HERO Wildheart, ruling GEN-3)."""
     if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn:
         return False
-    for src, sc in _sources(s):
+    for src, sc in continuous_sources(s):
         if sc.can_attack is not None and not sc.can_attack(s, src, attacker) and not unaffected(s, attacker, src):
             return False
     return True
@@ -261,7 +230,7 @@ def attack_forbidden(s: State, attacker: Card) -> bool:
     003, Battle Step: play goes on to the Damage Step only as long as the attack can continue).
     "Cannot declare an attack" (Swords of Revealing Light, Jurrac Guaiba's Summon) and attack
     costs (Dark Elf) only forbid the declaration."""
-    for src, sc in _sources(s):
+    for src, sc in continuous_sources(s):
         if (
             sc.stops_attacks
             and sc.can_attack is not None
@@ -303,7 +272,7 @@ def must_attack(s: State, attacker: Card) -> bool:
 def banish_instead(s: State, exclude: int | None = None) -> bool:
     """Macro Cosmos: cards that would be sent to the Graveyard are banished. ``exclude``: the
     card being sent, whose own "while face-up" effect no longer applies as it leaves (LF-2)."""
-    return any(sc.banish_instead_of_grave for src, sc in _sources(s) if src.id != exclude)
+    return any(sc.banish_instead_of_grave for src, sc in continuous_sources(s) if src.id != exclude)
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
@@ -393,7 +362,7 @@ def battle_indestructible(s: State, c: Card) -> bool:
     Elemental HERO Wildheart, ruling GEN-3), or a continuous effect (B.E.S. Big Core)."""
     if _flag_applies_to(s, LingeringFlag.BATTLE_INDESTRUCTIBLE_ALL, c):
         return True
-    for src, sc in _sources(s):  # noqa: SIM110 (compiled, a loop is cheaper than any()/all() over a generator)
+    for src, sc in continuous_sources(s):
         if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):
             return True
     return False

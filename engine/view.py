@@ -10,34 +10,22 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from .aliases import AliasBook, BookToken
+from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
-from .flow import kept_pending, pending
-from .interning import shared_code, shared_int
+from .kernel import views
+from .kernel.caches import held_ids
+from .kernel.interning import shared_code, shared_int
+from .kernel.views import Players, Recorder, Renderer, Stats
+from .owed import pending
 from .plain import plain_value
-from .state import Card, Player, State, viewer_slot
+from .state import Card, Player, State
 from .stats import atk_def
 
-Stats = tuple[int, int, int | None]
-"""A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase)."""
 
-
-def _stats(s: State, c: Card, cid: Any) -> Stats:
-    """A face-up monster's ATK, DEF and attacks left: the same for every viewer, so computed
-    once per state (``engine.decide`` carries them over a pass). ``cid``: its id as an object
-    (the caller's, not ``c.id`` boxed anew)."""
-    m = s.memo()
-    table: dict[Any, Stats] | None = m.stats
-    if table is None:
-        table = m.stats = {}
-    got = table.get(cid)
-    if got is None:
-        got = table[cid] = (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
-    return got
-
-
-# ``Memo.stats``: ``engine.decide`` carries the table over a pass (the same board, the same
-# stats), so two states may share one table.
+def _shown_stats(s: State, c: Card) -> Stats:
+    """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase), as views
+    show them: the same for every viewer (``views.stats`` works them out once per state)."""
+    return (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
 
 
 def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped_to: int | None) -> dict[str, Any]:
@@ -56,8 +44,7 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
         out["hidden"] = True
         return out
     d = c.data
-    # kept on the card for its life: shared int objects, not new boxes (``interning.shared_int``;
-    # a compiled ``CardData`` boxes its ints anew at every read from outside compiled code)
+    # one int object per passcode and printed stat (``kernel.interning``)
     out["code"] = shared_code(c.code)
     out["name"] = d.name
     if d.is_monster:
@@ -81,35 +68,7 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
         return _frame(s, seat, None, _players_plain(s, seat, omniscient))
-    # the players' part depends on the cards (and their stats) and how the viewer names them:
-    # kept with the state for this book while no fact moved a card in it (engine.decide
-    # carries it to the next state over facts that change neither: ``Memo.carried``), the
-    # book checked on the kept value
-    zones = s.memo().viewers_zones()
-    i = viewer_slot(seat)
-    kept: _Zones | None = zones[i]
-    if kept is not None and kept.token is book.token and kept.version == book.version:
-        players = kept.players
-    else:
-        players, lasting = _players(s, seat, book)
-        if lasting:
-            zones[i] = _Zones(book.token, book.version, players)
-    return _frame(s, seat, book, players)
-
-
-class _Zones:
-    """The players' part of one viewer's view, and the book's place count it was rendered
-    under (a plain class, as ``_Shown``)."""
-
-    __slots__ = ("players", "token", "version")
-
-    def __init__(self, token: BookToken, version: int, players: list[dict[str, Any]]) -> None:
-        self.token = token
-        self.version = version
-        self.players = players
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Zones:
-        return self  # never written once made (a deep copy of a state shares it, as it shares a str)
+    return _frame(s, seat, book, views.players_part(s, seat, book, RENDERER))
 
 
 FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
@@ -118,63 +77,36 @@ FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
 def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str, Any]], bool]:
     """The players' part of ``seat``'s view, and whether it lasts while the book's places do
     (not if it names a card by an ephemeral alias, which changes with every log entry)."""
-    r: _BookCards | None = None  # made when a side is rendered (not when both are kept)
+    r: _BookCards | None = None  # made when a side is rendered
     lasting = True
     out = []
     for sd in (0, 1):
-        p = s.players[sd]
-        # a player's part as this viewer saw it, kept on the player until it is next written
-        # (engine.state.write_player): still right while the places of the cards on this side
-        # (the book's count for the side; all places if a card in it names what it equips),
-        # each of its cards (an unchanged card keeps its memo: a written one has another or
-        # none) and the stats shown are the same. A card moving on the other side leaves it be
-        pm = p._memo
-        if pm is None:
-            pm = p._memo = {}
-        kept: _Side | None = pm.get(seat)
-        if (
-            kept is not None
-            and kept.token is book.token
-            and kept.version == book.sides[sd]
-            and (kept.equips is None or kept.equips == book.version)
-            and kept.holds(s)
-        ):
-            out.append(kept.side)
-            continue
-        if r is None:
-            r = _BookCards(s, seat, book)
-        r.start_side()
-        side = _side(p, r)
-        if r.lasting:
-            pm[seat] = _Side(
-                book.token,
-                book.sides[sd],
-                book.version if r.equips else None,
-                tuple(r.cids),
-                tuple(r.memos),
-                tuple(r.shown),
-                side,
-            )
-        lasting = lasting and r.lasting
+        # a side as this viewer saw it before, while it holds (a card moving on the other side
+        # leaves it be)
+        side = views.side(s, sd, seat, book, RENDERER)
+        if side is None:
+            if r is None:
+                r = _BookCards(s, seat, book)
+            r.rec.start_side()
+            side = _side(s.players[sd], r)
+            views.keep_side(s, sd, seat, book, r.rec, side)
+            lasting = lasting and r.rec.lasting
         out.append(side)
     return out, lasting
 
 
 class _Cards:
-    """Renders the cards of one state for one viewer (``_side`` asks it card by card): a class
-    with a method rather than a closure, which compiled code calls through the interpreter's
-    calling convention."""
+    """Renders the cards of one state for one viewer (``_side`` asks it card by card)."""
 
     def card(self, cid: Any) -> dict[str, Any]:
-        """Card ``cid`` as the viewer sees it (``cid`` typed Any: the id object the zone list
-        holds, looked up as it is; compiled, an int would be boxed anew for each lookup)."""
+        """Card ``cid`` as the viewer sees it (``cid``: the id object the zone list holds)."""
         raise NotImplementedError
 
 
 class _BookCards(_Cards):
-    """A viewer's rendering with an alias book, noting what each side's rendering depends on:
-    its cards and their memos, the stats shown, whether it names a card by an ephemeral alias
-    (then it does not last) or names what a card equips."""
+    """A viewer's rendering with an alias book, noting what each side's rendering depends on
+    (``rec``: its cards, the stats shown, whether it names a card by an ephemeral alias, then it
+    does not last, or names what a card equips)."""
 
     def __init__(self, s: State, seat: int | None, book: AliasBook) -> None:
         self.s = s
@@ -183,18 +115,7 @@ class _BookCards(_Cards):
         self.book = book
         self.places = book.places
         self.aliases = book.aliases_of(seat)
-        self.lasting = True
-        self.equips = False  # a card rendered equips another (named by that card's alias)
-        self.cids: list[Any] = []  # each card rendered (its id object: ``holds`` looks them up)
-        self.memos: list[dict[Any, Any]] = []  # and its memo (same order)
-        self.shown: list[tuple[Any, Stats]] = []  # (card id object, its stats) for each face-up monster shown
-
-    def start_side(self) -> None:
-        self.cids.clear()
-        self.memos.clear()
-        self.shown.clear()
-        self.lasting = True
-        self.equips = False
+        self.rec = Recorder()
 
     def card(self, cid: Any) -> dict[str, Any]:
         c = self.cards[cid]
@@ -205,34 +126,26 @@ class _BookCards(_Cards):
             ref, visible = self.aliases.get(cid), place.known(self.seat)
         stats = None
         if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
-            stats = _stats(self.s, c, cid)
-            self.shown.append((shared_int(cid), stats))
+            stats = views.stats(self.s, c, cid, RENDERER)
+            self.rec.shown.append((shared_int(cid), stats))
         equipped = c.equipped_to
         if equipped is not None:
-            self.equips = True
+            self.rec.equips = True
             named = self.aliases.get(equipped)
             if named is None:
                 named = self.book.ref_any(self.seat, equipped)
-                self.lasting = False
+                self.rec.lasting = False
             equipped = named
-        # the rendering is a function of the card object and the key alone: kept on the card
-        # until it is next written (engine.state.write_card), shared by every state holding it
-        memo = c._memo
-        if memo is None:
-            memo = c._memo = {}
-        self.cids.append(shared_int(cid))  # kept: one shared object, not a new box (interning.shared_int)
-        self.memos.append(memo)
-        # the alias alone for the most common case (a known card, no stats, equips nothing):
-        # no key tuple kept per card and viewer
+        # the alias alone for the most common case (a known card, no stats, equips nothing)
         key = ref if visible and stats is None and equipped is None else (ref, visible, stats, equipped)
-        seen: dict[str, Any] | None = memo.get(key)
+        seen = views.rendering(self.rec, c, cid, key)
         if seen is None:
-            seen = memo[key] = _render(c, ref, visible, stats, equipped)
+            seen = views.keep_rendering(self.rec, key, _render(c, ref, visible, stats, equipped))
         return seen
 
 
 class _PlainCards(_Cards):
-    """The rendering with engine ids (no alias book), nothing kept."""
+    """The rendering with engine ids (no alias book), worked out anew."""
 
     def __init__(self, s: State, seat: int | None, omniscient: bool) -> None:
         self.s = s
@@ -244,60 +157,19 @@ class _PlainCards(_Cards):
         c = s.cards[cid]
         visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
         shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
-        return _render(c, cid, visible, _stats(s, c, cid) if shown else None, c.equipped_to)
-
-
-class _Side:
-    """One player's part of a view as one viewer saw it, and what it was rendered from. A plain
-    class, as ``_Shown``."""
-
-    __slots__ = ("cids", "equips", "memos", "shown", "side", "token", "version")
-
-    def __init__(
-        self,
-        token: BookToken,
-        version: int,
-        equips: int | None,
-        cids: tuple[Any, ...],
-        memos: tuple[dict[Any, Any], ...],
-        shown: tuple[tuple[Any, Stats], ...],
-        side: dict[str, Any],
-    ) -> None:
-        self.token = token  # the alias book's
-        self.version = version  # its count of place changes on this side (``AliasBook.sides``) when rendered
-        self.equips = equips  # if a card in it equips another card: the book's count of all place changes
-        self.cids = cids  # each card in it
-        self.memos = memos  # and its memo when rendered
-        self.shown = shown  # (card, its stats) for each face-up monster in it
-        self.side = side
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Side:
-        return self  # never written once made (a deep copy of a state shares it, as it shares a str)
-
-    def holds(self, s: State) -> bool:
-        """Is the part still what ``s`` shows (same card objects, unwritten, same stats)?"""
-        cards = s.cards
-        cids, memos = self.cids, self.memos
-        for i in range(len(cids)):  # not zip(..., strict=True): compiled, a generic call and iterator
-            if cards[cids[i]]._memo is not memos[i]:
-                return False
-        for cid, stats in self.shown:  # noqa: SIM110 (loops: twice as fast as all() over a generator)
-            if _stats(s, cards[cid], cid) != stats:
-                return False
-        return True
+        return _render(c, cid, visible, views.stats(s, c, cid, RENDERER) if shown else None, c.equipped_to)
 
 
 def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
-    """The players' part with engine ids (no alias book), nothing kept."""
+    """The players' part with engine ids (no alias book), worked out anew."""
     r = _PlainCards(s, seat, omniscient)
     return [_side(s.players[sd], r) for sd in (0, 1)]
 
 
 def _side(p: Player, r: _Cards) -> dict[str, Any]:
-    # the ids as the lists hold them (``_Cards.card``)
-    hand: list[Any] = p.hand
-    graveyard: list[Any] = p.graveyard
-    banished: list[Any] = p.banished
+    hand = held_ids(p.hand)
+    graveyard = held_ids(p.graveyard)
+    banished = held_ids(p.banished)
     return {
         "lp": p.lp,
         "hand": [r.card(c) for c in hand],
@@ -317,7 +189,8 @@ def _frame(s: State, seat: int | None, book: AliasBook | None, players: list[dic
     """The view around the players' part: the turn, the decision owed, chain and attack.
     ``book``: how the viewer names cards (None: by their engine ids, as the omniscient do)."""
     if book is None:
-        shown = pending(s)
+        owed = pending(s)
+        shown = None if owed is None else dict(owed)
     else:
         shown = presented_pending(s, seat, book)
     attack = None
@@ -374,36 +247,12 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     """Who must decide, as ``seat`` may know it. The deciding seat gets the whole decision
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
-    a card in the hand) looks like any other priority window. Read only (kept with the state)."""
-    # kept with the state for this viewer while the book's aliases stay (places and the entry:
-    # an ephemeral alias changes with every entry), the book's counts checked on the kept value
-    shown = s.memo().viewers_shown()
-    i = viewer_slot(seat)
-    kept: _Shown | None = shown[i]
-    if kept is None or kept.token is not book.token or kept.version != book.version or kept.entries != book.entries:
-        kept = shown[i] = _Shown(book.token, book.version, book.entries, _presented_pending(s, seat, book))
-    return kept.shown  # read only: kept with the state, and shown in its views
-
-
-class _Shown:
-    """A decision as one viewer was shown it, and the book's counts it was presented under. A
-    plain class: the engine's compiled build (docs/adr/0008) runs a dataclass's generated
-    ``__init__`` in the interpreter (~1,600 machine instructions a call, callgrind)."""
-
-    __slots__ = ("entries", "shown", "token", "version")
-
-    def __init__(self, token: BookToken, version: int, entries: int, shown: dict[str, Any] | None) -> None:
-        self.token = token
-        self.version = version
-        self.entries = entries
-        self.shown = shown
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Shown:
-        return self  # never written once made (a deep copy of a state shares it, as it shares a str)
+    a card in the hand) looks like any other priority window. Read only."""
+    return views.shown_pending(s, seat, book, RENDERER)
 
 
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
-    p = kept_pending(s)  # read only: copied below where it is shown whole
+    p = pending(s)  # read only: copied below where it is shown whole
     if p is None:
         return None
     decider = cast(int, p["seat"])  # an int (flow.pending: a choice's seat or the priority)
@@ -430,3 +279,19 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
 
 
 _WAITING: Final = tuple(f"waiting for {name}" for name in SEAT_NAMES)
+
+
+class _Rendering(Renderer):
+    """This module's rendering, as the kernel's view caches ask for it (``kernel.views``)."""
+
+    def stats(self, s: State, c: Card) -> Stats:
+        return _shown_stats(s, c)
+
+    def players(self, s: State, seat: int | None, book: AliasBook) -> tuple[Players, bool]:
+        return _players(s, seat, book)
+
+    def pending(self, s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
+        return _presented_pending(s, seat, book)
+
+
+RENDERER: Final = _Rendering()

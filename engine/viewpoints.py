@@ -17,8 +17,8 @@ from typing import Any, Final, TypeGuard
 
 from .aliases import AliasBook, Viewer
 from .cards import CARDS
-from .decide import known_legal_actions
 from .describe import describe
+from .legal import legal_actions
 from .redaction import present
 from .state import State
 from .types import Action, Fact, IllegalAction, WireFact
@@ -141,7 +141,7 @@ class Viewpoints:
     def legal(self, state: State, seat: int) -> list[Action]:
         """The legal actions of ``seat`` (empty if it owes nothing), in its aliases."""
         names = _Names(self.book, seat)
-        return [_mapped(a, names) for a in known_legal_actions(state, seat)]
+        return [_mapped(a, names) for a in legal_actions(state, seat)]
 
     def to_engine(self, seat: int, action: Action) -> Action:
         """An action ``seat`` sent, with its aliases turned back into engine ids. An id the

@@ -20,9 +20,9 @@ from engine.decks import DEMO_DECKS as DEMO_DECKS
 from engine.effects.base import SCRIPTS as SCRIPTS
 from engine.facts import facts_of as facts_of
 from engine.facts import wire_facts as wire_facts
+from engine.kernel.hashing import field_values as field_values
 from engine.state import NO_FLAGS as NO_FLAGS
 from engine.state import NO_MATERIALS as NO_MATERIALS
-from engine.state import field_values as field_values
 
 State = engine.State
 Fact = engine.Fact
@@ -82,7 +82,7 @@ def state_hash(state: State) -> str:
 
 
 CARD_POOL = engine.CardPool()
-"""The cards still in a Deck that the duels this process holds share (engine.state.CardPool)."""
+"""The cards still in a Deck that the duels this process holds share (engine.kernel.cow.CardPool)."""
 
 
 def share_unwritten(state: State) -> int:

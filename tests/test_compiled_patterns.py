@@ -1,6 +1,7 @@
-"""What the compiled engine (docs/adr/0008, "What costs in compiled code") must not lose to a
-later edit: module constants read as C statics, not looked up in the module's dict at every
-read, and constant tuples kept as one object, not boxed anew at every read.
+"""What the compiled engine must not lose to a later edit (rule 1 of
+docs/adr/0008-compiled-engine.md, "The rules for compiled code", the one place that states them
+all): module constants read as C statics, not looked up in the module's dict at every read, and
+constant tuples kept as one object, not boxed anew at every read.
 
 mypyc compiles a module-level name without ``Final`` to a lookup in the module's globals
 dict at each read, and a ``Final`` fixed-length tuple (``tuple[str]``, inferred from

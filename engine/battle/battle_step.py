@@ -24,6 +24,7 @@ from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_forbidden, attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
 from ..types import Action, CardFlag, Phase, Position, Step, Zone, other
+from .start_step import may_enter
 
 
 def attacks_allowed(s: State, c: Card) -> int:
@@ -66,8 +67,6 @@ def _battle_phase_ahead(s: State) -> bool:
     """This turn's Battle Phase is going on (before its End Step), or may still come."""
     if s.phase == Phase.BATTLE:
         return s.step != Step.END
-    from .start_step import may_enter  # local import: start_step is a sibling module
-
     if s.phase in (Phase.DRAW, Phase.STANDBY):
         return s.turn > 1 and Phase.BATTLE not in s.skip
     return may_enter(s)

@@ -77,18 +77,15 @@ def next_timing(ctx: Ctx) -> None:
     TIMINGS[s.damage_step or Timing.END].after(ctx)
 
 
-_DAMAGE: Final = Step.DAMAGE  # read for every action (a module name is cheaper than a StrEnum member)
-
-
 def holds_self_destruction(s: State) -> bool:
     """Continuous self-destruction (Giant Kozaky ...) waits in this timing (ruling DS-3)."""
-    return s.step == _DAMAGE and s.damage_step is not None and TIMINGS[s.damage_step].holds_self_destruction
+    return s.step == Step.DAMAGE and s.damage_step is not None and TIMINGS[s.damage_step].holds_self_destruction
 
 
 def one_chain_only(s: State) -> bool:
     """During damage calculation: one chain only, and damage is calculated as soon as it has
     resolved (ruling DS-5)."""
-    return s.step == _DAMAGE and s.damage_step is not None and TIMINGS[s.damage_step].one_chain
+    return s.step == Step.DAMAGE and s.damage_step is not None and TIMINGS[s.damage_step].one_chain
 
 
 def _during_calculation(ctx: Ctx) -> None:

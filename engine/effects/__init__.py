@@ -11,7 +11,7 @@ from typing import Final
 
 from .base import SCRIPTS, Effect, Script, effects_of, register, script_of
 
-_SKIP: Final = {"base", "choices", "common"}
+_SKIP: Final = {"api", "base", "choices", "common"}
 
 for _mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _mod not in _SKIP:

@@ -14,21 +14,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Used
-from ..ops import draw, set_counters
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     Counter,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Used,
     Zone,
     a_counter_stat,
     ask_cards,
+    by_name,
     continuation,
+    draw,
     face_up_monsters,
     other,
+    register,
+    set_counters,
     target_ok,
 )
 

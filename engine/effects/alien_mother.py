@@ -23,19 +23,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     Counter,
     Ctx,
+    Effect,
+    Flag,
+    Link,
+    Script,
+    State,
     Zone,
     a_counter_stat,
+    by_name,
     continuation,
+    destroy,
     destroyed_by_this,
+    register,
     still_face_up,
     summon_all_choosing_positions,
     summonable,

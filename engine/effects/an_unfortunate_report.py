@@ -12,12 +12,7 @@ Battle Phase or later, or during your own turn) it is the one of their next turn
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import ExtraBattlePhase
-from ..ops import delay
-from ..state import Link
-from .base import Effect, Script, register
-from .common import Ctx, Phase, other
+from .api import Ctx, Effect, ExtraBattlePhase, Link, Phase, Script, by_name, delay, other, register
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

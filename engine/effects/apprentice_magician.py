@@ -15,20 +15,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import set_counters, special_summon
-from ..state import Card, Link, State
-from .base import Effect, Script, register, script_of
-from .common import (
+from .api import (
     Answer,
+    Card,
     Counter,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
     Zone,
     ask_cards,
+    by_name,
     can_summon_from_deck,
     continuation,
     deck_candidates,
     free_monster_zone,
+    register,
+    script_of,
+    set_counters,
+    special_summon,
     still_face_up,
     summonable,
 )

@@ -13,11 +13,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import banish_when_it_leaves, end_battle_phase
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, continuation, summon_choosing_position, summonable
+from .api import (
+    Answer,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    banish_when_it_leaves,
+    by_name,
+    continuation,
+    end_battle_phase,
+    register,
+    summon_choosing_position,
+    summonable,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -9,10 +9,7 @@ Phase while it can still attack (``battle_step.forced_attack_pending``)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Script, register
-from .common import Position, still_face_up
+from .api import Card, Position, Script, State, by_name, register, still_face_up
 
 
 def _self_destroy(s: State, card: Card) -> bool:

@@ -4,12 +4,22 @@ start a new chain in the Battle Step (ruling CH-6; seed 002, Example 2)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import PositionChanged
-from ..ops import turned_face_down
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Position, each, face_up_monsters, target_ok
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Position,
+    PositionChanged,
+    Script,
+    State,
+    by_name,
+    each,
+    face_up_monsters,
+    register,
+    target_ok,
+    turned_face_down,
+)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

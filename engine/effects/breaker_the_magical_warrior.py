@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import destroy, set_counters
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Counter, Ctx, Zone, still_face_up
+from .api import (
+    Card,
+    Counter,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    register,
+    set_counters,
+    still_face_up,
+)
 
 
 def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:

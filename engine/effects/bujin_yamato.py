@@ -12,11 +12,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import send_to_grave, to_hand
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, ask_cards, continuation, deck_candidates
+from .api import (
+    Answer,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    ask_cards,
+    by_name,
+    continuation,
+    deck_candidates,
+    register,
+    send_to_grave,
+    to_hand,
+)
 
 
 def _is_bujin(c: Card) -> bool:

@@ -12,12 +12,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Modifier
-from ..state import Card, Link, State
-from ..stats import original
-from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, Zone, battling_opponent, my_battling_monster, send_self_cost, still_face_up
+from .api import (
+    DURING_CALC,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Modifier,
+    Script,
+    State,
+    Zone,
+    battling_opponent,
+    by_name,
+    my_battling_monster,
+    original,
+    register,
+    send_self_cost,
+    still_face_up,
+)
 
 
 def _bujin(s: State, seat: int) -> Card | None:

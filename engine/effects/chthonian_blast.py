@@ -17,13 +17,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import LifePoints
-from ..ops import check_win, destroy
-from ..state import Card, Link, State
-from ..stats import atk
-from .base import END_OF_DS, Effect, Script, register
-from .common import Answer, Ctx, Zone, ask_cards, continuation, face_up_monsters, left_field
+from .api import (
+    END_OF_DS,
+    Answer,
+    Card,
+    Ctx,
+    Effect,
+    LifePoints,
+    Link,
+    Script,
+    State,
+    Zone,
+    ask_cards,
+    atk,
+    by_name,
+    check_win,
+    continuation,
+    destroy,
+    face_up_monsters,
+    left_field,
+    register,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

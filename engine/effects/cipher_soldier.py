@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, battling_opponent, gain, still_face_up
+from .api import Card, Ctx, Effect, Link, Script, State, battling_opponent, by_name, gain, register, still_face_up
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

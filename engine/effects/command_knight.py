@@ -9,9 +9,7 @@ The ATK gain applies at once (itself included: it is a Warrior)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Script, register
+from .api import Card, Script, State, by_name, register
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:

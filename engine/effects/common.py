@@ -1,13 +1,10 @@
-"""The card API: what card modules (one per card in ``engine/effects/``) may use.
-
-A card module imports only from ``base`` (``Effect``, ``Script``, ``register``, the Damage Step
-timings), ``common`` (this module), ``engine.ops``, ``engine.stats``, ``engine.state`` and
-``engine.cards`` (``tests/engine/test_card_api_imports.py`` checks it). This module also hands on
-what cards need from elsewhere in the engine: ``Ctx``, ``other``, ``Counter``, ``CardFlag`` and the
-selections made at resolution (``ask_cards``, ``continuation``, ``summon_choosing_position`` ...,
-from ``choices``; ruling SEL-1). Helpers that several cards share live here, never in one card's
-module: target lists, costs, negation, battle lookups, the ``left_field`` window, card families
-(A-Counters, "Gladiator Beast" tag-outs, "Jurrac").
+"""The helpers several cards share, part of the card API (``engine.effects.api``, the one module
+card modules import from): target lists, costs, negation, battle lookups, the ``left_field``
+window, card families (A-Counters, "Gladiator Beast" tag-outs, "Jurrac"), the phase changes a
+card makes (``go_to_end_phase``, ``start_battle_phase``). It also hands on what cards need from
+elsewhere in the engine: ``Ctx``, ``other``, ``Counter``, ``CardFlag`` and the selections made at
+resolution (``ask_cards``, ``continuation``, ``summon_choosing_position`` ..., from ``choices``;
+ruling SEL-1). A helper two cards share lives here, never in one card's module.
 """
 
 from __future__ import annotations
@@ -15,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import flow
+from ..battle import start_step
 from ..counters import Counter
 from ..ctx import Ctx
 from ..facts import Modifier, Negated, Used
@@ -359,3 +358,14 @@ def tag_out() -> Effect:
         resolve=_tag_resolve,
         label="shuffle into the Deck; Special Summon a Gladiator Beast",
     )
+
+
+def go_to_end_phase(ctx: Ctx, reason: str) -> None:
+    """An effect makes it the End Phase of this turn (Flashbang, Neko Mane King; ruling BP-7)."""
+    flow.go_to_end_phase(ctx, reason)
+
+
+def start_battle_phase(ctx: Ctx) -> None:
+    """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
+    CARD-1)."""
+    start_step.enter(ctx)

@@ -16,13 +16,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Modifier
-from ..ops import send_to_grave
-from ..state import Card, Link, State
-from ..stats import atk, shown_atk
-from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, other, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Modifier,
+    Script,
+    State,
+    Zone,
+    atk,
+    by_name,
+    destroyed_by_this,
+    other,
+    register,
+    send_to_grave,
+    shown_atk,
+    still_face_up,
+)
 
 
 def _indestructible(s: State, src: Card, c: Card) -> bool:

@@ -6,12 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..ops import pay_lp
-from ..state import Card, State
-from ..stats import is_negated
-from .base import Script, register
-from .common import Ctx, still_face_up
+from .api import Card, Ctx, Script, State, by_name, is_negated, pay_lp, register, still_face_up
 
 COST: Final = 1000
 

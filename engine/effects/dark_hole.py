@@ -3,11 +3,7 @@ targeting effect; it needs at least 1 monster on the field to be activated."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy_all
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx
+from .api import Card, Ctx, Effect, Link, Script, State, by_name, destroy_all, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

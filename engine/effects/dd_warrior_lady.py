@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import banish
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone
+from .api import Card, Ctx, Effect, Link, Script, State, Zone, banish, by_name, register
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -7,11 +7,20 @@ it, nor in the Battle Step. It draws 1 card, so it needs a card in its controlle
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import draw, lingering_flag
-from ..state import Card, Link, State
-from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, LingeringFlag
+from .api import (
+    DURING_CALC,
+    Card,
+    Ctx,
+    Effect,
+    LingeringFlag,
+    Link,
+    Script,
+    State,
+    by_name,
+    draw,
+    lingering_flag,
+    register,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -14,13 +14,22 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import set_counters
-from ..state import Card, Link, State
-from ..stats import is_negated
-from .base import Effect, Script, register
-from .common import Counter, Ctx, Zone, still_face_up
+from .api import (
+    Card,
+    Counter,
+    Ctx,
+    Effect,
+    Flag,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    is_negated,
+    register,
+    set_counters,
+    still_face_up,
+)
 
 COUNTER: Final = Counter.PLAIN
 PENDING: Final = "mosquito_counter_due"

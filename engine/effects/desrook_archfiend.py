@@ -21,13 +21,25 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import Negated
-from ..ops import destroy, pay_lp, roll_die, send_to_grave
-from ..state import Card, Link, State
-from ..stats import is_negated
-from .base import Effect, Script, register
-from .common import Ctx, Zone, still_face_up, summon_choosing_position
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Negated,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    is_negated,
+    pay_lp,
+    register,
+    roll_die,
+    send_to_grave,
+    still_face_up,
+    summon_choosing_position,
+)
 
 TERRORKING: Final = "Terrorking Archfiend"
 

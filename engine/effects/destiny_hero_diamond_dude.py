@@ -11,12 +11,20 @@ Speed 1), and it stays there."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import Note
-from ..ops import allow_activation_from_grave, move, send_to_grave
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Note,
+    Script,
+    State,
+    allow_activation_from_grave,
+    by_name,
+    move,
+    register,
+    send_to_grave,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

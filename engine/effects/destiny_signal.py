@@ -11,14 +11,19 @@ face-up position its controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import END_OF_DS, Effect, Script, register
-from .common import (
+from .api import (
+    END_OF_DS,
+    Card,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    by_name,
     deck_candidates,
     destroyed_by_battle_to_grave,
     hand_candidates,
+    register,
     summon_one_of,
     summonable,
 )

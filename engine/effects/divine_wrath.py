@@ -4,10 +4,19 @@ Injection Fairy Lily; damage calculation then stops (ruling DS-6; seed 003, Exam
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import ALL_DS, Effect, Script, register
-from .common import discard_cost, discard_options, link_is_monster_effect, negate_previous
+from .api import (
+    ALL_DS,
+    Card,
+    Effect,
+    Script,
+    State,
+    by_name,
+    discard_cost,
+    discard_options,
+    link_is_monster_effect,
+    negate_previous,
+    register,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -16,12 +16,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import destroy, send_to_grave
-from ..state import Card, Link, State
-from ..stats import is_negated
-from .base import Effect, Script, register
-from .common import Answer, Ctx, Zone, ask_cards, continuation, other
+from .api import (
+    Answer,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    ask_cards,
+    by_name,
+    continuation,
+    destroy,
+    is_negated,
+    other,
+    register,
+    send_to_grave,
+)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

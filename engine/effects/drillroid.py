@@ -11,11 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Position, Zone, still_face_up, target_ok
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Position,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    register,
+    still_face_up,
+    target_ok,
+)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

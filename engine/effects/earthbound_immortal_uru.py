@@ -22,15 +22,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import Flag
-from ..state import Card, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
+    Card,
     Ctx,
+    Effect,
+    Flag,
+    Script,
+    State,
+    by_name,
     each,
     face_up_monsters,
     other,
+    register,
     still_face_up,
     take_control_until_end_phase,
     tribute_cost,

@@ -12,11 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import banish, end_battle_phase
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Phase, Step
+from .api import Card, Ctx, Effect, Link, Phase, Script, State, Step, banish, by_name, end_battle_phase, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -5,7 +5,6 @@ Piercing is applied by damage calculation (``Script.piercing``)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from .base import Script, register
+from .api import Script, by_name, register
 
 register(by_name("Elemental HERO Bladedge").code, Script(piercing=True))

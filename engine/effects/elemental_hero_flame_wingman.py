@@ -13,12 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import damage
-from ..state import Card, Link, State
-from ..stats import atk
-from .base import Effect, Script, register
-from .common import Ctx, destroyed_by_this, other
+from .api import Card, Ctx, Effect, Link, Script, State, atk, by_name, damage, destroyed_by_this, other, register
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

@@ -10,7 +10,6 @@ Special Summon it only once it was properly Summoned."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from .base import Script, register
+from .api import Script, by_name, register
 
 register(by_name("Elemental HERO Wildedge").code, Script(attack_all=True))

@@ -8,7 +8,6 @@ of Trap effects (position changes, banishing, returning to the hand) are not yet
 
 from __future__ import annotations
 
-from ..cards import by_name
-from .base import Script, register
+from .api import Script, by_name, register
 
 register(by_name("Elemental HERO Wildheart").code, Script(unaffected_by=frozenset({"trap"})))

@@ -7,16 +7,20 @@ without effect, and the attack replays."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import PositionChanged
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
+    Card,
     Ctx,
+    Effect,
+    Link,
     Position,
+    PositionChanged,
+    Script,
+    State,
+    by_name,
     each,
     face_up_monsters,
     other,
+    register,
     take_control_until_end_phase,
     target_ok,
     tribute_cost,

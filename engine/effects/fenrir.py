@@ -13,11 +13,21 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..cards import by_name
-from ..ops import banish, delay
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, other
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    banish,
+    by_name,
+    delay,
+    destroyed_by_this,
+    other,
+    register,
+)
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -16,11 +16,7 @@ with a test-only one.)"""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import go_to_end_phase
-from ..state import Card, Link, State
-from .base import AFTER_CALC, Effect, Script, register
-from .common import Ctx
+from .api import AFTER_CALC, Card, Ctx, Effect, Link, Script, State, by_name, go_to_end_phase, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -23,13 +23,27 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Flag, Modifier, Moved
-from ..ops import banish, send_to_grave
-from ..state import Card, Link, State
-from ..stats import atk
-from .base import Effect, Script, register
-from .common import Ctx, Phase, Step, Zone, still_face_up, target_ok
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Flag,
+    Link,
+    Modifier,
+    Moved,
+    Phase,
+    Script,
+    State,
+    Step,
+    Zone,
+    atk,
+    banish,
+    by_name,
+    register,
+    send_to_grave,
+    still_face_up,
+    target_ok,
+)
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:

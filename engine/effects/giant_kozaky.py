@@ -14,10 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Script, register
-from .common import burn_when_destroyed_face_up
+from .api import Card, Script, State, burn_when_destroyed_face_up, by_name, register
 
 KOZAKY: Final = by_name("Kozaky").code
 

@@ -10,11 +10,7 @@ The "Gladiator Beast" helpers it shares with Laquari are in ``common``: ``summon
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, summoned_by_gladiator, tag_out
+from .api import Card, Ctx, Effect, Link, Script, State, by_name, destroy, register, summoned_by_gladiator, tag_out
 
 
 def _st_targets(s: State, card: Card, seat: int) -> list[list[int]]:

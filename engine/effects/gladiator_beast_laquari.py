@@ -11,11 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Modifier
-from ..state import Card
-from .base import Script, register
-from .common import Ctx, Zone, summoned_by_gladiator, tag_out
+from .api import Card, Ctx, Modifier, Script, Zone, by_name, register, summoned_by_gladiator, tag_out
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import special_summon
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, may_special_summon
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroyed_by_this,
+    may_special_summon,
+    register,
+    special_summon,
+)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

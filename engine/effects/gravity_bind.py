@@ -11,9 +11,7 @@ unaffected by Trap effects, attacks anyway (ruling GEN-3)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Effect, Script, register
+from .api import Card, Effect, Script, State, by_name, register
 
 
 def _can_attack(s: State, src: Card, attacker: Card) -> bool:

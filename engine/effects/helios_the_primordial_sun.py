@@ -6,9 +6,7 @@ ATK/DEF are "?", i.e. 0 before the effect)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Script, register
+from .api import Card, Script, State, by_name, register
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

@@ -11,11 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import send_to_grave
-from ..state import Card, State
-from .base import ALL_DS, Effect, Script, register
-from .common import Ctx, link_is_monster_effect, negate_previous
+from .api import (
+    ALL_DS,
+    Card,
+    Ctx,
+    Effect,
+    Script,
+    State,
+    by_name,
+    link_is_monster_effect,
+    negate_previous,
+    register,
+    send_to_grave,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

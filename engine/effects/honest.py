@@ -11,19 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import to_hand
-from ..state import Card, Link, State
-from ..stats import shown_atk
-from .base import UP_TO_CALC, Effect, Script, register
-from .common import (
+from .api import (
+    UP_TO_CALC,
+    Card,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
     Zone,
     battling_opponent,
+    by_name,
     gain,
     my_battling_monster,
+    register,
     send_self_cost,
+    shown_atk,
     still_face_up,
+    to_hand,
 )
 
 

@@ -7,10 +7,7 @@ Attributes (Light and Darkness Dragon, also DARK while face-up) gets both change
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from ..stats import attributes
-from .base import Script, register
+from .api import Card, Script, State, attributes, by_name, register
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, can_summon_from_deck, destroyed_by_this, summon_from_deck
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    by_name,
+    can_summon_from_deck,
+    destroyed_by_this,
+    register,
+    summon_from_deck,
+)
 
 CODE: Final = by_name("Hydrogeddon").code
 

@@ -6,11 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import pay_lp
-from ..state import Card, Link, State
-from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, gain, in_battle, still_face_up
+from .api import (
+    DURING_CALC,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    by_name,
+    gain,
+    in_battle,
+    pay_lp,
+    register,
+    still_face_up,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

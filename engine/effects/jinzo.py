@@ -9,9 +9,7 @@ like Star Boy, Hoshiningen, Jinzo, and Spell Canceller")."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Script, register
+from .api import Card, Script, State, by_name, register
 
 
 def _locks(s: State, src: Card, card: Card, seat: int) -> bool:

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import forbid_attack_this_turn
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    by_name,
     can_summon_from_deck,
     continuation,
     destroyed_by_this,
+    forbid_attack_this_turn,
     is_small_jurrac,
+    register,
     summon_from_deck,
 )
 

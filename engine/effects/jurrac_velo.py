@@ -9,10 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, can_summon_from_deck, is_small_jurrac, summon_from_deck
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    can_summon_from_deck,
+    is_small_jurrac,
+    register,
+    summon_from_deck,
+)
 
 
 def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:

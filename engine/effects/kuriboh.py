@@ -4,11 +4,20 @@ calculation)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import lingering_flag
-from ..state import Card, Link, State
-from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, LingeringFlag, send_self_cost
+from .api import (
+    DURING_CALC,
+    Card,
+    Ctx,
+    Effect,
+    LingeringFlag,
+    Link,
+    Script,
+    State,
+    by_name,
+    lingering_flag,
+    register,
+    send_self_cost,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -27,13 +27,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Modifier, Negated
-from ..ops import destroy_all
-from ..state import Card, Link, State
-from ..stats import atk, def_, is_negated
-from .base import Effect, Script, register
-from .common import Ctx, Zone, activation_answered, may_special_summon, still_face_up, summon_choosing_position
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Modifier,
+    Negated,
+    Script,
+    State,
+    Zone,
+    activation_answered,
+    atk,
+    by_name,
+    def_,
+    destroy_all,
+    is_negated,
+    may_special_summon,
+    register,
+    still_face_up,
+    summon_choosing_position,
+)
 
 
 def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:

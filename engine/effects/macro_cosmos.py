@@ -16,18 +16,21 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..state import Card, Link
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     Ctx,
+    Effect,
+    Link,
+    Script,
     Zone,
     ask_cards,
+    by_name,
     continuation,
     deck_candidates,
     free_monster_zone,
     hand_candidates,
+    register,
     summon_choosing_position,
 )
 

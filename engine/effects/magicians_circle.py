@@ -12,19 +12,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import special_summon
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
     Zone,
     ask_cards,
+    by_name,
     continuation,
     deck_candidates,
     free_monster_zone,
     other,
+    register,
+    special_summon,
     summonable,
 )
 

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, summon_one_of, summonable
+from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, register, summon_one_of, summonable
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:

@@ -18,11 +18,7 @@ Michizure may answer it, unless the turn player acts first."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, left_field, target_ok
+from .api import END_OF_DS, Card, Ctx, Effect, Link, Script, State, by_name, destroy, left_field, register, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

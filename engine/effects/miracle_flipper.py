@@ -23,21 +23,26 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import destroy, special_summon
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     POSITIONS,
     Answer,
+    Card,
     Ctx,
+    Effect,
+    Flag,
+    Link,
+    Script,
+    State,
     Zone,
     ask_cards,
     ask_option,
+    by_name,
     continuation,
+    destroy,
     free_monster_zone,
     other,
+    register,
+    special_summon,
     summonable,
 )
 

@@ -4,11 +4,7 @@ declaration only in the chain that answers it (ruling CH-4; seed 002, Example 1)
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy_all
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Position, other
+from .api import Card, Ctx, Effect, Link, Position, Script, State, by_name, destroy_all, other, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -7,10 +7,20 @@ Fenrir) and was not (ruling SUM-1), nor a second face-up Earthbound Immortal (ru
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, free_monster_zone, may_special_summon, summon_choosing_position
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    free_monster_zone,
+    may_special_summon,
+    register,
+    summon_choosing_position,
+)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -5,11 +5,7 @@ may be activated in either turn from the next turn on; not in the Damage Step.""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone
+from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, destroy, register
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

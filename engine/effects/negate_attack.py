@@ -8,11 +8,7 @@ end-of-Battle-Phase effects still happen in that End Step."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import end_battle_phase, negate_attack
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Phase
+from .api import Card, Ctx, Effect, Link, Phase, Script, State, by_name, end_battle_phase, negate_attack, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -13,11 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..ops import go_to_end_phase
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone
+from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, go_to_end_phase, register
 
 NOT_EFFECTS: Final[tuple[str, ...]] = ("battle", "cost", "tribute", "rule", "detach")
 

@@ -15,12 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import to_hand
-from ..state import Card, Link, State
-from ..stats import attributes
-from .base import Effect, Script, register
-from .common import Ctx, each, other, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    attributes,
+    by_name,
+    each,
+    other,
+    register,
+    still_face_up,
+    to_hand,
+)
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

@@ -13,11 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..cards import by_name
-from ..ops import gain_lp, lingering_flag
-from ..state import Card, Link, State
-from .base import ALL_DS, Effect, Lingering, Script, register
-from .common import Ctx
+from .api import ALL_DS, Card, Ctx, Effect, Lingering, Link, Script, State, by_name, gain_lp, lingering_flag, register
 
 FLAG: Final = "nutrient_z"
 

@@ -11,12 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Negated
-from ..ops import damage, detach
-from ..state import Card, Link, State
-from .base import ALL_DS, Effect, Script, register
-from .common import Ctx, Zone, other
+from .api import ALL_DS, Card, Ctx, Effect, Link, Negated, Script, State, Zone, by_name, damage, detach, other, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

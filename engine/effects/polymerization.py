@@ -16,21 +16,27 @@ import re
 from itertools import product
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Summoned
-from ..ops import move, raise_event, send_to_grave
-from ..state import Card, Link, State
-from ..stats import can_summon
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     POSITIONS,
     Answer,
+    Card,
     Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Summoned,
     Zone,
     ask_cards,
     ask_option,
+    by_name,
+    can_summon,
     continuation,
     mark_proper_summon,
+    move,
+    raise_event,
+    register,
+    send_to_grave,
 )
 
 

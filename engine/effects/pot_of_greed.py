@@ -3,11 +3,7 @@ its controller has at least 2 cards in the Deck (it must be able to resolve)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import draw
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx
+from .api import Card, Ctx, Effect, Link, Script, State, by_name, draw, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

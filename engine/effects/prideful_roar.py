@@ -13,12 +13,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import pay_lp
-from ..state import Card, Link, State
-from ..stats import atk
-from .base import DURING_CALC, Effect, Script, register
-from .common import Ctx, Zone, battling_opponent, gain, my_battling_monster, still_face_up
+from .api import (
+    DURING_CALC,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    atk,
+    battling_opponent,
+    by_name,
+    gain,
+    my_battling_monster,
+    pay_lp,
+    register,
+    still_face_up,
+)
 
 
 def _pair(s: State, seat: int) -> tuple[Card, Card] | None:

@@ -3,11 +3,7 @@
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, discard_cost, discard_options
+from .api import Card, Ctx, Effect, Link, Script, State, by_name, destroy, discard_cost, discard_options, register
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -4,10 +4,23 @@ during it (ruling DS-5; seed 003, Example 1)."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, Link, State
-from .base import STAT_CHANGE_DS, Effect, Script, register
-from .common import Ctx, discard_cost, discard_options, each, face_up_monsters, gain, target_ok
+from .api import (
+    STAT_CHANGE_DS,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    by_name,
+    discard_cost,
+    discard_options,
+    each,
+    face_up_monsters,
+    gain,
+    register,
+    target_ok,
+)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -14,12 +14,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import PositionChanged
-from ..ops import turned_face_down
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Position, gain, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Position,
+    PositionChanged,
+    Script,
+    State,
+    by_name,
+    gain,
+    register,
+    still_face_up,
+    turned_face_down,
+)
 
 
 def _flip_down(ctx: Ctx, link: Link) -> None:

@@ -4,11 +4,7 @@ monster; destroy that target." It answers the attack declaration only in the fir
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, target_ok
+from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, destroy, register, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

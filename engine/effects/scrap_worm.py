@@ -16,11 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import destroy, to_hand
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, still_face_up
+from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, destroy, register, still_face_up, to_hand
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:

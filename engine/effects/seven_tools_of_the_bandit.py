@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import pay_lp
-from ..state import Card, State
-from .base import ALL_DS, Effect, Script, register
-from .common import Ctx, link_is_card_activation, negate_previous
+from .api import (
+    ALL_DS,
+    Card,
+    Ctx,
+    Effect,
+    Script,
+    State,
+    by_name,
+    link_is_card_activation,
+    negate_previous,
+    pay_lp,
+    register,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

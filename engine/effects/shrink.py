@@ -4,11 +4,21 @@ until the End Phase." It changes ATK, so it cannot be activated during damage ca
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..facts import Modifier
-from ..state import Card, Link, State
-from .base import STAT_CHANGE_DS, Effect, Script, register
-from .common import Ctx, each, face_up_monsters, target_ok
+from .api import (
+    STAT_CHANGE_DS,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Modifier,
+    Script,
+    State,
+    by_name,
+    each,
+    face_up_monsters,
+    register,
+    target_ok,
+)
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..cards import by_name
-from ..state import Card, State
-from ..stats import atk
-from .base import Effect, Script, register
-from .common import Timing, Zone
+from .api import Card, Effect, Script, State, Timing, Zone, atk, by_name, register
 
 CODE: Final = by_name("Skyscraper").code
 

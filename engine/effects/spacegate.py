@@ -20,12 +20,25 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..ops import send_to_grave, set_counters
-from ..state import Card, Link, State
-from ..stats import is_negated
-from .base import Effect, Script, register
-from .common import MAIN_PHASES, Counter, Ctx, Zone, free_monster_zone, summon_one_of, summonable
+from .api import (
+    MAIN_PHASES,
+    Card,
+    Counter,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    free_monster_zone,
+    is_negated,
+    register,
+    send_to_grave,
+    set_counters,
+    summon_one_of,
+    summonable,
+)
 
 GATE: Final = Counter.GATE
 

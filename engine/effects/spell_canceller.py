@@ -10,10 +10,7 @@ flipped face-up by an attack in the Damage Step, they apply at once, to that ver
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from ..stats import is_spell_card
-from .base import Script, register
+from .api import Card, Script, State, by_name, is_spell_card, register
 
 
 def _locks(s: State, src: Card, card: Card, seat: int) -> bool:

@@ -7,10 +7,7 @@ Continuous Effects of monsters like Star Boy, Hoshiningen, Jinzo, and Spell Canc
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from ..stats import attributes
-from .base import Script, register
+from .api import Card, Script, State, attributes, by_name, register
 
 
 def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:

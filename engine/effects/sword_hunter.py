@@ -15,12 +15,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Flag, Moved
-from ..ops import equip
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_this, still_face_up
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    Flag,
+    Link,
+    Moved,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroyed_by_this,
+    equip,
+    register,
+    still_face_up,
+)
 
 
 def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:

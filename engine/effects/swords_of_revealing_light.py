@@ -13,12 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import destroy, flip_face_up
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, other
+from .api import Card, Ctx, Effect, Flag, Link, Script, State, Zone, by_name, destroy, flip_face_up, other, register
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

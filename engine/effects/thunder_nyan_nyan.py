@@ -9,10 +9,7 @@ calculation (ruling DS-3; seed 003, TCG "Substep 2" and "Substep 5")."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from ..stats import attributes
-from .base import Script, register
+from .api import Card, Script, State, attributes, by_name, register
 
 
 def _self_destroy(s: State, card: Card) -> bool:

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import special_summon
-from ..state import Card, Link, State
-from .base import END_OF_DS, Effect, Script, register
-from .common import Ctx, Zone, destroyed_by_battle_to_grave, may_special_summon
+from .api import (
+    END_OF_DS,
+    Card,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroyed_by_battle_to_grave,
+    may_special_summon,
+    register,
+    special_summon,
+)
 
 
 def _the_one(s: State) -> dict[str, Any] | None:

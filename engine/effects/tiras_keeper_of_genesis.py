@@ -15,11 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import by_name
-from ..ops import destroy, detach
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import CardFlag, Ctx, other, still_face_up
+from .api import (
+    Card,
+    CardFlag,
+    Ctx,
+    Effect,
+    Link,
+    Script,
+    State,
+    by_name,
+    destroy,
+    detach,
+    other,
+    register,
+    still_face_up,
+)
 
 
 def _has_material(card: Card) -> bool:

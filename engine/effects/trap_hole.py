@@ -5,12 +5,7 @@ not a Special Summon, not a Set."""
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import destroy
-from ..state import Card, Link, State
-from ..stats import atk
-from .base import Effect, Script, register
-from .common import Ctx, still_face_up, target_ok
+from .api import Card, Ctx, Effect, Link, Script, State, atk, by_name, destroy, register, still_face_up, target_ok
 
 
 def _summoned(s: State, seat: int) -> Card | None:

@@ -3,10 +3,7 @@ the activation, and if you do, destroy it." (ruling CH-4; seed 002, Examples 1 a
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import ALL_DS, Effect, Script, register
-from .common import Phase, link_is_card_activation, negate_previous
+from .api import ALL_DS, Card, Effect, Phase, Script, State, by_name, link_is_card_activation, negate_previous, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

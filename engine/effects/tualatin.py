@@ -21,22 +21,26 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import Flag
-from ..ops import destroy_all
-from ..state import Card, Link, State
-from ..stats import attributes
-from .base import Effect, Script, register
-from .common import (
+from .api import (
     Answer,
+    Card,
     CardFlag,
     Ctx,
+    Effect,
+    Flag,
+    Link,
     Phase,
+    Script,
+    State,
     Zone,
     ask_option,
+    attributes,
+    by_name,
     continuation,
+    destroy_all,
     face_up_monsters,
     free_monster_zone,
+    register,
     summon_choosing_position,
     summonable,
 )

@@ -4,11 +4,7 @@ effects of the resolved card (flags until the end of the turn); not in the Damag
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..ops import lingering_flag
-from ..state import Link
-from .base import Effect, Script, register
-from .common import Ctx, LingeringFlag
+from .api import Ctx, Effect, LingeringFlag, Link, Script, by_name, lingering_flag, register
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

@@ -14,12 +14,21 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import by_name
-from ..facts import ExtraBattlePhase
-from ..ops import delay, destroy
-from ..state import Card, Link, State
-from .base import Effect, Script, register
-from .common import Ctx, Zone, other
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    ExtraBattlePhase,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    delay,
+    destroy,
+    other,
+    register,
+)
 
 SWORDS: Final = "Swords of Revealing Light"
 

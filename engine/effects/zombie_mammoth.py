@@ -10,10 +10,7 @@ original ATK."
 
 from __future__ import annotations
 
-from ..cards import by_name
-from ..state import Card, State
-from .base import Script, register
-from .common import burn_when_destroyed_face_up
+from .api import Card, Script, State, burn_when_destroyed_face_up, by_name, register
 
 
 def _self_destroy(s: State, card: Card) -> bool:

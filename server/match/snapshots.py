@@ -148,7 +148,7 @@ class Snapshot:
 
 def _pack_default(obj: Any) -> Any:
     """What msgpack cannot pack itself: a dataclass is the tuple of its field values, caches
-    left out (``engine.state.field_values``, as in :func:`encode`), an enum its value. A
+    left out (``engine.kernel.hashing.field_values``, as in :func:`encode`), an enum its value. A
     ``StrEnum`` needs nothing: msgpack packs a str subclass as a str, and a tuple as the same
     array as a list."""
     if isinstance(obj, enum.Enum):

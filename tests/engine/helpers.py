@@ -30,6 +30,6 @@ def pass_until(s: State, cond: Any, limit: int = 60) -> State:
 
 
 def can(s: State, seat: int, **action: Any) -> bool:
-    from engine.decide import matches
+    from engine.legal import matches
 
     return any(matches(action, a) for a in legal_actions(s, seat))

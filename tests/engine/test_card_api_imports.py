@@ -1,12 +1,12 @@
-"""Card modules reach the engine through one narrow API (issue 12; docs/cards-howto.md).
+"""Card modules reach the engine through one module, the card API (issues 12 and 36;
+docs/cards-howto.md).
 
-Every card module in ``engine/effects/`` (one per card or card family) may import only the card
-API: ``engine.effects.base``, ``engine.effects.common`` (which hands on ``Ctx``, ``other``,
-``Counter``, ``CardFlag`` and the selections of ``choices``), ``engine.ops``, ``engine.stats``,
-``engine.state``, ``engine.cards`` and ``engine.facts`` (the fact classes a card emits: data
-only, no rules code), plus the standard library. Never another card module,
-never ``choices`` directly, never an engine internal (``flow``, ``chain``, ``battle``, ``ctx``,
-``rng`` ...). Every import statement counts, also one inside a function or an
+Every card module in ``engine/effects/`` (one per card or card family) may import only
+``engine.effects.api`` (which hands on the model, the card data, the facts a card emits, the
+effect framework of ``base``, the game actions of ``ops``, the checks of ``stats`` and the shared
+helpers of ``common``), plus the standard library. Never another card module, never ``ops``,
+``common`` or ``choices`` directly, never an engine internal (``flow``, ``chain``, ``battle``,
+``ctx``, ``rng`` ...). Every import statement counts, also one inside a function or an
 ``if TYPE_CHECKING:`` block.
 """
 
@@ -20,16 +20,8 @@ import pytest
 
 EFFECTS = Path(__file__).resolve().parents[2] / "engine" / "effects"
 # the framework itself, not card modules
-FRAMEWORK = {"__init__.py", "base.py", "common.py", "choices.py"}
-ALLOWED = {
-    "engine.effects.base",
-    "engine.effects.common",
-    "engine.ops",
-    "engine.stats",
-    "engine.state",
-    "engine.cards",
-    "engine.facts",
-}
+FRAMEWORK = {"__init__.py", "api.py", "base.py", "common.py", "choices.py"}
+ALLOWED = {"engine.effects.api"}
 
 
 def card_modules() -> list[Path]:
@@ -82,7 +74,12 @@ def test_card_module_imports_only_the_card_api(path: Path) -> None:
     "line",
     [
         "from .hydrogeddon import destroyed_by_this",  # another card module
-        "from .choices import ask_cards",  # through common only
+        "from .choices import ask_cards",  # through the API only
+        "from .common import each",
+        "from ..ops import destroy",
+        "from ..stats import atk",
+        "from ..state import Card",
+        "from engine.facts import Flag",
         "from ..ctx import Ctx",  # an engine internal (common hands it on)
         "from ..flow import go_to_end_phase",
         "from ..battle import start_step",
@@ -106,24 +103,18 @@ def test_the_card_api_is_allowed() -> None:
             "from collections.abc import Callable",
             "from typing import TYPE_CHECKING, Any",
             "import itertools",
-            "from ..cards import by_name",
-            "from ..ops import destroy",
-            "from ..state import Card",
-            "from ..stats import atk",
-            "from .base import Effect",
-            "from .common import Ctx, ask_cards",
-            "from engine.ops import damage",
-            "from ..facts import Flag",
-            "from .. import ops",
+            "from .api import Card, Ctx, Effect, ask_cards, atk, by_name, destroy",
+            "from engine.effects.api import damage",
+            "from . import api",
         ]
     )
     assert violations(source) == []
 
 
-@pytest.mark.parametrize("name", ["base.py", "common.py", "choices.py"])
+@pytest.mark.parametrize("name", ["api.py", "base.py", "common.py", "choices.py"])
 def test_the_card_api_depends_on_no_card_module(name: str) -> None:
-    """``base``, ``common`` and ``choices`` are the API: they never import a card's module (a
-    helper two cards share lives in ``common``)."""
+    """``api`` and the framework behind it (``base``, ``common``, ``choices``) never import a
+    card's module (a helper two cards share lives in ``common``)."""
     framework = {p[: -len(".py")] for p in FRAMEWORK}
     tree = ast.parse((EFFECTS / name).read_text(encoding="utf-8"))
     for node in ast.walk(tree):

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.decks import deck_named
-from engine.state import NO_COUNTERS, NO_FLAGS, NO_MATERIALS, State, full_state_hash
+from engine.kernel.hashing import full_state_hash
+from engine.state import NO_COUNTERS, NO_FLAGS, NO_MATERIALS, State
 from tests.engine.play import states
 
 PAIRS = [("counters", "battle-step"), ("end-step", "counters"), ("battle-step", "end-step")]

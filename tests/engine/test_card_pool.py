@@ -23,7 +23,8 @@ from engine import (
     share_unwritten,
     state_hash,
 )
-from engine.state import SHAREABLE_ZONES, deep_clone, full_state_hash
+from engine.kernel.cow import SHAREABLE_ZONES, deep_clone
+from engine.kernel.hashing import full_state_hash
 
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DECKS = (demo_deck(0), demo_deck(1))

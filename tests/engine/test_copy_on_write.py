@@ -29,7 +29,7 @@ from engine import (
     pending,
     state_hash,
 )
-from engine.state import full_state_hash, to_plain
+from engine.kernel.hashing import full_state_hash, to_plain
 from tests.engine.play import play
 
 decide_module = importlib.import_module("engine.decide")
@@ -163,7 +163,7 @@ def test_a_state_with_its_caches_filled_survives_a_server_snapshot() -> None:
 def test_the_cards_dict_is_shared_until_a_card_is_written() -> None:
     """``derive`` shares the cards dict too (``own_cards``): a pass writes no card and keeps the
     dict of the state before; a write copies it first, in whichever state writes."""
-    from engine.state import derive, write_card
+    from engine.kernel.cow import derive, write_card
 
     s = fold(play(3, max_actions=40)[1][0])
     owed = pending(s)

@@ -1,5 +1,5 @@
 """Duels held at once share their card ids and passcodes as single int objects
-(``engine.interning``): the compiled engine would otherwise box a new object wherever it
+(``engine.kernel.interning``): the compiled engine would otherwise box a new object wherever it
 stores one (docs/adr/0008), ~11 KiB per held duel. Run compiled by ``make test``."""
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import State, Viewpoints, decide, fold, state_hash
-from engine.state import clone, deep_clone, to_plain
+from engine.kernel.cow import clone, deep_clone
+from engine.kernel.hashing import to_plain
 from tests.engine.play import play
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -40,8 +40,9 @@ from hypothesis import strategies as st
 
 from engine import DuelConfig, State, Viewpoints, create, decide, legal_actions, pending
 from engine.apply import apply
+from engine.kernel.cow import clone
 from engine.redaction import present
-from engine.state import Card, clone
+from engine.state import Card
 from tests.engine.test_pool_duels import random_deck
 
 EXAMPLES = int(os.environ.get("DUEL_CHEATER_EXAMPLES", "12"))

@@ -1,4 +1,4 @@
-"""The copies and swaps of ``engine.state`` are written out field by field (so that they
+"""The copies and swaps of the model (``engine.kernel.fields``) are written out field by field (so that they
 compile): every field of every class must follow the copy rules, so a field added to a class
 and forgotten in its copy fails here (a slotted attribute never set cannot be read)."""
 
@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine import state as S
+from engine.kernel import caches, fields
 
 
 def _card(cid: int) -> S.Card:
@@ -59,18 +60,18 @@ def _state() -> S.State:
     st.attack = S.Attack(attacker=1, target=2, snapshot=[2])
     st.used = {"u": 1}
     st._w = {1}
-    st._memo = S.Memo()
-    st._roster = S.Roster()
-    st._board = S.Board()
+    st._memo = caches.Memo()
+    st._roster = caches.Roster()
+    st._board = caches.Board()
     return st
 
 
 CASES: list[tuple[str, Callable[[Any], Any], Callable[[], Any], bool]] = [
-    ("Card", S._copy_card, lambda: _card(3), False),
-    ("Player", S._copy_player, lambda: _player(11), False),
-    ("Link", S._copy_link, lambda: S.Link(card=4, effect=2, controller=1, targets=[5], data={"d": 1}), True),
-    ("Attack", S._copy_attack, lambda: S.Attack(attacker=1, target=None, snapshot=[3], destroyed=[4]), True),
-    ("State", S._share_state, _state, True),
+    ("Card", fields.copy_card, lambda: _card(3), False),
+    ("Player", fields.copy_player, lambda: _player(11), False),
+    ("Link", fields.copy_link, lambda: S.Link(card=4, effect=2, controller=1, targets=[5], data={"d": 1}), True),
+    ("Attack", fields.copy_attack, lambda: S.Attack(attacker=1, target=None, snapshot=[3], destroyed=[4]), True),
+    ("State", fields.share_state, _state, True),
 ]
 
 
@@ -102,7 +103,7 @@ def test_each_field_is_copied_shared_or_emptied_as_its_metadata_says(
 
 @pytest.mark.parametrize(
     ("swap", "make"),
-    [(S._swap_card, lambda i: _card(i)), (S._swap_player, lambda i: _player(i * 10))],
+    [(fields.swap_card, lambda i: _card(i)), (fields.swap_player, lambda i: _player(i * 10))],
     ids=["Card", "Player"],
 )
 def test_a_swap_exchanges_every_field_caches_too(swap: Callable[[Any, Any], None], make: Callable[[int], Any]) -> None:

@@ -1,4 +1,4 @@
-"""``state_hash``'s packer checks types exactly (``engine.state._packer``): whatever is not a
+"""``state_hash``'s packer checks types exactly (``engine.kernel.hashing._packer``): whatever is not a
 plain None, bool, int, float, bytes, str, dict or list goes through its hook, which must give
 the bytes the lenient packer of ``full_state_hash`` (the definition) makes of the same value."""
 
@@ -10,19 +10,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from engine.state import (
-    _VALUES,
-    Attack,
-    Card,
-    Link,
-    Modifier,
-    Player,
-    Resolving,
-    Trigger,
-    _hashed,
-    _packer,
-    field_values,
-)
+from engine.kernel.hashing import _VALUES, _hashed, _packer, field_values
+from engine.state import Attack, Card, Link, Modifier, Player, Resolving, Trigger
 from engine.types import CardFlag, Phase, Zone
 
 

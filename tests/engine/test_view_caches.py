@@ -34,8 +34,9 @@ from engine.decks import deck_named
 from engine.effects.base import SCRIPTS, script_of
 from engine.flow import SELF_DESTROYING
 from engine.genesis import DuelConfig
+from engine.kernel import caches
+from engine.kernel.hashing import full_state_hash
 from engine.ops import WATCHING
-from engine.state import full_state_hash
 from engine.stats import equipped_as_spell
 from tests.engine.play import aggressive
 
@@ -88,7 +89,7 @@ def check_board(s: State) -> None:
     board = s._board
     if board is None:
         return
-    face_up = [c for c in s._field_cards(None) if c.face_up]
+    face_up = [c for c in caches._field_cards(s, None) if c.face_up]
     if board.face_up is not None:
         assert all(a is b for a, b in zip(board.face_up, face_up, strict=True))
     for seat, kept in enumerate(board.monsters):
@@ -97,7 +98,7 @@ def check_board(s: State) -> None:
             assert all(a is b for a, b in zip(kept, want, strict=True))
     for seat, got in zip((0, 1, None), board.field, strict=True):
         if got is not None:
-            assert all(a is b for a, b in zip(got, s._field_cards(seat), strict=True))
+            assert all(a is b for a, b in zip(got, caches._field_cards(s, seat), strict=True))
     if board.sources is not None:  # kept only where no card negates another and none is activating
         # a monster equipped as an Equip Spell Card has no monster effects (ruling EQ-1)
         want_sources = [(c.id, script_of(c)) for c in face_up if script_of(c) is not None and not equipped_as_spell(c)]

@@ -19,7 +19,7 @@ from logs import engine_log
 
 import engine
 from engine import Viewpoints
-from engine.state import to_plain
+from engine.kernel.hashing import to_plain
 from protocol.codec import pack
 from protocol.messages import Accepted, Error
 from server import rules

@@ -1,5 +1,5 @@
 """The duels a process holds share their untouched Deck cards (``rules.share_unwritten``,
-engine.state.CardPool): a few thousand card objects for all of them instead of ~60 per duel.
+engine.kernel.cow.CardPool): a few thousand card objects for all of them instead of ~60 per duel.
 Measured with 1,000 duels held at a human pace: 83 -> 65 KiB of RSS per duel."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 from duel_helpers import play_until, quietly, run, running_server, start_match, url_of
 
-from engine.state import SHAREABLE_ZONES, full_state_hash
+from engine.kernel.cow import SHAREABLE_ZONES
+from engine.kernel.hashing import full_state_hash
 from server import rules
 from server.clients.client import bot_choice
 from server.match import snapshots

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .cards import CARDS
+from ..cards import CARDS
 
 # typed Any: an element read from a tuple[int, ...] would be unboxed and boxed anew
 _SMALL: Final[tuple[Any, ...]] = tuple(range(1 << 13))
