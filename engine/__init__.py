@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import effects as _effects  # noqa: F401  (registers every card script)
 from . import state as _state
+from .actions import Action, WireAction
 from .apply import apply_facts, evolve, fold, fold_into
 from .card_data import CardData
 from .cards import CARDS, CARDS_BY_NAME, by_name
@@ -23,7 +24,7 @@ from .kernel.hashing import state_hash
 from .legal import legal_actions
 from .owed import owed_by, pending
 from .state import State
-from .types import Action, Fact, IllegalAction
+from .types import Fact, IllegalAction
 from .view import view
 from .viewpoints import Viewpoints
 
@@ -46,6 +47,7 @@ __all__ = [
     "IllegalAction",
     "State",
     "Viewpoints",
+    "WireAction",
     "apply_facts",
     "by_name",
     "create",

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .kernel.interning import shared_code, shared_int
-from .types import Fact
+from .types import Fact, Zone
 
 Viewer = int | None
 """Seat 0 or 1, or ``None`` for a spectator."""
@@ -308,13 +308,13 @@ class AliasBook:
                 controller = int(fact.get("controller", p.controller))
                 self.put(cid, place(to, p.owner, controller, bool(fact.get("face_up", True))))
             else:
-                self.put(cid, place(to, p.owner, p.owner, to in ("graveyard", "banished")))
+                self.put(cid, place(to, p.owner, p.owner, to in (Zone.GRAVEYARD, Zone.BANISHED)))
         elif t == "flipped":
             self._turn(int(fact["card"]), True)
         elif t == "position_changed":
             self._turn(int(fact["card"]), bool(fact["face_up"]))
         elif t == "activated":
             cid = int(fact["card"])
-            if self.places[cid].zone in ("spells_traps", "field"):
+            if self.places[cid].zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
                 self._turn(cid, True)
         self.facts += 1

@@ -19,11 +19,11 @@ from .state import NO_COUNTERS, NO_FLAGS, NO_MATERIALS, Attack, Card, Link, Modi
 from .types import CardFlag, Phase, Position, Step, Timing, Zone
 
 # the fact's string (a log's, or already the member) -> the member the state holds
-ZONES: Final = {z.value: z for z in Zone}
-POSITIONS: Final = {p.value: p for p in Position}
-PHASES: Final = {p.value: p for p in Phase}
-STEPS: Final = {st.value: st for st in Step}
-TIMINGS: Final = {t.value: t for t in Timing}
+ZONE_OF: Final = {z.value: z for z in Zone}
+POSITION_OF: Final = {p.value: p for p in Position}
+PHASE_OF: Final = {p.value: p for p in Phase}
+STEP_OF: Final = {st.value: st for st in Step}
+TIMING_OF: Final = {t.value: t for t in Timing}
 
 FactT = TypeVar("FactT", bound=Fact)
 V = TypeVar("V")
@@ -82,13 +82,13 @@ def fold_into(state: State, facts: list[Fact]) -> State:
 
 def _remove_from_zone(s: State, c: Card) -> None:
     p = write_player(s, c.controller if c.on_field else c.owner)
-    if c.zone == "monsters":
+    if c.zone == Zone.MONSTERS:
         p.monsters[c.slot] = None
-    elif c.zone == "spells_traps":
+    elif c.zone == Zone.SPELLS_TRAPS:
         p.spells_traps[c.slot] = None
-    elif c.zone == "field":
+    elif c.zone == Zone.FIELD:
         p.field_zone = None
-    elif c.zone == "xyz_material":
+    elif c.zone == Zone.XYZ_MATERIAL:
         for host in [h for h in s.cards.values() if c.id in h.materials]:
             h = write_card(s, host.id)
             h.materials = [m for m in h.materials if m != c.id]
@@ -101,14 +101,14 @@ def _remove_from_zone(s: State, c: Card) -> None:
 
 def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> None:
     """Put a card (already removed from its old zone) into ``zone``."""
-    c.zone = ZONES[zone]
-    if zone in ("monsters", "spells_traps", "field"):
+    c.zone = ZONE_OF[zone]
+    if zone in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD):
         p = write_player(s, c.controller)
-        if zone == "monsters":
+        if zone == Zone.MONSTERS:
             if slot < 0:
                 slot = p.monsters.index(None)
             p.monsters[slot] = c.id
-        elif zone == "spells_traps":
+        elif zone == Zone.SPELLS_TRAPS:
             if slot < 0:
                 slot = p.spells_traps.index(None)
             p.spells_traps[slot] = c.id
@@ -119,14 +119,14 @@ def place(s: State, c: Card, zone: str, slot: int = -1, top: bool = True) -> Non
         return
     # leaving the field resets the card's on-field status
     c.controller = c.owner
-    c.face_up = zone in ("graveyard", "banished")
+    c.face_up = zone in (Zone.GRAVEYARD, Zone.BANISHED)
     c.position = Position.ATTACK
     c.counters = NO_COUNTERS
     c.equipped_to = None
     c.attacks = 0
     c.flags = NO_FLAGS
     lst: list[int] = getattr(write_player(s, c.owner), zone)
-    if zone == "deck" and top:
+    if zone == Zone.DECK and top:
         lst.insert(0, c.id)
     else:
         lst.append(c.id)
@@ -185,21 +185,21 @@ def _moved(s: State, f: F.Moved) -> None:
     if f.controller is not ABSENT:
         c.controller = f.controller
     to = f.to
-    if to in ("monsters", "spells_traps", "field"):
+    if to in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD):
         c.face_up = f.face_up is not False
-        c.position = Position.ATTACK if f.position is ABSENT else POSITIONS[f.position]
-        if not c.face_up and to != "monsters":
+        c.position = Position.ATTACK if f.position is ABSENT else POSITION_OF[f.position]
+        if not c.face_up and to != Zone.MONSTERS:
             c.set_turn = s.turn
-        if to == "monsters":
+        if to == Zone.MONSTERS:
             c.position_turn = s.turn
             c.attacks = 0
             if not c.face_up:
                 c.set_turn = s.turn
     place(s, c, to, -1 if f.slot is ABSENT else int(f.slot), f.top is not False)
-    if to == "graveyard" and f.reason == "battle":
+    if to == Zone.GRAVEYARD and f.reason == "battle":
         # destroyed by battle and sent to the Graveyard in this Battle Phase (Tualatin)
         c.flags = {**c.flags, CardFlag.BATTLE_SENT: [s.turn, s.battle_phases]}
-    if to not in ("monsters", "spells_traps", "field"):
+    if to not in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD):
         # a card that leaves the field takes its lingering changes and equips with it
         s.modifiers = [
             m for m in s.modifiers if m.card != c.id and not (m.source == c.id and m.until == "while_face_up")
@@ -220,7 +220,7 @@ def _summoned(s: State, f: F.Summoned) -> None:
 @handles(F.PositionChanged)
 def _position_changed(s: State, f: F.PositionChanged) -> None:
     c = write_card(s, f.card)
-    c.position = POSITIONS[f.position]
+    c.position = POSITION_OF[f.position]
     c.face_up = bool(f.face_up)
     if f.by_player is not False:
         c.position_turn = s.turn
@@ -267,17 +267,17 @@ def _reset_attacks(s: State) -> None:
 
 @handles(F.PhaseBegan)
 def _phase(s: State, f: F.PhaseBegan) -> None:
-    s.phase = PHASES[f.phase]
-    s.step = None if f.step is ABSENT else STEPS[f.step]
+    s.phase = PHASE_OF[f.phase]
+    s.step = None if f.step is ABSENT else STEP_OF[f.step]
     s.damage_step = None
     s.intent = None
     s.event = None
     s.chains_in_timing = 0
-    if s.phase == "battle" and s.step == "start":
+    if s.phase == Phase.BATTLE and s.step == Step.START:
         s.battle_phases += 1
         s.start_step_monsters = [[m for m in s.players[sd].monsters if m is not None] for sd in (0, 1)]
         _reset_attacks(s)
-    if s.phase != "battle":
+    if s.phase != Phase.BATTLE:
         s.attack = None
         # "until the end of the Battle Phase" (Dark Diviner): gone once the Battle Phase is left
         s.modifiers = [m for m in s.modifiers if m.until != "end_of_battle_phase"]
@@ -287,7 +287,7 @@ def _phase(s: State, f: F.PhaseBegan) -> None:
 def _skip_phase(s: State, f: F.SkipPhase) -> None:
     if f.phase not in s.skip:
         s.skip.append(f.phase)
-    if f.phase == "main1" and f.now:
+    if f.phase == Phase.MAIN1 and f.now:
         s.skipped_main1 = True
 
 
@@ -299,7 +299,7 @@ def _extra_bp(s: State, f: F.ExtraBattlePhase) -> None:
 @handles(F.DamageStep)
 def _damage_step(s: State, f: F.DamageStep) -> None:
     s.step = Step.DAMAGE
-    s.damage_step = TIMINGS[f.timing]
+    s.damage_step = TIMING_OF[f.timing]
     s.chains_in_timing = 0
     s.event = None
 
@@ -322,13 +322,13 @@ def _passed(s: State, f: F.Passed) -> None:
 
 @handles(F.Event)
 def _event(s: State, f: F.Event) -> None:
-    s.event = dict(f.event) if f.event else None
+    s.event = f.event.copy() if f.event else None
 
 
 @handles(F.Activated)
 def _activated(s: State, f: F.Activated) -> None:
     c = s.cards[f.card]
-    if c.zone in ("spells_traps", "field") and not c.face_up:
+    if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD) and not c.face_up:
         write_card(s, c.id).face_up = True
     s.chain.append(
         Link(
@@ -380,7 +380,7 @@ def _chain_resolved(s: State, f: F.ChainResolved) -> None:
     s.chains_in_timing += 1
     s.chain_no += 1
     s.event = None
-    if s.attack is not None and s.step == "battle":
+    if s.attack is not None and s.step == Step.BATTLE:
         s.attack.responded = True
 
 
@@ -432,7 +432,7 @@ def _attack_ended(s: State, f: F.AttackEnded) -> None:
     s.event = None
     s.damage_step = None
     s.modifiers = [m for m in s.modifiers if m.until not in ("damage_calculation", "end_of_damage_step")]
-    if s.phase == "battle":
+    if s.phase == Phase.BATTLE:
         s.step = Step.BATTLE
 
 
@@ -440,8 +440,8 @@ def _attack_ended(s: State, f: F.AttackEnded) -> None:
 def _flipped(s: State, f: F.Flipped) -> None:
     c = write_card(s, f.card)
     c.face_up = True
-    if c.zone == "monsters" and f.position:
-        c.position = POSITIONS[f.position]
+    if c.zone == Zone.MONSTERS and f.position:
+        c.position = POSITION_OF[f.position]
     if s.attack is not None and f.by_attack:
         s.attack.flipped = c.id
 
@@ -513,7 +513,7 @@ def _triggered(s: State, f: F.Triggered) -> None:
             card=f.card,
             effect=int(f.effect),
             controller=int(f.seat),
-            event=dict(f.event),
+            event=f.event.copy(),
             mandatory=bool(f.mandatory),
         )
     )
@@ -528,7 +528,7 @@ def _trigger_done(s: State, f: F.TriggerDone) -> None:
 
 @handles(F.Choice)
 def _choice(s: State, f: F.Choice) -> None:
-    s.choice = dict(f.choice) if f.choice else None
+    s.choice = f.choice.copy() if f.choice else None
 
 
 @handles(F.DuelEnded)
@@ -575,7 +575,7 @@ def _setup(s: State, f: F.Setup) -> None:
         code = shared_code(int(e["code"]))
         c = Card(id=int(e["id"]), code=code, owner=int(e["owner"]), controller=int(e["controller"]))
         c.face_up = bool(e.get("face_up", False))
-        c.position = POSITIONS[e.get("position", "attack")]
+        c.position = POSITION_OF[e.get("position", "attack")]
         c.set_turn = int(e.get("set_turn", 0))
         c.summoned_turn = int(e.get("summoned_turn", 0))
         c.position_turn = int(e.get("position_turn", 0))
@@ -586,18 +586,18 @@ def _setup(s: State, f: F.Setup) -> None:
         c.materials = list(e["materials"]) if e.get("materials") else NO_MATERIALS
         c.flags = dict(e["flags"]) if e.get("flags") else NO_FLAGS
         s.cards[c.id] = c
-        if e["zone"] == "xyz_material":
+        if e["zone"] == Zone.XYZ_MATERIAL:
             c.zone = Zone.XYZ_MATERIAL
             continue
         zone = e["zone"]
-        if zone in ("monsters", "spells_traps", "field"):
-            c.zone = ZONES[zone]
+        if zone in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD):
+            c.zone = ZONE_OF[zone]
             p = s.players[c.controller]
             slot = int(e.get("slot", -1))
-            if zone == "monsters":
+            if zone == Zone.MONSTERS:
                 slot = slot if slot >= 0 else p.monsters.index(None)
                 p.monsters[slot] = c.id
-            elif zone == "spells_traps":
+            elif zone == Zone.SPELLS_TRAPS:
                 slot = slot if slot >= 0 else p.spells_traps.index(None)
                 p.spells_traps[slot] = c.id
             else:
@@ -605,11 +605,11 @@ def _setup(s: State, f: F.Setup) -> None:
                 slot = 0
             c.slot = slot
         else:
-            c.zone = ZONES[zone]
+            c.zone = ZONE_OF[zone]
             lst: list[int] = getattr(s.players[c.owner], zone)
             lst.append(c.id)
-    s.phase = PHASES[f.phase]
-    s.step = None if f.step is None else STEPS[f.step]
+    s.phase = PHASE_OF[f.phase]
+    s.step = None if f.step is None else STEP_OF[f.step]
     s.battle_phases = int(f.battle_phases)
     s.extra_battle_phases = 0 if f.extra_battle_phases is ABSENT else int(f.extra_battle_phases)
     s.used = {} if f.used is ABSENT else dict(f.used)

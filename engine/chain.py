@@ -25,6 +25,7 @@ from typing import Any, Final
 from .battle.damage_step import one_chain_only
 from .ctx import Ctx
 from .effects.base import SCRIPTS, Effect, effects_of, script_of
+from .events import GameEvent, LeftCard
 from .facts import (
     ABSENT,
     Activated,
@@ -42,7 +43,7 @@ from .kernel.caches import held_ids
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked, is_negated
-from .types import MAIN_PHASES, Action, CardFlag, Step, Zone, other
+from .types import MAIN_PHASES, CardFlag, ChoiceKind, EventKind, Step, WireAction, Zone, other
 
 
 def link_speed(s: State, link: Link) -> int:
@@ -60,14 +61,14 @@ def event_blocks(s: State) -> bool:
     return s.event is not None and not s.event.get("soft")
 
 
-def event_kinds(ev: dict[str, Any] | None) -> set[str]:
+def event_kinds(ev: GameEvent | None) -> set[str]:
     """The kinds of event a "When ..." card may answer now: the event itself, and "left_field"
     when monsters were also sent from the field with it (the Tributes of a summon, a cost)."""
     if ev is None:
         return set()
     kinds = {str(ev.get("kind"))}
     if ev.get("left"):
-        kinds.add("left_field")
+        kinds.add(EventKind.LEFT_FIELD.value)
     return kinds
 
 
@@ -86,8 +87,8 @@ def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
         return
     ev = s.event
     if ev is None:
-        ctx.emit(Event(event={"kind": "left_field", "cards": left}))
-    elif ev.get("kind") == "left_field":
+        ctx.emit(Event(event={"kind": EventKind.LEFT_FIELD.value, "cards": left}))
+    elif ev.get("kind") == EventKind.LEFT_FIELD:
         ctx.emit(Event(event={**ev, "cards": [*ev.get("cards", []), *left]}))
     else:
         ctx.emit(Event(event={**ev, "left": [*ev.get("left", []), *left]}))
@@ -217,9 +218,9 @@ def can_activate(s: State, card: Card, idx: int, eff: Effect, seat: int) -> bool
     return eff.condition(s, card, seat)
 
 
-def activation_actions(s: State, seat: int) -> list[Action]:
+def activation_actions(s: State, seat: int) -> list[WireAction]:
     """Every legal activation for ``seat`` now, fully specified."""
-    out: list[Action] = []
+    out: list[WireAction] = []
     if s.priority != seat or s.choice is not None:
         return out
     scripts = SCRIPTS
@@ -233,16 +234,16 @@ def activation_actions(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Action]:
+def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[WireAction]:
     """Every fully specified activation of one effect: targets x costs x choices."""
-    out: list[Action] = []
+    out: list[WireAction] = []
     targets = eff.targets(s, card, seat)
     costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
     choices: list[list[Any]] = eff.choices(s, card, seat) if eff.choices else [[]]
     for tg in targets:
         for cost in costs:
             for ch in choices:
-                a: Action = {"do": "activate", "card": card.id, "effect": idx}
+                a: WireAction = {"do": "activate", "card": card.id, "effect": idx}
                 if tg:
                     a["target"] = list(tg)
                 if cost:
@@ -253,7 +254,7 @@ def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Act
     return out
 
 
-def trigger_actions(s: State, index: int) -> list[Action]:
+def trigger_actions(s: State, index: int) -> list[WireAction]:
     """The ways to activate a pending trigger effect (its targets, costs and choices); none when
     its ``condition`` fails (an effect that selects at resolution needs something to select:
     "Special Summon 1 ... from your Deck" with no such monster, or no free zone)."""
@@ -294,7 +295,7 @@ def activate(
     if eff.kind == "spell" and card.zone == Zone.GRAVEYARD and card.flags.get(CardFlag.ACTIVATE_FROM_GRAVE) is not None:
         ctx.emit(Flag(card=card.id, name=CardFlag.ACTIVATE_FROM_GRAVE, value=None))  # used
     data: dict[str, Any] = {"answers": len(s.chain)}
-    if s.choice is not None and s.choice.get("kind") == "ahead":
+    if s.choice is not None and s.choice.get("kind") == ChoiceKind.AHEAD:
         data["ahead"] = list(s.choice["kinds"])  # activated ahead of these triggers (DS-8)
     if cost:
         data["cost"] = list(cost)
@@ -320,7 +321,7 @@ def activate(
     _activation_event(ctx, card, seat)
 
 
-def activate_trigger(ctx: Ctx, index: int, choice: Action | None = None) -> None:
+def activate_trigger(ctx: Ctx, index: int, choice: WireAction | None = None) -> None:
     """Put a pending trigger on the chain; ``choice`` is one of ``trigger_actions`` (default: the
     first, for a mandatory trigger with a single way to activate)."""
     s = ctx.s
@@ -391,7 +392,7 @@ def resolve_chain(ctx: Ctx) -> bool:
     ctx.emit(ChainResolved())
     left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
     if left and not s.finished and s.step != Step.DAMAGE:
-        ctx.emit(Event(event={"kind": "left_field", "cards": left, "soft": True}))
+        ctx.emit(Event(event={"kind": EventKind.LEFT_FIELD.value, "cards": left, "soft": True}))
     if not s.finished:
         # effects that wait for the whole chain (Last Turn's Special Summon) watch this
         raise_event(ctx, {"kind": "chain_resolved"})
@@ -439,8 +440,8 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
     ctx.emit(LinkResolved(link=n))
 
 
-def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[LeftCard]:
+    out: list[LeftCard] = []
     for cid, controller, position, face_up in was:
         c = s.cards[cid]
         if c.zone in (Zone.GRAVEYARD, Zone.BANISHED):
@@ -466,14 +467,14 @@ def held_triggers(s: State) -> set[int]:
     return {i for i, t in enumerate(s.triggers) if t.event.get("kind") in kinds}
 
 
-def ahead_actions(s: State, seat: int, kinds: list[str]) -> list[Action]:
+def ahead_actions(s: State, seat: int, kinds: list[str]) -> list[WireAction]:
     """Activations ``seat`` may make ahead of pending triggers of ``kinds`` (their window)."""
     import copy
 
     view = copy.copy(s)
     view.choice = None
     view.priority = seat
-    out: list[Action] = []
+    out: list[WireAction] = []
     for a in activation_actions(view, seat):
         effs = effects_of(s.cards[a["card"]])
         if set(effs[int(a.get("effect", 1)) - 1].ahead_of) & set(kinds):

@@ -5,6 +5,26 @@ nothing.
 
 from __future__ import annotations
 
+from .actions import (
+    Action,
+    Activate,
+    Attack,
+    CancelAttack,
+    ChangePosition,
+    Choose,
+    Concede,
+    EndBattlePhase,
+    EndTurn,
+    EnterBattlePhase,
+    FlipSummon,
+    NextPhase,
+    Pass,
+    Retarget,
+    SetCard,
+    Summon,
+    parse,
+    wire,
+)
 from .apply import fold
 from .battle import battle_step
 from .chain import activate, activate_trigger, field_snapshot, note_left_field, trigger_actions
@@ -19,7 +39,7 @@ from .legal import find_legal, trigger_indices
 from .main_phase import change_position, flip_summon, set_spell_trap, summon
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .types import Action, Fact, IllegalAction, other
+from .types import ChoiceKind, Fact, IllegalAction, Position, other
 
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
@@ -72,7 +92,7 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
     ctx = Ctx(derive(state))
     journal = begin_in_place(ctx.s)
     try:
-        perform(ctx, seat, legal)
+        perform(ctx, seat, parse(legal))
         settle(ctx)
     finally:
         end_in_place(ctx.s, journal, keep)
@@ -81,87 +101,91 @@ def _decide(state: State, seat: int, action: object, keep: bool) -> tuple[list[F
     return ctx.facts, ctx.s
 
 
-def perform(ctx: Ctx, seat: int, a: Action) -> None:
+def perform(ctx: Ctx, seat: int, action: Action) -> None:
+    """Do ``action``, a legal one (``find_legal``), for ``seat``: the facts go to ``ctx``."""
     s = ctx.s
-    do = a["do"]
-    if s.event is not None and s.event.get("soft") and do != "pass" and not _answers_event(s, a):
+    if s.event is not None and s.event.get("soft") and not isinstance(action, Pass) and not _answers_event(s, action):
         ctx.emit(Event(event=None))  # acting first: the "When ..." timing is gone
-    if do == "pass":
-        if s.choice is not None:
-            if s.choice["kind"] == "trigger":
-                # declining: every optional trigger of the group that was not activated
-                for i in sorted(trigger_indices(s.choice), reverse=True):
-                    ctx.emit(TriggerDone(index=i, declined=True))
-            ctx.emit(Choice(choice=None))
-            return
-        ctx.emit(Passed(seat=seat))
-    elif do in ("next_phase", "enter_battle_phase", "end_turn", "end_battle_phase"):
-        intent = {"enter_battle_phase": "battle", "end_turn": "end", "next_phase": "next", "end_battle_phase": "next"}[
-            do
-        ]
-        if do == "end_turn" and s.phase == "battle":
-            intent = "end"
-        ctx.emit(Passed(seat=seat, intent=intent))
-    elif do == "activate":
-        card = s.cards[a["card"]]
-        if s.choice is not None and s.choice["kind"] == "trigger":
-            idx = next(i for i in trigger_indices(s.choice) if a in trigger_actions(s, i))
-            ctx.emit(Choice(choice=None))
-            activate_trigger(ctx, idx, a)
-            return
-        ahead = s.choice is not None and s.choice["kind"] == "ahead"
-        activate(
-            ctx,
-            seat,
-            card,
-            int(a.get("effect", 1)),
-            list(a.get("target", [])),
-            list(a.get("cost", [])),
-            a.get("choose"),
-        )
-        if ahead:
-            ctx.emit(Choice(choice=None))
-    elif do == "summon" and a.get("procedure"):
-        _procedure_summon(ctx, seat, s.cards[a["card"]], list(a.get("cost", [])), str(a.get("position", "attack")))
-        auto_pass_turn_player(ctx)
-    elif do in ("summon", "set"):
-        card = s.cards[a["card"]]
-        if card.data.is_monster:
-            summon(ctx, seat, card, list(a.get("tribute", [])), face_up=do == "summon")
-            if do == "summon" or a.get("tribute"):
-                auto_pass_turn_player(ctx)
-        else:
-            set_spell_trap(ctx, seat, card)
-    elif do == "flip_summon":
-        flip_summon(ctx, seat, s.cards[a["card"]])
-        auto_pass_turn_player(ctx)
-    elif do == "change_position":
-        change_position(ctx, seat, s.cards[a["card"]])
-    elif do == "attack":
-        target = None if a.get("direct") else a.get("target")
-        battle_step.declare(ctx, s.cards[a["with"]], target)
-        auto_pass_turn_player(ctx)
-    elif do == "retarget":
-        battle_step.retarget(ctx, None if a.get("direct") else a.get("target"))
-    elif do == "cancel_attack":
-        battle_step.cancel(ctx)
-    elif do == "choose":
-        ch = s.choice
-        assert ch is not None
-        if ch["kind"] == "discard":
-            ctx.emit(Choice(choice=None))
-            for cid in a["cards"]:
-                send_to_grave(ctx, s.cards[cid], reason="discard")
-            end_phase_over(ctx)
-        else:
-            answer(ctx, seat, a)
+    match action:
+        case Pass():
+            if s.choice is not None:
+                if s.choice["kind"] == ChoiceKind.TRIGGER:
+                    # declining: every optional trigger of the group that was not activated
+                    for i in sorted(trigger_indices(s.choice), reverse=True):
+                        ctx.emit(TriggerDone(index=i, declined=True))
+                ctx.emit(Choice(choice=None))
+                return
+            ctx.emit(Passed(seat=seat))
+        case NextPhase() | EndBattlePhase():
+            ctx.emit(Passed(seat=seat, intent="next"))  # a pass that moves the turn on (``flow``)
+        case EnterBattlePhase():
+            ctx.emit(Passed(seat=seat, intent="battle"))
+        case EndTurn():
+            ctx.emit(Passed(seat=seat, intent="end"))
+        case Activate():
+            _activate(ctx, seat, action)
+        case Summon(procedure=True):
+            _procedure_summon(
+                ctx, seat, s.cards[action.card], action.cost or [], action.position or Position.ATTACK.value
+            )
+            auto_pass_turn_player(ctx)
+        case Summon() | SetCard():
+            card = s.cards[action.card]
+            if card.data.is_monster:
+                face_up = isinstance(action, Summon)
+                summon(ctx, seat, card, list(action.tribute or ()), face_up=face_up)
+                if face_up or action.tribute:
+                    auto_pass_turn_player(ctx)
+            else:
+                set_spell_trap(ctx, seat, card)
+        case FlipSummon():
+            flip_summon(ctx, seat, s.cards[action.card])
+            auto_pass_turn_player(ctx)
+        case ChangePosition():
+            change_position(ctx, seat, s.cards[action.card])
+        case Attack():
+            battle_step.declare(ctx, s.cards[action.with_], None if action.direct else action.target)
+            auto_pass_turn_player(ctx)
+        case Retarget():
+            battle_step.retarget(ctx, None if action.direct else action.target)
+        case CancelAttack():
+            battle_step.cancel(ctx)
+        case Choose():
+            _choose(ctx, seat, action)
+        case Concede():  # decided before a Ctx is made (``decide``): never a legal action
+            raise IllegalAction("action/malformed", "concede is not performed")
+
+
+def _activate(ctx: Ctx, seat: int, action: Activate) -> None:
+    s = ctx.s
+    card = s.cards[action.card]
+    if s.choice is not None and s.choice["kind"] == ChoiceKind.TRIGGER:
+        a = wire(action)
+        idx = next(i for i in trigger_indices(s.choice) if a in trigger_actions(s, i))
+        ctx.emit(Choice(choice=None))
+        activate_trigger(ctx, idx, a)
+        return
+    ahead = s.choice is not None and s.choice["kind"] == ChoiceKind.AHEAD
+    activate(ctx, seat, card, action.effect or 1, list(action.target or ()), list(action.cost or ()), action.choose)
+    if ahead:
+        ctx.emit(Choice(choice=None))
+
+
+def _choose(ctx: Ctx, seat: int, action: Choose) -> None:
+    ch = ctx.s.choice
+    assert ch is not None
+    if ch["kind"] == ChoiceKind.DISCARD:
+        ctx.emit(Choice(choice=None))
+        for cid in action.cards or ():
+            send_to_grave(ctx, ctx.s.cards[cid], reason="discard")
+        end_phase_over(ctx)
     else:
-        raise IllegalAction("action/unknown", f"unknown action {do!r}")
+        answer(ctx, seat, action)
 
 
-def _answers_event(s: State, a: Action) -> bool:
-    if a["do"] != "activate" or s.event is None:
+def _answers_event(s: State, action: Action) -> bool:
+    if not isinstance(action, Activate) or s.event is None:
         return False
-    effs = effects_of(s.cards[a["card"]])
-    idx = int(a.get("effect", 1))
+    effs = effects_of(s.cards[action.card])
+    idx = action.effect or 1
     return 1 <= idx <= len(effs) and effs[idx - 1].event == s.event.get("kind")

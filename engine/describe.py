@@ -15,6 +15,7 @@ from typing import Final
 from . import facts as F
 from .cards import CARDS
 from .facts import FACTS, Fact, WireFact
+from .types import Zone
 
 SEAT: Final[tuple[str, ...]] = ("A", "B")
 NameOf = Callable[[int], str | None]
@@ -51,7 +52,7 @@ def narrates(cls: type[Fact]) -> Callable[[Narration], Narration]:
     return register
 
 
-PHASES: Final = {
+PHASE_WORDS: Final = {
     "draw": "Draw Phase",
     "standby": "Standby Phase",
     "main1": "Main Phase 1",
@@ -59,8 +60,8 @@ PHASES: Final = {
     "main2": "Main Phase 2",
     "end": "End Phase",
 }
-STEPS: Final = {"start": "Start Step", "battle": "Battle Step", "damage": "Damage Step", "end": "End Step"}
-TIMINGS: Final = {
+STEP_WORDS: Final = {"start": "Start Step", "battle": "Battle Step", "damage": "Damage Step", "end": "End Step"}
+TIMING_WORDS: Final = {
     "start_of_damage_step": "start of the Damage Step",
     "before_damage_calculation": "before damage calculation",
     "during_damage_calculation": "during damage calculation",
@@ -99,11 +100,11 @@ _PHASE_TEXTS: Final[dict[tuple[str, str | None, str | None], str]] = {}
 
 
 def _phase_text(phase: str, step: str | None, timing: str | None) -> str:
-    out = PHASES.get(phase, phase)
+    out = PHASE_WORDS.get(phase, phase)
     if step:
-        out += f" - {STEPS.get(step, step)}"
+        out += f" - {STEP_WORDS.get(step, step)}"
     if timing:
-        out += f" ({TIMINGS.get(timing, timing)})"
+        out += f" ({TIMING_WORDS.get(timing, timing)})"
     return out
 
 
@@ -202,12 +203,12 @@ def _phase(fact: WireFact, name_of: NameOf | None) -> str | None:
 
 @narrates(F.DamageStep)
 def _damage_step(fact: WireFact, name_of: NameOf | None) -> str | None:
-    return f"    Damage Step: {TIMINGS.get(fact['timing'], fact['timing'])}"
+    return f"    Damage Step: {TIMING_WORDS.get(fact['timing'], fact['timing'])}"
 
 
 @narrates(F.SkipPhase)
 def _skip_phase(fact: WireFact, name_of: NameOf | None) -> str | None:
-    return f"  {PHASES.get(str(fact.get('phase')), fact.get('phase'))} is skipped"
+    return f"  {PHASE_WORDS.get(str(fact.get('phase')), fact.get('phase'))} is skipped"
 
 
 @narrates(F.ExtraBattlePhase)
@@ -399,9 +400,9 @@ def _duel_ended(fact: WireFact, name_of: NameOf | None) -> str | None:
 
 def _moved(fact: WireFact, card: str) -> str | None:
     to, src, reason = fact.get("to"), fact.get("from"), fact.get("reason")
-    if to in ("graveyard", "banished"):
+    if to in (Zone.GRAVEYARD, Zone.BANISHED):
         if reason in ("battle", "effect", "self"):
-            return f"    {card} is banished" if to == "banished" else None
+            return f"    {card} is banished" if to == Zone.BANISHED else None
         how = {
             "tribute": "is Tributed",
             "discard": "is discarded",
@@ -410,17 +411,17 @@ def _moved(fact: WireFact, card: str) -> str | None:
             "rule": "goes to the Graveyard",
         }
         verb = how.get(str(reason), f"goes to the {'Graveyard' if to == 'graveyard' else 'banishment'}")
-        if to == "banished":
+        if to == Zone.BANISHED:
             verb += " (banished instead)"
         return f"    {card} {verb}"
-    if to == "hand" and src in ("monsters", "spells_traps", "field", "graveyard", "banished"):
+    if to == Zone.HAND and src in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zone.BANISHED):
         return f"    {card} returns to the hand"
-    if to == "hand" and src == "deck":
+    if to == Zone.HAND and src == Zone.DECK:
         return f"    {card} is added from the Deck to the hand"
-    if to == "deck":
+    if to == Zone.DECK:
         return f"    {card} goes back into the Deck"
-    if to in ("monsters", "spells_traps", "field") and reason == "control":
+    if to in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD) and reason == "control":
         return f"    control of {card} changes"
-    if to == "spells_traps" and src == "hand" and not fact.get("face_up", True):
+    if to == Zone.SPELLS_TRAPS and src == Zone.HAND and not fact.get("face_up", True):
         return "  a card is Set in the Spell & Trap Zone"
     return None

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
+from .decisions import PendingChoice
+from .events import GameEvent
 from .plain import plain_value
 
 WireFact = dict[str, Any]
@@ -521,7 +523,7 @@ class Triggered(Fact):
     code: int
     effect: int
     seat: int
-    event: dict[str, Any]
+    event: GameEvent
     mandatory: bool
     private: int | Absent = ABSENT  # the card is hidden: only this seat knows it (never sent)
 
@@ -798,7 +800,7 @@ class Choice(Fact):
 
     t: ClassVar[str] = "choice"
     SENT: ClassVar[Sent] = HIDDEN
-    choice: dict[str, Any] | None
+    choice: PendingChoice | None
 
 
 @fact
@@ -807,7 +809,7 @@ class Event(Fact):
 
     t: ClassVar[str] = "event"
     SENT: ClassVar[Sent] = HIDDEN
-    event: dict[str, Any] | None
+    event: GameEvent | None
 
 
 @fact

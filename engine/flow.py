@@ -29,6 +29,7 @@ from .chain import (
     trigger_group,
 )
 from .ctx import Ctx
+from .decisions import PendingChoice
 from .effects.base import SCRIPTS
 from .facts import (
     AttackEnded,
@@ -48,7 +49,7 @@ from .facts import (
 from .legal import legal_actions
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .state import State
-from .types import CardFlag, LingeringFlag, Phase, Step, Zone, other
+from .types import CardFlag, EventKind, LingeringFlag, Phase, Step, Zone, other
 
 HAND_LIMIT: Final = 6
 MAX_LOOP: Final = 10_000
@@ -318,7 +319,7 @@ def _self_destruct(ctx: Ctx) -> bool:
 def _timing_gone(s: State, index: int) -> bool:
     """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
     made it the End Phase) does not activate (ruling DS-8)."""
-    return s.triggers[index].event.get("kind") == "battle_damage" and s.phase != Phase.BATTLE
+    return s.triggers[index].event.get("kind") == EventKind.BATTLE_DAMAGE and s.phase != Phase.BATTLE
 
 
 def _end_step_waits(s: State) -> bool:
@@ -327,7 +328,7 @@ def _end_step_waits(s: State) -> bool:
     if not s.chain:
         return False
     group = trigger_group(s)
-    return bool(group) and s.triggers[group[0]].event.get("kind") == "battle_phase_end"
+    return bool(group) and s.triggers[group[0]].event.get("kind") == EventKind.BATTLE_PHASE_END
 
 
 def settle(ctx: Ctx) -> None:
@@ -357,7 +358,7 @@ def settle(ctx: Ctx) -> None:
                 continue
             # optional: activate or not; mandatory with several targets: which one; several
             # simultaneous triggers of one player: which goes first (ruling CH-5)
-            ch = {
+            ch: PendingChoice = {
                 "seat": trig.controller,
                 "kind": "trigger",
                 "index": idx,

@@ -9,9 +9,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Final
 
+from .actions import BY_KIND, WireAction
 from .battle import battle_step
 from .battle.start_step import may_enter
 from .chain import activation_actions, ahead_actions, open_state, trigger_actions
+from .decisions import PendingChoice
 from .effects.base import script_of
 from .effects.choices import choice_actions
 from .kernel import memo
@@ -19,43 +21,26 @@ from .main_phase import summon_actions
 from .owed import owed_by, pending
 from .state import State
 from .stats import can_summon
-from .types import Action, IllegalAction, other
+from .types import ChoiceKind, IllegalAction, Phase, Step, Zone, other
 
-PASS: Final[Action] = {"do": "pass"}
-KNOWN_ACTIONS: Final = frozenset(
-    {
-        "pass",
-        "summon",
-        "set",
-        "flip_summon",
-        "change_position",
-        "activate",
-        "attack",
-        "retarget",
-        "cancel_attack",
-        "choose",
-        "enter_battle_phase",
-        "end_battle_phase",
-        "next_phase",
-        "end_turn",
-        "concede",
-    }
-)
+PASS: Final[WireAction] = {"do": "pass"}
+KNOWN_ACTIONS: Final = frozenset(BY_KIND)
+"""Every ``do`` of the action table (``engine.actions``)."""
 
 
-def legal_actions(s: State, seat: int) -> list[Action]:
+def legal_actions(s: State, seat: int) -> list[WireAction]:
     """Every action ``seat`` may take now (empty if the engine is not waiting for it). Read only:
     the list and its actions are the state's (worked out once per state and seat: the server
     sends them to the seat, then checks the seat's answer against them); copy one to change it."""
     return memo.legal(s, seat, _legal_actions)
 
 
-def _legal_actions(s: State, seat: int) -> list[Action]:
+def _legal_actions(s: State, seat: int) -> list[WireAction]:
     if owed_by(s) != seat:
         return []
     if s.choice is not None:
         return _choice_actions(s, seat)
-    out: list[Action] = []
+    out: list[WireAction] = []
     out.extend(activation_actions(s, seat))
     if seat == s.turn_player and open_state(s):
         out.extend(
@@ -67,19 +52,25 @@ def _legal_actions(s: State, seat: int) -> list[Action]:
         out.extend(battle_step.attack_actions(s, seat))
         out.extend(_phase_actions(s))
     out.append(dict(PASS))
-    if seat == s.turn_player and open_state(s) and s.phase == "battle" and s.step == "battle" and s.attack is None:
+    if (
+        seat == s.turn_player
+        and open_state(s)
+        and s.phase == Phase.BATTLE
+        and s.step == Step.BATTLE
+        and s.attack is None
+    ):
         if battle_step.forced_attack_pending(s):
             out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
     return out
 
 
-def procedure_actions(s: State, seat: int) -> list[Action]:
+def procedure_actions(s: State, seat: int) -> list[WireAction]:
     """Special Summons from the hand by a card's own procedure (Fenrir: "can only be Special
     Summoned by removing 2 WATER monsters in your Graveyard from play"): a Main Phase action of
     the turn player in an open game state, like a Normal Summon; it does not start a chain."""
-    if s.phase not in ("main1", "main2") or s.priority != seat:
+    if s.phase not in (Phase.MAIN1, Phase.MAIN2) or s.priority != seat:
         return []
-    out: list[Action] = []
+    out: list[WireAction] = []
     for cid in s.players[seat].hand:
         c = s.cards[cid]
         sc = script_of(c)
@@ -91,52 +82,52 @@ def procedure_actions(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _phase_actions(s: State) -> list[Action]:
-    out: list[Action] = []
-    if s.phase == "battle" and s.step in ("start", "end"):
+def _phase_actions(s: State) -> list[WireAction]:
+    out: list[WireAction] = []
+    if s.phase == Phase.BATTLE and s.step in (Step.START, Step.END):
         out.append({"do": "next_phase"})
         return out
-    if s.phase == "battle" and s.step == "battle" and s.attack is None:
+    if s.phase == Phase.BATTLE and s.step == Step.BATTLE and s.attack is None:
         out.append({"do": "end_battle_phase"})
         out.append({"do": "end_turn"})
         return out
-    if s.phase == "battle":
+    if s.phase == Phase.BATTLE:
         return out
     if may_enter(s):
         out.append({"do": "enter_battle_phase"})
     out.append({"do": "next_phase"})
     forced = (
-        s.phase in ("draw", "standby", "main1")
+        s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1)
         and s.turn > 1
         and s.battle_phases == 0
         and "battle" not in s.skip
         and battle_step.must_enter(s)
     )
-    if s.phase in ("main1", "main2", "standby", "draw") and not forced:
+    if s.phase in (Phase.MAIN1, Phase.MAIN2, Phase.STANDBY, Phase.DRAW) and not forced:
         out.append({"do": "end_turn"})
     return out
 
 
-def _choice_actions(s: State, seat: int) -> list[Action]:
+def _choice_actions(s: State, seat: int) -> list[WireAction]:
     ch = s.choice
     assert ch is not None
     kind = ch["kind"]
-    if kind == "replay":
+    if kind == ChoiceKind.REPLAY:
         return battle_step.replay_actions(s)
-    if kind == "trigger":
+    if kind == ChoiceKind.TRIGGER:
         ways = [w for i in trigger_indices(ch) for w in trigger_actions(s, i)]
         return ways if ch.get("mandatory") else [*ways, dict(PASS)]
-    if kind == "discard":
+    if kind == ChoiceKind.DISCARD:
         hand = s.players[seat].hand
         return [{"do": "choose", "cards": list(c)} for c in combinations(hand, int(ch["count"]))]
-    if kind == "ahead":
+    if kind == ChoiceKind.AHEAD:
         return [*ahead_actions(s, seat, list(ch["kinds"])), dict(PASS)]
-    if kind in ("options", "cards"):
+    if kind in (ChoiceKind.OPTIONS, ChoiceKind.CARDS):
         return choice_actions(ch)
     return []
 
 
-def trigger_indices(ch: dict[str, Any]) -> list[int]:
+def trigger_indices(ch: PendingChoice) -> list[int]:
     """The pending triggers a ``trigger`` choice is about (several: their controller orders them)."""
     return [int(i) for i in ch.get("indices", [ch["index"]])]
 
@@ -147,7 +138,7 @@ def _norm(v: Any) -> Any:
     return v
 
 
-def normalize(action: Action) -> Action:
+def normalize(action: WireAction) -> WireAction:
     """Accept a few convenient spellings: a single target instead of a list."""
     a = dict(action)
     if a.get("do") == "activate":
@@ -159,7 +150,7 @@ def normalize(action: Action) -> Action:
     return a
 
 
-def matches(action: Action, legal: Action) -> bool:
+def matches(action: WireAction, legal: WireAction) -> bool:
     """Every key the action names agrees with the legal action."""
     for k, v in action.items():
         if k not in legal:
@@ -172,7 +163,7 @@ def matches(action: Action, legal: Action) -> bool:
     return True
 
 
-def find_legal(s: State, seat: int, action: object) -> Action:
+def find_legal(s: State, seat: int, action: object) -> WireAction:
     """The legal action ``action`` asks for. ``action`` is whatever the client sent (typed
     ``object``: junk gets IllegalAction, never TypeError)."""
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
@@ -191,7 +182,7 @@ def find_legal(s: State, seat: int, action: object) -> Action:
     raise IllegalAction("action/illegal", explain(s, seat, a))
 
 
-def explain(s: State, seat: int, a: Action) -> str:
+def explain(s: State, seat: int, a: WireAction) -> str:
     """A human reason for the most common illegal actions."""
     do = a.get("do")
     if do not in KNOWN_ACTIONS:
@@ -207,11 +198,11 @@ def explain(s: State, seat: int, a: Action) -> str:
     card = s.cards.get(ref) if isinstance(ref, int) else None
     name = card.data.name if card is not None and (card.face_up or card.owner == seat) else "that card"
     if do == "attack":
-        if s.phase != "battle" or s.step != "battle":
+        if s.phase != Phase.BATTLE or s.step != Step.BATTLE:
             return "attacks are declared only in the Battle Step"
         if s.attack is not None:
             return "an attack is already in progress"
-        if card is None or card.zone != "monsters" or card.controller != seat:
+        if card is None or card.zone != Zone.MONSTERS or card.controller != seat:
             return "you can only attack with a monster you control"
         if card.attacks >= battle_step.attacks_allowed(s, card):
             return f"{name} has already attacked this Battle Phase"
@@ -223,7 +214,7 @@ def explain(s: State, seat: int, a: Action) -> str:
     if do == "activate":
         if card is None:
             return "no such card"
-        if s.step == "damage":
+        if s.step == Step.DAMAGE:
             return f"{name} cannot be activated at this point of the Damage Step ({s.damage_step})"
         if card.set_turn == s.turn and not card.face_up:
             return f"{name} was Set this turn and cannot be activated yet"

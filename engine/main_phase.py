@@ -12,17 +12,17 @@ from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_summon
-from .types import MAIN_PHASES, Action, Position
+from .types import MAIN_PHASES, Position, WireAction
 
 
 def _main_open(s: State, seat: int) -> bool:
     return seat == s.turn_player and s.priority == seat and s.phase in MAIN_PHASES and open_state(s)
 
 
-def summon_actions(s: State, seat: int) -> list[Action]:
+def summon_actions(s: State, seat: int) -> list[WireAction]:
     if not _main_open(s, seat):
         return []
-    out: list[Action] = []
+    out: list[WireAction] = []
     p = s.players[seat]
     free = p.monsters.count(None)
     if not p.normal_summoned:

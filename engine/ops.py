@@ -13,6 +13,7 @@ from . import rng
 from .counters import Counter
 from .ctx import Ctx
 from .effects.base import SCRIPTS, Effect
+from .events import GameEvent
 from .facts import (
     ABSENT,
     Absent,
@@ -50,7 +51,7 @@ from .stats import (
     properly_summoned,
     unaffected,
 )
-from .types import CardFlag, Phase, Step, Zone, other
+from .types import CardFlag, EventKind, Phase, Step, Zone, other
 
 PUBLIC_ZONES: Final[tuple[Zone, ...]] = (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD, Zone.GRAVEYARD, Zone.BANISHED)
 
@@ -116,7 +117,12 @@ def move(
         elif f.on_field:
             destroy(ctx, f, reason="rule")
     if leaving:
-        event = {"kind": "left_the_field", "card": c.id, "to": to, "controller": was_controller}
+        event: GameEvent = {
+            "kind": EventKind.CARD_LEFT_FIELD.value,
+            "card": c.id,
+            "to": to,
+            "controller": was_controller,
+        }
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
 
 
@@ -158,7 +164,7 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     as_spell = equipped_as_spell(c)
     move(ctx, c, to, reason=reason)
     if to == Zone.GRAVEYARD:
-        event = {
+        event: GameEvent = {
             "kind": "sent_to_grave",
             "card": c.id,
             "reason": reason,
@@ -184,7 +190,7 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
     as_spell = equipped_as_spell(c)
     ctx.emit(Destroyed(card=c.id, code=c.code, reason=reason, by=by))
     to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
-    event = {
+    event: GameEvent = {
         "kind": "destroyed",
         "card": c.id,
         "reason": reason,
@@ -332,7 +338,7 @@ def roster(s: State, key: str | tuple[str, ...], codes: Collection[int]) -> tupl
     return memo.roster(s, key, len(SCRIPTS), codes)
 
 
-def raise_event(ctx: Ctx, event: dict[str, Any]) -> None:
+def raise_event(ctx: Ctx, event: GameEvent) -> None:
     """Record the trigger effects that ``event`` activates (they go on the chain later).
 
     Trigger effects answer events by kind (``destroyed``, ``battle_damage``,

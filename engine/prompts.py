@@ -9,12 +9,12 @@ from typing import Final
 from .cards import CARDS
 from .describe import phase_text
 from .state import State
-from .types import MAIN_PHASES, Phase, Step
+from .types import MAIN_PHASES, ChoiceKind, EventKind, Phase, Step
 
 EVENTS: Final = {
     "attack_declared": "the attack declaration",
     "summoned": "the summon",
-    "left_field": "the monster(s) leaving the field",
+    EventKind.LEFT_FIELD: "the monster(s) leaving the field",
 }
 
 
@@ -28,25 +28,25 @@ def _choice_prompt(s: State) -> str:
     ch = s.choice
     assert ch is not None
     kind = ch["kind"]
-    if kind == "replay":
+    if kind == ChoiceKind.REPLAY:
         return "Replay: choose a new attack target, attack directly, or cancel the attack"
-    if kind == "trigger":
+    if kind == ChoiceKind.TRIGGER:
         card = _name(s, ch.get("card"))
         if len(ch.get("indices", [])) > 1:
             return "Several of your effects trigger at once: choose which goes on the chain first"
         if ch.get("mandatory"):
             return f"{card}'s effect must be activated: choose how"
         return f"Activate {card}'s effect?"
-    if kind == "discard":
+    if kind == ChoiceKind.DISCARD:
         return f"Discard {ch['count']} card(s): your hand is over the limit of 6"
-    if kind == "ahead":
+    if kind == ChoiceKind.AHEAD:
         return "Battle damage was dealt: activate a card now, before the effects it triggers, or pass"
-    if kind == "cards":
+    if kind == ChoiceKind.CARDS:
         n = int(ch.get("count", 1))
         source = _name(s, ch.get("source"))
         upto = "up to " if int(ch.get("min", n)) < n else ""
         return f"{source}: choose {upto}{n} card(s)"
-    if kind == "options":
+    if kind == ChoiceKind.OPTIONS:
         return f"{_name(s, ch.get('source'))}: choose one: {', '.join(str(o) for o in ch.get('options', []))}"
     return "Make a choice"
 

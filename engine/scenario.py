@@ -19,11 +19,11 @@ from .kernel.hashing import state_hash
 from .legal import legal_actions, matches, normalize
 from .owed import pending
 from .scenario_keys import (
-    ACTIONS,
+    ACTION_KEYS,
     EXPECT_KEYS,
     HISTORY_KEYS,
     PHASE_NAMES,
-    POSITIONS,
+    PLACED_POSITIONS,
     STEP_KEYS,
     ZONE_NAMES,
     ScenarioError,
@@ -36,7 +36,7 @@ from .scenario_questions import answer_step, asked_seat, question_text, resoluti
 from .scenario_setup import SEATS, build_setup
 from .state import State
 from .stats import atk, def_
-from .types import Action, Fact, IllegalAction
+from .types import Fact, IllegalAction, WireAction, Zone
 
 __all__ = ["Failure", "Result", "Runner", "ScenarioError", "build_setup", "run", "start_state", "translate"]
 
@@ -93,15 +93,15 @@ def _resolve(labels: dict[str, int], v: Any) -> Any:
     return v
 
 
-def translate(labels: dict[str, int], seat_key: str, body: dict[str, Any]) -> tuple[int, Action]:
+def translate(labels: dict[str, int], seat_key: str, body: dict[str, Any]) -> tuple[int, WireAction]:
     """``{A: attack, with: dm, target: bewd}`` -> (0, {"do": "attack", "with": 3, "target": 7})."""
     if seat_key not in SEATS:
         raise ScenarioError(f"unknown player {seat_key!r}")
     do = body[seat_key] if seat_key in body else body.get("do")
-    if do not in ACTIONS:
+    if do not in ACTION_KEYS:
         raise ScenarioError(f"unknown action {do!r}")
-    check_keys(f"the {do!r} action {body!r}", (k for k in body if k not in (seat_key, "do")), ACTIONS[do])
-    action: Action = {"do": do}
+    check_keys(f"the {do!r} action {body!r}", (k for k in body if k not in (seat_key, "do")), ACTION_KEYS[do])
+    action: WireAction = {"do": do}
     for k, v in body.items():
         if k in (seat_key, "do"):
             continue
@@ -149,7 +149,7 @@ class Runner:
         p = pending(self.state)
         return None if p is None else int(p["seat"])  # type: ignore[call-overload]
 
-    def act(self, seat: int, action: Action) -> None:
+    def act(self, seat: int, action: WireAction) -> None:
         facts = engine_decide(self.state, seat, action)
         self.entries.append(facts)
         was = self.state.choice
@@ -171,7 +171,7 @@ class Runner:
         self.act(w, {"do": "pass"})
         return None
 
-    def auto_pass_before(self, idx: int, seat: int, action: Action, only_others: bool = False) -> Failure | None:
+    def auto_pass_before(self, idx: int, seat: int, action: WireAction, only_others: bool = False) -> Failure | None:
         for _ in range(MAX_PASSES + 1):
             w = self.waiting()
             if w is None:
@@ -224,7 +224,7 @@ class Runner:
             )
         return Failure(idx, f"{asked}: add {answer} before step {idx}")
 
-    def misplaced_choose(self, idx: int, seat: int, action: Action) -> Failure | None:
+    def misplaced_choose(self, idx: int, seat: int, action: WireAction) -> Failure | None:
         """A ``choose`` on ``activate`` for a selection the card makes as it resolves (ruling
         SEL-1): the activation is legal without it, and offers no ``choose``."""
         if action["do"] != "activate" or not action.get("choose"):
@@ -364,9 +364,9 @@ class Runner:
         elif key == "controller":
             got = SEAT_NAMES[c.controller]
         elif key == "position":
-            if want not in POSITIONS:
+            if want not in PLACED_POSITIONS:
                 raise ScenarioError(f"unknown position {want!r} in expect.position (attack, defense or set)")
-            got = "set" if c.zone == "monsters" and not c.face_up else c.position
+            got = "set" if c.zone == Zone.MONSTERS and not c.face_up else c.position
         elif key == "atk":
             got = atk(s, c)
         elif key == "def":
@@ -459,7 +459,7 @@ class Runner:
             return None if s.winner is None else ("draw" if s.winner == "draw" else SEAT_NAMES[int(s.winner)])
         raise ScenarioError(f"unknown expect key {key!r}")
 
-    def describe_legal(self, acts: list[Action]) -> list[dict[str, Any]]:
+    def describe_legal(self, acts: list[WireAction]) -> list[dict[str, Any]]:
         inv = {v: k for k, v in self.labels.items()}
         out = []
         for a in acts:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .actions import KEYS
 from .counters import COUNTER_NAMES
 
 
@@ -51,24 +52,8 @@ PLACEMENT_KEYS = frozenset(
     }
 )
 STEP_KEYS = frozenset({"A", "B", "expect", "pass_until", "illegal"})
-# each action and the arguments it takes
-ACTIONS: dict[str, frozenset[str]] = {
-    "pass": frozenset(),
-    "attack": frozenset({"with", "target", "direct"}),
-    "activate": frozenset({"card", "effect", "target", "cost", "choose"}),
-    "retarget": frozenset({"target", "direct"}),
-    "cancel_attack": frozenset(),
-    "choose": frozenset({"cards", "option"}),
-    "enter_battle_phase": frozenset(),
-    "end_battle_phase": frozenset(),
-    "next_phase": frozenset(),
-    "summon": frozenset({"card", "tribute", "cost", "procedure", "position"}),
-    "set": frozenset({"card", "tribute"}),
-    "flip_summon": frozenset({"card"}),
-    "change_position": frozenset({"card"}),
-    "end_turn": frozenset(),
-    "concede": frozenset(),
-}
+ACTION_KEYS: dict[str, frozenset[str]] = {kind.value: frozenset(keys) for kind, keys in KEYS.items()}
+"""Each action and the arguments it takes: the keys of ``engine.actions``' table."""
 EXPECT_KEYS = frozenset(
     {
         "lp",
@@ -99,7 +84,7 @@ HISTORY_KEYS = frozenset({"no_fact", "fact", "phases_visited"})
 ZONE_NAMES = frozenset(
     {"hand", "deck", "extra", "monsters", "spells_traps", "field", "graveyard", "banished", "xyz_material"}
 )
-POSITIONS = frozenset({"attack", "defense", "set"})
+PLACED_POSITIONS = frozenset({"attack", "defense", "set"})
 PHASE_NAMES = ("draw", "standby", "main1", "battle", "main2", "end")
 STEP_NAMES = ("start", "battle", "damage", "end")
 COINS = frozenset({"heads", "tails"})

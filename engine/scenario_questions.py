@@ -16,7 +16,7 @@ from typing import Any, Final
 from .legal import legal_actions
 from .scenario_setup import SEATS
 from .state import State
-from .types import Action
+from .types import ChoiceKind, WireAction
 
 SEAT_NAMES: Final = tuple(SEATS)
 # the arguments of an action that name cards, in the order a step writes them
@@ -52,7 +52,7 @@ def _choose(s: State, labels: dict[str, int], x: Any) -> str:
     return name_of(s, labels, x) if isinstance(x, int) and x in s.cards else str(x)
 
 
-def step_text(s: State, labels: dict[str, int], seat: int, action: Action) -> str:
+def step_text(s: State, labels: dict[str, int], seat: int, action: WireAction) -> str:
     """``action`` of ``seat`` written as a scenario step: ``{B: choose, option: defense}``."""
     parts = [f"{SEAT_NAMES[seat]}: {action['do']}"]
     keys = sorted((k for k in action if k != "do"), key=lambda k: _ORDER.index(k) if k in _ORDER else len(_ORDER))
@@ -76,30 +76,30 @@ def question_text(s: State, labels: dict[str, int]) -> str:
     who = SEAT_NAMES[int(ch["seat"])]
     kind = ch.get("kind")
     source = _card_name(s, ch.get("source"))
-    if kind == "options":
+    if kind == ChoiceKind.OPTIONS:
         options = [str(o) for o in ch.get("options", [])]
         listed = " or ".join(options) if len(options) <= 2 else ", ".join(options[:-1]) + " or " + options[-1]
         if ch.get("then") == "summon.position":
             summoned = _card_name(s, ch.get("data", {}).get("card"))
             return f"{who} is asked where {summoned} is Special Summoned ({listed})"
         return f"{who} is asked to choose for {source} ({listed})"
-    if kind == "cards":
+    if kind == ChoiceKind.CARDS:
         cands = ", ".join(name_of(s, labels, c) for c in ch.get("cards", []))
         n = int(ch.get("count", 1))
         upto = "up to " if int(ch.get("min", n)) < n else ""
         return f"{who} is asked to select {upto}{n} card(s) for {source} (among {cands})"
-    if kind == "trigger":
+    if kind == ChoiceKind.TRIGGER:
         card = _card_name(s, ch.get("card"))
         if len(ch.get("indices", [])) > 1:
             return f"{who} is asked which of their simultaneous trigger effects goes on the chain first"
         if ch.get("mandatory"):
             return f"{who} is asked how to activate the mandatory effect of {card}"
         return f"{who} is asked whether to activate the effect of {card}"
-    if kind == "discard":
+    if kind == ChoiceKind.DISCARD:
         return f"{who} is asked to discard {ch.get('count')} card(s) down to the hand limit"
-    if kind == "replay":
+    if kind == ChoiceKind.REPLAY:
         return f"{who} is asked to choose the attack target again (a replay)"
-    if kind == "ahead":
+    if kind == ChoiceKind.AHEAD:
         return f"{who} is asked whether to activate a card ahead of the effects battle damage triggers"
     return f"{who} is asked a question ({kind})"
 
@@ -114,7 +114,7 @@ def answer_step(s: State, labels: dict[str, int]) -> str:
     return step_text(s, labels, seat, best)
 
 
-def resolution_choice_text(s: State, labels: dict[str, int], seat: int, action: Action) -> str:
+def resolution_choice_text(s: State, labels: dict[str, int], seat: int, action: WireAction) -> str:
     """What a ``choose`` on ``activate`` becomes when the card makes that selection as it
     resolves: the ``choose`` step that answers it then."""
     values = action.get("choose", [])

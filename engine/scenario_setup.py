@@ -15,8 +15,8 @@ from .facts import ABSENT, Setup
 from .scenario_keys import (
     COINS,
     PHASE_NAMES,
+    PLACED_POSITIONS,
     PLACEMENT_KEYS,
-    POSITIONS,
     SIDE_KEYS,
     START_KEYS,
     STEP_NAMES,
@@ -26,7 +26,7 @@ from .scenario_keys import (
     check_keys,
     check_map,
 )
-from .types import CardFlag
+from .types import CardFlag, Phase, Step, Zone
 
 SEATS = {"A": 0, "B": 1}
 LIST_ZONES = ("hand", "deck", "graveyard", "banished", "extra")
@@ -57,9 +57,9 @@ class _Builder:
         self.next_id += 1
         entry: dict[str, Any] = {"id": cid, "code": code, "owner": seat, "controller": seat, "zone": zone, "slot": -1}
         flags: dict[str, Any] = {}
-        if zone == "monsters":
+        if zone == Zone.MONSTERS:
             pos = spec.get("position", "attack")
-            if pos not in POSITIONS:
+            if pos not in PLACED_POSITIONS:
                 raise ScenarioError(f"unknown position {pos!r} in {where} (attack, defense or set)")
             entry["face_up"] = pos != "set"
             entry["position"] = "defense" if pos in ("defense", "set") else "attack"
@@ -73,15 +73,15 @@ class _Builder:
                 flags[CardFlag.BATTLED] = [self.turn, self.bp]
             if spec.get("was_attacked"):
                 flags[CardFlag.BATTLED] = [self.turn, self.bp]
-        elif zone == "spells_traps":
+        elif zone == Zone.SPELLS_TRAPS:
             st = spec.get("set", False)
             entry["face_up"] = not st
             entry["set_turn"] = self.turn if st == "this_turn" else (self.turn - 1 if st else 0)
             entry["slot"] = int(spec["zone"]) - 1 if "zone" in spec else -1
-        elif zone == "field":
+        elif zone == Zone.FIELD:
             entry["face_up"] = not spec.get("set", False)
         else:
-            entry["face_up"] = zone in ("graveyard", "banished")
+            entry["face_up"] = zone in (Zone.GRAVEYARD, Zone.BANISHED)
         if "counters" in spec:
             counters = check_map(f"counters of {where}", spec["counters"])
             entry["counters"] = {check_counter(where, k): int(v) for k, v in counters.items()}
@@ -149,14 +149,14 @@ def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
     phase = start.get("phase", "main1")
     if phase not in PHASE_NAMES:
         raise ScenarioError(f"unknown phase {phase!r} in start")
-    step = start.get("step", "battle" if phase == "battle" else None)
-    if phase != "battle":
+    step = start.get("step", "battle" if phase == Phase.BATTLE else None)
+    if phase != Phase.BATTLE:
         step = None
     elif step not in STEP_NAMES:
         raise ScenarioError(f"unknown step {step!r} in start")
-    if step == "damage":
+    if step == Step.DAMAGE:
         raise ScenarioError("a scenario cannot start inside the Damage Step; start in the Battle Step")
-    battle_phases = int(start.get("battle_phases", 1 if phase in ("battle", "main2") else 0))
+    battle_phases = int(start.get("battle_phases", 1 if phase in (Phase.BATTLE, Phase.MAIN2) else 0))
     b = _Builder(turn, battle_phases)
     lp = [8000, 8000]
     sides: dict[int, dict[str, Any]] = {}
@@ -183,12 +183,12 @@ def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
         for label in side.get("start_step_monsters", []) or []:
             cid = _label(b, label, f"start_step_monsters of {'AB'[seat]}")
             e = by_id[cid]
-            if e["owner"] != seat or e["zone"] not in ("monsters", "graveyard"):
+            if e["owner"] != seat or e["zone"] not in (Zone.MONSTERS, Zone.GRAVEYARD):
                 raise ScenarioError(
                     f"start_step_monsters: {label!r} is not a monster or Graveyard card of {'AB'[seat]}"
                 )
             start_step[seat].append(cid)
-            if e["zone"] == "graveyard":
+            if e["zone"] == Zone.GRAVEYARD:
                 # one of them already destroyed by battle and sent to the Graveyard this Battle Phase
                 e.setdefault("flags", {})["battle_sent"] = [turn, battle_phases]
     options: dict[str, Any] = {"scenario": True}

@@ -13,6 +13,8 @@ from typing import Any, Final
 
 from .card_data import CardData
 from .cards import CARDS
+from .decisions import PendingChoice
+from .events import GameEvent
 from .kernel.caches import CACHE, SHARED_CACHE, Board, Memo, Roster, equips_of, face_up_field, field_cards, monsters
 from .types import Phase, Position, Step, Timing, Zone
 
@@ -22,27 +24,6 @@ NO_COUNTERS: Final[Mapping[str, int]] = {}
 NO_MATERIALS: Final[Sequence[int]] = []
 NO_FLAGS: Final[Mapping[str, Any]] = {}
 """The empty values a card starts with (shared: a ``Mapping``/``Sequence`` cannot be written)."""
-
-ZONES: Final[tuple[str, ...]] = (
-    "deck",
-    "hand",
-    "monsters",
-    "spells_traps",
-    "field",
-    "graveyard",
-    "banished",
-    "extra",
-    "xyz_material",
-)
-PHASES: Final[tuple[str, ...]] = ("draw", "standby", "main1", "battle", "main2", "end")
-STEPS: Final[tuple[str, ...]] = ("start", "battle", "damage", "end")
-DAMAGE_TIMINGS: Final[tuple[str, ...]] = (
-    "start_of_damage_step",
-    "before_damage_calculation",
-    "during_damage_calculation",
-    "after_damage_calculation",
-    "end_of_damage_step",
-)
 
 
 @dataclass(slots=True)
@@ -83,7 +64,7 @@ class Card:
 
     @property
     def on_field(self) -> bool:
-        return self.zone in ("monsters", "spells_traps", "field")
+        return self.zone in (Zone.MONSTERS, Zone.SPELLS_TRAPS, Zone.FIELD)
 
 
 @dataclass(slots=True)
@@ -151,7 +132,7 @@ class Trigger:
     card: int
     effect: int
     controller: int
-    event: dict[str, Any]
+    event: GameEvent
     mandatory: bool
 
 
@@ -184,7 +165,7 @@ class State:
     priority: int = 0
     passes: int = 0
     intent: str | None = None  # where the turn player asked to go when passing
-    event: dict[str, Any] | None = None  # the event the current chain answers
+    event: GameEvent | None = None  # the event the current chain answers
     chain: list[Link] = field(default_factory=list)
     resolving: Resolving | None = None  # the chain is resolving (see Resolving)
     chains_in_timing: int = 0
@@ -193,7 +174,7 @@ class State:
     attack: Attack | None = None
     modifiers: list[Modifier] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
-    choice: dict[str, Any] | None = None  # a pending choice: {"seat", "kind", ...}
+    choice: PendingChoice | None = None  # a pending choice: {"seat", "kind", ...}
     # the monsters each player controlled at the start of the current Battle Phase (Tualatin)
     start_step_monsters: list[list[int]] = field(default_factory=lambda: [[], []])
     used: dict[str, int] = field(default_factory=dict)  # once-per-turn/battle keys -> turn

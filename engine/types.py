@@ -1,20 +1,22 @@
 """Plain-data aliases shared by the whole engine.
 
-Actions (what a player asks for) are plain dicts, as they come over the wire. Facts (what
-happened) are the classes of ``engine.facts``; ``WireFact`` is a fact as the wire and the
-Redis log have it (``engine.facts.to_wire`` / ``from_wire``).
+Actions (what a player asks for) are the classes of ``engine.actions``; ``WireAction`` is an
+action as the wire and the Redis log have it (a map, ``engine.actions.parse`` / ``wire``).
+Facts (what happened) are the classes of ``engine.facts``; ``WireFact`` is a fact as the wire
+and the Redis log have it (``engine.facts.to_wire`` / ``from_wire``).
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
+from .actions import WireAction as WireAction
+from .decisions import ChoiceKind as ChoiceKind
+from .events import EventKind as EventKind
 from .facts import Fact as Fact
 from .facts import WireFact as WireFact
 from .plain import register
-
-Action = dict[str, Any]
 
 SEATS: Final[tuple[int, ...]] = (0, 1)
 
@@ -63,7 +65,7 @@ class LingeringFlag(StrEnum):
 
     NO_BATTLE_DAMAGE = "no_battle_damage"  # seat: takes no battle damage (Kuriboh, Waboku)
     BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters cannot be destroyed by battle (Waboku)
-    RESUME_PHASE = "resume_phase"  # index in PHASES: a special Battle Phase returns to it (Last Turn)
+    RESUME_PHASE = "resume_phase"  # index in the turn (flow.PHASE_ORDER): a special Battle Phase returns to it
 
 
 # The names of the turn's parts, of places and of positions. Their values are the strings of the
@@ -116,6 +118,6 @@ class Position(StrEnum):
     DEFENSE = "defense"
 
 
-register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position))  # engine.plain's table
+register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position, ChoiceKind, EventKind))  # engine.plain's table
 
 MAIN_PHASES: Final = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions

@@ -20,12 +20,13 @@ from .owed import pending
 from .plain import plain_value
 from .state import Card, Player, State
 from .stats import atk_def
+from .types import ChoiceKind, Phase, Zone
 
 
 def _shown_stats(s: State, c: Card) -> Stats:
     """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase), as views
     show them: the same for every viewer (``views.stats`` works them out once per state)."""
-    return (*atk_def(s, c), attacks_remaining(s, c) if s.phase == "battle" else None)
+    return (*atk_def(s, c), attacks_remaining(s, c) if s.phase == Phase.BATTLE else None)
 
 
 def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped_to: int | None) -> dict[str, Any]:
@@ -35,7 +36,7 @@ def _render(c: Card, ref: int | None, visible: bool, stats: Stats | None, equipp
     out: dict[str, Any] = {} if ref is None else {"id": ref}
     zone = out["zone"] = plain_value(c.zone)
     out["controller"] = c.controller
-    if zone == "monsters":
+    if zone == Zone.MONSTERS:
         out["position"] = plain_value(c.position) if c.face_up else "set"
     if zone in FIELD_ZONES:
         out["slot"] = c.slot
@@ -125,7 +126,7 @@ class _BookCards(_Cards):
         else:
             ref, visible = self.aliases.get(cid), place.known(self.seat)
         stats = None
-        if visible and c.face_up and c.zone == "monsters" and c.data.is_monster:
+        if visible and c.face_up and c.zone == Zone.MONSTERS and c.data.is_monster:
             stats = views.stats(self.s, c, cid, RENDERER)
             self.rec.shown.append((shared_int(cid), stats))
         equipped = c.equipped_to
@@ -155,8 +156,8 @@ class _PlainCards(_Cards):
     def card(self, cid: Any) -> dict[str, Any]:
         s, seat, omniscient = self.s, self.seat, self.omniscient
         c = s.cards[cid]
-        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != "deck")
-        shown = visible and c.zone == "monsters" and (c.face_up or omniscient) and c.data.is_monster
+        visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != Zone.DECK)
+        shown = visible and c.zone == Zone.MONSTERS and (c.face_up or omniscient) and c.data.is_monster
         return _render(c, cid, visible, views.stats(s, c, cid, RENDERER) if shown else None, c.equipped_to)
 
 
@@ -261,19 +262,21 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
         for key in ("card", "source"):  # the trigger's card; the card whose effect asks
             if s.choice is not None and isinstance(s.choice.get(key), int):
                 out[key] = book.ref_any(seat, int(s.choice[key]))
-        if s.choice is not None and s.choice.get("kind") == "cards":
+        if s.choice is not None and s.choice.get("kind") == ChoiceKind.CARDS:
             # the candidates, named where the deciding seat knows them (its own Deck, say)
             cards = []
             for cid in s.choice.get("cards", []):
                 entry: dict[str, Any] = {"id": book.ref_any(seat, int(cid))}
-                if book.known(seat, int(cid)) or (s.cards[int(cid)].zone == "deck" and s.cards[int(cid)].owner == seat):
+                if book.known(seat, int(cid)) or (
+                    s.cards[int(cid)].zone == Zone.DECK and s.cards[int(cid)].owner == seat
+                ):
                     entry["code"] = s.cards[int(cid)].code
                     entry["name"] = s.cards[int(cid)].data.name
                 cards.append(entry)
             out["cards"] = cards
         return out
     kind = str(p["kind"])
-    if kind == "trigger" and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):
+    if kind == ChoiceKind.TRIGGER and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):
         kind = "priority"
     return {"seat": decider, "kind": kind, "prompt": _WAITING[decider]}
 

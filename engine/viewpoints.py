@@ -21,7 +21,7 @@ from .describe import describe
 from .legal import legal_actions
 from .redaction import present
 from .state import State
-from .types import Action, Fact, IllegalAction, WireFact
+from .types import Fact, IllegalAction, WireAction, WireFact
 from .view import presented_pending, view
 
 PerViewer = tuple[list[WireFact], list[WireFact], list[WireFact]]
@@ -62,7 +62,7 @@ class _Ids(_Names):
         return cid
 
 
-def _mapped(action: Action, names: _Names) -> Action:
+def _mapped(action: WireAction, names: _Names) -> WireAction:
     """``action`` with every card id (or alias) in it renamed by ``names``."""
     out = dict(action)
     for k in SCALAR_CARD_KEYS:
@@ -138,12 +138,12 @@ class Viewpoints:
         """The decision owed as ``v`` may know it (read only: the view holds the same map)."""
         return presented_pending(state, v, self.book)
 
-    def legal(self, state: State, seat: int) -> list[Action]:
+    def legal(self, state: State, seat: int) -> list[WireAction]:
         """The legal actions of ``seat`` (empty if it owes nothing), in its aliases."""
         names = _Names(self.book, seat)
         return [_mapped(a, names) for a in legal_actions(state, seat)]
 
-    def to_engine(self, seat: int, action: Action) -> Action:
+    def to_engine(self, seat: int, action: WireAction) -> WireAction:
         """An action ``seat`` sent, with its aliases turned back into engine ids. An id the
         seat cannot name now is refused the same way whatever card may lie behind it."""
         if not isinstance(action, dict):

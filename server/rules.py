@@ -27,8 +27,9 @@ from engine.state import NO_MATERIALS as NO_MATERIALS
 State = engine.State
 Fact = engine.Fact
 """A fact as the engine has it (``engine.facts``); the log and the wire hold its ``WireFact``."""
-WireFact = dict[str, Any]
-Action = dict[str, Any]
+WireFact = engine.types.WireFact
+WireAction = engine.WireAction
+"""An action as the wire and the log have it: the engine reads it at its edge (``engine.actions``)."""
 IllegalAction = engine.IllegalAction
 Viewpoints = engine.Viewpoints
 PerViewer = tuple[list[WireFact], list[WireFact], list[WireFact]]
@@ -58,13 +59,13 @@ def fold(facts: list[Fact], state: State | None) -> State:
     return engine.fold(facts, initial() if state is None else state)
 
 
-def decide(state: State, seat: int, action: Action) -> list[Fact]:
+def decide(state: State, seat: int, action: WireAction) -> list[Fact]:
     """The facts an action causes; raises :class:`IllegalAction`."""
     facts: list[Fact] = engine.decide(state, seat, action)
     return facts
 
 
-def decide_state(state: State, seat: int, action: Action) -> tuple[list[Fact], State]:
+def decide_state(state: State, seat: int, action: WireAction) -> tuple[list[Fact], State]:
     """The facts an action causes and the state after them, computed once (the live path;
     equal to ``fold(facts, state)``); ``state`` does not change. Raises :class:`IllegalAction`."""
     facts, new_state = engine.decide_state(state, seat, action)
@@ -102,8 +103,8 @@ def owed_by(state: State) -> object:
     return engine.owed_by(state)
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
-    legal: list[Action] = engine.legal_actions(state, seat)
+def legal_actions(state: State, seat: int) -> list[WireAction]:
+    legal: list[WireAction] = engine.legal_actions(state, seat)
     return legal
 
 

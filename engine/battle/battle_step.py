@@ -23,7 +23,7 @@ from ..facts import AttackDeclared, AttackEnded, AttackReplay, AttackRetargeted,
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_forbidden, attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
-from ..types import Action, CardFlag, Phase, Position, Step, Zone, other
+from ..types import CardFlag, Phase, Position, Step, WireAction, Zone, other
 from .start_step import may_enter
 
 
@@ -110,10 +110,10 @@ def in_open_battle_step(s: State) -> bool:
     )
 
 
-def attack_actions(s: State, seat: int) -> list[Action]:
+def attack_actions(s: State, seat: int) -> list[WireAction]:
     if seat != s.turn_player or s.priority != seat or not in_open_battle_step(s):
         return []
-    out: list[Action] = []
+    out: list[WireAction] = []
     for c in s.monsters(seat):
         if not can_declare(s, c):
             continue
@@ -178,12 +178,12 @@ def replay_needed(s: State) -> str | None:
     return None
 
 
-def replay_actions(s: State) -> list[Action]:
+def replay_actions(s: State) -> list[WireAction]:
     a = s.attack
     if a is None:
         return []
     attacker = s.cards[a.attacker]
-    out: list[Action] = []
+    out: list[WireAction] = []
     if attacker.zone == Zone.MONSTERS and attacker.position == Position.ATTACK and can_attack(s, attacker):
         targets, direct = targets_for(s, attacker)
         out.extend({"do": "retarget", "target": t} for t in targets)

@@ -27,6 +27,7 @@ from typing import Final
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
+from ..events import LeftCard
 from ..facts import (
     ABSENT,
     Absent,
@@ -44,7 +45,7 @@ from ..facts import (
 from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
 from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
-from ..types import Position, Step, Timing, Zone, other
+from ..types import EventKind, Position, Step, Timing, Zone, other
 from .battle_step import attacker_can_go_on
 
 
@@ -192,7 +193,7 @@ def calculate(ctx: Ctx) -> None:
     if s.finished:
         return
     _after_calculation(ctx)
-    if any(t.event.get("kind") == "battle_damage" for t in s.triggers):
+    if any(t.event.get("kind") == EventKind.BATTLE_DAMAGE for t in s.triggers):
         # ruling DS-8 (seed 003, TCG "Substep 5"): right after battle damage is inflicted,
         # Flashbang may be activated before any "when battle damage is inflicted" effect; the
         # player who was attacked is asked first (the triggers wait for the answer)
@@ -227,7 +228,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
     a = s.attack
     assert a is not None
     ctx.emit(DamageStep(timing=Timing.END))
-    left: list[dict[str, object]] = []
+    left: list[LeftCard] = []
     for cid in list(a.destroyed):
         c = s.cards[cid]
         if c.zone != Zone.MONSTERS:
@@ -270,7 +271,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         # the monsters destroyed by battle were sent: "When ... is destroyed by battle and sent
         # to the Graveyard" cards (Time Machine, Destiny Signal, Michizure, Chthonian Blast)
         # answer this, in the chain that starts now (seed 003, end of the Damage Step)
-        ctx.emit(Event(event={"kind": "left_field", "cards": left}))
+        ctx.emit(Event(event={"kind": EventKind.LEFT_FIELD.value, "cards": left}))
     ctx.emit(Priority(seat=s.turn_player, passes=0))
 
 

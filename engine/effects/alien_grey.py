@@ -20,6 +20,8 @@ from .api import (
     Counter,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -38,7 +40,7 @@ from .api import (
 )
 
 
-def _flip_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _flip_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and bool(face_up_monsters(s, other(card.controller)))
 
 
@@ -59,16 +61,16 @@ def _stay_key(card: Card) -> str:
     return f"alien_grey_flipped:{card.id}:{card.summoned_turn}:{card.set_turn}"
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "flipped" and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    if ev.get("kind") == EventKind.FLIPPED and ev.get("card") == card.id and card.zone == Zone.MONSTERS:
         ctx.emit(Used(key=_stay_key(card)))
 
 
-def _draw_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _draw_match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and _stay_key(card) in s.used
     )
 
@@ -84,7 +86,7 @@ register(
             Effect(
                 kind="flip",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_flip_match,
                 optional=False,
                 resolve=_place,
@@ -93,7 +95,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_draw_match,
                 optional=False,
                 resolve=_draw,
@@ -102,6 +104,6 @@ register(
         ),
         stat=a_counter_stat,
         watch=_watch,
-        watch_on=frozenset({"flipped"}),
+        watch_on=frozenset({EventKind.FLIPPED}),
     ),
 )

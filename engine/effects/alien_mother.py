@@ -14,7 +14,7 @@ by this card's effect are destroyed."
   time, each in the face-up position its controller picks (ruling SEL-3); they carry the
   ``alien_mother`` flag.
 - When it leaves the field, whichever way (destroyed, banished, returned to the hand: the
-  ``left_the_field`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
+  ``EventKind.CARD_LEFT_FIELD`` event ``ops.move`` raises; ruling LF-2, an effect tied to the card's stay on
   the field ends as it leaves), a mandatory trigger destroys them; with none of them on the field
   it does not activate, nor does the Summon with no free Monster Zone or nothing it may Special
   Summon (ruling GEN-4)."""
@@ -29,7 +29,9 @@ from .api import (
     Counter,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Link,
     Script,
     State,
@@ -55,13 +57,13 @@ def _ids(card: Card, name: str, key: list[int]) -> list[int]:
     return list(rec[2]) if isinstance(rec, list) and rec[:2] == key else []
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     kind = ev.get("kind")
     if card.zone != Zone.MONSTERS:
         return
     key = _key(s)
-    if kind == "after_damage_calculation":
+    if kind == EventKind.AFTER_DAMAGE_CALCULATION:
         a = s.attack
         if a is None or card.id not in (a.attacker, a.target):
             return
@@ -70,7 +72,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
         ]
         if marked:
             ctx.emit(Flag(card=card.id, name="am_marked", value=[*key, _ids(card, "am_marked", key) + marked]))
-    elif kind == "destroyed" and destroyed_by_this(s, card, ev, to_grave=True):
+    elif kind == EventKind.DESTROYED and destroyed_by_this(s, card, ev, to_grave=True):
         if ev.get("card") in _ids(card, "am_marked", key):
             ctx.emit(Flag(card=card.id, name="am_victims", value=[*key, [*_ids(card, "am_victims", key), ev["card"]]]))
 
@@ -79,7 +81,7 @@ def _victims(s: State, card: Card) -> list[Card]:
     return [s.cards[c] for c in _ids(card, "am_victims", _key(s)) if s.cards[c].zone == Zone.GRAVEYARD]
 
 
-def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _end_match(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and bool(_victims(s, card))
 
 
@@ -101,7 +103,7 @@ def _taken(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         ctx.emit(Flag(card=cid, name="alien_mother", value=int(d["mother"])))
 
 
-def _left_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _left_match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id
 
 
@@ -123,7 +125,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_end_match,
                 optional=False,
                 condition=_can_summon,
@@ -133,7 +135,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="left_the_field",
+                trigger_on=EventKind.CARD_LEFT_FIELD,
                 trigger_match=_left_match,
                 optional=False,
                 condition=_has_taken,
@@ -143,6 +145,6 @@ register(
         ),
         stat=a_counter_stat,
         watch=_watch,
-        watch_on=frozenset({"after_damage_calculation", "destroyed"}),
+        watch_on=frozenset({EventKind.AFTER_DAMAGE_CALCULATION, EventKind.DESTROYED}),
     ),
 )

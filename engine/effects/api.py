@@ -56,7 +56,7 @@ from ..ops import (
     to_hand,
     turned_face_down,
 )
-from ..state import PHASES, Card, Link, State
+from ..state import Card, Link, State
 from ..stats import atk, attributes, can_summon, def_, is_negated, is_spell_card, original, shown_atk
 from .base import (
     AFTER_CALC,
@@ -78,6 +78,9 @@ from .common import (
     CardFlag,
     Counter,
     Ctx,
+    EventKind,
+    GameEvent,
+    LeftCard,
     LingeringFlag,
     Phase,
     Position,
@@ -134,7 +137,6 @@ __all__ = [
     "DURING_CALC",
     "END_OF_DS",
     "MAIN_PHASES",
-    "PHASES",
     "POSITIONS",
     "STAT_CHANGE_DS",
     "UP_TO_CALC",
@@ -145,8 +147,11 @@ __all__ = [
     "Ctx",
     "DuelEnded",
     "Effect",
+    "EventKind",
     "ExtraBattlePhase",
     "Flag",
+    "GameEvent",
+    "LeftCard",
     "LifePoints",
     "Lingering",
     "LingeringFlag",

@@ -21,6 +21,8 @@ from .api import (
     Counter,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -50,7 +52,7 @@ def _holders(s: State) -> list[int]:
     return [c.id for c in s.face_up_field() if can_take_spell_counter(c)]
 
 
-def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and still_face_up(card) and bool(_holders(s))
 
 
@@ -66,7 +68,7 @@ def _counter(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
             set_counters(ctx, c, Counter.SPELL, c.counters.get(Counter.SPELL, 0) + 1)
 
 
-def _destroyed(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _destroyed(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("reason") == "battle"
 
 
@@ -97,7 +99,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_summoned,
                 resolve=_place,
                 label="Spell Counter",
@@ -105,7 +107,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_destroyed,
                 condition=can_summon_from_deck(_small_spellcaster),
                 resolve=_summon,

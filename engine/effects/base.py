@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from ..events import GameEvent
 from ..state import Card, Link, State
-from ..types import Timing
+from ..types import EventKind, Timing
 
 if TYPE_CHECKING:
     from ..ctx import Ctx
@@ -67,7 +68,7 @@ class Effect:
 
     kind: str
     speed: int = 1
-    event: str | None = None
+    event: EventKind | None = None
     damage_step: frozenset[Timing] = frozenset()
     condition: Condition = always
     targets: Targets = no_targets
@@ -82,8 +83,8 @@ class Effect:
     only_in_damage_step: bool = False
     from_hand: bool = False  # activated from the hand (Kuriboh, Honest)
     from_grave: bool = False
-    trigger_on: str | None = None  # trigger effects: the event kind
-    trigger_match: Callable[[State, Card, dict[str, Any]], bool] | None = None
+    trigger_on: EventKind | None = None  # trigger effects: the event kind
+    trigger_match: Callable[[State, Card, GameEvent], bool] | None = None
     label: str = ""
     # what the player picks at activation without targeting (an Attribute, a battle position,
     # a card from the Deck): options like ``targets`` (each inner list is one choice of card ids
@@ -135,11 +136,11 @@ class Script:
     attributes: Callable[[State, Card], tuple[str, ...]] | None = None
     # rule bookkeeping: called for every raised event of a kind in ``watch_on`` (empty: of every
     # kind), from any zone; emits facts only, no chain
-    watch: Callable[[Ctx, Card, dict[str, Any]], None] | None = None
+    watch: Callable[[Ctx, Card, GameEvent], None] | None = None
     # the event kinds ``watch`` looks at: ``raise_event`` calls it for those only (it is called
     # for every event of the duel otherwise; tests/engine/test_watchers.py keeps it the kinds the
     # function compares the event's kind with)
-    watch_on: frozenset[str] = frozenset()
+    watch_on: frozenset[EventKind] = frozenset()
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None

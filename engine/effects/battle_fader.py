@@ -18,6 +18,7 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Link,
     Script,
     State,
@@ -63,7 +64,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="quick", speed=2, event="attack_declared", from_hand=True, condition=_condition, resolve=_resolve
+                kind="quick",
+                speed=2,
+                event=EventKind.ATTACK_DECLARED,
+                from_hand=True,
+                condition=_condition,
+                resolve=_resolve,
             ),
         )
     ),

@@ -11,13 +11,15 @@ on Big Core is removed" at the end of the Damage Step).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .api import (
     Card,
     Counter,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -32,7 +34,7 @@ from .api import (
 COUNTER: Final = Counter.PLAIN
 
 
-def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _normal_summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
@@ -46,7 +48,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id
 
 
-def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _battled(s: State, card: Card, ev: GameEvent) -> bool:
     a = s.attack
     return (
         card.id in (ev.get("attacker"), ev.get("target"))
@@ -76,7 +78,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_normal_summoned,
                 resolve=_place,
                 label="place counters",
@@ -85,7 +87,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="damage_step_end",
+                trigger_on=EventKind.DAMAGE_STEP_END,
                 trigger_match=_battled,
                 resolve=_remove,
                 label="remove a counter",

@@ -15,6 +15,8 @@ from .api import (
     Counter,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -27,7 +29,7 @@ from .api import (
 )
 
 
-def _normal_summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _normal_summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and still_face_up(card)
 
 
@@ -70,7 +72,7 @@ register(
                 kind="trigger",
                 speed=1,
                 optional=False,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_normal_summoned,
                 resolve=_place,
                 label="Spell Counter",

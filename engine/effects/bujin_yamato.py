@@ -17,7 +17,10 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
+    Phase,
     Script,
     State,
     Zone,
@@ -35,9 +38,9 @@ def _is_bujin(c: Card) -> bool:
     return c.data.is_monster and "Bujin" in c.data.name
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
-        ev.get("phase") == "end"
+        ev.get("phase") == Phase.END
         and ev.get("seat") == card.controller
         and card.zone == Zone.MONSTERS
         and card.face_up
@@ -75,7 +78,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="phase_start",
+                trigger_on=EventKind.PHASE_START,
                 trigger_match=_match,
                 once_per="turn",
                 resolve=_resolve,

@@ -25,12 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from ..actions import Choose, WireAction
 from ..ctx import Ctx
+from ..decisions import PendingChoice
 from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
 from ..stats import can_summon
-from ..types import Action, IllegalAction, Zone
+from ..types import ChoiceKind, IllegalAction, Zone
 
 Answer = list[int] | str
 Then = Callable[[Ctx, int, Answer, dict[str, Any]], None]
@@ -67,7 +69,7 @@ def ask_cards(
     if not cards or (not optional and len(cards) == n):
         THEN[then](ctx, seat, cards[:n], d)
         return
-    choice: dict[str, Any] = {
+    choice: PendingChoice = {
         "seat": seat,
         "kind": "cards",
         "cards": cards,
@@ -89,19 +91,19 @@ def ask_option(
     if len(options) <= 1:
         THEN[then](ctx, seat, options[0] if options else "", d)
         return
-    choice: dict[str, Any] = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
+    choice: PendingChoice = {"seat": seat, "kind": "options", "options": list(options), "then": then, "data": d}
     if source is not None:
         choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
     ctx.emit(Choice(choice=choice))
 
 
-def choice_actions(ch: dict[str, Any]) -> list[Action]:
+def choice_actions(ch: PendingChoice) -> list[WireAction]:
     """The answers a pending ``cards``/``options`` question accepts."""
     from itertools import combinations
 
-    if ch["kind"] == "options":
+    if ch["kind"] == ChoiceKind.OPTIONS:
         return [{"do": "choose", "option": o} for o in ch["options"]]
-    out: list[Action] = []
+    out: list[WireAction] = []
     if int(ch.get("min", 1)) == 0:
         out.append({"do": "choose", "cards": []})
     n = int(ch.get("count", 1))
@@ -110,13 +112,13 @@ def choice_actions(ch: dict[str, Any]) -> list[Action]:
     return out
 
 
-def answer(ctx: Ctx, seat: int, action: Action) -> None:
+def answer(ctx: Ctx, seat: int, action: Choose) -> None:
     ch = ctx.s.choice
     fn = THEN.get(str(ch.get("then"))) if ch is not None else None
     if ch is None or fn is None:
         raise IllegalAction("action/illegal", "no choice of this kind is pending")
     ctx.emit(Choice(choice=None))
-    picked: Answer = [int(c) for c in action.get("cards", [])] if ch["kind"] == "cards" else str(action["option"])
+    picked: Answer = [int(c) for c in action.cards or ()] if ch["kind"] == ChoiceKind.CARDS else str(action.option)
     fn(ctx, seat, picked, dict(ch.get("data", {})))
 
 

@@ -23,6 +23,7 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     LifePoints,
     Link,
     Script,
@@ -42,7 +43,7 @@ from .api import (
 
 def _condition(s: State, card: Card, seat: int) -> bool:
     mine = any(
-        e.get("destroyed") and e.get("face_up") and e.get("to") == "graveyard" and int(e["controller"]) == seat
+        e.get("destroyed") and e.get("face_up") and e.get("to") == Zone.GRAVEYARD and int(e["controller"]) == seat
         for e in left_field(s)
     )
     return mine and bool(face_up_monsters(s))
@@ -81,7 +82,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve
+                kind="trap",
+                speed=2,
+                event=EventKind.LEFT_FIELD,
+                damage_step=END_OF_DS,
+                condition=_condition,
+                resolve=_resolve,
             ),
         )
     ),

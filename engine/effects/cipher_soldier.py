@@ -8,12 +8,24 @@ calculation will activate, such as Kinetic Soldier"). It starts the one chain of
 
 from __future__ import annotations
 
-from typing import Any
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    battling_opponent,
+    by_name,
+    gain,
+    register,
+    still_face_up,
+)
 
-from .api import Card, Ctx, Effect, Link, Script, State, battling_opponent, by_name, gain, register, still_face_up
 
-
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     if not still_face_up(card):
         return False
     opp = battling_opponent(s, card)
@@ -34,7 +46,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="damage_calculation",
+                trigger_on=EventKind.DAMAGE_CALCULATION,
                 trigger_match=_match,
                 optional=False,
                 resolve=_resolve,

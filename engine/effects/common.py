@@ -16,11 +16,12 @@ from .. import flow
 from ..battle import start_step
 from ..counters import Counter
 from ..ctx import Ctx
+from ..events import GameEvent, LeftCard
 from ..facts import Modifier, Negated, Used
 from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
-from ..types import MAIN_PHASES, CardFlag, LingeringFlag, Phase, Position, Step, Timing, Zone, other
+from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
     POSITIONS,
@@ -45,6 +46,9 @@ __all__ = [
     "CardFlag",
     "Counter",
     "Ctx",
+    "EventKind",
+    "GameEvent",
+    "LeftCard",
     "LingeringFlag",
     "Phase",
     "Position",
@@ -216,7 +220,7 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
             take_control(ctx, c, link.controller)
 
 
-def _destroyed_face_up(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _destroyed_face_up(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and bool(ev.get("face_up"))
 
 
@@ -232,7 +236,7 @@ def burn_when_destroyed_face_up() -> Effect:
     return Effect(
         kind="trigger",
         speed=1,
-        trigger_on="destroyed",
+        trigger_on=EventKind.DESTROYED,
         trigger_match=_destroyed_face_up,
         optional=False,
         resolve=_burn_controller,
@@ -242,7 +246,7 @@ def burn_when_destroyed_face_up() -> Effect:
 # ------------------------------------------------------------------ destroyed by battle
 
 
-def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) -> bool:
+def destroyed_by_this(s: State, card: Card, ev: GameEvent, to_grave: bool) -> bool:
     """``ev`` (a ``destroyed`` event) is this card destroying an opponent's monster by battle
     (and sending it to the Graveyard, if ``to_grave``: a monster banished instead does not count;
     without it, a banished one does, ruling DS-9), and this card is still face-up on the field,
@@ -253,29 +257,29 @@ def destroyed_by_this(s: State, card: Card, ev: dict[str, Any], to_grave: bool) 
     Timeater, and the records of Sword Hunter and Alien Mother."""
     if ev.get("reason") != "battle" or ev.get("by") != card.id or ev.get("controller") == card.controller:
         return False
-    if to_grave and ev.get("to") != "graveyard":
+    if to_grave and ev.get("to") != Zone.GRAVEYARD:
         return False
     a = s.attack
     return still_face_up(card) and not (a is not None and card.id in a.destroyed)
 
 
-def left_field(s: State) -> list[dict[str, Any]]:
+def left_field(s: State) -> list[LeftCard]:
     """The monsters of the current ``left_field`` window (ruling LF-3): sent at the end of the
     Damage Step, during a chain, or with another event (a summon's Tributes, a cost). "When ...
-    is sent to the Graveyard" Traps answer it (``Effect(event="left_field")``)."""
+    is sent to the Graveyard" Traps answer it (``Effect(event=EventKind.LEFT_FIELD)``)."""
     ev = s.event
     if ev is None:
         return []
-    if ev.get("kind") == "left_field":
+    if ev.get("kind") == EventKind.LEFT_FIELD:
         return list(ev.get("cards", []))
     return list(ev.get("left", []))
 
 
-def destroyed_by_battle_to_grave(s: State) -> list[dict[str, Any]]:
+def destroyed_by_battle_to_grave(s: State) -> list[LeftCard]:
     """The monsters of the ``left_field`` window destroyed by battle and sent to the Graveyard
     (not banished instead; ruling DS-9): Time Machine, Destiny Signal."""
     return [
-        e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == "graveyard"
+        e for e in left_field(s) if e.get("reason") == "battle" and e.get("destroyed") and e.get("to") == Zone.GRAVEYARD
     ]
 
 
@@ -308,7 +312,7 @@ def is_gladiator_monster(c: Card) -> bool:
     return c.data.is_monster and c.data.name.startswith("Gladiator Beast")
 
 
-def summoned_by_gladiator(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def summoned_by_gladiator(s: State, card: Card, ev: GameEvent) -> bool:
     """``ev`` is the Special Summon of ``card`` by the effect of a "Gladiator Beast" monster (the
     top chain link)."""
     if ev.get("card") != card.id or ev.get("how") != "special" or not s.chain:
@@ -316,7 +320,7 @@ def summoned_by_gladiator(s: State, card: Card, ev: dict[str, Any]) -> bool:
     return is_gladiator_monster(s.cards[s.chain[-1].card])
 
 
-def _battled(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _battled(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 
@@ -351,7 +355,7 @@ def tag_out() -> Effect:
     return Effect(
         kind="trigger",
         speed=1,
-        trigger_on="battle_phase_end",
+        trigger_on=EventKind.BATTLE_PHASE_END,
         trigger_match=_battled,
         condition=_tag_condition,
         cost=_shuffle_in,

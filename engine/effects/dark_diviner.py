@@ -14,12 +14,12 @@ top 3 cards of your opponent's Deck to the Graveyard."
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Modifier,
     Script,
@@ -40,7 +40,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id
 
 
-def _declare_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _declare_match(s: State, card: Card, ev: GameEvent) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None:
         return False
@@ -63,7 +63,7 @@ def _equalize(ctx: Ctx, link: Link) -> None:
         ctx.emit(Modifier(card=t, stat="atk", op="set", value=mine, until="end_of_battle_phase", source=me.id))
 
 
-def _mill_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _mill_match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 
@@ -87,7 +87,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="attack_declared",
+                trigger_on=EventKind.ATTACK_DECLARED,
                 trigger_match=_declare_match,
                 optional=False,
                 resolve=_equalize,
@@ -96,7 +96,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_mill_match,
                 optional=False,
                 condition=_opponent_has_deck,

@@ -3,12 +3,10 @@ You can banish that monster, also banish this card." (ruling DS-8; seed 003, aft
 
 from __future__ import annotations
 
-from typing import Any
-
-from .api import Card, Ctx, Effect, Link, Script, State, Zone, banish, by_name, register
+from .api import Card, Ctx, Effect, EventKind, GameEvent, Link, Script, State, Zone, banish, by_name, register
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("target") is not None
         and card.id in (ev.get("attacker"), ev.get("target"))
@@ -33,7 +31,11 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, trigger_on="after_damage_calculation", trigger_match=_match, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                trigger_on=EventKind.AFTER_DAMAGE_CALCULATION,
+                trigger_match=_match,
+                resolve=_resolve,
             ),
         )
     ),

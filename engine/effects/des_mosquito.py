@@ -12,14 +12,16 @@ battle, 1 counter is removed" at the end of the Damage Step).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .api import (
     Card,
     Counter,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Link,
     Script,
     State,
@@ -35,7 +37,7 @@ COUNTER: Final = Counter.PLAIN
 PENDING: Final = "mosquito_counter_due"
 
 
-def _summoned(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _summoned(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "special") and still_face_up(card)
 
 
@@ -56,8 +58,8 @@ def _replace(ctx: Ctx, card: Card) -> bool:
     return True
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") != "damage_step_end" or not card.flags.get(PENDING):
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    if ev.get("kind") != EventKind.DAMAGE_STEP_END or not card.flags.get(PENDING):
         return
     ctx.emit(Flag(card=card.id, name=PENDING, value=None))
     if card.zone == Zone.MONSTERS:
@@ -69,12 +71,17 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, optional=False, trigger_on="summoned", trigger_match=_summoned, resolve=_place
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on=EventKind.SUMMONED,
+                trigger_match=_summoned,
+                resolve=_place,
             ),
         ),
         stat=_stat,
         replace_battle_destruction=_replace,
         watch=_watch,
-        watch_on=frozenset({"damage_step_end"}),
+        watch_on=frozenset({EventKind.DAMAGE_STEP_END}),
     ),
 )

@@ -25,8 +25,11 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Negated,
+    Phase,
     Script,
     State,
     Zone,
@@ -48,10 +51,10 @@ def _active(s: State, card: Card) -> bool:
     return still_face_up(card) and not is_negated(s, card)
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     if (
-        ev.get("kind") == "phase_start"
-        and ev.get("phase") == "standby"
+        ev.get("kind") == EventKind.PHASE_START
+        and ev.get("phase") == Phase.STANDBY
         and ev.get("seat") == card.controller
         and _active(ctx.s, card)
     ):
@@ -70,14 +73,14 @@ def _on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
         destroy(ctx, src, reason="effect", by=card.id)
 
 
-def _terrorking_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _terrorking_match(s: State, card: Card, ev: GameEvent) -> bool:
     victim = s.cards.get(int(ev.get("card", -1)))
     return (
         card.zone == Zone.HAND
         and victim is not None
         and victim.data.name == TERRORKING
         and ev.get("controller") == card.controller
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
     )
 
 
@@ -99,7 +102,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_terrorking_match,
                 cost=_send_self,
                 resolve=_revive,
@@ -107,7 +110,7 @@ register(
             ),
         ),
         watch=_watch,
-        watch_on=frozenset({"phase_start"}),
+        watch_on=frozenset({EventKind.PHASE_START}),
         on_targeted=_on_targeted,
     ),
 )

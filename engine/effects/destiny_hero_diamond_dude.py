@@ -19,6 +19,7 @@ from .api import (
     Note,
     Script,
     State,
+    Zone,
     allow_activation_from_grave,
     by_name,
     move,
@@ -39,7 +40,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
     top = s.cards[deck[0]]
     ctx.emit(Note(what="excavated", card=top.id, code=top.code, seat=link.controller))
     if top.data.is_spell and top.data.prop == "normal":
-        if send_to_grave(ctx, top, reason="effect") == "graveyard":
+        if send_to_grave(ctx, top, reason="effect") == Zone.GRAVEYARD:
             allow_activation_from_grave(ctx, top, s.turn + 2)
     else:
         move(ctx, top, "deck", top=False, reason="effect")

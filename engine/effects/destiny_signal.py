@@ -16,6 +16,7 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Link,
     Script,
     State,
@@ -52,7 +53,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trap", speed=2, event="left_field", damage_step=END_OF_DS, condition=_condition, resolve=_resolve
+                kind="trap",
+                speed=2,
+                event=EventKind.LEFT_FIELD,
+                damage_step=END_OF_DS,
+                condition=_condition,
+                resolve=_resolve,
             ),
         )
     ),

@@ -21,6 +21,8 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -36,10 +38,10 @@ from .api import (
 )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and ev.get("controller") == other(card.controller)
         and card.zone == Zone.SPELLS_TRAPS
         and card.face_up
@@ -83,7 +85,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=_condition,
                 cost_options=_cost_options,

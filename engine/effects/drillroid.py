@@ -9,12 +9,12 @@ Monk activate at this time ... damage calculation will not occur")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Position,
     Script,
@@ -28,7 +28,7 @@ from .api import (
 )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
@@ -49,7 +49,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="before_damage_calculation",
+                trigger_on=EventKind.BEFORE_DAMAGE_CALCULATION,
                 trigger_match=_match,
                 optional=False,
                 resolve=_resolve,

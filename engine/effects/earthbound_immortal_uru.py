@@ -20,13 +20,15 @@ monster your opponent controls, until the End Phase."
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Script,
     State,
     by_name,
@@ -56,8 +58,8 @@ def _self_destroy(s: State, card: Card) -> bool:
     )
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("card") == card.id and ev.get("kind") in ("flipped", "summoned") and still_face_up(card):
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    if ev.get("card") == card.id and ev.get("kind") in (EventKind.FLIPPED, EventKind.SUMMONED) and still_face_up(card):
         ctx.emit(Flag(card=card.id, name="face_up_at", value=ctx.s.seq))
 
 
@@ -96,7 +98,7 @@ register(
         can_be_attacked=_can_be_attacked,
         direct_attack=_direct,
         watch=_watch,
-        watch_on=frozenset({"flipped", "summoned"}),
+        watch_on=frozenset({EventKind.FLIPPED, EventKind.SUMMONED}),
         unique_face_up=UNIQUE,
     ),
 )

@@ -12,13 +12,14 @@ The deck is shuffled with the duel's own PRNG (``ops.shuffle_deck``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
+    Phase,
     Position,
     Script,
     State,
@@ -33,7 +34,7 @@ from .api import (
 )
 
 
-def _attack_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _attack_match(s: State, card: Card, ev: GameEvent) -> bool:
     t = ev.get("target")
     if ev.get("attacker") != card.id or t is None or not still_face_up(card):
         return False
@@ -55,8 +56,8 @@ def _shuffle_in(ctx: Ctx, link: Link) -> None:
     shuffle_deck(ctx, owner)
 
 
-def _end_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and ev.get("seat") == card.controller and still_face_up(card)
+def _end_match(s: State, card: Card, ev: GameEvent) -> bool:
+    return ev.get("phase") == Phase.END and ev.get("seat") == card.controller and still_face_up(card)
 
 
 def _has_deck(s: State, card: Card, seat: int) -> bool:
@@ -76,7 +77,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="before_damage_calculation",
+                trigger_on=EventKind.BEFORE_DAMAGE_CALCULATION,
                 trigger_match=_attack_match,
                 optional=False,
                 resolve=_shuffle_in,
@@ -85,7 +86,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="phase_start",
+                trigger_on=EventKind.PHASE_START,
                 trigger_match=_end_match,
                 optional=False,
                 condition=_has_deck,

@@ -11,12 +11,25 @@ Summon is Polymerization's; "must be Fusion Summoned" is ``stats.needs_proper_su
 
 from __future__ import annotations
 
-from typing import Any
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    atk,
+    by_name,
+    damage,
+    destroyed_by_this,
+    other,
+    register,
+)
 
-from .api import Card, Ctx, Effect, Link, Script, State, atk, by_name, damage, destroyed_by_this, other, register
 
-
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 
@@ -34,7 +47,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on=EventKind.DESTROYED,
+                trigger_match=_match,
+                resolve=_resolve,
             ),
         )
     ),

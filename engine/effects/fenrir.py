@@ -11,12 +11,13 @@ monster as a result of battle, your opponent skips his/her next Draw Phase."
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -46,7 +47,7 @@ def _procedure_cost(ctx: Ctx, card: Card, seat: int, cost: list[int]) -> None:
         banish(ctx, ctx.s.cards[cid], reason="cost")
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=False)
 
 
@@ -59,7 +60,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, optional=False, trigger_on="destroyed", trigger_match=_match, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                optional=False,
+                trigger_on=EventKind.DESTROYED,
+                trigger_match=_match,
+                resolve=_resolve,
             ),
         ),
         procedure=_procedure,

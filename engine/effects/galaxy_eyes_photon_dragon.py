@@ -21,13 +21,14 @@ had when it was banished."
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Link,
     Modifier,
     Moved,
@@ -101,9 +102,9 @@ def _resolve(ctx: Ctx, link: Link) -> None:
         ctx.emit(Flag(card=me.id, name="gepd_materials", value=mats))
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
-    if ev.get("kind") != "battle_phase_end":
+    if ev.get("kind") != EventKind.BATTLE_PHASE_END:
         return
     key = [s.turn, s.battle_phases, card.id]
     gain = int(card.flags.get("gepd_materials", 0) or 0)
@@ -142,6 +143,6 @@ register(
         procedure=_procedure,
         procedure_cost=_procedure_cost,
         watch=_watch,
-        watch_on=frozenset({"battle_phase_end"}),
+        watch_on=frozenset({EventKind.BATTLE_PHASE_END}),
     ),
 )

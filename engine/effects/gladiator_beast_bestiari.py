@@ -10,7 +10,20 @@ The "Gladiator Beast" helpers it shares with Laquari are in ``common``: ``summon
 
 from __future__ import annotations
 
-from .api import Card, Ctx, Effect, Link, Script, State, by_name, destroy, register, summoned_by_gladiator, tag_out
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Link,
+    Script,
+    State,
+    by_name,
+    destroy,
+    register,
+    summoned_by_gladiator,
+    tag_out,
+)
 
 
 def _st_targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -33,7 +46,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=summoned_by_gladiator,
                 optional=False,
                 targets=_st_targets,

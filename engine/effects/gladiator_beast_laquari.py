@@ -9,17 +9,27 @@ is shared with Bestiari (``common.tag_out``; ruling ES-1; seed 003, TCG End Step
 
 from __future__ import annotations
 
-from typing import Any
+from .api import (
+    Card,
+    Ctx,
+    EventKind,
+    GameEvent,
+    Modifier,
+    Script,
+    Zone,
+    by_name,
+    register,
+    summoned_by_gladiator,
+    tag_out,
+)
 
-from .api import Card, Ctx, Modifier, Script, Zone, by_name, register, summoned_by_gladiator, tag_out
 
-
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") == "summoned" and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    if ev.get("kind") == EventKind.SUMMONED and card.zone == Zone.MONSTERS and summoned_by_gladiator(ctx.s, card, ev):
         ctx.emit(Modifier(card=card.id, stat="atk", op="set_original", value=2100, until="permanent", source=card.id))
 
 
 register(
     by_name("Gladiator Beast Laquari").code,
-    Script(effects=(tag_out(),), watch=_watch, watch_on=frozenset({"summoned"})),
+    Script(effects=(tag_out(),), watch=_watch, watch_on=frozenset({EventKind.SUMMONED})),
 )

@@ -6,12 +6,12 @@ destroyed in the same battle (``destroyed_by_this``, ruling DS-14)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -24,7 +24,7 @@ from .api import (
 )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     victim = s.cards.get(int(ev.get("card", -1)))
     return (
         destroyed_by_this(s, card, ev, to_grave=True)
@@ -53,7 +53,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=_condition,
                 resolve=_resolve,

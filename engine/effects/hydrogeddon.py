@@ -9,12 +9,14 @@ controller picks (ruling SEL-3)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -28,7 +30,7 @@ from .api import (
 CODE: Final = by_name("Hydrogeddon").code
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=True)
 
 
@@ -43,7 +45,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=can_summon_from_deck(lambda c: c.code == CODE),
                 resolve=_resolve,

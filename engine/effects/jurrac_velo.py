@@ -7,12 +7,12 @@ position its controller picks (SEL-3)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -25,11 +25,11 @@ from .api import (
 )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and ev.get("position") == "attack"
         and card.zone == Zone.GRAVEYARD
     )
@@ -46,7 +46,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=can_summon_from_deck(is_small_jurrac),
                 resolve=_resolve,

@@ -37,13 +37,14 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .api import (
-    PHASES,
     Answer,
     Card,
     Ctx,
     DuelEnded,
     Effect,
+    EventKind,
     ExtraBattlePhase,
+    GameEvent,
     LingeringFlag,
     Link,
     Phase,
@@ -102,12 +103,12 @@ def _keep(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     lingering_flag(ctx, KEEP, keep if keep is not None else -1, "turn", source)
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
     if s.finished:
         return
     kind = ev.get("kind")
-    if kind == "chain_resolved":
+    if kind == EventKind.CHAIN_RESOLVED:
         keep = [m.value for m in s.modifiers if m.op == "flag" and m.stat == KEEP and m.source == card.id]
         done = f"last_turn_summon:{card.id}:{s.turn}"
         if keep and done not in s.used:
@@ -116,7 +117,7 @@ def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
             ask_cards(
                 ctx, tp, _summonable(s, tp), "last_turn.summon", {"source": card.id, "keep": keep[0]}, source=card.id
             )
-    elif kind == "phase_start" and ev.get("phase") == "end":
+    elif kind == EventKind.PHASE_START and ev.get("phase") == Phase.END:
         if not any(m.op == "flag" and m.stat == "last_turn" and m.source == card.id for m in s.modifiers):
             return
         mons = [c for seat in (0, 1) for c in s.monsters(seat)]
@@ -142,7 +143,7 @@ def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     if here:
         return
     if s.phase != Phase.BATTLE:
-        lingering_flag(ctx, LingeringFlag.RESUME_PHASE, PHASES.index(s.phase), "end_of_battle_phase", source)
+        lingering_flag(ctx, LingeringFlag.RESUME_PHASE, tuple(Phase).index(s.phase), "end_of_battle_phase", source)
         if s.phase in (Phase.DRAW, Phase.STANDBY, Phase.MAIN1) and s.battle_phases <= s.extra_battle_phases:
             ctx.emit(ExtraBattlePhase(count=1))  # the normal Battle Phase may still follow
     start_battle_phase(ctx)
@@ -153,6 +154,6 @@ register(
     Script(
         effects=(Effect(kind="trap", speed=2, condition=_condition, resolve=_resolve),),
         watch=_watch,
-        watch_on=frozenset({"chain_resolved", "phase_start"}),
+        watch_on=frozenset({EventKind.CHAIN_RESOLVED, EventKind.PHASE_START}),
     ),
 )

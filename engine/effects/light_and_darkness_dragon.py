@@ -31,6 +31,8 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Modifier,
     Negated,
@@ -50,7 +52,7 @@ from .api import (
 )
 
 
-def _negate_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _negate_match(s: State, card: Card, ev: GameEvent) -> bool:
     if not still_face_up(card) or is_negated(s, card):
         return False
     if ev.get("card") == card.id or any(link.card == card.id for link in s.chain):
@@ -78,8 +80,8 @@ def _negate(ctx: Ctx, link: Link) -> None:
         ctx.emit(Negated(link=n, what="activation", card=prev.card, code=s.cards[prev.card].code))
 
 
-def _sent_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("card") == card.id and ev.get("to") == "graveyard" and card.zone == Zone.GRAVEYARD
+def _sent_match(s: State, card: Card, ev: GameEvent) -> bool:
+    return ev.get("card") == card.id and ev.get("to") == Zone.GRAVEYARD and card.zone == Zone.GRAVEYARD
 
 
 def _grave_targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -113,7 +115,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=2,
-                trigger_on="activated",
+                trigger_on=EventKind.ACTIVATED,
                 trigger_match=_negate_match,
                 optional=False,
                 cost=_lose,
@@ -124,7 +126,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_sent_match,
                 optional=False,
                 condition=_wipe_condition,

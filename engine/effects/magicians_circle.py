@@ -17,6 +17,7 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Link,
     Script,
     State,
@@ -73,5 +74,7 @@ def _pick(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
 
 register(
     by_name("Magician's Circle").code,
-    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=2, event=EventKind.ATTACK_DECLARED, condition=_condition, resolve=_resolve),)
+    ),
 )

@@ -13,9 +13,21 @@ Fenrir, which only its own procedure Summons: ruling SUM-1) and a Monster Zone i
 
 from __future__ import annotations
 
-from typing import Any
-
-from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, register, summon_one_of, summonable
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    register,
+    summon_one_of,
+    summonable,
+)
 
 
 def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
@@ -29,7 +41,7 @@ def _candidates(s: State, seat: int) -> list[Card]:
     return [c for c in hand if c.data.is_monster and not c.data.extra_deck and 1 <= c.data.level <= 4]
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute") and card.zone == Zone.MONSTERS
 
 
@@ -48,7 +60,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="summoned",
+                trigger_on=EventKind.SUMMONED,
                 trigger_match=_match,
                 condition=_condition,
                 resolve=_resolve,

@@ -18,11 +18,26 @@ Michizure may answer it, unless the turn player acts first."""
 
 from __future__ import annotations
 
-from .api import END_OF_DS, Card, Ctx, Effect, Link, Script, State, by_name, destroy, left_field, register, target_ok
+from .api import (
+    END_OF_DS,
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    left_field,
+    register,
+    target_ok,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return any(e.get("to") == "graveyard" and int(e["owner"]) == seat for e in left_field(s))
+    return any(e.get("to") == Zone.GRAVEYARD and int(e["owner"]) == seat for e in left_field(s))
 
 
 def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
@@ -42,7 +57,7 @@ register(
             Effect(
                 kind="trap",
                 speed=2,
-                event="left_field",
+                event=EventKind.LEFT_FIELD,
                 damage_step=END_OF_DS,
                 condition=_condition,
                 targets=_targets,

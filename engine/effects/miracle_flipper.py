@@ -29,7 +29,9 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Link,
     Script,
     State,
@@ -62,15 +64,15 @@ def _can_be_attacked(s: State, src: Card, target: Card, attacker: Card) -> bool:
     return target.id == src.id or not target.face_up
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
-    if ev.get("kind") != "destroyed" or ev.get("card") != card.id:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    if ev.get("kind") != EventKind.DESTROYED or ev.get("card") != card.id:
         return
     if ev.get("reason") == "battle" and card.zone in _WHERE_IT_WENT:
         s = ctx.s
         ctx.emit(Flag(card=card.id, name="mf_return", value=[s.turn, s.battle_phases, other(int(ev["controller"]))]))
 
 
-def _return_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _return_match(s: State, card: Card, ev: GameEvent) -> bool:
     rec = card.flags.get("mf_return")
     return card.zone in _WHERE_IT_WENT and isinstance(rec, list) and rec[:2] == [s.turn, s.battle_phases]
 
@@ -110,7 +112,7 @@ def _return_in(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
         special_summon(ctx, me, int(d["side"]), str(answer))
 
 
-def _spell_trap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _spell_trap_match(s: State, card: Card, ev: GameEvent) -> bool:
     by = ev.get("by")
     if ev.get("card") != card.id or ev.get("reason") != "effect" or by not in s.cards:
         return False
@@ -142,7 +144,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_return_match,
                 optional=False,
                 condition=_can_return,
@@ -152,7 +154,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_spell_trap_match,
                 optional=False,
                 condition=_opponent_has_monster,
@@ -163,6 +165,6 @@ register(
         can_be_attacked=_can_be_attacked,
         cannot_summon=_cannot_summon,
         watch=_watch,
-        watch_on=frozenset({"destroyed"}),
+        watch_on=frozenset({EventKind.DESTROYED}),
     ),
 )

@@ -4,7 +4,7 @@ declaration only in the chain that answers it (ruling CH-4; seed 002, Example 1)
 
 from __future__ import annotations
 
-from .api import Card, Ctx, Effect, Link, Position, Script, State, by_name, destroy_all, other, register
+from .api import Card, Ctx, Effect, EventKind, Link, Position, Script, State, by_name, destroy_all, other, register
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -19,5 +19,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Mirror Force").code,
-    Script(effects=(Effect(kind="trap", speed=2, event="attack_declared", condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=2, event=EventKind.ATTACK_DECLARED, condition=_condition, resolve=_resolve),)
+    ),
 )

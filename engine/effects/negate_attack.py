@@ -8,7 +8,20 @@ end-of-Battle-Phase effects still happen in that End Step."""
 
 from __future__ import annotations
 
-from .api import Card, Ctx, Effect, Link, Phase, Script, State, by_name, end_battle_phase, negate_attack, register
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Link,
+    Phase,
+    Script,
+    State,
+    by_name,
+    end_battle_phase,
+    negate_attack,
+    register,
+)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -23,5 +36,7 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Negate Attack").code,
-    Script(effects=(Effect(kind="trap", speed=3, event="attack_declared", condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(Effect(kind="trap", speed=3, event=EventKind.ATTACK_DECLARED, condition=_condition, resolve=_resolve),)
+    ),
 )

@@ -11,14 +11,14 @@ costs, Tributes and rule-sends are not card effects."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, go_to_end_phase, register
+from .api import Card, Ctx, Effect, EventKind, GameEvent, Link, Script, State, Zone, by_name, go_to_end_phase, register
 
 NOT_EFFECTS: Final[tuple[str, ...]] = ("battle", "cost", "tribute", "rule", "detach")
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     if ev.get("card") != card.id or card.zone != Zone.GRAVEYARD:
         return False
     me = card.owner
@@ -42,7 +42,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="sent_to_grave",
+                trigger_on=EventKind.SENT_TO_GRAVE,
                 trigger_match=_match,
                 optional=False,
                 resolve=_resolve,

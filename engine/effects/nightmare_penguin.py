@@ -13,12 +13,12 @@ flipped face-up: Target 1 card your opponent controls; return that target to the
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -38,7 +38,7 @@ def _stat(s: State, src: Card, c: Card) -> tuple[int, int]:
     return 0, 0
 
 
-def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _flipped(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and still_face_up(card)
 
 
@@ -66,7 +66,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_flipped,
                 optional=False,
                 targets=_targets,

@@ -12,12 +12,12 @@ attacked, this effect resolves after damage calculation.)"
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Position,
     PositionChanged,
@@ -38,7 +38,7 @@ def _flip_down(ctx: Ctx, link: Link) -> None:
         turned_face_down(ctx, c)  # its Equip Cards are destroyed (ruling EQ-2)
 
 
-def _flipped(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _flipped(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id and still_face_up(card)
 
 
@@ -57,7 +57,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_flipped,
                 optional=False,
                 resolve=_gain,

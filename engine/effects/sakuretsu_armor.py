@@ -4,7 +4,7 @@ monster; destroy that target." It answers the attack declaration only in the fir
 
 from __future__ import annotations
 
-from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, destroy, register, target_ok
+from .api import Card, Ctx, Effect, EventKind, Link, Script, State, Zone, by_name, destroy, register, target_ok
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
@@ -29,7 +29,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trap", speed=2, event="attack_declared", condition=_condition, targets=_targets, resolve=_resolve
+                kind="trap",
+                speed=2,
+                event=EventKind.ATTACK_DECLARED,
+                condition=_condition,
+                targets=_targets,
+                resolve=_resolve,
             ),
         )
     ),

@@ -14,16 +14,29 @@ card and sent to the Graveyard, you can select 1 "Scrap" monster in your Graveya
 
 from __future__ import annotations
 
-from typing import Any
-
-from .api import Card, Ctx, Effect, Link, Script, State, Zone, by_name, destroy, register, still_face_up, to_hand
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    register,
+    still_face_up,
+    to_hand,
+)
 
 
 def _direct(s: State, src: Card, attacker: Card) -> bool:
     return attacker.id == src.id
 
 
-def _attacked_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _attacked_match(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and card.attacks > 0 and card.attacked_turn == s.turn
 
 
@@ -33,12 +46,12 @@ def _destroy_self(ctx: Ctx, link: Link) -> None:
         destroy(ctx, me, reason="effect", by=me.id)
 
 
-def _scrap_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _scrap_match(s: State, card: Card, ev: GameEvent) -> bool:
     by = ev.get("by")
     return (
         ev.get("card") == card.id
         and ev.get("reason") == "effect"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and by in s.cards
         and "Scrap" in s.cards[by].data.name
     )
@@ -63,7 +76,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_attacked_match,
                 optional=False,
                 resolve=_destroy_self,
@@ -72,7 +85,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_scrap_match,
                 targets=_scrap_targets,
                 resolve=_add,

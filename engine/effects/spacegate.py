@@ -26,6 +26,8 @@ from .api import (
     Counter,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
     Script,
     State,
@@ -43,9 +45,9 @@ from .api import (
 GATE: Final = Counter.GATE
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
-    if ev.get("kind") != "damage_step_end" or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
+    if ev.get("kind") != EventKind.DAMAGE_STEP_END or card.zone != Zone.SPELLS_TRAPS or not card.face_up:
         return
     if is_negated(s, card):
         return
@@ -90,6 +92,6 @@ register(
             Effect(kind="quick", speed=2, condition=_condition, cost=_cost, resolve=_resolve, label="Special Summon"),
         ),
         watch=_watch,
-        watch_on=frozenset({"damage_step_end"}),
+        watch_on=frozenset({EventKind.DAMAGE_STEP_END}),
     ),
 )

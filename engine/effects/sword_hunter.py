@@ -13,13 +13,13 @@ this card as an Equip Spell Card(s) with this effect.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Link,
     Moved,
     Script,
@@ -33,9 +33,9 @@ from .api import (
 )
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
-    if ev.get("kind") != "destroyed" or not destroyed_by_this(s, card, ev, to_grave=True):
+    if ev.get("kind") != EventKind.DESTROYED or not destroyed_by_this(s, card, ev, to_grave=True):
         return
     key = [s.turn, s.battle_phases]
     rec = card.flags.get("hunted")
@@ -50,7 +50,7 @@ def _victims(s: State, card: Card) -> list[Card]:
     return [s.cards[c] for c in rec[2] if s.cards[c].zone == Zone.GRAVEYARD]
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return still_face_up(card) and bool(_victims(s, card))
 
 
@@ -89,7 +89,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_match,
                 optional=False,
                 condition=_zone_free,
@@ -97,6 +97,6 @@ register(
             ),
         ),
         watch=_watch,
-        watch_on=frozenset({"destroyed"}),
+        watch_on=frozenset({EventKind.DESTROYED}),
     ),
 )

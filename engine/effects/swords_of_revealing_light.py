@@ -11,9 +11,24 @@ monsters face-up is a flip by a card effect: their FLIP effects activate."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from .api import Card, Ctx, Effect, Flag, Link, Script, State, Zone, by_name, destroy, flip_face_up, other, register
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Flag,
+    GameEvent,
+    Link,
+    Phase,
+    Script,
+    State,
+    Zone,
+    by_name,
+    destroy,
+    flip_face_up,
+    other,
+    register,
+)
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:
@@ -30,9 +45,9 @@ def _can_attack(s: State, src: Card, attacker: Card) -> bool:
     return attacker.controller == src.controller
 
 
-def _watch(ctx: Ctx, card: Card, ev: dict[str, Any]) -> None:
+def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     s = ctx.s
-    if ev.get("kind") != "phase_start" or ev.get("phase") != "end":
+    if ev.get("kind") != EventKind.PHASE_START or ev.get("phase") != Phase.END:
         return
     if card.zone != Zone.SPELLS_TRAPS or not card.face_up or s.turn_player == card.controller:
         return
@@ -48,7 +63,7 @@ register(
         effects=(Effect(kind="spell", speed=1, resolve=_resolve),),
         can_attack=_can_attack,
         watch=_watch,
-        watch_on=frozenset({"phase_start"}),
+        watch_on=frozenset({EventKind.PHASE_START}),
         remains_on_field=True,
     ),
 )

@@ -18,6 +18,8 @@ from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
+    LeftCard,
     Link,
     Script,
     State,
@@ -30,7 +32,7 @@ from .api import (
 )
 
 
-def _the_one(s: State) -> dict[str, Any] | None:
+def _the_one(s: State) -> LeftCard | None:
     sent = destroyed_by_battle_to_grave(s)
     if len(sent) != 1 or s.cards[int(sent[0]["card"])].zone != Zone.GRAVEYARD:
         return None
@@ -65,7 +67,7 @@ register(
             Effect(
                 kind="trap",
                 speed=2,
-                event="left_field",
+                event=EventKind.LEFT_FIELD,
                 damage_step=END_OF_DS,
                 condition=_condition,
                 cost=_remember,

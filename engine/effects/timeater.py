@@ -11,12 +11,24 @@ enter Main Phase 2 either (seed 000, ref. 9)."""
 
 from __future__ import annotations
 
-from typing import Any
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    GameEvent,
+    Link,
+    Script,
+    State,
+    by_name,
+    delay,
+    destroyed_by_this,
+    other,
+    register,
+)
 
-from .api import Card, Ctx, Effect, Link, Script, State, by_name, delay, destroyed_by_this, other, register
 
-
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return destroyed_by_this(s, card, ev, to_grave=False)
 
 
@@ -29,7 +41,12 @@ register(
     Script(
         effects=(
             Effect(
-                kind="trigger", speed=1, trigger_on="destroyed", trigger_match=_match, optional=False, resolve=_resolve
+                kind="trigger",
+                speed=1,
+                trigger_on=EventKind.DESTROYED,
+                trigger_match=_match,
+                optional=False,
+                resolve=_resolve,
             ),
         )
     ),

@@ -13,14 +13,15 @@ target. During each of your End Phases: Detach 1 Xyz Material from this card."
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     Card,
     CardFlag,
     Ctx,
     Effect,
+    EventKind,
+    GameEvent,
     Link,
+    Phase,
     Script,
     State,
     by_name,
@@ -40,7 +41,7 @@ def _indestructible(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id and _has_material(src)
 
 
-def _battled_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _battled_match(s: State, card: Card, ev: GameEvent) -> bool:
     return _has_material(card) and card.flags.get(CardFlag.BATTLED) == [s.turn, s.battle_phases]
 
 
@@ -58,8 +59,8 @@ def _destroy(ctx: Ctx, link: Link) -> None:
             destroy(ctx, c, reason="effect", by=link.card)
 
 
-def _end_phase_match(s: State, card: Card, ev: dict[str, Any]) -> bool:
-    return ev.get("phase") == "end" and s.turn_player == card.controller and _has_material(card)
+def _end_phase_match(s: State, card: Card, ev: GameEvent) -> bool:
+    return ev.get("phase") == Phase.END and s.turn_player == card.controller and _has_material(card)
 
 
 def _detach(ctx: Ctx, link: Link) -> None:
@@ -75,7 +76,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="battle_phase_end",
+                trigger_on=EventKind.BATTLE_PHASE_END,
                 trigger_match=_battled_match,
                 optional=False,
                 targets=_targets,
@@ -85,7 +86,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="phase_start",
+                trigger_on=EventKind.PHASE_START,
                 trigger_match=_end_phase_match,
                 optional=False,
                 resolve=_detach,

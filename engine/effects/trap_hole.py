@@ -5,12 +5,26 @@ not a Special Summon, not a Set."""
 
 from __future__ import annotations
 
-from .api import Card, Ctx, Effect, Link, Script, State, atk, by_name, destroy, register, still_face_up, target_ok
+from .api import (
+    Card,
+    Ctx,
+    Effect,
+    EventKind,
+    Link,
+    Script,
+    State,
+    atk,
+    by_name,
+    destroy,
+    register,
+    still_face_up,
+    target_ok,
+)
 
 
 def _summoned(s: State, seat: int) -> Card | None:
     ev = s.event
-    if ev is None or ev.get("kind") != "summoned" or ev.get("how") == "special":
+    if ev is None or ev.get("kind") != EventKind.SUMMONED or ev.get("how") == "special":
         return None
     c = s.cards.get(int(ev.get("card", -1)))
     if c is None or not still_face_up(c) or c.controller == seat:
@@ -37,7 +51,9 @@ register(
     by_name("Trap Hole").code,
     Script(
         effects=(
-            Effect(kind="trap", speed=2, event="summoned", condition=_condition, targets=_targets, resolve=_resolve),
+            Effect(
+                kind="trap", speed=2, event=EventKind.SUMMONED, condition=_condition, targets=_targets, resolve=_resolve
+            ),
         )
     ),
 )

@@ -27,7 +27,9 @@ from .api import (
     CardFlag,
     Ctx,
     Effect,
+    EventKind,
     Flag,
+    GameEvent,
     Link,
     Phase,
     Script,
@@ -57,14 +59,14 @@ def _all_gone(s: State, seat: int) -> bool:
     )
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     me = card.owner
     return (
         card.zone == Zone.HAND
         and s.phase == Phase.BATTLE
         and s.turn_player != me
         and ev.get("reason") == "battle"
-        and ev.get("to") == "graveyard"
+        and ev.get("to") == Zone.GRAVEYARD
         and ev.get("card") in s.start_step_monsters[me]
         and _all_gone(s, me)
     )
@@ -108,7 +110,7 @@ register(
             Effect(
                 kind="trigger",
                 speed=1,
-                trigger_on="destroyed",
+                trigger_on=EventKind.DESTROYED,
                 trigger_match=_match,
                 condition=_condition,
                 resolve=_resolve,

@@ -12,13 +12,15 @@ nothing, so it does not activate (ruling GEN-4)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .api import (
     Card,
     Ctx,
     Effect,
+    EventKind,
     ExtraBattlePhase,
+    GameEvent,
     Link,
     Script,
     State,
@@ -33,7 +35,7 @@ from .api import (
 SWORDS: Final = "Swords of Revealing Light"
 
 
-def _match(s: State, card: Card, ev: dict[str, Any]) -> bool:
+def _match(s: State, card: Card, ev: GameEvent) -> bool:
     return ev.get("card") == card.id
 
 
@@ -62,7 +64,7 @@ register(
             Effect(
                 kind="flip",
                 speed=1,
-                trigger_on="flipped",
+                trigger_on=EventKind.FLIPPED,
                 trigger_match=_match,
                 optional=False,
                 condition=_opponent_swords,

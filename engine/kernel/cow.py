@@ -63,7 +63,7 @@ def clone(state: State) -> State:
     n.players = [copy_player(p) for p in state.players]
     n.cards = {k: copy_card(c) for k, c in state.cards.items()}
     n.options = dict(state.options)
-    n.event = None if state.event is None else dict(state.event)
+    n.event = None if state.event is None else state.event.copy()
     n.choice = None if state.choice is None else copy.deepcopy(state.choice)
     n.start_step_monsters = [list(x) for x in state.start_step_monsters]
     return n

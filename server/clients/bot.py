@@ -17,7 +17,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-Action = dict[str, Any]
+from protocol.actions import ActionKind, WireAction
+
+Action = WireAction
 View = dict[str, Any]
 Policy = Callable[[View, list[Action], random.Random], Action]
 
@@ -26,7 +28,7 @@ UNKNOWN_DEF = 1500
 
 
 def _playable(legal: list[Action]) -> list[Action]:
-    return [a for a in legal if a.get("do") != "concede"] or legal
+    return [a for a in legal if a.get("do") != ActionKind.CONCEDE] or legal
 
 
 def random_legal(view: View, legal: list[Action], rnd: random.Random) -> Action:
@@ -94,32 +96,38 @@ def greedy(view: View, legal: list[Action], rnd: random.Random) -> Action:
     by_kind: dict[str, list[Action]] = {}
     for a in legal:
         by_kind.setdefault(str(a.get("do")), []).append(a)
-    if "choose" in by_kind:
-        return rnd.choice(by_kind["choose"])
-    if "activate" in by_kind and rnd.random() < 0.85:
-        return rnd.choice(by_kind["activate"])
-    if "retarget" in by_kind:
-        best = _best_attack(view, by_kind["retarget"])
+    if ActionKind.CHOOSE in by_kind:
+        return rnd.choice(by_kind[ActionKind.CHOOSE])
+    if ActionKind.ACTIVATE in by_kind and rnd.random() < 0.85:
+        return rnd.choice(by_kind[ActionKind.ACTIVATE])
+    if ActionKind.RETARGET in by_kind:
+        best = _best_attack(view, by_kind[ActionKind.RETARGET])
         if best is not None:
             return best
-        if "cancel_attack" in by_kind:
-            return by_kind["cancel_attack"][0]
-    if "attack" in by_kind:
-        best = _best_attack(view, by_kind["attack"])
+        if ActionKind.CANCEL_ATTACK in by_kind:
+            return by_kind[ActionKind.CANCEL_ATTACK][0]
+    if ActionKind.ATTACK in by_kind:
+        best = _best_attack(view, by_kind[ActionKind.ATTACK])
         if best is not None:
             return best
-    if "summon" in by_kind:
-        return _strongest(view, by_kind["summon"])
+    if ActionKind.SUMMON in by_kind:
+        return _strongest(view, by_kind[ActionKind.SUMMON])
     cards = cards_by_id(view)
-    traps = [a for a in by_kind.get("set", []) if not _is_monster(cards.get(a.get("card")))]
+    traps = [a for a in by_kind.get(ActionKind.SET, []) if not _is_monster(cards.get(a.get("card")))]
     if traps:
         return rnd.choice(traps)
-    monster_sets = [a for a in by_kind.get("set", []) if _is_monster(cards.get(a.get("card")))]
+    monster_sets = [a for a in by_kind.get(ActionKind.SET, []) if _is_monster(cards.get(a.get("card")))]
     if monster_sets and rnd.random() < 0.5:
         return _strongest(view, monster_sets)
-    if "flip_summon" in by_kind:
-        return by_kind["flip_summon"][0]
-    for kind in ("enter_battle_phase", "end_battle_phase", "pass", "next_phase", "end_turn"):
+    if ActionKind.FLIP_SUMMON in by_kind:
+        return by_kind[ActionKind.FLIP_SUMMON][0]
+    for kind in (
+        ActionKind.ENTER_BATTLE_PHASE,
+        ActionKind.END_BATTLE_PHASE,
+        ActionKind.PASS,
+        ActionKind.NEXT_PHASE,
+        ActionKind.END_TURN,
+    ):
         if kind in by_kind:
             return by_kind[kind][0]
     return rnd.choice(legal)

@@ -65,11 +65,9 @@ def replay_lines(
 
 
 def fold_log(entries: list[LogEntry]) -> rules.State:
-    state: rules.State | None = None
+    state = rules.initial()
     for entry in entries:
         state = rules.fold(entry.facts, state)
-    if state is None:
-        raise ValueError("no entries to fold")
     return state
 
 
@@ -150,7 +148,7 @@ def verify_log(entries: list[LogEntry], *, hashes: bool = True) -> tuple[Diverge
                 if entry.seat is None:
                     raise ValueError("an entry after genesis has no acting seat")
                 if state is None:
-                    raise ValueError("an entry after genesis comes before any genesis")
+                    raise ValueError("an action comes before the genesis entry")
                 facts = rules.decide(state, entry.seat, entry.action)
         except rules.IllegalAction as exc:
             then = _story(entry.facts, state)

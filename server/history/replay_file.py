@@ -116,9 +116,9 @@ def sign(header: dict[str, Any], key: bytes) -> str:
 
 
 def result_of(state: rules.State | None) -> dict[str, Any]:
-    """The header's ``result``, as the folded log gives it."""
+    """The header's ``result``, as the folded log gives it (None: no entry folded)."""
     if state is None:
-        raise ReplayFileError("an empty log has no result")
+        state = rules.initial()
     return {
         "winner": rules.winner(state),
         "reason": str(getattr(state, "end_reason", "") or ""),
@@ -176,7 +176,7 @@ def build(
     """A replay of ``entries`` (the whole log, from seq 1)."""
     if not entries or entries[0].seq != 1:
         raise ReplayFileError("a replay needs the whole log, from entry 1")
-    state = None
+    state = rules.initial()
     for e in entries:
         state = rules.fold(e.facts, state)
     records = [record(e) for e in entries]

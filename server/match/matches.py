@@ -289,7 +289,7 @@ class MatchService:
         if self.sealer is not None:
             await self.sealer.register(lm.match_id)  # noted first: no process stopping after can lose it
         state = lm.state
-        assert state is not None  # a finished match has its position
+        assert state is not None  # a finished match has folded its genesis
         first = await self.directory.finish(
             lm.match_id,
             winner=rules.winner(state),
@@ -443,10 +443,12 @@ class MatchService:
             await self._sync(lm)
         return act.expected_seq == lm.seq
 
-    def _decide(self, lm: LiveMatch, seat: int, action: rules.Action) -> tuple[list[rules.Fact], rules.State] | Refusal:
+    def _decide(
+        self, lm: LiveMatch, seat: int, action: rules.WireAction
+    ) -> tuple[list[rules.Fact], rules.State] | Refusal:
         """The facts of an action and the state after them (computed once, not folded
         again), or why it is refused."""
-        assert lm.state is not None  # only a started match is decided on
+        assert lm.state is not None  # a live match has folded its genesis
         try:
             return rules.decide_state(lm.state, seat, action)
         except rules.IllegalAction as exc:
@@ -463,7 +465,7 @@ class MatchService:
         self,
         lm: LiveMatch,
         seat: int,
-        action: rules.Action,
+        action: rules.WireAction,
         facts: list[rules.Fact],
         new_state: rules.State,
         action_id: str,
@@ -630,7 +632,7 @@ class MatchService:
                 if self._left_ms(lm, owing, fired) > 0:  # the loop stalled, or the seat is elsewhere
                     self._arm_clock(lm)
                     return
-                assert lm.state is not None  # a seat owes a decision: the match started
+                assert lm.state is not None  # it owes a decision: its genesis is folded
                 action = forced_action(rules.legal_actions(lm.state, owing))
                 decided = self._decide(lm, owing, action)
                 if isinstance(decided, Refusal):

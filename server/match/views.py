@@ -31,7 +31,7 @@ def _state(at: Point) -> rules.State:
     return at.state
 
 
-def legal_for(at: Point, seat: int | None) -> list[rules.Action]:
+def legal_for(at: Point, seat: int | None) -> list[rules.WireAction]:
     if seat is None or owing_seat_of(at.state) != seat:
         return []
     return at.vp.legal(_state(at), seat)

@@ -6,7 +6,7 @@ from typing import Any
 
 from engine import State, apply_facts, decide, legal_actions, pending
 from engine.scenario import start_state
-from engine.types import Action
+from engine.types import WireAction
 
 
 def position(start: dict[str, Any], **top: Any) -> tuple[State, dict[str, int]]:
@@ -15,7 +15,7 @@ def position(start: dict[str, Any], **top: Any) -> tuple[State, dict[str, int]]:
     return s, labels
 
 
-def act(s: State, seat: int, action: Action) -> State:
+def act(s: State, seat: int, action: WireAction) -> State:
     return apply_facts(s, decide(s, seat, action))
 
 

@@ -17,12 +17,12 @@ from engine import (
     legal_actions,
     pending,
 )
-from engine.types import Action, Fact
+from engine.types import Fact, WireAction
 
 PREFER = ("attack", "summon", "activate", "set", "flip_summon", "enter_battle_phase", "retarget", "choose")
 
 
-def aggressive(rnd: random.Random, acts: list[Action]) -> Action:
+def aggressive(rnd: random.Random, acts: list[WireAction]) -> WireAction:
     for kind in PREFER:
         opts = [a for a in acts if a["do"] == kind]
         if opts and (kind != "activate" or rnd.random() < 0.5):
@@ -37,12 +37,12 @@ def play(
     max_actions: int = 5000,
     options: dict[str, object] | None = None,
     policy_random: float = 0.1,
-) -> tuple[State, list[list[Fact]], list[tuple[int, Action]]]:
+) -> tuple[State, list[list[Fact]], list[tuple[int, WireAction]]]:
     rnd = random.Random(seed)
     cfg = DuelConfig(seed=seed, decks=decks or (demo_deck(0), demo_deck(1)), options=dict(options or {}))
     entries = [create(cfg)]
     state = apply_facts(State(), entries[0])
-    actions: list[tuple[int, Action]] = []
+    actions: list[tuple[int, WireAction]] = []
     for _ in range(max_actions):
         p = pending(state)
         if p is None:

@@ -75,7 +75,7 @@ from engine.facts import (
 )
 from engine.scenario import start_state
 from engine.state import Card, Link, State
-from engine.types import Action, CardFlag, Fact, LingeringFlag, Zone
+from engine.types import CardFlag, Fact, LingeringFlag, WireAction, Zone
 
 EXAMPLES = int(os.environ.get("DUEL_INVARIANT_EXAMPLES", "25"))
 ACTIONS = int(os.environ.get("DUEL_INVARIANT_ACTIONS", "60"))
@@ -304,7 +304,7 @@ class Explorer:
 
     # -- per activation: left to resolve, does it change anything?
 
-    def check_activation(self, s: State, seat: int, a: Action, zones: list[Zone]) -> None:
+    def check_activation(self, s: State, seat: int, a: WireAction, zones: list[Zone]) -> None:
         """``zones``: where the activation's targets were as it was chosen; a target that the
         same action moved (a self-destruction checked right after it) makes its resolution empty
         by chain rules (ruling CH-3), not by an activation that could not apply."""
@@ -352,7 +352,7 @@ class Explorer:
                     changes.append(f.t)
                 sim = evolve(sim, f)
 
-    def pick(self, acts: list[Action]) -> Action:
+    def pick(self, acts: list[WireAction]) -> WireAction:
         """Mostly an activation when there is one, else mostly an attack, a summon, a Set or an
         answer; now and then anything (a pass, the next phase)."""
         rnd = self.rnd

@@ -17,7 +17,7 @@ import yaml
 from engine.counters import COUNTER_NAMES
 from engine.scenario import ScenarioError, run
 from engine.scenario_keys import (
-    ACTIONS,
+    ACTION_KEYS,
     EXPECT_KEYS,
     HISTORY_KEYS,
     PLACEMENT_KEYS,
@@ -59,7 +59,7 @@ def keys(heading: str) -> set[str]:
         ("Card placement keys", PLACEMENT_KEYS),
         ("Counter names", set(COUNTER_NAMES)),
         ("Steps", STEP_KEYS),
-        ("Actions", set(ACTIONS)),
+        ("Actions", set(ACTION_KEYS)),
         ("Expectations", EXPECT_KEYS),
         ("History", HISTORY_KEYS),
         ("Zones", ZONE_NAMES),
@@ -73,8 +73,8 @@ def test_each_action_lists_exactly_its_arguments() -> None:
     for action, rest in sections()["Actions"]:
         args_cell = rest.split("|")[0]
         documented = set(re.findall(r"`([a-z_]+)`", args_cell))
-        assert documented == set(ACTIONS[action]), (
-            f"arguments of {action!r}: document {documented}, runner {set(ACTIONS[action])}"
+        assert documented == set(ACTION_KEYS[action]), (
+            f"arguments of {action!r}: document {documented}, runner {set(ACTION_KEYS[action])}"
         )
 
 

@@ -1,20 +1,35 @@
 """The turn as a table (issue 12): phases, Battle Phase steps and Damage Step timings are
 declared once, as rows, and their names are enums whose values are the strings of the logs and
-the wire (``engine.state``'s tuples, which golden logs and scenario files use)."""
+the wire (the strings golden logs and scenario files use)."""
 
 from __future__ import annotations
 
-from engine import state
 from engine.battle import damage_step
 from engine.flow import BATTLE_STEPS, PHASE_ORDER, TURN
 from engine.types import MAIN_PHASES, Phase, Position, Step, Timing, Zone
 
 
 def test_enum_values_are_the_logged_strings() -> None:
-    assert tuple(Phase) == state.PHASES
-    assert tuple(Step) == state.STEPS
-    assert tuple(Timing) == state.DAMAGE_TIMINGS
-    assert tuple(Zone) == state.ZONES
+    assert tuple(Phase) == ("draw", "standby", "main1", "battle", "main2", "end")
+    assert tuple(Step) == ("start", "battle", "damage", "end")
+    assert tuple(Timing) == (
+        "start_of_damage_step",
+        "before_damage_calculation",
+        "during_damage_calculation",
+        "after_damage_calculation",
+        "end_of_damage_step",
+    )
+    assert tuple(Zone) == (
+        "deck",
+        "hand",
+        "monsters",
+        "spells_traps",
+        "field",
+        "graveyard",
+        "banished",
+        "extra",
+        "xyz_material",
+    )
     assert tuple(Position) == ("attack", "defense")
     assert all(isinstance(m, str) and m == m.value for e in (Phase, Step, Timing, Zone, Position) for m in e)
 

@@ -1,6 +1,6 @@
 """``Script.watch_on``: ``raise_event`` calls a card's ``watch`` only for the event kinds it
 names, so those must be every kind the function looks at. Checked on the card modules'
-source: each ``watch`` function compares the event's kind with string constants, and the
+source: each ``watch`` function compares the event's kind with ``EventKind`` members, and the
 script registered with it names exactly those kinds."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine.effects.base import SCRIPTS
 from engine.ops import script_tables
+from engine.types import EventKind
 
 EFFECTS = Path(__file__).resolve().parents[2] / "engine" / "effects"
 
@@ -25,12 +26,20 @@ def _is_kind(node: ast.expr) -> bool:
     return False
 
 
-def _strings(node: ast.expr) -> set[str]:
+def _kind(node: ast.expr) -> str | None:
+    """The event kind ``node`` names: a member ``EventKind.X`` (or a plain string)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return {node.value}
+        return node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "EventKind":
+        return EventKind[node.attr].value
+    return None
+
+
+def _strings(node: ast.expr) -> set[str]:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
-        return {e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
-    return set()
+        return {k for e in node.elts if (k := _kind(e)) is not None}
+    k = _kind(node)
+    return set() if k is None else {k}
 
 
 def compared_kinds(fn: ast.FunctionDef) -> set[str]:

@@ -26,6 +26,7 @@ from typing import Any
 import msgpack
 from hypothesis import strategies as st
 
+from engine.actions import KEYS, ActionKind
 from protocol import errors as E
 from protocol.messages import CLIENT_TYPES
 
@@ -43,17 +44,10 @@ ACTION_REFUSALS = frozenset(
         E.ACTION_ID_REUSED,
     }
 )
-# verbs whose bare form may be legal at the start of a duel: never sent by the fuzzer
-_MAYBE_LEGAL = {"pass", "concede", "next_phase", "end_turn", "enter_battle_phase", "end_battle_phase", "cancel_attack"}
-VERBS = [
-    "summon",
-    "set",
-    "flip_summon",
-    "change_position",
-    "activate",
-    "attack",
-    "retarget",
-    "choose",
+# verbs whose bare form may be legal at the start of a duel (the actions that take no key): never
+# sent by the fuzzer
+_MAYBE_LEGAL = frozenset(kind.value for kind, keys in KEYS.items() if not keys)
+VERBS = [kind.value for kind in ActionKind if kind not in _MAYBE_LEGAL] + [
     "shuffle",
     "draw",
     "win",
@@ -62,6 +56,9 @@ VERBS = [
     "start",
     "scenario",
 ]
+"""The actions of the table (``engine.actions``) that take a card or a choice, and verbs no action has."""
+ACTION_KEYS = sorted({key for keys in KEYS.values() for key in keys})
+"""Every key an action of the table takes (a fuzzed action adds junk keys to them)."""
 
 EXPECTED: dict[str, frozenset[str]] = {
     "bytes": DECODE_ERRORS,
@@ -113,7 +110,7 @@ def wrong_action(rnd: random.Random) -> dict[str, Any]:
     keys, or no verb at all."""
     action: dict[str, Any] = {"do": rnd.choice(VERBS)}
     for _ in range(rnd.randint(0, 4)):
-        key = rnd.choice(["card", "target", "with", "cards", "option", "effect", "tribute", "cost", "junk", "x"])
+        key = rnd.choice([*ACTION_KEYS, "junk", "x"])
         action[key] = rnd.choice(
             [
                 rnd.randint(-(2**40), 2**40),
@@ -249,7 +246,7 @@ def bad_actions(draw: st.DrawFn) -> Frame:
     """A well-formed ``action`` message from a seated connection with a wrong action in it."""
     action: dict[str, Any] = draw(
         st.dictionaries(
-            st.sampled_from(["card", "target", "with", "cards", "option", "effect", "tribute", "cost", "zz", "direct"]),
+            st.sampled_from([*ACTION_KEYS, "zz"]),
             _data,
             max_size=4,
         )

@@ -150,8 +150,12 @@ export function describeAction(view: View, cat: Catalogue, a: Action, withCard =
       return "End the turn";
     case "concede":
       return "Concede the duel";
-    default:
-      return `${a.do.replaceAll("_", " ")}${card}${tail}`;
+    default: {
+      // every ActionKind (actionkinds.ts, generated from engine/actions.py) has its words above:
+      // tsc fails here when one is missing
+      const unlabelled: never = a.do;
+      return `${String(unlabelled).replaceAll("_", " ")}${card}${tail}`;
+    }
   }
 }
 

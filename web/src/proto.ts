@@ -8,11 +8,14 @@
 // this client never reads. Everything it does read fits in 2^53.
 
 import { decode, encode } from "@msgpack/msgpack";
+import type { ActionKind } from "./actionkinds";
 import type { Fact } from "./facts";
 
+export type { ActionKind, TypedAction } from "./actionkinds"; // generated from engine/actions.py
 export type { Fact } from "./facts"; // one interface per fact type, generated from engine/facts.py
 export type Id = number | string; // card ids are opaque (per-viewer aliases)
-export type Action = { do: string } & Record<string, unknown>;
+// an action as `legal` lists it and the client sends it back (actionkinds.ts types each kind)
+export type Action = { do: ActionKind } & Record<string, unknown>;
 
 export interface CardView {
   id?: Id;

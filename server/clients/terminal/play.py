@@ -20,6 +20,7 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
+from protocol.actions import ActionKind
 from protocol.messages import Closing, Error, Presence, Rejected, Update
 from server.clients.client import ClientError
 from server.clients.terminal import render
@@ -231,17 +232,17 @@ class Game:
         they may do, and "End the turn" again in the next phases of the turn they ended (the
         engine gives the turn player priority in each phase it goes through)."""
         c = self.client
-        legal = [a for a in c.legal if a.get("do") != "concede"]
+        legal = [a for a in c.legal if a.get("do") != ActionKind.CONCEDE]
         if self.answered_seq == c.seq:
             return False  # answered for this entry already and it was not taken: ask the user
         self.answered_seq = c.seq
         if self.ending_turn is not None:
-            if self.ending_turn == (c.view or {}).get("turn") and {"do": "end_turn"} in legal:
+            if self.ending_turn == (c.view or {}).get("turn") and {"do": ActionKind.END_TURN.value} in legal:
                 await asyncio.sleep(0.02)
-                await self.act({"do": "end_turn"})
+                await self.act({"do": ActionKind.END_TURN.value})
                 return True
             self.ending_turn = None
-        if not (self.args.auto_pass and legal and all(a.get("do") == "pass" for a in legal)):
+        if not (self.args.auto_pass and legal and all(a.get("do") == ActionKind.PASS for a in legal)):
             return False
         await asyncio.sleep(0.02)  # stay well under the server's rate limit
         await self.act(legal[0])
@@ -258,7 +259,7 @@ class Game:
         about = render.pending_about(c.view, self.cat, self.me, c.pending)
         if about:
             self.out(f"   ({about})")
-        self.menu = [a for a in c.legal if a.get("do") != "concede"]
+        self.menu = [a for a in c.legal if a.get("do") != ActionKind.CONCEDE]
         for line in render.menu_lines(c.view, self.cat, self.me, c.pending, self.menu):
             self.out(line)
         self.out(f"type a number (h: help, ? N: card text, c: concede, q: leave) · entry {c.seq}")
@@ -337,14 +338,14 @@ class Game:
             self.out("concede the duel? type yes to confirm")
             answer = await self.reader.line()
             if answer is not None and answer.strip().lower() in ("y", "yes"):
-                await self.act({"do": "concede"})
+                await self.act({"do": ActionKind.CONCEDE.value})
             else:
                 self.out("not conceded")
                 self.menu_seq = -1
         elif line.isdigit():
             action = self.choose(int(line))
             if action is not None:
-                if action.get("do") == "end_turn":
+                if action.get("do") == ActionKind.END_TURN:
                     self.ending_turn = (c.view or {}).get("turn")
                 await self.act(action)
         else:

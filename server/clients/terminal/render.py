@@ -9,12 +9,13 @@ import time
 from collections import Counter
 from typing import Any
 
-from engine.describe import END_REASONS, PHASES, phase_text
+from engine.describe import END_REASONS, PHASE_WORDS, phase_text
+from protocol.actions import ActionKind, WireAction
 from server.clients.terminal.cards import Catalogue, effect_label
 
 SEATS = ("A", "B")
 View = dict[str, Any]
-Action = dict[str, Any]
+Action = WireAction
 ZONE_WORDS = {
     "monsters": "monster zone",
     "spells_traps": "S/T zone",
@@ -310,23 +311,23 @@ class Labeler:
                 + ", ".join(nm(x) if isinstance(x, int) and x in self.cards else str(x) for x in a["choose"])
             )
         tail = f" ({'; '.join(extras)})" if extras else ""
-        if do == "pass":
+        if do == ActionKind.PASS:
             return self.pass_label()
-        if do == "summon":
+        if do == ActionKind.SUMMON:
             if a.get("procedure"):
                 pos = POSITION_WORDS.get(str(a.get("position")), "")
                 return f"Special Summon {nm(a.get('card'))} by its own procedure, in {pos}{tail}"
             how = "Tribute Summon" if a.get("tribute") else "Normal Summon"
             return f"{how} {nm(a.get('card'))}{tail}"
-        if do == "set":
+        if do == ActionKind.SET:
             return f"Set {nm(a.get('card'))}{tail}"
-        if do == "flip_summon":
+        if do == ActionKind.FLIP_SUMMON:
             return f"Flip Summon {nm(a.get('card'))}"
-        if do == "change_position":
+        if do == ActionKind.CHANGE_POSITION:
             c = self.cards.get(int(a["card"])) if isinstance(a.get("card"), int) else None
             to = "Defense Position" if c is not None and c.get("position") == "attack" else "Attack Position"
             return f"Change {nm(a.get('card'))} to {to}"
-        if do == "activate":
+        if do == ActionKind.ACTIVATE:
             c = self.cards.get(int(a["card"])) if isinstance(a.get("card"), int) else None
             effect = int(a.get("effect", 1) or 1)
             what = ""
@@ -338,28 +339,28 @@ class Labeler:
                     what = f" (its effect {effect})"
             tgt = f", targeting {self.names(a['target'], where)}" if a.get("target") else ""
             return f"Activate {nm(a.get('card'))}{what}{tgt}{tail}"
-        if do == "attack":
+        if do == ActionKind.ATTACK:
             if a.get("direct"):
                 return f"Attack directly with {nm(a.get('with'))}"
             return f"Attack {nm(a.get('target'))} with {nm(a.get('with'))}"
-        if do == "retarget":
+        if do == ActionKind.RETARGET:
             return "Replay: attack directly" if a.get("direct") else f"Replay: attack {nm(a.get('target'))} instead"
-        if do == "cancel_attack":
+        if do == ActionKind.CANCEL_ATTACK:
             return "Replay: cancel the attack"
-        if do == "choose":
+        if do == ActionKind.CHOOSE:
             if "option" in a:
                 return f"Choose: {a['option']}"
             picked = a.get("cards") or []
             return f"Choose {self.names(picked, where)}" if picked else "Choose none (decline)"
-        if do == "enter_battle_phase":
+        if do == ActionKind.ENTER_BATTLE_PHASE:
             return "Enter the Battle Phase"
-        if do == "end_battle_phase":
+        if do == ActionKind.END_BATTLE_PHASE:
             return "End the Battle Phase"
-        if do == "next_phase":
+        if do == ActionKind.NEXT_PHASE:
             return self.next_phase_label()
-        if do == "end_turn":
+        if do == ActionKind.END_TURN:
             return "End the turn"
-        if do == "concede":
+        if do == ActionKind.CONCEDE:
             return "Concede the duel"
         return f"{do.replace('_', ' ')} {', '.join(nm(x) for x in action_cards(a))}".strip()
 
@@ -381,10 +382,10 @@ class Labeler:
             return "Go to the End Phase (no Battle Phase)"
         if phase == "end":
             return "Finish the turn"
-        order = list(PHASES)
+        order = list(PHASE_WORDS)
         i = order.index(phase) if phase in order else -1
         nxt = order[i + 1] if 0 <= i < len(order) - 1 else None
-        return f"Go to the {PHASES[nxt]}" if nxt else "Next phase"
+        return f"Go to the {PHASE_WORDS[nxt]}" if nxt else "Next phase"
 
     def labels(self, legal: list[Action]) -> list[str]:
         """One line per action; two actions never read alike (the zone or the copy is named)."""

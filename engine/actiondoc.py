@@ -1,0 +1,148 @@
+"""PROTOCOL.md's action table and the web client's action types (``web/src/actionkinds.ts``),
+made from the action table (``engine.actions``).
+
+    .venv/bin/python -m engine.actiondoc            # print the table
+    .venv/bin/python -m engine.actiondoc --ts       # print actionkinds.ts
+    .venv/bin/python -m engine.actiondoc --write    # write the table into PROTOCOL.md, and actionkinds.ts
+
+Both have one entry per action, in the table's order: its ``do``, the keys it takes (``?``: not
+always there) and the class's docstring. ``tests/protocol/test_actiondoc.py`` fails while
+PROTOCOL.md or actionkinds.ts differs (engine.factdoc does the same for the facts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from dataclasses import fields
+from pathlib import Path
+from typing import get_type_hints
+
+from .actions import ACTIONS, KEYS, REQUIRED, Action
+from .factdoc import _ts, _write
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTOCOL = ROOT / "PROTOCOL.md"
+ACTIONS_TS = ROOT / "web" / "src" / "actionkinds.ts"
+BEGIN = "<!-- the action table is generated from engine/actions.py: python -m engine.actiondoc --write -->"
+HEADER = ("| action | keys | |", "|---|---|---|")
+CARD_KEYS = frozenset({"card", "with", "target", "tribute", "cost", "cards"})
+"""Keys whose values are card ids (the sender's aliases: ``Id`` in TypeScript)."""
+
+
+def _keys(cls: type[Action]) -> list[str]:
+    required = REQUIRED[cls.DO]
+    return [f"{k}{'' if k in required else '?'}" for k in KEYS[cls.DO]]
+
+
+def _description(cls: type[Action]) -> str:
+    return " ".join((cls.__doc__ or "").split())
+
+
+def table() -> str:
+    rows = []
+    for cls in ACTIONS:
+        keys = ", ".join(f"`{k.rstrip('?')}`{'?' if k.endswith('?') else ''}" for k in _keys(cls))
+        description = _description(cls).replace("|", "\\|")
+        rows.append(f"| `{cls.DO.value}` | {keys} | {description} |".replace("|  |", "| |"))
+    return "\n".join([BEGIN, *HEADER, *rows]) + "\n"
+
+
+def current(doc: str) -> str:
+    """The table as ``doc`` (PROTOCOL.md's text) has it now."""
+    start = doc.index(BEGIN)
+    lines = doc[start:].splitlines(keepends=True)
+    end = 1 + next(i for i, line in enumerate(lines[1:]) if not line.startswith("|"))
+    return "".join(lines[:end])
+
+
+def written(doc: str) -> str:
+    """``doc`` with the table made anew."""
+    return doc.replace(current(doc), table(), 1)
+
+
+# ---------------------------------------------------------------------------------- actionkinds.ts
+
+TS_HEADER = """\
+// Generated from engine/actions.py by engine/actiondoc.py: do not edit. Regenerate with
+//   .venv/bin/python -m engine.actiondoc --write
+// (it writes PROTOCOL.md's action table too); tests/protocol/test_actiondoc.py fails while this
+// file differs.
+//
+// The actions a client may send (update.legal lists them fully specified: send one back as it
+// is): one interface per action with the keys it takes (`?`: not always there); card ids are
+// the sender's aliases (Id). `ActionKind` is every `do`; `TypedAction` their union.
+
+import type { Id } from "./proto";
+"""
+
+
+def interface_name(cls: type[Action]) -> str:
+    return f"{cls.__name__}Action"
+
+
+def _key_ts(cls: type[Action]) -> list[str]:
+    hints = get_type_hints(cls)
+    out = []
+    for f, key in zip(fields(cls), _keys(cls), strict=True):
+        ts = _ts(hints[f.name], nil=False)
+        name = key.rstrip("?")
+        if name in CARD_KEYS:
+            ts = "Id[]" if ts.endswith("[]") else "Id"
+        elif ts == "(number | string)[]":
+            ts = "(Id | string)[]"  # ``choose``: card ids or plain values
+        out.append(f"  {key}: {ts};")
+    return out
+
+
+def _interface(cls: type[Action]) -> str:
+    doc = _description(cls).replace("*/", "*\\/")
+    lines = ["/**", *(f" * {line}" for line in textwrap.wrap(doc, 96)), " */"]
+    lines.append(f"export interface {interface_name(cls)} {{")
+    lines.append(f'  do: "{cls.DO.value}";')
+    lines += _key_ts(cls)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def typescript() -> str:
+    """web/src/actionkinds.ts."""
+    kinds = ["export type ActionKind =", *(f'  | "{cls.DO.value}"' for cls in ACTIONS)]
+    kinds[-1] += ";"
+    union = ["export type TypedAction =", *(f"  | {interface_name(cls)}" for cls in ACTIONS)]
+    union[-1] += ";"
+    every = "\n".join(
+        ["export const ACTION_KINDS: readonly ActionKind[] = [", *(f'  "{cls.DO.value}",' for cls in ACTIONS), "];"]
+    )
+    return "\n".join(
+        [
+            TS_HEADER,
+            "\n".join(kinds) + "\n",
+            every + "\n",
+            *(_interface(cls) for cls in ACTIONS),
+            "\n".join(union) + "\n",
+        ]
+    )
+
+
+# ---------------------------------------------------------------------------------- the command
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ts", action="store_true", help="print web/src/actionkinds.ts instead of the table")
+    parser.add_argument("--write", action="store_true", help="write the table into PROTOCOL.md, and actionkinds.ts")
+    args = parser.parse_args(argv)
+    if not args.write:
+        sys.stdout.write(typescript() if args.ts else table())
+        return 0
+    doc = PROTOCOL.read_text("utf-8")
+    _write(PROTOCOL, doc, written(doc), "the action table")
+    ts = ACTIONS_TS.read_text("utf-8") if ACTIONS_TS.exists() else ""
+    _write(ACTIONS_TS, ts, typescript(), "the action types")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
