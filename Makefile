@@ -26,7 +26,7 @@ $(WEB_OUT): $(WEB_STAMP) $(WEB_SRC)
 
 web: $(WEB_OUT)
 
-# the rules engine compiled with mypyc into var/native/ (server/native.py loads it while it
+# the rules engine compiled with mypyc into var/native/ (server/runtime/native.py loads it while it
 # matches the sources; deploy/build_native.py). A content check, not timestamps: fast when current.
 native: $(STAMP)
 	$(BIN)/python deploy/build_native.py --if-stale

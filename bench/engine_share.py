@@ -17,7 +17,7 @@ rounds. Here each round measures both, back to back, and the ratio is taken per 
   after the bare round, the two averaged;
 - the bare pipeline (``bench/pipeline.py``: websockets + msgpack + one Redis append + two
   sends) at saturation: its server's CPU per accepted action, ``--duels`` duels for
-  ``--seconds``, driven by ``server/load.py`` against an embedded Redis (``appendfsync always``).
+  ``--seconds``, driven by ``server/clients/load.py`` against an embedded Redis (``appendfsync always``).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from server.embedded_redis import EmbeddedRedis
-from server.load import LoadConfig
+from server.clients.load import LoadConfig
+from server.storage.embedded_redis import EmbeddedRedis
 
 from .engine_work import REPO, Worker
 from .throughput import Bare, Target, free_port, measure

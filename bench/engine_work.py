@@ -21,7 +21,7 @@ both see the same machine load, and each ratio is old/new of the same round.
   a fold takes 1-2 ms); and the same walk hashing the state after every entry (what
   ``duel verify`` does).
 
-Every worker runs the cyclic collector as the server does (``server.gctune``'s thresholds,
+Every worker runs the cyclic collector as the server does (``server.runtime.gctune``'s thresholds,
 after a freeze once its duels are recorded), and so does the bare pipeline (``bench.pipeline
 --gc tuned``, the default) that ``bench.engine_share`` divides by.
 
@@ -40,7 +40,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-from server import gctune
+from server.runtime import gctune
 
 REPO = Path(__file__).resolve().parent.parent
 BASELINE = "6792076"
@@ -57,7 +57,7 @@ def extract_baseline(into: Path, rev: str = BASELINE) -> Path:
 
 class Worker:
     def __init__(self, root: Path, tiny: bool) -> None:
-        # the collector as the server runs it (its default, server.gctune), for every engine alike
+        # the collector as the server runs it (its default, server.runtime.gctune), for every engine alike
         gc = ["--gc", ",".join(map(str, gctune.THRESHOLDS))]
         args = [sys.executable, str(WORKER), str(root), *gc] + (["--tiny"] if tiny else [])
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(root))

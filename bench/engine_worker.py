@@ -12,9 +12,9 @@ imported, and only through the engine's public API (``decide``, ``fold``, ``stat
 An engine whose facts are classes (``engine.facts``, issue 12) pays here what the server pays
 for them and an engine of plain dicts does not: per action, ``to_wire`` of its facts (what
 the log stores); for a stored log, ``facts_of`` (``from_wire`` of each decoded fact, what
-``protocol.entry`` does reading an entry) before folding it.
+``server.storage.entry`` does reading an entry) before folding it.
 
-``--gc 50000,20,100``: the cyclic collector as the server runs it (``server.gctune``, the
+``--gc 50000,20,100``: the cyclic collector as the server runs it (``server.runtime.gctune``, the
 server's default): once the duels are recorded, what is alive is frozen out of the periodic
 collections and the first generation's threshold is raised. Given to every engine measured in
 a run alike; without it, CPython's defaults.
@@ -37,7 +37,7 @@ TINY = "--tiny" in sys.argv
 sys.path.insert(0, ROOT)
 if Path(ROOT).resolve() == Path(__file__).resolve().parents[1]:
     # this repository's engine: compiled when the build is current, as the server runs it
-    # (server/native.py; an older engine extracted from a commit always runs as source)
+    # (server/runtime/native.py; an older engine extracted from a commit always runs as source)
     import server  # noqa: F401
 
 import msgpack  # noqa: E402
@@ -228,7 +228,7 @@ def one_round() -> dict[str, Any]:
 
 
 def tune_gc(argv: list[str]) -> None:
-    """``--gc a,b,c``: what ``server.gctune.apply("tuned")`` does, with its thresholds given
+    """``--gc a,b,c``: what ``server.runtime.gctune.apply("tuned")`` does, with its thresholds given
     (this file cannot import the server of an older engine's tree)."""
     if "--gc" not in argv:
         return

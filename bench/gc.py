@@ -20,8 +20,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from server.embedded_redis import EmbeddedRedis
-from server.load import LoadConfig, rss_kib, run
+from server.clients.load import LoadConfig, rss_kib, run
+from server.storage.embedded_redis import EmbeddedRedis
 
 from .throughput import Target, measure, serve_for_load
 

@@ -8,7 +8,7 @@ The peer is boardgame.io (pinned below) serving the classic tic-tac-toe of its t
 its own ``Server`` (Koa + socket.io, lobby API, default in-memory storage) as a child process
 (bench/peer/server.mjs), driven by bench/peer/load.mjs with boardgame.io's own ``Client`` and
 ``SocketIO`` transport, two clients per match. Our real server is ``duel serve`` on an embedded
-Redis with ``appendfsync always``, driven by server/load.py exactly as bench/throughput.py
+Redis with ``appendfsync always``, driven by server/clients/load.py exactly as bench/throughput.py
 drives it. For both, the same two measurements, rounds alternating so that noise hits both:
 
 - saturation: accepted moves (actions) per second with ``--matches`` matches (duels) at once
@@ -41,9 +41,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.child import REPO, ServeProcess, cpu_seconds
-from server.embedded_redis import EmbeddedRedis
-from server.load import LoadConfig
+from server.clients.load import LoadConfig
+from server.process.child import REPO, ServeProcess, cpu_seconds
+from server.storage.embedded_redis import EmbeddedRedis
 
 from .throughput import Target, measure, serve_for_load
 
@@ -318,7 +318,7 @@ def report(r: dict[str, Any]) -> None:
 
     sat, one = r["saturation"], r["back_to_back"]
     print(
-        f"our server (full rules, Redis appendfsync always, Python driver server/load.py) vs boardgame.io "
+        f"our server (full rules, Redis appendfsync always, Python driver server/clients/load.py) vs boardgame.io "
         f"{r['boardgame.io']} (tic-tac-toe, in memory, Node driver with boardgame.io's Client): "
         f"{r['rounds']} rounds, {r['matches']} at once, {r['seconds']:g} s per saturation round, "
         f"{r['machine_cpus']} CPUs, {r['date']}"

@@ -4,7 +4,7 @@
 
 Websockets + msgpack + one Redis stream append + two sends per action, and nothing else: no
 rules, no views, no validation. It speaks just enough of the duel protocol for
-``server/load.py`` to drive it exactly as it drives the real server (hello, create_match,
+``server/clients/load.py`` to drive it exactly as it drives the real server (hello, create_match,
 join, action -> accepted + an update to both seats), so the two are measured by the same
 load code in the same run. A "duel" alternates the seats, each with one legal action
 (pass), and ends after ``--actions`` actions.
@@ -24,7 +24,8 @@ import msgpack
 from websockets.asyncio.server import ServerConnection, serve
 
 from protocol.codec import pack
-from server import gctune, resp
+from server.runtime import gctune
+from server.storage import resp
 
 PASS = {"do": "pass"}
 
@@ -39,7 +40,7 @@ class Duel:
 
 class Pipeline:
     def __init__(self, redis_url: str, actions_per_duel: int) -> None:
-        # the same lean pipelined connection the real server appends with (server.resp)
+        # the same lean pipelined connection the real server appends with (server.storage.resp)
         self.redis = resp.Pipe(redis_url)
         self.duels: dict[str, Duel] = {}
         self.limit = actions_per_duel
@@ -129,7 +130,7 @@ class Pipeline:
 async def main(port: int, redis_url: str, actions: int, gc: gctune.GcMode) -> None:
     pipe = Pipeline(redis_url, actions)
     async with serve(pipe.handle, "127.0.0.1", port, compression=None, max_queue=8, ping_interval=None):
-        gctune.apply(gc)  # as the real server does once it has started (server/cli_serve.py)
+        gctune.apply(gc)  # as the real server does once it has started (server/cli/serve.py)
         print(f"bare pipeline listening on ws://127.0.0.1:{port}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -1,7 +1,7 @@
 """Redis memory per finished duel (issue 14): plays bot duels to the end against the real
 server (its own sealing off), sums ``MEMORY USAGE`` over every key of each finished match (log,
 action ids, meta, snapshots), then seals every log as a server does after a duel's end
-(``server.sealing``) and sums again: both figures, per duel and per log entry, in one run.
+(``server.match.sealing``) and sums again: both figures, per duel and per log entry, in one run.
 
     .venv/bin/python -m bench.redis_memory [--duels 50]
 """
@@ -19,10 +19,10 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 
-from server import keys
-from server.embedded_redis import EmbeddedRedis
-from server.load import LoadConfig, run
-from server.sealing import seal_finished
+from server.clients.load import LoadConfig, run
+from server.match.sealing import seal_finished
+from server.storage import keys
+from server.storage.embedded_redis import EmbeddedRedis
 
 from .throughput import serve_for_load
 
@@ -47,10 +47,10 @@ def measure(r: redis.Redis, finished: list[str]) -> dict[str, list[float]]:
 async def load_ms(url: str, finished: list[str]) -> float:
     """Median time to load a finished duel's final position as a server does (a player or a
     spectator coming back to it): the newest snapshot and the entries after it, or the log."""
-    from server.directory import MatchDirectory
-    from server.matches import MatchService
-    from server.metrics import Metrics
-    from server.store import RedisEventStore
+    from server.match.directory import MatchDirectory
+    from server.match.matches import MatchService
+    from server.runtime.metrics import Metrics
+    from server.storage.store import RedisEventStore
 
     client = aioredis.Redis(unix_socket_path=url.removeprefix("unix://"))
     service = MatchService(RedisEventStore(client), MatchDirectory(client), Metrics(), lambda m: m.encode() * 2)

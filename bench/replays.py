@@ -27,13 +27,15 @@ import redis.asyncio as aioredis
 
 from engine import DuelConfig, apply_facts, create, decide, fold, legal_actions, pending, state_hash
 from engine.decks import deck_named
-from protocol.entry import LogEntry
-from server import keys, replays, snapshots
-from server.directory import MatchDirectory
-from server.embedded_redis import EmbeddedRedis
-from server.matches import MatchService
-from server.metrics import Metrics
-from server.store import RedisEventStore
+from server.history import replays
+from server.match import snapshots
+from server.match.directory import MatchDirectory
+from server.match.matches import MatchService
+from server.runtime.metrics import Metrics
+from server.storage import keys
+from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore
 
 TARGET = 2000
 ALIAS_KEY = b"bench-alias-key"

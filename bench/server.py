@@ -43,15 +43,16 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch, Join, Seated, Update
-from server import keys, rules
-from server.child import ServeProcess
-from server.client import DuelClient
-from server.client import bot_choice as choose
-from server.embedded_redis import EmbeddedRedis
-from server.load import LOAD_TEST_LIMITS
-from server.store import RedisEventStore, action_key
+from server import rules
+from server.clients.client import DuelClient
+from server.clients.client import bot_choice as choose
+from server.clients.load import LOAD_TEST_LIMITS
+from server.process.child import ServeProcess
+from server.storage import keys
+from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore, action_key
 
 
 def pct(values: list[float], q: float) -> float:

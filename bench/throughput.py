@@ -6,7 +6,7 @@
 Each measurement runs the real server (``duel serve`` as a child process, greedy-free bot
 duels of the demo decks) and the bare pipeline (bench/pipeline.py: websockets + msgpack + one
 Redis stream append + two sends, no rules) against the same embedded Redis
-(``appendfsync always``), both driven by ``server/load.py``; rounds alternate so that noise
+(``appendfsync always``), both driven by ``server/clients/load.py``; rounds alternate so that noise
 hits both. Figures are printed as real / bare with the range over rounds:
 
 - saturation: accepted actions/s with ``--duels`` duels at once at full speed, and Redis's own
@@ -40,10 +40,10 @@ from typing import Any
 
 import redis
 
-from server.child import REPO, ServeProcess, cpu_seconds
-from server.embedded_redis import EmbeddedRedis
-from server.load import LOAD_TEST_LIMITS, LoadConfig, rss_kib, run
-from server.store import APPEND_LUA
+from server.clients.load import LOAD_TEST_LIMITS, LoadConfig, rss_kib, run
+from server.process.child import REPO, ServeProcess, cpu_seconds
+from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.store import APPEND_LUA
 
 from .roundtrips import Monitor
 

@@ -1,7 +1,7 @@
 """Compile the rules engine with mypyc into ``var/native/`` (``make native``).
 
 The engine is written in typed Python (``mypy --strict``); mypyc translates its modules into
-C extensions, which ``server/native.py`` loads in place of the source when the build is
+C extensions, which ``server/runtime/native.py`` loads in place of the source when the build is
 current. What it bought is in docs/performance-log/2026-11-24-08-engine-compiled-with-mypyc.md
 and ADR 0008.
 
@@ -10,7 +10,7 @@ and ADR 0008.
     python deploy/build_native.py --check    # exit 1 unless the build is current
 
 Modules left as Python (``INTERPRETED``): the package's ``__init__`` (the package is found
-as source; ``server/native.py`` then puts the compiled modules first on its path), the card
+as source; ``server/runtime/native.py`` then puts the compiled modules first on its path), the card
 data loader (it reads ``data/`` beside its source), the scenario runner, the fact table
 generator and the fact classes' writer (tools, not the live path).
 
@@ -40,9 +40,9 @@ ENGINE = ROOT / "engine"
 
 
 def _load_native() -> ModuleType:
-    """``server/native.py`` on its own (importing the ``server`` package would install its
+    """``server/runtime/native.py`` on its own (importing the ``server`` package would install its
     finder and import nothing else we need)."""
-    spec = importlib.util.spec_from_file_location("duel_engine_native", ROOT / "server" / "native.py")
+    spec = importlib.util.spec_from_file_location("duel_engine_native", ROOT / "server" / "runtime" / "native.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -31,7 +31,7 @@ from .viewpoints import Viewpoints
 ENGINE_VERSION = "0.1.0"
 
 NATIVE: bool = not str(_state.__file__).endswith(".py")
-"""True when the engine's modules are the mypyc-compiled ones (server/native.py chooses, at
+"""True when the engine's modules are the mypyc-compiled ones (server/runtime/native.py chooses, at
 import; docs/adr/0008)."""
 
 __all__ = [

@@ -9,7 +9,7 @@ and, if a reader cares about it, a narration in ``engine.describe`` (``tests/eng
 test_facts.py`` checks that every class has all of them).
 
 On the wire and in the Redis log a fact is still the map ``{"t": ..., key: value, ...}``
-(PROTOCOL.md): :func:`to_wire` and :func:`from_wire` convert at the edge (``protocol.entry``,
+(PROTOCOL.md): :func:`to_wire` and :func:`from_wire` convert at the edge (``server.storage.entry``,
 replay files), keeping the key order the engine has always written, so that log bytes do not
 change. A key that the map sometimes lacks is a field whose value is :data:`ABSENT` (a key
 present with the value nil is ``None``). A field named ``from_`` is the key ``from``.

@@ -1,7 +1,7 @@
 """Scenario files (format 1, docs/scenario-format.md): a position, a script of actions, expectations.
 
 This module is pure: it takes the parsed YAML document (a dict) and runs it against the
-engine. Reading files and printing belong to ``server/cli_scenario`` and the pytest collector.
+engine. Reading files and printing belong to ``server/cli/scenario`` and the pytest collector.
 Every key is checked (``scenario_keys``): an unknown one is a ``ScenarioError`` naming it.
 """
 

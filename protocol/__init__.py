@@ -13,7 +13,6 @@ from protocol.codec import (
     to_map,
     unpack,
 )
-from protocol.entry import ENTRY_SCHEMA_VERSION, LogEntry
 from protocol.errors import CloseCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
@@ -45,7 +44,6 @@ from protocol.messages import (
 )
 
 __all__ = [
-    "ENTRY_SCHEMA_VERSION",
     "HARD_MAX_FRAME",
     "MAX_CLIENT_FRAME",
     "PROTOCOL_VERSION",
@@ -62,7 +60,6 @@ __all__ = [
     "Hello",
     "Join",
     "ListMatches",
-    "LogEntry",
     "MatchList",
     "Message",
     "ProtocolError",

@@ -2,14 +2,27 @@
 
 Everything here is a thin, typed pass-through, so that the server's use of
 the engine contract is visible at a glance and a change of the contract
-touches one module.
+touches one module: no other server module imports ``engine`` (but the clients' plain-text
+helpers, docs/architecture.md "Server"; tests/test_import_rules_server.py).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import engine
+from engine import catalog as _catalog
+from engine import scenario as _scenario
+from engine.aliases import AliasBook as AliasBook
+from engine.card_data import CardData as CardData
+from engine.decks import DEMO_DECKS as DEMO_DECKS
+from engine.effects.base import SCRIPTS as SCRIPTS
+from engine.facts import facts_of as facts_of
+from engine.facts import wire_facts as wire_facts
+from engine.kernel.hashing import field_values as field_values
+from engine.state import NO_FLAGS as NO_FLAGS
+from engine.state import NO_MATERIALS as NO_MATERIALS
 
 State = engine.State
 Fact = engine.Fact
@@ -100,10 +113,10 @@ def viewpoints(alias_key: bytes) -> engine.Viewpoints:
     return engine.Viewpoints(alias_key)
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None, *, omniscient: bool = False) -> dict[str, Any]:
     """The view with engine ids (operator tools and finished matches; clients get
-    ``Viewpoints.view``)."""
-    v: dict[str, Any] = engine.view(state, seat)
+    ``Viewpoints.view``); ``omniscient``: every card face up."""
+    v: dict[str, Any] = engine.view(state, seat, omniscient=omniscient)
     return v
 
 
@@ -140,3 +153,27 @@ def known_card(passcode: int) -> bool:
 def card_name(passcode: int) -> str:
     data = engine.CARDS.get(passcode)
     return str(getattr(data, "name", passcode)) if data is not None else str(passcode)
+
+
+NATIVE = engine.NATIVE
+"""The engine's modules are the mypyc-compiled ones (server/runtime/native.py chose at import)."""
+ENGINE_KIND = "compiled (mypyc)" if NATIVE else "python source"
+"""How the rules engine runs here (docs/adr/0008): in the start-up log and ``/healthz?detail=1``."""
+
+# the card catalogue (``get_cards``, ``duel cards``)
+CARDS = engine.CARDS
+supported = _catalog.supported
+unsupported = _catalog.unsupported
+cards_doc = _catalog.cards_doc
+markdown_table = _catalog.markdown_table
+
+# scenario files (``duel scenario``, a puzzle served as a match)
+ScenarioError = _scenario.ScenarioError
+ScenarioRunner = _scenario.Runner
+run_scenario = _scenario.run
+
+# snapshots (server.match.snapshots) encode the engine's dataclasses field by field, with
+# ``field_values``, ``NO_FLAGS`` and ``NO_MATERIALS`` (imported above) and the sources:
+ENGINE_SOURCE = Path(engine.__file__).resolve().parent
+"""The engine's sources (its ``__init__`` is never compiled): the field types of a compiled class
+are read from them."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.embedded_redis import EmbeddedRedis
+from server.storage.embedded_redis import EmbeddedRedis
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -12,17 +12,17 @@ import yaml
 from engine import CARDS, legal_actions, view
 from engine.scenario import Runner
 from server import rules
-from server.catalog import catalogue
-from server.client import bot_choice
-from server.puzzle import goal_report
-from server.terminal.cards import Catalogue
-from server.terminal.render import (
+from server.cli.puzzle import goal_report
+from server.clients.client import bot_choice
+from server.clients.terminal.cards import Catalogue
+from server.clients.terminal.render import (
     Labeler,
     card_text_lines,
     pending_about,
     render_board,
     waiting_line,
 )
+from server.lobby.catalog import catalogue
 from tests.engine.helpers import position
 
 CAT = Catalogue.of(catalogue())

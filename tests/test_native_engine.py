@@ -1,4 +1,4 @@
-"""The mypyc-compiled engine (``make native``, server/native.py) is the same program as its
+"""The mypyc-compiled engine (``make native``, server/runtime/native.py) is the same program as its
 Python source: the same duels give the same facts, state hashes, views and legal actions.
 
 The duels are played here, by whichever engine this process loaded (``make test`` runs the
@@ -76,7 +76,7 @@ def test_a_stale_build_is_not_loaded(tmp_path: Path) -> None:
     ``DUEL_ENGINE=native`` the import fails and says so, otherwise the source runs."""
     (tmp_path / "engine.sha256").write_text("0" * 64 + "\n")
     env = {**os.environ, "DUEL_NATIVE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    # importing ``server`` installs the finder (server/native.py), as the server and the tests do
+    # importing ``server`` installs the finder (server/runtime/native.py), as the server and the tests do
     code = "import server, engine, engine.state; print(engine.NATIVE, engine.state.__file__.endswith('.py'))"
     auto = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env={**env, "DUEL_ENGINE": ""}, capture_output=True, text=True

@@ -1,4 +1,4 @@
-// Load driver for the boardgame.io peer: what server/load.py measures for our server, with
+// Load driver for the boardgame.io peer: what server/clients/load.py measures for our server, with
 // boardgame.io's own client.
 //
 //   node bench/peer/load.mjs --url http://127.0.0.1:PORT [--concurrency N] [--seconds S]
@@ -15,7 +15,7 @@
 // clients hold the server's new state (a server update whose _stateID is past the state the
 // move was made on). The mover's own optimistic local update (boardgame.io runs the move on
 // the client first and advances its local _stateID at once) does not count: only states the
-// server sent do, as only the server's update counts in server/load.py.
+// server sent do, as only the server's update counts in server/clients/load.py.
 //
 // Prints one JSON line: moves, moves_per_s, p50_ms, p99_ms, matches started / finished /
 // failed, errors, wall seconds and the driver's own CPU seconds.
@@ -26,7 +26,7 @@ import { TicTacToe } from './game.mjs';
 const { Client, LobbyClient } = bgio('boardgame.io/client');
 const { SocketIO } = bgio('boardgame.io/multiplayer');
 
-const MAX_LATENCIES = 200_000; // as server/load.py: the last 200,000 moves
+const MAX_LATENCIES = 200_000; // as server/clients/load.py: the last 200,000 moves
 const TIMEOUT_MS = 30_000;
 
 function parseArgs(argv) {
@@ -178,7 +178,7 @@ async function main() {
   const cpu = process.cpuUsage(cpu0);
 
   const kept = latencies.slice(-MAX_LATENCIES).sort((a, b) => a - b);
-  // as Stats.percentile in server/load.py
+  // as Stats.percentile in server/clients/load.py
   const pct = (q) => (kept.length ? kept[Math.min(kept.length - 1, Math.floor(q * kept.length))] : null);
   const out = {
     moves: stats.moves,

@@ -61,7 +61,7 @@ def _hashed(cls: type) -> tuple[str, ...]:
 def field_values(o: Any) -> Sequence[Any]:
     """msgpack hook: a state dataclass packs as the list of its field values (not its caches),
     in field order (a tuple or a list: the same msgpack array). ``state_hash`` packs with it
-    (through ``_exact``), and so do snapshots (``server.snapshots``)."""
+    (through ``_exact``), and so do snapshots (``server.match.snapshots``)."""
     values = _VALUES.get(type(o))
     if values is None:
         if not hasattr(o, "__dataclass_fields__"):

@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.app import DuelServer
-from server.config import ServerConfig
+from server.process.app import DuelServer
+from server.process.config import ServerConfig
 
 T = TypeVar("T")
 REPO = Path(__file__).resolve().parents[2]
@@ -98,7 +98,7 @@ async def replay_stories(url: str, match_id: str, viewpoint: str) -> list[tuple[
     """The story lines of a finished match as ``viewpoint`` was told them
     (``get_replay``), each with its entry's seq."""
     from protocol.messages import GetReplay, ReplayLog
-    from server.client import DuelClient
+    from server.clients.client import DuelClient
 
     c = await DuelClient.connect(url, "story-reader")
     try:
@@ -119,7 +119,7 @@ async def bot_duel(url: str, seed: int = 3) -> str:
     import random
 
     from protocol.messages import CreateMatch, Join, Seated, Update
-    from server.client import DuelClient, bot_choice
+    from server.clients.client import DuelClient, bot_choice
 
     a = await DuelClient.connect(url, "A")
     b = await DuelClient.connect(url, "B")

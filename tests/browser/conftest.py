@@ -18,8 +18,8 @@ import pytest
 from browser_env import HOW_TO_INSTALL, LAUNCH_ARGS, SCREENSHOTS, LiveServer, chromium_path
 from browser_env import REPO as REPO_ROOT
 
-from server.embedded_redis import EmbeddedRedis
-from server.webapp import web_root
+from server.process.webapp import web_root
+from server.storage.embedded_redis import EmbeddedRedis
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from browser_env import REPO, LiveServer
 from browser_ui import click_and_wait, log_lines, open_page, pass_button, wait_decision
 from playwright.sync_api import Page
 
-from server.puzzle import create_puzzle_match
+from server.cli.puzzle import create_puzzle_match
 
 SCENARIOS = REPO / "tests" / "scenarios"
 PUZZLES = Path(__file__).parent / "puzzles"

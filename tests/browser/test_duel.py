@@ -33,8 +33,8 @@ from browser_ui import (
 from playwright.sync_api import Page
 
 from protocol.messages import Spectate, Spectating, Update
-from server.client import DuelClient
-from server.puzzle import create_puzzle_match
+from server.cli.puzzle import create_puzzle_match
+from server.clients.client import DuelClient
 
 PUZZLE = Path(__file__).parent / "puzzles" / "honest_duel.yaml"
 HIDDEN_FROM_A = ("Celtic Guardian", "Trap Jammer")  # B's hand card and B's face-down Trap

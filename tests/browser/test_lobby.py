@@ -14,8 +14,8 @@ from browser_ui import DESKTOP, PHONE, no_horizontal_scroll, open_page, shot, wa
 from msgpack import unpackb
 
 from protocol.messages import Accepted, CreateMatch, Join, ListMatches, MatchList, Seated, Update
-from server.catalog import catalogue
-from server.client import DuelClient
+from server.clients.client import DuelClient
+from server.lobby.catalog import catalogue
 
 
 def test_lobby_loads_only_from_its_own_server(browser: Any, live_server: LiveServer, screenshots: Path) -> None:

@@ -14,7 +14,7 @@ from browser_env import REPO, LiveServer
 from browser_ui import click_and_wait, open_page, owes, pass_button, wait_decision
 from playwright.sync_api import Page
 
-from server.puzzle import create_puzzle_match
+from server.cli.puzzle import create_puzzle_match
 
 EXAMPLE = REPO / "tests" / "scenarios" / "battle_step" / "002-example-4-replay.yaml"
 

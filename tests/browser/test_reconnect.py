@@ -23,8 +23,8 @@ from browser_ui import (
 from msgpack import unpackb
 
 from protocol.messages import ListMatches, MatchList
-from server.client import DuelClient
-from server.puzzle import create_puzzle_match
+from server.cli.puzzle import create_puzzle_match
+from server.clients.client import DuelClient
 
 PUZZLE = Path(__file__).parent / "puzzles" / "honest_duel.yaml"
 

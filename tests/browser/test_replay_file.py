@@ -18,7 +18,7 @@ from browser_ui import log_lines, no_horizontal_scroll, open_page, shot, wait_ap
 from msgpack import unpackb
 from playwright.sync_api import Page
 
-from server import replay_file
+from server.history import replay_file
 
 GOLDEN = REPO / "tests" / "golden" / "classic.duelreplay"
 

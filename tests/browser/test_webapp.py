@@ -1,4 +1,4 @@
-"""server/webapp.py: the built client at /, with the right types and caching,
+"""server/process/webapp.py: the built client at /, with the right types and caching,
 nothing outside web/dist, and websockets still accepted on any path."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 from browser_env import LiveServer
 
 from protocol.messages import ListMatches, MatchList
-from server.client import DuelClient
-from server.webapp import resolve, static_response, web_root
+from server.clients.client import DuelClient
+from server.process.webapp import resolve, static_response, web_root
 
 
 def get(server: LiveServer, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:

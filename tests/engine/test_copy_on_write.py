@@ -147,7 +147,7 @@ def test_a_state_with_its_caches_filled_survives_a_server_snapshot() -> None:
     copy-on-write state whose card bytes are cached holds the state alone and loads back to a
     state with the same hash."""
     from engine import Viewpoints
-    from server import snapshots
+    from server.match import snapshots
 
     kept = _states(3, max_actions=120)
     s, seat, action = kept[-1]

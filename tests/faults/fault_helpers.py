@@ -25,7 +25,6 @@ import redis.asyncio as aioredis
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from protocol import errors as E
-from protocol.entry import LogEntry
 from protocol.messages import (
     Accepted,
     CreateMatch,
@@ -37,10 +36,12 @@ from protocol.messages import (
     ServerMessage,
     Update,
 )
-from server import child, keys
-from server.client import ClientError, DuelClient, bot_choice
-from server.replay import verify_log
-from server.store import RedisEventStore
+from server.clients.client import ClientError, DuelClient, bot_choice
+from server.history.replay import verify_log
+from server.process import child
+from server.storage import keys
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore
 
 SECRET = "fault-test-secret-0123456789abcdef"
 NETWORK_ERRORS = (OSError, ConnectionClosed, InvalidHandshake, EOFError, TimeoutError)

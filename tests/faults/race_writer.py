@@ -17,10 +17,10 @@ import sys
 
 import redis.asyncio as aioredis
 
-from protocol.entry import LogEntry
 from server import rules
-from server.live import owing_seat_of
-from server.store import RedisEventStore, action_key, fingerprint
+from server.match.live import owing_seat_of
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore, action_key, fingerprint
 
 
 async def race(redis_url: str, match_id: str, index: int, seed: int) -> dict[str, object]:

@@ -15,9 +15,9 @@ import signal
 import sys
 from pathlib import Path
 
-from server.app import DuelServer
-from server.config import ServerConfig
-from server.logs import configure
+from server.process.app import DuelServer
+from server.process.config import ServerConfig
+from server.runtime.logs import configure
 
 
 async def serve(redis_url: str, settings: dict[str, object]) -> None:

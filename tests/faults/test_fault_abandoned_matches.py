@@ -32,8 +32,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import errors as E
 from protocol.messages import CreateMatch, Error, Join, ListMatches, MatchList, Seated, Update
-from server.client import DuelClient
-from server.config import ServerConfig
+from server.clients.client import DuelClient
+from server.process.config import ServerConfig
 from tests.faults.fault_helpers import ConfigServeProcess, knob, report
 from tests.faults.test_fault_hostile_clients import metric
 

@@ -28,17 +28,17 @@ from pathlib import Path
 import pytest
 
 from protocol import errors as E
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch
-from server.client import ClientError, DuelClient, bot_choice
-from server.embedded_redis import EmbeddedRedis
+from server.clients.client import ClientError, DuelClient, bot_choice
+from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.entry import LogEntry
 from tests.faults.fault_helpers import NETWORK_ERRORS, Ack, ServeProcess, audit, fknob, knob, read_log, report
 from tests.server.duel_helpers import start_match
 
 STALL_S = fknob("DUEL_FAULT_STALL_S", 3.0)
 DUELS = knob("DUEL_FAULT_CLOCK_DUELS", 2)
 SLACK_S = 1.2
-"""Transit, the server's loop lag below a stall (server.loopclock.STALL_S) and this test's own
+"""Transit, the server's loop lag below a stall (server.match.loopclock.STALL_S) and this test's own
 loop lag (many players in one process on a shared host)."""
 CLOCK_MS = 600_000  # no flag falls during the test
 

@@ -26,11 +26,11 @@ from pathlib import Path
 from redis.crc import key_slot
 
 from protocol import errors as E
-from protocol.entry import LogEntry
-from server import keys, redisconn
-from server.embedded_cluster import EmbeddedCluster
-from server.replay import verify_log
-from server.store import RedisEventStore
+from server.history.replay import verify_log
+from server.storage import keys, redisconn
+from server.storage.embedded_cluster import EmbeddedCluster
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore
 from tests.faults.fault_helpers import Player, knob, report, start_duel
 from tests.server.duel_helpers import running_server, url_of
 

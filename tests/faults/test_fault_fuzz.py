@@ -38,8 +38,9 @@ from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
 from protocol import errors as E
-from server import child, keys
-from server.embedded_redis import EmbeddedRedis
+from server.process import child
+from server.storage import keys
+from server.storage.embedded_redis import EmbeddedRedis
 from tests.faults.fault_helpers import (
     ConfigServeProcess,
     Player,

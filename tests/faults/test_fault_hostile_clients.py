@@ -35,7 +35,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from protocol import errors as E
-from server.load import rss_kib
+from server.clients.load import rss_kib
 from tests.faults.fault_helpers import ConfigServeProcess, knob, report, start_duel
 
 SLOW = knob("DUEL_SLOW_CLIENTS", 6)  # never-reading clients of each kind

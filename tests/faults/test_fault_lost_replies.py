@@ -30,12 +30,12 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from protocol.messages import QuickMatch, Seated, Update
-from server import keys
-from server.client import DuelClient
-from server.directory import CREATE_LUA, FINISH_LUA, HOLD_LUA, JOIN_LUA, RELEASE_LUA
-from server.embedded_redis import EmbeddedRedis
-from server.lobby import ALIVE_LUA, LEAVE_LUA, PAIR_LUA, REQUEUE_LUA
-from server.store import APPEND_LUA, SEAL_LUA
+from server.clients.client import DuelClient
+from server.lobby.quick import ALIVE_LUA, LEAVE_LUA, PAIR_LUA, REQUEUE_LUA
+from server.match.directory import CREATE_LUA, FINISH_LUA, HOLD_LUA, JOIN_LUA, RELEASE_LUA
+from server.storage import keys
+from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.store import APPEND_LUA, SEAL_LUA
 from tests.faults.fault_helpers import (
     NETWORK_ERRORS,
     Player,

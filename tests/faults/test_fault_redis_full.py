@@ -22,7 +22,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from protocol import errors as E
-from server.embedded_redis import EmbeddedRedis
+from server.storage.embedded_redis import EmbeddedRedis
 from tests.faults.fault_helpers import Player, ServeProcess, audit, fknob, knob, report, start_duel
 
 ROUNDS = knob("DUEL_FAULT_FULL_ROUNDS", 2)

@@ -29,8 +29,8 @@ import pytest
 
 from protocol import errors as E
 from protocol.messages import Error, ListMatches
-from server.client import DuelClient
-from server.embedded_redis import EmbeddedRedis
+from server.clients.client import DuelClient
+from server.storage.embedded_redis import EmbeddedRedis
 from tests.faults.fault_helpers import (
     NETWORK_ERRORS,
     Player,

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from protocol import errors as E
 from protocol.messages import Error, ReplayLoaded
-from server import child
-from server.client import DuelClient
-from server.load import rss_kib
-from server.replay_limits import DEFAULT_LIMITS, MIB
+from server.clients.client import DuelClient
+from server.clients.load import rss_kib
+from server.history.replay_limits import DEFAULT_LIMITS, MIB
+from server.process import child
 from tests.faults.fault_helpers import ConfigServeProcess, knob, report
 from tests.server.hostile_replays import LIVENESS_S, long_file, nil_bomb, upload, while_dueling
 

@@ -3,7 +3,7 @@
 The other fault tests run the sealer at once or with a sweep every second. This one runs two
 ``duel serve`` processes with no seal option at all: a match is sealed 10 s after its end by
 the process that recorded the end, and every process sweeps once a minute for seals overdue by
-a minute (``server.sealing``). Duels are played to the end on process A, which is SIGKILLed at
+a minute (``server.match.sealing``). Duels are played to the end on process A, which is SIGKILLed at
 once, before any of its seals is due. Asserted: process B leaves them alone while A could
 still have sealed them (the end + 10 s + 60 s; checked 15 s before that), then seals every one
 of them within three of its sweeps, and every log still verifies. Takes about two minutes:
@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from server import keys
-from server.config import ServerConfig
+from server.process.config import ServerConfig
+from server.storage import keys
 from tests.faults.fault_helpers import Player, ServeProcess, audit, report, sealed_all, start_duel
 
 pytestmark = pytest.mark.faults_only

@@ -7,7 +7,7 @@ on this machine) one seat is attached to a ``LiveMatch`` that ``MatchService.det
 from the cache a moment before (its watchers were momentarily empty and its lock free,
 while the attaching coroutine already held it); later entries go to the newly loaded copy,
 and the orphaned seat never hears of them: its duel stalls. With ``detach`` never dropping the
-cached match the stall is gone (0 in 60), so the fix belongs in server/matches.py (attach
+cached match the stall is gone (0 in 60), so the fix belongs in server/match/matches.py (attach
 must re-check, under the lock, that the match it holds is still the cached one).
 
 Fixed in ``MatchService.attach``: under the lock it checks that the match it holds is still
@@ -21,7 +21,7 @@ import secrets
 from pathlib import Path
 
 from protocol.messages import Accepted, CreateMatch, Join, Reconnect, Seated, Update
-from server.client import DuelClient
+from server.clients.client import DuelClient
 from tests.faults.fault_helpers import knob, report
 from tests.server.duel_helpers import running_server, url_of
 

@@ -28,9 +28,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from protocol import errors as E
 from protocol.messages import Accepted, CreateMatch, Join, Reconnect, Rejected, Seated, Update
 from server import rules
-from server.app import DuelServer
-from server.client import DuelClient
-from server.config import ServerConfig
+from server.clients.client import DuelClient
+from server.process.app import DuelServer
+from server.process.config import ServerConfig
 from tests.faults.fault_helpers import knob, read_log, report
 from tests.faults.fuzz_frames import VERBS
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.decks import deck_named
-from server import replay_file
+from server.history import replay_file
 from tests.server.logs import engine_log
 
 HERE = Path(__file__).parent

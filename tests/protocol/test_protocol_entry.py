@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 from engine.facts import LifePoints, Moved
-from protocol import LogEntry
 from protocol.codec import pack
-from protocol.entry import ENTRY_SCHEMA_VERSION
+from server.storage.entry import ENTRY_SCHEMA_VERSION, LogEntry
 
 
 def test_entry_round_trip_through_stream_fields() -> None:

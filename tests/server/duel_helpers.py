@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from protocol.messages import Accepted, CreateMatch, Join, Rejected, Seated, Update
-from server.app import DuelServer
-from server.client import DuelClient
-from server.client import bot_choice as choose
-from server.config import ServerConfig
+from server.clients.client import DuelClient
+from server.clients.client import bot_choice as choose
+from server.process.app import DuelServer
+from server.process.config import ServerConfig
 
 T = TypeVar("T")
 SECRET = b"test-secret-do-not-use-in-production"

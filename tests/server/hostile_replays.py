@@ -19,10 +19,11 @@ import msgpack
 
 from engine.facts import facts_of, wire_facts
 from protocol.codec import pack
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, Error, ReplayLoaded, UploadReplay
-from server import replay_file, rules
-from server.client import DuelClient
+from server import rules
+from server.clients.client import DuelClient
+from server.history import replay_file
+from server.storage.entry import LogEntry
 from tests.server.duel_helpers import quietly, start_match, wait_for_turn
 
 PART = 4000

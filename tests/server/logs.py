@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import DuelConfig, create, demo_deck, fold, state_hash
-from protocol.entry import LogEntry
+from server.storage.entry import LogEntry
 from tests.engine.play import play
 
 

@@ -1,11 +1,11 @@
 """Run ``duel serve`` as a real child process (for restart, kill and
-multi-process tests): ``server.child.ServeProcess`` with the tests' secret and rate limit."""
+multi-process tests): ``server.process.child.ServeProcess`` with the tests' secret and rate limit."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from server import child
+from server.process import child
 
 SECRET = "process-test-secret-0123456789abcdef"
 

@@ -18,9 +18,9 @@ from logs import engine_log
 from test_cli_replay_file import duel
 
 from protocol.codec import pack
-from server import replay_file
-from server.replay_limits import DEFAULT_LIMITS
-from server.tokens import SeatTokens
+from server.history import replay_file
+from server.history.replay_limits import DEFAULT_LIMITS
+from server.lobby.tokens import SeatTokens
 
 SECRET = "i" * 64
 KEY = SeatTokens(SECRET.encode()).replay_key()

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from proc_helpers import ServeProcess
 
-from server import cli_load
+from server.cli import load as cli_load
 from server.cli import main
-from server.load import LOAD_TEST_LIMITS
+from server.clients.load import LOAD_TEST_LIMITS
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server import replay_file
+from server.history import replay_file
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -75,7 +75,7 @@ def test_a_file_altered_and_resigned_elsewhere_is_refused_here(tmp_path: Path) -
     src = replay_file.read(GOLDEN / "counters-vs-battle-step.duelreplay")
     (tmp_path / "var").mkdir()
     secret = "s" * 64
-    from server.tokens import SeatTokens
+    from server.lobby.tokens import SeatTokens
 
     ours = replay_file.build(src.match_id, src.entries, key=SeatTokens(secret.encode()).replay_key())
     theirs = replay_file.build(src.match_id, src.entries, key=SeatTokens(b"t" * 64).replay_key())

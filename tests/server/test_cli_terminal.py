@@ -22,7 +22,7 @@ from term_helpers import REPO, Terminal, run_to_end
 from engine import CARDS
 from engine.decks import DECKS_BY_NAME
 from protocol.messages import CreateMatch, Join, Seated, Update
-from server.client import DuelClient
+from server.clients.client import DuelClient
 
 PROMPT = r"type a number \(h: help.*\n"
 END = r"rematch\? .*\n"
@@ -519,7 +519,7 @@ def test_a_seat_request_whose_answer_is_lost_is_retried_with_its_request_id(redi
     client asks again with the same request id and gets the match the first request made."""
     from duel_helpers import running_server
 
-    from server.terminal.conn import new_request_id, take_seat
+    from server.clients.terminal.conn import new_request_id, take_seat
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path) as server:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from websockets.datastructures import Headers
 
-from server.limits import AddressLimits, client_address, forwarded_for
+from server.runtime.limits import AddressLimits, client_address, forwarded_for
 
 
 def test_a_trusted_proxy_names_the_client_and_nobody_else_can() -> None:

@@ -12,8 +12,8 @@ import pytest
 from duel_helpers import run, running_server, url_of
 
 from protocol.codec import pack
-from server import load
-from server.load import LoadConfig, Stats
+from server.clients import load
+from server.clients.load import LoadConfig, Stats
 
 
 def test_the_driver_measures_with_its_collector_off_and_restores_it(

@@ -1,9 +1,9 @@
-"""server.metrics: the duel's counters and histograms as plain numbers, exposed the way
+"""server.runtime.metrics: the duel's counters and histograms as plain numbers, exposed the way
 ``prometheus_client`` exposes its own (what a scraper reads)."""
 
 from __future__ import annotations
 
-from server.metrics import LATENCY_BUCKETS, Metrics
+from server.runtime.metrics import LATENCY_BUCKETS, Metrics
 
 
 def samples(text: str, name: str) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""Reading a replay file within limits (server.replay_limits; issue 34, finding 1), and what a
+"""Reading a replay file within limits (server.history.replay_limits; issue 34, finding 1), and what a
 file's header may claim (finding 3). No sockets: the bytes are read as an upload or
 ``duel import`` reads them; memory is measured with tracemalloc."""
 
@@ -17,8 +17,8 @@ from hostile_replays import header_of, long_file, long_log, nil_bomb, rewrite
 from logs import engine_log
 
 from protocol.codec import pack
-from server import replay_file
-from server.replay_limits import MIB, ReplayFileError, ReplayLimits, ReplayTooLarge
+from server.history import replay_file
+from server.history.replay_limits import MIB, ReplayFileError, ReplayLimits, ReplayTooLarge
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 T = TypeVar("T")

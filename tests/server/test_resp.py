@@ -1,4 +1,4 @@
-"""server.resp, the lean pipelined Redis connection of the appends: against a real Redis."""
+"""server.storage.resp, the lean pipelined Redis connection of the appends: against a real Redis."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from protocol import LogEntry
-from server import resp
-from server.store import APPEND_LUA, RedisEventStore, action_key
+from server.storage import resp
+from server.storage.entry import LogEntry
+from server.storage.store import APPEND_LUA, RedisEventStore, action_key
 from tests.server.redis_proxy import LossyProxy, script_sha
 
 T = TypeVar("T")

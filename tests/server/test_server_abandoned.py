@@ -36,11 +36,11 @@ from protocol.messages import (
     Seated,
     Update,
 )
-from server import keys
-from server.app import DuelServer
-from server.client import DuelClient
-from server.limits import SERVER_OWNED
-from server.tokens import SeatTokens
+from server.clients.client import DuelClient
+from server.lobby.tokens import SeatTokens
+from server.process.app import DuelServer
+from server.runtime.limits import SERVER_OWNED
+from server.storage import keys
 
 TOKENS = SeatTokens(SECRET)
 

@@ -22,11 +22,14 @@ from engine import Viewpoints
 from engine.kernel.hashing import to_plain
 from protocol.codec import pack
 from protocol.messages import Accepted, Error
-from server import archive, keys, replay_file, rules, snapshots
-from server.clocks import Clock, ClockSettings
-from server.directory import FINISHED
-from server.replay import verify_log
-from server.store import RedisEventStore
+from server import rules
+from server.history import archive, replay_file
+from server.history.replay import verify_log
+from server.match import snapshots
+from server.match.clocks import Clock, ClockSettings
+from server.match.directory import FINISHED
+from server.storage import keys
+from server.storage.store import RedisEventStore
 from tests.engine.test_pool_duels import random_deck
 
 KEY = b"archive-test-secret-0123456789"
@@ -390,7 +393,7 @@ def test_replay_files_download_over_http_and_upload_over_the_protocol(redis_url:
         Seated,
         UploadReplay,
     )
-    from server.client import DuelClient
+    from server.clients.client import DuelClient
 
     async def body() -> None:
         async with running_server(redis_url, tmp_path) as server:
@@ -445,7 +448,7 @@ def test_replay_files_download_over_http_and_upload_over_the_protocol(redis_url:
 
 
 def test_a_page_folded_from_a_checkpoint_equals_one_folded_from_the_start() -> None:
-    from server import replays
+    from server.history import replays
 
     log = engine_log(5, max_actions=600)
     assert len(log) > 210
@@ -460,7 +463,7 @@ def test_a_page_folded_from_a_checkpoint_equals_one_folded_from_the_start() -> N
 
 
 def test_history_pages_neither_skip_nor_repeat_matches_of_the_same_millisecond(redis_url: str) -> None:
-    from server.directory import MatchDirectory
+    from server.match.directory import MatchDirectory
 
     async def body() -> None:
         client = aioredis.Redis.from_url(redis_url)

@@ -11,8 +11,9 @@ from duel_helpers import play_until, quietly, run, running_server, start_match, 
 
 from engine.kernel.cow import SHAREABLE_ZONES
 from engine.kernel.hashing import full_state_hash
-from server import rules, snapshots
-from server.client import bot_choice
+from server import rules
+from server.clients.client import bot_choice
+from server.match import snapshots
 
 DUELS = 4
 """Duels held at once by the sharing test. Card ids are given after the shuffle, so two duels

@@ -13,8 +13,8 @@ import pytest
 from duel_helpers import run, running_server, start_match, url_of
 
 from protocol.messages import Reconnect, Seated, Update
-from server.client import DuelClient
-from server.live import LiveMatch, Seen
+from server.clients.client import DuelClient
+from server.match.live import LiveMatch, Seen
 
 
 def _essence(u: Update) -> dict[str, Any]:
@@ -77,9 +77,9 @@ def test_a_match_watched_by_both_seats_keeps_no_entries() -> None:
     """Both seats attached before the first entry (a quick match): nobody is left to join, so
     the first entries are not kept (the genesis is large); with one seat attached they are."""
     from engine.decks import deck_named
-    from protocol.entry import LogEntry
     from server import rules
-    from server.live import Watcher
+    from server.match.live import Watcher
+    from server.storage.entry import LogEntry
 
     decks = (deck_named("counters"), deck_named("battle-step"))
     facts = rules.genesis(7, decks)

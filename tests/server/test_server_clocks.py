@@ -10,11 +10,11 @@ from pathlib import Path
 import redis.asyncio as aioredis
 from duel_helpers import quietly, run, running_server, start_match, url_of, wait_for_turn
 
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, CreateMatch, Join, Reconnect, Seated, Update
-from server.client import DuelClient
-from server.replay import verify_log
-from server.store import RedisEventStore
+from server.clients.client import DuelClient
+from server.history.replay import verify_log
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore
 
 
 def test_timeout_forces_one_outcome_across_two_servers(redis_url: str, tmp_path: Path) -> None:

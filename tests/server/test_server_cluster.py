@@ -18,11 +18,11 @@ from proc_helpers import ServeProcess
 from websockets.exceptions import ConnectionClosed
 
 from protocol.messages import Accepted, Reconnect, Rejected, Seated
-from server import keys, redisconn
-from server.client import ClientError, DuelClient
-from server.embedded_cluster import EmbeddedCluster
-from server.replay import verify_log
-from server.store import RedisEventStore
+from server.clients.client import ClientError, DuelClient
+from server.history.replay import verify_log
+from server.storage import keys, redisconn
+from server.storage.embedded_cluster import EmbeddedCluster
+from server.storage.store import RedisEventStore
 
 DUELS = 3
 RECONNECTS: list[str] = []

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from duel_helpers import run, running_server
 
-from server import doctor, redisconn
+from server.storage import doctor, redisconn
 
 GOOD = {
     "appendonly": "yes",
@@ -69,7 +69,7 @@ def test_the_grafana_dashboard_queries_metrics_the_server_exposes() -> None:
     import json
     import re
 
-    from server.metrics import Metrics
+    from server.runtime.metrics import Metrics
 
     dashboard = json.loads((Path(__file__).resolve().parents[2] / "deploy" / "grafana-dashboard.json").read_text())
     metrics = Metrics()

@@ -26,10 +26,10 @@ from protocol.messages import (
     Update,
 )
 from server import rules
-from server.bot import greedy
-from server.bot_player import BotPlayer
-from server.client import DuelClient
-from server.tokens import SeatTokens
+from server.clients.bot import greedy
+from server.clients.bot_player import BotPlayer
+from server.clients.client import DuelClient
+from server.lobby.tokens import SeatTokens
 
 PUBLIC_DECKS = [d for d in DECKS_BY_NAME.values() if d.public]
 

@@ -33,8 +33,8 @@ from protocol.messages import (
     Spectate,
     Update,
 )
-from server.client import DuelClient
-from server.store import RedisEventStore
+from server.clients.client import DuelClient
+from server.storage.store import RedisEventStore
 
 DUEL = [sys.executable, "-m", "server.cli"]
 

@@ -1,4 +1,4 @@
-"""The fan-out's settle checks (server/fanout.py): a bell that never arrives is made up
+"""The fan-out's settle checks (server/match/fanout.py): a bell that never arrives is made up
 for soon after, and matches left idle stop costing Redis traffic."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 from duel_helpers import deaf_to, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Update
-from server import fanout
-from server.client import bot_choice
+from server.clients.client import bot_choice
+from server.match import fanout
 
 
 def test_an_entry_whose_bell_was_lost_still_reaches_the_other_process(redis_url: str, tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_a_process_far_behind_sends_every_missed_entry_when_it_catches_up(redis_
 
     async def body() -> None:
         from protocol.messages import Spectate, Spectating
-        from server.client import DuelClient
+        from server.clients.client import DuelClient
 
         async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
             a, b, match_id, _ = await start_match(url_of(s2))
@@ -113,7 +113,7 @@ def test_a_spectator_far_behind_gets_a_snapshot_not_more_frames_than_its_queue(r
 
     async def body() -> None:
         from protocol.messages import Spectate, Spectating
-        from server.client import DuelClient
+        from server.clients.client import DuelClient
 
         async with running_server(redis_url, tmp_path, out_queue=16) as server:
             a, b, match_id, _ = await start_match(url_of(server))
@@ -144,9 +144,9 @@ def test_a_bell_that_rings_while_a_watcher_attaches_is_not_lost(redis_url: str, 
     two at 0.18-0.22x its throughput). The bell now waits for the attach, then syncs."""
 
     async def body() -> None:
-        from protocol.entry import LogEntry
         from protocol.messages import Spectate, Spectating
-        from server.client import DuelClient
+        from server.clients.client import DuelClient
+        from server.storage.entry import LogEntry
 
         async with running_server(redis_url, tmp_path) as s1, running_server(redis_url, tmp_path) as s2:
             a, b, match_id, _ = await start_match(url_of(s1))
@@ -251,7 +251,7 @@ def test_a_bell_reaches_only_the_processes_that_hold_its_match(redis_url: str, t
     async def body() -> None:
         import redis.asyncio as aioredis
 
-        from server import keys
+        from server.storage import keys
 
         direct = aioredis.Redis.from_url(redis_url)
 
@@ -290,8 +290,8 @@ def test_an_entry_appended_before_a_process_subscribed_to_its_match_is_caught_up
 
     async def body() -> None:
         from protocol.messages import Spectate, Spectating
-        from server import keys, resp
-        from server.client import DuelClient
+        from server.clients.client import DuelClient
+        from server.storage import keys, resp
 
         async with (
             running_server(redis_url, tmp_path, poll_interval=3600) as s1,

@@ -13,8 +13,9 @@ import redis.asyncio as aioredis
 from duel_helpers import play_until, quietly, run, running_server, start_match, url_of, wait_for_turn
 
 from protocol.messages import Accepted
-from server import keys, snapshots
-from server.directory import ACTION_IDS_KEPT_S
+from server.match import snapshots
+from server.match.directory import ACTION_IDS_KEPT_S
+from server.storage import keys
 
 
 async def recorded_finished(r: aioredis.Redis, match_id: str) -> None:

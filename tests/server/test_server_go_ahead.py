@@ -17,13 +17,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from protocol import errors as E
 from protocol.codec import decode_server
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, Rejected, Update
 from server import rules
-from server.app import DuelServer
-from server.client import ClientError, DuelClient, bot_choice
-from server.live import LiveMatch
-from server.store import AppendResult
+from server.clients.client import ClientError, DuelClient, bot_choice
+from server.match.live import LiveMatch
+from server.process.app import DuelServer
+from server.storage.entry import LogEntry
+from server.storage.store import AppendResult
 
 
 def count_undos(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -40,9 +40,9 @@ from engine import Viewpoints
 from protocol.codec import decode_server
 from protocol.messages import Accepted, CreateMatch, Error, Rejected, Spectate, Spectating, Update
 from server import rules
-from server.client import DuelClient
-from server.store import RedisEventStore
-from server.tokens import SeatTokens
+from server.clients.client import DuelClient
+from server.lobby.tokens import SeatTokens
+from server.storage.store import RedisEventStore
 
 DUELS = int(os.environ.get("DUEL_HIDDEN_INFO_DUELS", "60"))
 PARALLEL = 10
@@ -186,7 +186,7 @@ def test_the_checker_catches_a_leak() -> None:
     import pytest
 
     from protocol.codec import encode
-    from protocol.entry import LogEntry
+    from server.storage.entry import LogEntry
 
     key = SeatTokens(SECRET).alias_key("m")
     facts = rules.genesis(11, (rules.demo_deck(0), rules.demo_deck(1)))

@@ -29,12 +29,12 @@ from protocol.messages import (
     Seated,
     Update,
 )
-from server import keys
-from server.app import DuelServer
-from server.client import DuelClient
-from server.directory import CREATE_LUA, JOIN_LUA
-from server.lobby import PAIR_LUA, Entrant, QuickQueue
-from server.tokens import SeatTokens
+from server.clients.client import DuelClient
+from server.lobby.quick import PAIR_LUA, Entrant, QuickQueue
+from server.lobby.tokens import SeatTokens
+from server.match.directory import CREATE_LUA, JOIN_LUA
+from server.process.app import DuelServer
+from server.storage import keys
 
 TOKENS = SeatTokens(SECRET)
 
@@ -267,8 +267,8 @@ def test_health_and_unavailable_while_redis_is_down_then_play_resumes(tmp_path: 
     """With Redis stopped, /healthz answers 503 and says why, an action gets the documented
     ``server/unavailable`` (nothing is appended); when Redis is back (from its AOF) the same
     action, retried with the same id, is accepted, without restarting the server."""
-    from server.client import ClientError
-    from server.embedded_redis import EmbeddedRedis
+    from server.clients.client import ClientError
+    from server.storage.embedded_redis import EmbeddedRedis
 
     async def body() -> None:
         embedded = EmbeddedRedis(tmp_path / "r", fsync="always").start()

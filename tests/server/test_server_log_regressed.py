@@ -16,11 +16,12 @@ from typing import NamedTuple
 import redis.asyncio as aioredis
 from duel_helpers import choose, play_until, run, running_server, start_match, url_of, wait_for_turn
 
-from protocol.entry import LogEntry
 from protocol.messages import Accepted, Rejected, Spectate, Spectating, Update
-from server import keys, rules
-from server.app import DuelServer
-from server.client import DuelClient
+from server import rules
+from server.clients.client import DuelClient
+from server.process.app import DuelServer
+from server.storage import keys
+from server.storage.entry import LogEntry
 
 
 async def lose(client: aioredis.Redis, match_id: str, tail: list[LogEntry]) -> None:

@@ -27,9 +27,9 @@ from protocol.messages import (
     Seated,
     Welcome,
 )
-from server import keys
 from server.cli import build_parser
-from server.client import DuelClient
+from server.clients.client import DuelClient
+from server.storage import keys
 
 HOSTILE = {"\u202eevil": "\u202e", "two\u2028lines": "\u2028", "zero\u200bwidth": "\u200b", "nul\x00byte": "\x00"}
 """Names, and the character each is refused for."""

@@ -22,8 +22,8 @@ from protocol.messages import (
     Seated,
     Update,
 )
-from server.client import DuelClient
-from server.store import RedisEventStore
+from server.clients.client import DuelClient
+from server.storage.store import RedisEventStore
 
 
 def http_get(port: int, path: str) -> tuple[int, str]:

@@ -10,10 +10,10 @@ import yaml
 from duel_helpers import choose, run, running_server, url_of, wait_for_turn
 
 from protocol.messages import Accepted, Reconnect, Seated, Update
-from server.client import DuelClient
-from server.puzzle import create_puzzle_match
-from server.replay import verify_log
-from server.store import RedisEventStore
+from server.cli.puzzle import create_puzzle_match
+from server.clients.client import DuelClient
+from server.history.replay import verify_log
+from server.storage.store import RedisEventStore
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

@@ -6,9 +6,9 @@ import dataclasses
 import random
 
 from engine.facts import LifePoints
-from protocol.entry import LogEntry
 from server import rules
-from server.replay import fold_log, replay_lines, summary_lines, verify_log
+from server.history.replay import fold_log, replay_lines, summary_lines, verify_log
+from server.storage.entry import LogEntry
 
 
 def build_log(seed: int, actions: int) -> list[LogEntry]:

@@ -32,11 +32,11 @@ from protocol.messages import (
     Seated,
     UploadReplay,
 )
-from server import replay_file
-from server.client import DuelClient
-from server.config import ServerConfig
-from server.replay_limits import MIB
-from server.uploads import Readers, Refused, check_file, page_frame
+from server.clients.client import DuelClient
+from server.history import replay_file
+from server.history.replay_limits import MIB
+from server.history.uploads import Readers, Refused, check_file, page_frame
+from server.process.config import ServerConfig
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

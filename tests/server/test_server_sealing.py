@@ -27,13 +27,15 @@ from test_server_finished_memory import recorded_finished
 from test_server_store import entry
 
 from protocol.messages import Reconnect, Seated, Update
-from server import archive, keys, resp, sealing, snapshots, store
-from server.client import DuelClient
-from server.directory import MatchDirectory
-from server.matches import MatchService
-from server.metrics import Metrics
-from server.sealing import Sealer
-from server.store import LogGapError, RedisEventStore, action_key
+from server.clients.client import DuelClient
+from server.history import archive
+from server.match import sealing, snapshots
+from server.match.directory import MatchDirectory
+from server.match.matches import MatchService
+from server.match.sealing import Sealer
+from server.runtime.metrics import Metrics
+from server.storage import keys, resp, store
+from server.storage.store import LogGapError, RedisEventStore, action_key
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -443,7 +445,7 @@ def test_an_end_its_process_did_not_record_is_recorded_and_sealed_by_the_next_lo
             await c.expect(Seated)
             await recorded_finished(client, match_id)
             # the result is written first, then the match moves from the live index to the
-            # history (two steps: server.directory.finish): wait for the move, then check both
+            # history (two steps: server.match.directory.finish): wait for the move, then check both
             for _ in range(300):
                 if await client.zscore(keys.LOBBY_MATCHES, match_id) is None:
                     break

@@ -38,10 +38,10 @@ from protocol.messages import (
     Update,
 )
 from server import rules
-from server.app import DuelServer
-from server.client import DuelClient
-from server.session import Session
-from server.store import RedisEventStore
+from server.clients.client import DuelClient
+from server.process.app import DuelServer
+from server.process.session import Session
+from server.storage.store import RedisEventStore
 
 
 def test_same_action_id_is_applied_once(redis_url: str, tmp_path: Path) -> None:
@@ -345,7 +345,7 @@ def test_a_client_that_stops_reading_is_dropped_not_waited_for(redis_url: str, t
     """A spectator that never reads fills its bounded queue and is dropped;
     the players' duel goes on at full speed. Its closing handshake cannot complete (it reads
     nothing, the socket is full): the connection is cut within the ping interval plus the
-    close timeout (server.keepalive aborts a connection still closing after that)."""
+    close timeout (server.process.keepalive aborts a connection still closing after that)."""
     interval, close = 0.3, 0.3
     import base64
     import os
@@ -449,7 +449,7 @@ def test_a_peer_that_stops_answering_pings_is_dropped_and_the_match_goes_on(redi
         ) as server:
             a, b, match_id, tokens = await start_match(url_of(server))
             assert _seat_sessions(server, match_id, 1)
-            # one task pings every connection (server.keepalive), not one task per connection
+            # one task pings every connection (server.process.keepalive), not one task per connection
             assert all(s.ws.keepalive_task is None for s in server.sessions)
             loop = asyncio.get_running_loop()
             b.ws.transport.pause_reading()  # a frozen peer: nothing it is sent is read or answered

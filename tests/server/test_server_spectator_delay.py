@@ -28,9 +28,9 @@ from protocol.messages import (
     Update,
 )
 from server import rules
-from server.client import DuelClient
-from server.store import RedisEventStore
-from server.tokens import SeatTokens
+from server.clients.client import DuelClient
+from server.lobby.tokens import SeatTokens
+from server.storage.store import RedisEventStore
 
 DELAY = 4
 

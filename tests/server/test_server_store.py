@@ -12,9 +12,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
 from engine.facts import Used
-from protocol import LogEntry
-from server import keys
-from server.store import RedisEventStore, action_key
+from server.storage import keys
+from server.storage.entry import LogEntry
+from server.storage.store import RedisEventStore, action_key
 
 T = TypeVar("T")
 
@@ -178,7 +178,7 @@ def test_match_ids_never_look_like_options() -> None:
 def test_a_fingerprint_is_the_digest_of_the_canonical_json_whether_kept_or_not() -> None:
     """``fingerprint`` keeps the digests of the actions it saw last: the kept one is the digest
     of the canonical JSON (key order and tuple/list do not matter; a different value does)."""
-    from server.store import _fingerprint, fingerprint
+    from server.storage.store import _fingerprint, fingerprint
 
     actions: list[dict[str, Any]] = [
         {"do": "pass"},

@@ -16,9 +16,9 @@ from redis_proxy import LossyProxy, script_sha
 
 from protocol import errors as E
 from protocol.messages import Accepted, CreateMatch, Error, Seated, Update
-from server.client import ClientError, DuelClient
-from server.embedded_redis import EmbeddedRedis
-from server.store import APPEND_LUA, RedisEventStore
+from server.clients.client import ClientError, DuelClient
+from server.storage.embedded_redis import EmbeddedRedis
+from server.storage.store import APPEND_LUA, RedisEventStore
 
 LOST = 6
 

@@ -22,7 +22,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.redisconn import REFUSALS, store_failure
+from server.storage.redisconn import REFUSALS, store_failure
 
 SCRIPT_OOM = (
     "ERR Error running script (call to f_e3fdde15d7e04251658661cca47c45ec2564441b): @user_script:1: "

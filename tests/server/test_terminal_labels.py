@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from protocol.actions import KEYS, ActionKind
-from server.terminal.render import Labeler
+from server.clients.terminal.render import Labeler
 
 SIDE: dict[str, Any] = {"hand": [], "monsters": [None] * 5, "spells_traps": [None] * 5, "graveyard": [], "field": None}
 VIEW: dict[str, Any] = {

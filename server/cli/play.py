@@ -1,0 +1,248 @@
+"""``duel play``: play a duel in the terminal, watch one, or list the matches.
+
+    duel play --vs-bot                 # a duel against the server's bot, at once
+    duel play --create                 # create a match, print the command your opponent types
+    duel play --join MATCH_ID          # take the free seat of a match
+    duel play --quick                  # pair with the next waiting player (or wait for one)
+    duel play --reconnect TOKEN        # take your seat back (a new process, another machine)
+    duel play --spectate MATCH_ID      # watch a match (public information only)
+    duel play --list                   # the live and the finished matches
+
+The story of the duel is printed as it happens (the server's own words), the board when it
+changed, and, when you owe a decision, the plain-words question and the numbered legal actions:
+type a number. ``h`` lists the commands (``? N`` prints the text of action N's cards, ``b`` the
+board, ``c`` concedes, ``q`` leaves and keeps your seat). ``--auto-pass`` passes for you whenever
+passing is the only legal action (the server never skips a window by itself, so that how fast
+you answer tells your opponent nothing; this option gives that up for speed).
+
+Every failure is one line on stderr (``error: ...``) and a non-zero exit status: 1 for what
+happened (no server, an unknown or full match, a refused token, a lost connection), 2 for what
+was asked (a bad ``--url``, an unknown ``--deck``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.names import REPLACEMENT, shown
+from server.cli.args import name_arg
+from server.clients.terminal.conn import DEFAULT_URL, CliError, Seat
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "play",
+        help="play a duel in the terminal (against the bot or a person), watch one, or list matches",
+        description="Play a duel in the terminal: numbered legal actions, the story as it happens, "
+        "card text on request. Type h in a duel for the commands.",
+    )
+    p.add_argument(
+        "--url",
+        default=DEFAULT_URL,
+        help=f"the duel server's websocket address (default: {DEFAULT_URL}, what `make run` serves)",
+    )
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument(
+        "--vs-bot", action="store_true", help="play against the server's bot (one command, no second player)"
+    )
+    how.add_argument("--create", action="store_true", help="create a match and wait for an opponent to --join it")
+    how.add_argument("--join", metavar="MATCH_ID", help="take the free seat of a match")
+    how.add_argument("--quick", action="store_true", help="pair with the next waiting player, or wait for one")
+    how.add_argument(
+        "--reconnect", metavar="TOKEN", help="take your seat back with the token printed when you sat down"
+    )
+    how.add_argument("--spectate", metavar="MATCH_ID", help="watch a match (public information only)")
+    how.add_argument("--list", action="store_true", help="list the live and the finished matches, then exit")
+    p.add_argument(
+        "--deck",
+        metavar="NAME",
+        help="a demo deck by name (default: the server's demo deck for your seat); an unknown name lists them",
+    )
+    p.add_argument(
+        "--name", type=name_arg, default=_default_name(), help="your display name (default: your login name)"
+    )
+    p.add_argument("--auto-pass", action="store_true", help="pass for me whenever passing is the only legal action")
+    p.add_argument(
+        "--clock", type=float, metavar="MINUTES", help="with --create/--vs-bot: a chess clock of MINUTES per player"
+    )
+    p.add_argument(
+        "--increment", type=float, default=0.0, metavar="SECONDS", help="with --clock: seconds added per decision"
+    )
+    p.add_argument(
+        "--give-up-after",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to keep trying to get a lost connection back before giving up (default: 30)",
+    )
+    p.add_argument("--bot", action="store_true", help=argparse.SUPPRESS)  # old spelling of `duel bot`
+    p.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def _default_name() -> str:
+    name = os.environ.get("USER") or os.environ.get("USERNAME") or ""
+    return shown(name).replace(REPLACEMENT, "")
+
+
+@dataclass
+class Holder:
+    """What the user needs to hear if the process is interrupted."""
+
+    seat: Seat | None = None
+
+
+def _token_match(token: str) -> str | None:
+    parts = token.split(".")
+    return parts[1] if len(parts) == 4 else None
+
+
+async def main(args: argparse.Namespace, holder: Holder) -> int:
+    from protocol.messages import (
+        CreateMatch,
+        Join,
+        ListMatches,
+        MatchList,
+        QuickMatch,
+        Reconnect,
+        Spectate,
+    )
+    from server.clients.client import DuelClient
+    from server.clients.terminal.cards import Catalogue
+    from server.clients.terminal.conn import connect, fetch_catalogue, new_request_id, take_seat, url_flag
+    from server.clients.terminal.lists import match_list_lines
+    from server.clients.terminal.play import Game, LineReader
+
+    out = print
+    if args.clock is not None and not (args.create or args.vs_bot):
+        raise CliError("--clock goes with --create or --vs-bot (the match's creator sets the clock)", 2)
+    client: DuelClient | None = await connect(args.url, "cli")
+    assert client is not None
+    if args.list:
+        for status in ("live", "finished"):
+            await client.send(ListMatches(status=status, limit=20))
+            rows = await client.expect(MatchList, timeout=20)
+            for line in match_list_lines(rows.matches, status):
+                out(line)
+        await client.close()
+        return 0
+    cat = Catalogue.of(await fetch_catalogue(client))
+    deck = None
+    if args.deck:
+        deck = cat.deck(args.deck)
+        if deck is None:
+            raise CliError(f"no demo deck called {args.deck!r}; the decks are: {', '.join(cat.deck_names())}", 2)
+    clock_ms = None if args.clock is None else max(1000, int(args.clock * 60_000))
+    increment_ms = int(args.increment * 1000)
+    reader = LineReader(asyncio.get_running_loop())
+    mode = next(m for m in ("vs_bot", "create", "join", "quick", "reconnect", "spectate") if getattr(args, m))
+    flag = url_flag(args.url)
+    while True:
+        match_hint: str | None = None
+        if mode == "vs_bot":
+            request: Any = CreateMatch(
+                deck=deck,
+                name=args.name,
+                request_id=new_request_id(),
+                opponent="bot",
+                clock_ms=clock_ms,
+                increment_ms=increment_ms if clock_ms else 0,
+            )
+        elif mode == "create":
+            request = CreateMatch(
+                deck=deck,
+                name=args.name,
+                request_id=new_request_id(),
+                clock_ms=clock_ms,
+                increment_ms=increment_ms if clock_ms else 0,
+            )
+        elif mode == "join":
+            request, match_hint = (
+                Join(match_id=args.join, deck=deck, name=args.name, request_id=new_request_id()),
+                args.join,
+            )
+        elif mode == "quick":
+            request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id())
+        elif mode == "reconnect":
+            request, match_hint = Reconnect(token=args.reconnect), None
+        else:
+            request, match_hint = Spectate(match_id=args.spectate), args.spectate
+        if mode == "join" and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", args.join):
+            raise CliError(f"{args.join!r} is not a match id (see the matches with: duel play --list{flag})", 2)
+        seat = await take_seat(args.url, "cli", request, client=client, match_id=match_hint)
+        client = None
+        holder.seat = seat
+        if seat.seat is None:
+            out(f"watching match {seat.match_id} (public information only; h: help, q: stop watching)")
+        else:
+            you = f' as "{args.name}"' if args.name and mode != "reconnect" else ""
+            out(f"match {seat.match_id}: you are {seat.seat_name} (seat {seat.seat}){you}")
+            out(f"to take this seat back later: duel play --reconnect {seat.token}{flag}")
+            if mode == "vs_bot":
+                out("the server's bot takes seat B")
+            elif not seat.started and mode == "create":
+                out(f"waiting for an opponent; they type: duel play --join {seat.match_id}{flag}")
+            elif not seat.started and mode == "quick":
+                out(
+                    "waiting in the quick-match queue for an opponent (another `duel play --quick` or `duel bot "
+                    "--quick`)"
+                )
+        game = Game(seat, cat, args, reader, out, fresh_resume=mode == "reconnect" and seat.started)
+        outcome = await game.run()
+        if outcome != "finished":
+            return 0
+        out(
+            f"replay this duel: duel replay {seat.match_id}"
+            + (f" --as {seat.seat_name}" if seat.seat is not None else "")
+            + "   (in the folder where the server runs, or with --redis-url)"
+        )
+        if seat.seat is None:
+            await _close(seat)
+            return 0
+        await _close(seat)
+        again = (
+            "against the bot again"
+            if mode == "vs_bot"
+            else ("in the quick-match queue" if mode == "quick" else "as a new match for someone to join")
+        )
+        out(f"rematch? y: a new duel {again}; anything else: quit")
+        answer = await reader.line()
+        if answer is None or answer.strip().lower() not in ("y", "yes"):
+            return 0
+        mode = mode if mode in ("vs_bot", "quick") else "create"
+
+
+async def _close(seat: Seat) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(seat.client.close(), 5)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.bot:  # the old spelling of `duel bot`
+        from server.cli.bot import run_policy
+
+        if not (args.join or args.quick or args.reconnect):
+            print("error: --bot goes with --join, --quick or --reconnect (better: duel bot ...)", file=sys.stderr)
+            return 2
+
+        return run_policy(args, policy="greedy", think=0.0, quiet=False)
+    holder = Holder()
+    try:
+        return asyncio.run(main(args, holder))
+    except CliError as exc:
+        print(f"error: {exc.message}", file=sys.stderr, flush=True)
+        return exc.status
+    except KeyboardInterrupt:
+        hint = f"; {holder.seat.resume_hint()}" if holder.seat is not None else ""
+        print(f"\ninterrupted{hint}", file=sys.stderr, flush=True)
+        return 130
+    except Exception as exc:  # never a traceback at the user
+        print(f"error: unexpected failure: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        return 1

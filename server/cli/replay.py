@@ -1,0 +1,183 @@
+"""``duel replay MATCH_ID|FILE`` and ``duel verify MATCH_ID|FILE``.
+
+The argument is a match id (read from the server's Redis) or a replay file
+(``duel export``, or the viewer's download: ``*.duelreplay``), read without any
+Redis at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from server.cli.args import NoRedisData, add_redis_options, redis_target, where_it_looked
+from server.storage.entry import LogEntry
+
+if TYPE_CHECKING:
+    from server.history.replay_file import Replay
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "replay", help="print a match from its log, turn by turn, and its final state"
+    )
+    p.add_argument("match_id", metavar="MATCH_ID|FILE", help="a match id, or a replay file (.duelreplay)")
+    p.add_argument("--actions", action="store_true", help="also print every entry's seq and action")
+    p.add_argument(
+        "--as",
+        dest="viewer",
+        choices=("all", "A", "B", "spectator"),
+        default="all",
+        help="whose eyes: all (every card named; the default), A or B (what that player saw), spectator",
+    )
+    p.add_argument("--upto", type=int, metavar="SEQ", help="stop after entry SEQ and print the board there")
+    add_redis_options(p)
+    p.set_defaults(func=run_replay)
+
+    v: argparse.ArgumentParser = sub.add_parser(
+        "verify", help="re-run today's rules over a match's logged actions; report the first divergence"
+    )
+    v.add_argument("match_id", metavar="MATCH_ID|FILE", help="a match id, or a replay file (.duelreplay)")
+    add_redis_options(v)
+    v.set_defaults(func=run_verify)
+
+
+def read_log(url: str, match_id: str) -> list[LogEntry]:
+    import redis.asyncio as aioredis
+
+    from server.storage.store import RedisEventStore
+
+    async def read() -> list[LogEntry]:
+        client = aioredis.Redis.from_url(url)
+        try:
+            return await RedisEventStore(client).read(match_id)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(read())
+
+
+def replay_path(args: argparse.Namespace) -> Path | None:
+    """The replay file the argument names (an existing file, or any ``*.duelreplay``), else None."""
+    path = Path(args.match_id)
+    return path if path.suffix == ".duelreplay" or path.is_file() else None
+
+
+def load_file(args: argparse.Namespace, path: Path) -> Replay | None:
+    """A replay file, read within the replay limits and checked (hash chain, signature when
+    this data dir has the key, facts folding), or None after one line saying what is wrong."""
+    from server.cli.archive import replay_key
+    from server.history import replay_file
+
+    try:
+        replay = replay_file.read(path, replay_key(args))
+    except replay_file.ReplayFileError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return None
+    args.match_id = replay.match_id
+    return replay
+
+
+def load(args: argparse.Namespace) -> list[LogEntry] | None:
+    """The match's log, or None after printing one line saying why there is none."""
+    from redis.exceptions import RedisError
+
+    path = replay_path(args)
+    if path is not None:
+        got = load_file(args, path)
+        return None if got is None else got.entries
+
+    try:
+        with redis_target(args, existing=True) as url:
+            entries = read_log(url, args.match_id)
+    except NoRedisData as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    except (RedisError, OSError) as exc:
+        print(f"error: cannot read {where_it_looked(args)}: {exc}", file=sys.stderr)
+        return None
+    if not entries:
+        print(
+            f"error: no match {args.match_id} in {where_it_looked(args)} "
+            "(is it the server's Redis? `duel play --list` shows the server's matches)",
+            file=sys.stderr,
+        )
+        return None
+    return entries
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from server.history.replay import fold_log, replay_lines, summary_lines
+
+    entries = load(args)
+    if entries is None:
+        return 1
+    viewers: dict[str, int | str | None] = {"all": "all", "A": 0, "B": 1, "spectator": None}
+    viewer = viewers[args.viewer]
+    if args.upto is not None:
+        entries = [e for e in entries if e.seq <= args.upto]
+    for line in replay_lines(entries, actions=args.actions, viewer=viewer):
+        print(line)
+    state = fold_log(entries)
+    if args.upto is not None:
+        from server.clients.terminal.render import render_board
+        from server.rules import view as engine_view
+
+        seat = viewer if isinstance(viewer, int) else None
+        print()
+        print(render_board(engine_view(state, seat, omniscient=viewer == "all"), seat))
+    for line in summary_lines(args.match_id, entries, state):
+        print(line)
+    return 0
+
+
+def replay_key(args: argparse.Namespace) -> bytes | None:
+    from server.cli.archive import replay_key as key
+
+    return key(args)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from server import rules
+    from server.history import replay_file
+    from server.history.replay import verify_log
+
+    path = replay_path(args)
+    same_rules = True
+    if path is None:
+        entries = load(args)
+        if entries is None:
+            return 1
+    else:
+        got = load_file(args, path)
+        if got is None:
+            return 1
+        entries, header = got.entries, got.header
+        same_rules = got.same_rules
+        if got.signed:
+            signed = "signed by this deployment"
+        elif "signature" in header and replay_key(args):
+            signed = "its entries signed by this deployment (a format-1 file: its header is not signed)"
+        elif "signature" in header:
+            signed = "signed (by a deployment whose key is not here: signature not checked)"
+        else:
+            signed = "unsigned"
+        print(f"{path}: match {args.match_id}, {len(entries)} entries, hash chain intact, {signed}")
+        if not same_rules:
+            print(
+                f"recorded by rules {header.get('rules_version')}, these are {replay_file.rules_version()}: "
+                "comparing facts only (state hashes may differ between rule versions)"
+            )
+    divergence, state = verify_log(entries, hashes=same_rules)
+    if divergence is None:
+        final = rules.state_hash(state) if state is not None else ""
+        what = "facts and state hashes" if same_rules else "facts"
+        print(f"OK: {len(entries)} entries of match {args.match_id} re-run with identical {what}")
+        print(f"State hash: {final}")
+        return 0
+    for line in divergence.lines():
+        print(line)
+    return 1

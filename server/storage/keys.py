@@ -1,0 +1,133 @@
+"""Redis key names.  Every key of a match carries the match id as a hash tag
+(``{...}``) so that, on Redis Cluster, all of a match's keys live in one slot
+and the append script may touch them together.  Lobby keys are global and are
+never touched by the append script."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+MATCH_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def new_match_id() -> str:
+    """A fresh random match id: 12 URL-safe characters, never starting with
+    ``-`` (so that it can be passed on a command line: ``duel replay ID``)."""
+    while True:
+        match_id = secrets.token_urlsafe(9)
+        if not match_id.startswith("-"):
+            return match_id
+
+
+def check_match_id(match_id: str) -> str:
+    if not MATCH_ID_RE.fullmatch(match_id):
+        raise ValueError(f"bad match id {match_id!r}")
+    return match_id
+
+
+def log_key(match_id: str) -> str:
+    """STREAM: the match's event log; entry IDs are ``<seq>-0``."""
+    return f"match:{{{check_match_id(match_id)}}}:log"
+
+
+def actions_key(match_id: str) -> str:
+    """HASH: ``<seat>:<client_action_id>`` -> seq of the entry it produced."""
+    return f"match:{{{check_match_id(match_id)}}}:actions"
+
+
+def meta_key(match_id: str) -> str:
+    """HASH: status, seats taken, decks, options, created time."""
+    return f"match:{{{check_match_id(match_id)}}}:meta"
+
+
+def bell_channel(match_id: str) -> str:
+    """Pub/sub channel: the seq of every new entry (a doorbell, not the data)."""
+    return f"match:{{{check_match_id(match_id)}}}:bell"
+
+
+def snapshots_key(match_id: str) -> str:
+    """HASH: ``<seq>`` -> a snapshot of the folded state after that entry (server.match.snapshots)."""
+    return f"match:{{{check_match_id(match_id)}}}:snap"
+
+
+def sealed_key(match_id: str) -> str:
+    """STRING: a finished match's entries but the last, compressed (server.storage.store, ``seal``)."""
+    return f"match:{{{check_match_id(match_id)}}}:sealed"
+
+
+def sealing_key(match_id: str) -> str:
+    """STREAM, for a moment: the log's last entry, built aside while the log is sealed, then
+    renamed over the log (server.storage.store, ``seal``)."""
+    return f"match:{{{check_match_id(match_id)}}}:sealing"
+
+
+def match_keys(match_id: str) -> list[str]:
+    """Every key that holds a match's data (all in the match's hash slot)."""
+    return [
+        log_key(match_id),
+        actions_key(match_id),
+        meta_key(match_id),
+        snapshots_key(match_id),
+        sealed_key(match_id),
+        sealing_key(match_id),
+    ]
+
+
+BELL_PATTERN = "match:{*}:bell"
+"""Every match's bell (tools that watch them all; a server process subscribes to the bell of
+each match it holds, server.match.fanout)."""
+
+
+def process_channel(process_id: str) -> str:
+    """A channel of one server process's own: nothing is published on it; its subscription
+    keeps a redis-py subscriber connection open while the process holds no match."""
+    return f"process:{{{process_id}}}"
+
+
+_BELL_RE = re.compile(r"match:\{([A-Za-z0-9_-]{1,64})\}:bell")
+
+
+def match_of_bell(channel: str) -> str | None:
+    m = _BELL_RE.fullmatch(channel)
+    return m.group(1) if m else None
+
+
+# The lobby: every cross-match key shares the hash tag {lobby}, so that on Redis Cluster they
+# live in one slot and one script may touch them together (the quick-match pairing).
+
+LOBBY_MATCHES = "lobby:{lobby}:matches"
+"""ZSET of waiting and live match ids by creation time (ms)."""
+
+LOBBY_WAITING = "lobby:{lobby}:waiting"
+"""ZSET of the match ids created and not known to have started, by creation time (ms): what
+the expiry of waiting matches looks at (server.lobby.expiry), tidied as it goes."""
+
+LOBBY_FINISHED = "lobby:{lobby}:finished"
+"""ZSET of finished match ids by the time they finished (ms): the match history."""
+
+SEALS_PENDING = "lobby:{lobby}:seals"
+"""ZSET of finished match ids whose log is still to be sealed, by when it is due (ms): a seal
+overdue there (its process stopped first) is done by any process's sweep (server.match.sealing)."""
+
+QUICK_QUEUE = "lobby:{lobby}:quick"
+"""ZSET of match ids waiting for a quick-match opponent, by the time they started waiting."""
+
+QUICK_ALIVE = "lobby:{lobby}:quick:alive"
+"""HASH match id -> ms until which its waiting player counts as connected (refreshed)."""
+
+QUICK_WAITER = "lobby:{lobby}:quick:waiter"
+"""HASH match id -> msgpack of what it takes to create the waiting player's match."""
+
+QUICK_JOINER = "lobby:{lobby}:quick:joiner"
+"""HASH match id -> msgpack of the player paired with it (either server completes the join)."""
+
+
+def quick_request_key(request_id: str) -> str:
+    """STRING (expires): the outcome of a quick-match request, ``wait:<id>`` or ``join:<id>``."""
+    return f"lobby:{{lobby}}:quick:req:{request_id}"
+
+
+PROCESSES = "duel:processes"
+"""ZSET of server process ids by their last heartbeat (ms): seats held by a process whose
+heartbeat stopped count as disconnected."""
