@@ -1,13 +1,14 @@
-"""PROTOCOL.md's action table and the web client's action types (``web/src/actionkinds.ts``),
-made from the action table (``engine.actions``).
+"""PROTOCOL.md's action table, the web client's action types (``web/src/actionkinds.ts``) and
+the Python clients' action kinds (``protocol/actions.py``), made from the action table
+(``engine.actions``).
 
     .venv/bin/python -m engine.actiondoc            # print the table
     .venv/bin/python -m engine.actiondoc --ts       # print actionkinds.ts
-    .venv/bin/python -m engine.actiondoc --write    # write the table into PROTOCOL.md, and actionkinds.ts
+    .venv/bin/python -m engine.actiondoc --write    # write the table into PROTOCOL.md, actionkinds.ts, actions.py
 
 Both have one entry per action, in the table's order: its ``do``, the keys it takes (``?``: not
 always there) and the class's docstring. ``tests/protocol/test_actiondoc.py`` fails while
-PROTOCOL.md or actionkinds.ts differs (engine.factdoc does the same for the facts).
+PROTOCOL.md, actionkinds.ts or protocol/actions.py differs (engine.factdoc does the same for the facts).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from dataclasses import fields
 from pathlib import Path
 from typing import get_type_hints
 
-from .actions import ACTIONS, KEYS, REQUIRED, Action
+from .actions import ACTIONS, KEYS, REQUIRED, Action, ActionKind
 from .factdoc import _ts, _write
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "PROTOCOL.md"
 ACTIONS_TS = ROOT / "web" / "src" / "actionkinds.ts"
+ACTIONS_PY = ROOT / "protocol" / "actions.py"
 BEGIN = "<!-- the action table is generated from engine/actions.py: python -m engine.actiondoc --write -->"
 HEADER = ("| action | keys | |", "|---|---|---|")
 CARD_KEYS = frozenset({"card", "with", "target", "tribute", "cost", "cards"})
@@ -126,6 +128,53 @@ def typescript() -> str:
     )
 
 
+# ------------------------------------------------------------------------------ protocol/actions.py
+
+
+def _tuple(keys: tuple[str, ...]) -> str:
+    """A tuple of strings as ruff formats it (double quotes; a lone item's comma)."""
+    inner = ", ".join(f'"{k}"' for k in keys)
+    return f"({inner},)" if len(keys) == 1 else f"({inner})"
+
+
+def python() -> str:
+    """protocol/actions.py: the kinds and keys of the actions for clients, bots and the terminal
+    client, as a copy (importing ``engine.actions`` would load the whole engine's package)."""
+    members = "\n".join(f'    {kind.name} = "{kind.value}"' for kind in ActionKind)
+    keys = "\n".join(f"    ActionKind.{cls.DO.name}: {_tuple(KEYS[cls.DO])}," for cls in ACTIONS)
+    return f'''"""The actions a client sends (``action.action``, ``update.legal``): their kinds and keys.
+
+Generated from engine/actions.py by engine/actiondoc.py: do not edit. Regenerate with
+``.venv/bin/python -m engine.actiondoc --write`` (it writes PROTOCOL.md's action table and
+web/src/actionkinds.ts too); tests/protocol/test_actiondoc.py fails while this file differs. A
+copy, not an import: the clients, bots and the terminal client load no engine module.
+
+Clients name an action's ``do`` by ``ActionKind`` (a ``StrEnum``: its members equal the wire's
+strings) and hold actions as the maps the wire has (``WireAction``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Final
+
+WireAction = dict[str, Any]
+"""An action as the wire has it: ``{{"do": ..., keys}}``."""
+
+
+class ActionKind(StrEnum):
+    """The ``do`` of an action."""
+
+{members}
+
+
+KEYS: Final[dict[ActionKind, tuple[str, ...]]] = {{
+{keys}
+}}
+"""The wire keys each action takes (besides ``do``)."""
+'''
+
+
 # ---------------------------------------------------------------------------------- the command
 
 
@@ -141,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     _write(PROTOCOL, doc, written(doc), "the action table")
     ts = ACTIONS_TS.read_text("utf-8") if ACTIONS_TS.exists() else ""
     _write(ACTIONS_TS, ts, typescript(), "the action types")
+    py = ACTIONS_PY.read_text("utf-8") if ACTIONS_PY.exists() else ""
+    _write(ACTIONS_PY, py, python(), "the clients' action kinds")
     return 0
 
 

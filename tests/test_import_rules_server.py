@@ -4,8 +4,8 @@ statement, at the top of a module or inside a function, ``TYPE_CHECKING`` ones i
 - ``server/rules.py`` is the one server module that imports the engine; the clients package
   may import only the engine's plain-text helpers (``engine.describe``) and its card scripts'
   effect labels (``engine.effects.base``);
-- ``protocol/`` imports nothing from ``server``, and from the engine only its action table
-  (``engine.actions``, which ``protocol/actions.py`` re-exports for the clients);
+- ``protocol/`` imports nothing from ``server`` or the engine (``protocol/actions.py`` is a
+  copy of the engine's action kinds made by ``engine.actiondoc``, checked by a test);
 - each server package imports only the packages below it (:data:`MAY_IMPORT`); the clients
   package imports no other server package;
 - the server's modules live in its packages: at the top of ``server/`` only ``__init__`` and
@@ -39,7 +39,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 """The server packages each server package may import (besides itself and ``protocol``)."""
 
 CLIENTS_MAY_IMPORT_FROM_ENGINE = frozenset({"engine.describe", "engine.effects.base"})
-PROTOCOL_MAY_IMPORT_FROM_ENGINE = frozenset({"engine.actions"})
+PROTOCOL_MAY_IMPORT_FROM_ENGINE: frozenset[str] = frozenset()
 
 
 def imports(path: Path) -> Iterator[tuple[int, str]]:
@@ -146,12 +146,12 @@ def test_the_checks_find_a_module_that_breaks_the_rules(tmp_path: Path) -> None:
     ]
 
 
-def test_the_protocol_client_and_the_load_tool_run_without_the_engine() -> None:
-    """The protocol client and the load tool load no engine module at all (the bots and the
-    terminal name actions through ``protocol.actions``, which loads the engine's package)."""
+def test_the_protocol_client_the_bots_and_the_load_tool_run_without_the_engine() -> None:
+    """The protocol client, the bots (policies and the player that runs them) and the load tool
+    load no engine module at all: they name actions by ``protocol.actions``."""
     code = (
         "import sys\n"
-        "import server.clients.client, server.clients.load\n"
+        "import server.clients.client, server.clients.load, server.clients.bot, server.clients.bot_player\n"
         "print(sorted(m for m in sys.modules if m == 'engine' or m.startswith('engine.')))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -58,3 +58,16 @@ def test_the_web_client_types_actions_by_the_generated_kinds_and_labels_each() -
     body = src[src.index("export function describeAction") : src.index("function nextPhaseLabel")]
     assert re.findall(r'case "(\w+)":', body) == [k.value for k in ActionKind]
     assert "const unlabelled: never = a.do;" in body
+
+
+def test_protocol_actions_py_is_generated_from_the_action_table() -> None:
+    """The clients' copy of the action kinds and keys (protocol/actions.py: importing the engine's
+    table would load the whole engine) is the table's, and the same values."""
+    from engine.actiondoc import ACTIONS_PY, python
+    from protocol import actions as wire
+
+    assert ACTIONS_PY.read_text("utf-8") == python(), (
+        "protocol/actions.py differs from engine/actions.py: run `.venv/bin/python -m engine.actiondoc --write`"
+    )
+    assert [k.value for k in wire.ActionKind] == [k.value for k in ActionKind]
+    assert {k.value: v for k, v in wire.KEYS.items()} == {k.value: v for k, v in KEYS.items()}
