@@ -51,20 +51,7 @@ def _load_native() -> ModuleType:
 
 _native = _load_native()
 
-INTERPRETED = {
-    "__init__.py",
-    "actiondoc.py",
-    "actions.py",  # its dataclasses' ClassVar DO: compiled, dataclasses took it for a field
-    "cards.py",
-    "factdoc.py",
-    "factgen.py",
-    "scenario.py",
-    "scenario_keys.py",
-    "scenario_questions.py",
-    "scenario_setup.py",
-}
-"""Top-level engine modules kept as source (a subpackage is compiled whole or not at all:
-its ``__path__`` is the directory its ``__init__`` came from)."""
+INTERPRETED = _native.INTERPRETED
 
 
 def sources() -> list[str]:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import msgpack
+import pytest
 
 import engine
 from engine import Viewpoints, decide_state, legal_actions, pending, state_hash
@@ -87,3 +88,14 @@ def test_a_stale_build_is_not_loaded(tmp_path: Path) -> None:
         [sys.executable, "-c", code], cwd=ROOT, env={**env, "DUEL_ENGINE": "native"}, capture_output=True, text=True
     )
     assert strict.returncode != 0 and "DUEL_ENGINE=native, but" in strict.stderr and "make native" in strict.stderr
+
+
+def test_a_build_is_valid_only_for_the_modules_it_kept_as_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moving a module in or out of the set kept as source (``INTERPRETED``) changes the digest a
+    build is valid for, though no source changed: ``make native`` builds again, and an older
+    build (with that module compiled, or not) is not loaded."""
+    from server.runtime import native
+
+    before = native.source_digest(ROOT / "engine")
+    monkeypatch.setattr(native, "INTERPRETED", native.INTERPRETED - {"actions.py"})
+    assert native.source_digest(ROOT / "engine") != before

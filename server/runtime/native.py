@@ -13,7 +13,7 @@ the tests and the benchmarks get it before they import the engine. Both are the 
 ``DUEL_ENGINE``: ``native`` (refuse to import the engine without a current build), ``pure``
 (never use it), or unset (use it when current). ``DUEL_NATIVE_DIR``: where the build is
 (default ``var/native`` in the repository). Not compiled: ``engine/__init__.py`` and the
-modules in ``deploy/build_native.py``'s ``INTERPRETED`` list.
+modules in :data:`INTERPRETED`.
 """
 
 from __future__ import annotations
@@ -33,11 +33,31 @@ DEFAULT_DIR = REPO / "var" / "native"
 MANIFEST = "engine.sha256"
 MODES = ("auto", "native", "pure")
 
+INTERPRETED: frozenset[str] = frozenset(
+    {
+        "__init__.py",
+        "actiondoc.py",
+        "actions.py",  # its dataclasses' ClassVar DO: compiled, dataclasses took it for a field
+        "cards.py",
+        "factdoc.py",
+        "factgen.py",
+        "scenario.py",
+        "scenario_keys.py",
+        "scenario_questions.py",
+        "scenario_setup.py",
+    }
+)
+"""Top-level engine modules ``make native`` keeps as source (a subpackage is compiled whole or not
+at all: its ``__path__`` is the directory its ``__init__`` came from). Part of what a build is
+valid for (:func:`source_digest`): a module moved in or out of this set needs a new build."""
+
 
 def source_digest(root: Path) -> str:
     """The digest of an engine's sources (every ``.py`` under the package ``root``, by path
-    and content) and of the Python that compiles them: what a build is valid for."""
+    and content), of the Python that compiles them and of the modules kept as source
+    (:data:`INTERPRETED`): what a build is valid for."""
     h = hashlib.sha256(sys.implementation.cache_tag.encode())
+    h.update(b"\0".join(name.encode() for name in sorted(INTERPRETED)))
     for p in sorted(root.rglob("*.py")):
         h.update(b"\0" + p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
