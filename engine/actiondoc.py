@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import get_type_hints
 
 from .actions import ACTIONS, KEYS, REQUIRED, Action, ActionKind
-from .factdoc import _ts, _write
+from .factdoc import _ts, _write, table_at
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "PROTOCOL.md"
@@ -53,10 +53,7 @@ def table() -> str:
 
 def current(doc: str) -> str:
     """The table as ``doc`` (PROTOCOL.md's text) has it now."""
-    start = doc.index(BEGIN)
-    lines = doc[start:].splitlines(keepends=True)
-    end = 1 + next(i for i, line in enumerate(lines[1:]) if not line.startswith("|"))
-    return "".join(lines[:end])
+    return table_at(doc, BEGIN)
 
 
 def written(doc: str) -> str:

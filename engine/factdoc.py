@@ -125,12 +125,18 @@ def table() -> str:
     return "\n".join([BEGIN, *HEADER, *rows]) + "\n"
 
 
-def current(doc: str) -> str:
-    """The table as ``doc`` (PROTOCOL.md's text) has it now."""
-    start = doc.index(BEGIN)
+def table_at(doc: str, begin: str) -> str:
+    """The Markdown table that follows the line ``begin`` in ``doc``, that line included, as
+    ``doc`` has it now (the facts' and the actions' tables in PROTOCOL.md)."""
+    start = doc.index(begin)
     lines = doc[start:].splitlines(keepends=True)
     end = 1 + next(i for i, line in enumerate(lines[1:]) if not line.startswith("|"))
     return "".join(lines[:end])
+
+
+def current(doc: str) -> str:
+    """The table as ``doc`` (PROTOCOL.md's text) has it now."""
+    return table_at(doc, BEGIN)
 
 
 def written(doc: str) -> str:
