@@ -77,7 +77,7 @@ def record(seed: int, decks: tuple[list[int], list[int]], limit: int) -> tuple[l
     state = engine.fold(genesis)
     actions: list[tuple[int, Any]] = []
     while len(actions) < limit and (owed := engine.pending(state)) is not None:
-        seat = int(owed["seat"])  # type: ignore[call-overload]
+        seat = int(owed["seat"])
         action = policy(rnd, engine.legal_actions(state, seat))
         state = engine.fold(engine.decide(state, seat, action), state)
         actions.append((seat, action))
@@ -117,7 +117,7 @@ def engine_work(genesis: list[Any], actions: list[tuple[int, Any]]) -> tuple[flo
             vp.pending(new, v)
         owed = engine.pending(new)
         if owed is not None:
-            vp.legal(new, int(owed["seat"]))  # type: ignore[call-overload]
+            vp.legal(new, int(owed["seat"]))
         total += clock() - t0
         digest.update(h.encode())
         state = new

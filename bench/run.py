@@ -48,7 +48,7 @@ def play(seed: int) -> tuple[State, list[list[Fact]], list[tuple[int, dict[str, 
     s = fold(entries[0])
     actions: list[tuple[int, dict[str, Any]]] = []
     while (p := pending(s)) is not None and len(actions) < 3000:
-        seat = int(p["seat"])  # type: ignore[call-overload]
+        seat = int(p["seat"])
         acts = legal_actions(s, seat)
         pref = [a for a in acts if a["do"] in ("attack", "summon")]
         a = rnd.choice(pref) if pref and rnd.random() < 0.8 else rnd.choice(acts)

@@ -21,6 +21,15 @@ class ChoiceKind(StrEnum):
     REPLAY = "replay"  # the attack target changed: attack again, another target, or not
 
 
+class Pending(TypedDict):
+    """The decision owed now (``engine.pending``; PROTOCOL.md, ``pending``): who decides, its kind
+    (``"priority"``, or the ``ChoiceKind`` of ``State.choice``) and the question in words."""
+
+    seat: int
+    kind: str
+    prompt: str
+
+
 class PendingChoice(TypedDict, total=False):
     """A pending choice; which keys it has depends on its ``kind``."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from .decisions import Pending
 from .kernel import memo
 from .prompts import prompt_for
 from .state import State
 
 
-def pending(s: State) -> dict[str, object] | None:
+def pending(s: State) -> Pending | None:
     """Who must decide now, and what kind of decision (None: nobody). Read only: the dict is
     the state's (worked out once per state); copy it to change it."""
     return memo.pending(s, _pending)
@@ -19,7 +20,7 @@ def owed_by(s: State) -> object:
     return None if owed is None else owed["seat"]
 
 
-def _pending(s: State) -> dict[str, object] | None:
+def _pending(s: State) -> Pending | None:
     if s.finished or not s.started:
         return None
     if s.choice is not None:

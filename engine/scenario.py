@@ -147,7 +147,7 @@ class Runner:
 
     def waiting(self) -> int | None:
         p = pending(self.state)
-        return None if p is None else int(p["seat"])  # type: ignore[call-overload]
+        return None if p is None else p["seat"]
 
     def act(self, seat: int, action: WireAction) -> None:
         facts = engine_decide(self.state, seat, action)

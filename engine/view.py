@@ -8,7 +8,7 @@ finished matches and the operator's replays.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
@@ -256,7 +256,7 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
     p = pending(s)  # read only: copied below where it is shown whole
     if p is None:
         return None
-    decider = cast(int, p["seat"])  # an int (flow.pending: a choice's seat or the priority)
+    decider = p["seat"]  # a choice's seat or the priority
     if decider == seat:
         out = dict(p)
         for key in ("card", "source"):  # the trigger's card; the card whose effect asks

@@ -16,6 +16,7 @@ from engine import catalog as _catalog
 from engine import scenario as _scenario
 from engine.aliases import AliasBook as AliasBook
 from engine.card_data import CardData as CardData
+from engine.decisions import Pending as Pending
 from engine.decks import DEMO_DECKS as DEMO_DECKS
 from engine.effects.base import SCRIPTS as SCRIPTS
 from engine.facts import facts_of as facts_of
@@ -93,9 +94,9 @@ def share_unwritten(state: State) -> int:
     return int(engine.share_unwritten(state, CARD_POOL))
 
 
-def pending(state: State) -> dict[str, Any] | None:
-    p: dict[str, Any] | None = engine.pending(state)
-    return p
+def pending(state: State) -> Pending | None:
+    """The decision owed (read only: the state's own)."""
+    return engine.pending(state)
 
 
 def owed_by(state: State) -> object:

@@ -9,7 +9,9 @@ Cache invariants: docs/performance.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from ..decisions import Pending
 
 if TYPE_CHECKING:
     from ..state import Card, State
@@ -128,7 +130,7 @@ def viewer_slot(seat: int | None) -> int:
     return 2 if seat is None else seat
 
 
-NOT_WORKED_OUT: Final[dict[str, object]] = {}
+NOT_WORKED_OUT: Final = cast(Pending, {})
 """``Memo.pending`` of a state whose decision is not worked out yet (None: nobody owes one)."""
 
 
@@ -141,7 +143,7 @@ class Memo:
     __slots__ = ("board_hash", "legal", "pending", "shown", "sources", "stats", "zones")
 
     def __init__(self) -> None:
-        self.pending: dict[str, object] | None = NOT_WORKED_OUT  # owed.pending
+        self.pending: Pending | None = NOT_WORKED_OUT  # owed.pending
         self.legal: list[list[Any] | None] | None = None  # legal.legal_actions, per seat
         self.stats: dict[Any, Any] | None = None  # view._stats: by card id
         self.zones: list[Any] | None = None  # view.view: the players' part, per viewer

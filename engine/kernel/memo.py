@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
+from ..decisions import Pending
 from ..facts import Fact, Passed, Priority
 from ..state import Card, Player, State
 from .caches import NOT_WORKED_OUT, Memo, Roster, board_of, memo_of
 from .hashing import carry_board_hash
 
 
-def pending(s: State, work_out: Callable[[State], dict[str, object] | None]) -> dict[str, object] | None:
+def pending(s: State, work_out: Callable[[State], Pending | None]) -> Pending | None:
     """The decision owed in ``s`` (``work_out(s)`` once per state)."""
     memo = memo_of(s)
     got = memo.pending

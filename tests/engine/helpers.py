@@ -25,7 +25,7 @@ def pass_until(s: State, cond: Any, limit: int = 60) -> State:
             return s
         p = pending(s)
         assert p is not None, "duel over before the condition held"
-        s = act(s, int(p["seat"]), {"do": "pass"})  # type: ignore[call-overload]
+        s = act(s, int(p["seat"]), {"do": "pass"})
     raise AssertionError("condition never held")
 
 

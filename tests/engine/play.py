@@ -47,7 +47,7 @@ def play(
         p = pending(state)
         if p is None:
             break
-        seat = int(p["seat"])  # type: ignore[call-overload]
+        seat = int(p["seat"])
         acts = legal_actions(state, seat)
         a = rnd.choice(acts) if rnd.random() < policy_random else aggressive(rnd, acts)
         facts = decide(state, seat, a)

@@ -142,7 +142,7 @@ def _engine_facts() -> list[Fact]:
             owed = pending(state)
             if owed is None:
                 break
-            seat = int(owed["seat"])  # type: ignore[call-overload]
+            seat = int(owed["seat"])
             facts = decide(state, seat, rnd.choice(legal_actions(state, seat)))
             out += facts
             state = apply_facts(state, facts)

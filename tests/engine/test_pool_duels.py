@@ -45,7 +45,7 @@ def test_random_pool_duels(seed: int, aggression: float) -> None:
         p = pending(s)
         if p is None:
             break
-        seat = int(p["seat"])  # type: ignore[call-overload]
+        seat = int(p["seat"])
         acts = legal_actions(s, seat)
         assert acts, f"seat {seat} owes a decision but has no legal action: {p}"
         keen = [a for a in acts if a["do"] in ("attack", "summon", "activate", "retarget")]

@@ -324,7 +324,7 @@ class Explorer:
             p = pending(sim)
             if p is None or len(sim.chain) < n:
                 break
-            w = int(p["seat"])  # type: ignore[call-overload]
+            w = int(p["seat"])
             acts = legal_actions(sim, w)
             passes = [x for x in acts if x["do"] == "pass"]
             if sim.choice is not None and sim.choice.get("kind") in ("cards", "options"):
@@ -375,7 +375,7 @@ class Explorer:
             p = pending(s)
             if p is None:
                 break
-            seat = int(p["seat"])  # type: ignore[call-overload]
+            seat = int(p["seat"])
             acts = legal_actions(s, seat)
             a = self.pick(acts)
             self.where = f"action {i} ({'AB'[seat]}: {a})"

@@ -209,7 +209,7 @@ def test_a_cheating_viewer_cannot_track_or_name_hidden_cards(seed: int, aggressi
         owed = pending(state)
         if owed is None:
             break
-        seat = int(owed["seat"])  # type: ignore[call-overload]
+        seat = int(owed["seat"])
         legal = vp.legal(state, seat)
         check_frame(vp, state, state, legal, cheaters[seat], entry_no)
         assert [vp.to_engine(seat, a) for a in legal] == legal_actions(state, seat)

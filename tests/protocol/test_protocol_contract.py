@@ -60,7 +60,7 @@ def observed(duels: int = 6) -> tuple[dict[str, set[str]], dict[str, set[str]], 
             owed = pending(state)
             if owed is None:
                 break
-            seat = int(owed["seat"])  # type: ignore[call-overload]
+            seat = int(owed["seat"])
             kinds.add(str(owed["kind"]))
             legal = vp.legal(state, seat)
             for a in legal:
