@@ -183,12 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.write:
         sys.stdout.write(typescript() if args.ts else table())
         return 0
-    doc = PROTOCOL.read_text("utf-8")
-    _write(PROTOCOL, doc, written(doc), "the action table")
-    ts = ACTIONS_TS.read_text("utf-8") if ACTIONS_TS.exists() else ""
-    _write(ACTIONS_TS, ts, typescript(), "the action types")
-    py = ACTIONS_PY.read_text("utf-8") if ACTIONS_PY.exists() else ""
-    _write(ACTIONS_PY, py, python(), "the clients' action kinds")
+    _write(PROTOCOL, written(PROTOCOL.read_text("utf-8")), "the action table")
+    _write(ACTIONS_TS, typescript(), "the action types")
+    _write(ACTIONS_PY, python(), "the clients' action kinds")
     return 0
 
 

@@ -186,7 +186,9 @@ def typescript() -> str:
 # ---------------------------------------------------------------------------------- the command
 
 
-def _write(path: Path, old: str, new: str, what: str) -> None:
+def _write(path: Path, new: str, what: str) -> None:
+    """``path`` made ``new`` (created if missing), saying whether it changed."""
+    old = path.read_text("utf-8") if path.exists() else ""
     if new != old:
         path.write_text(new, "utf-8")
         print(f"wrote {what} into {path}")
@@ -202,10 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.write:
         sys.stdout.write(typescript() if args.ts else table())
         return 0
-    doc = PROTOCOL.read_text("utf-8")
-    _write(PROTOCOL, doc, written(doc), "the fact table")
-    ts = FACTS_TS.read_text("utf-8") if FACTS_TS.exists() else ""
-    _write(FACTS_TS, ts, typescript(), "the fact types")
+    _write(PROTOCOL, written(PROTOCOL.read_text("utf-8")), "the fact table")
+    _write(FACTS_TS, typescript(), "the fact types")
     return 0
 
 
