@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from server import rules
 from server.storage.entry import LogEntry
 
 VIEWPOINTS: dict[str, int | None] = {"0": 0, "1": 1, "spectator": None}
+V = TypeVar("V")
+
 CACHE_MATCHES = 16
 CHECKPOINT_EVERY = 100
 
@@ -122,50 +124,55 @@ def _result_of(log: list[LogEntry]) -> dict[str, Any] | None:
     return None
 
 
-class LogCache:
-    """The logs of recently replayed finished matches (they never change), with their
-    checkpoints."""
+class Recent(Generic[V]):
+    """What was made for the last ``size`` finished matches used, the least recently used
+    dropped first (a finished match never changes, so nothing kept goes stale)."""
 
     def __init__(self, size: int = CACHE_MATCHES) -> None:
         self._size = size
-        self._logs: OrderedDict[str, tuple[list[LogEntry], dict[int, Checkpoint]]] = OrderedDict()
+        self._kept: OrderedDict[str, V] = OrderedDict()
+
+    def get(self, match_id: str) -> V | None:
+        got = self._kept.get(match_id)
+        if got is not None:
+            self._kept.move_to_end(match_id)
+        return got
+
+    def peek(self, match_id: str) -> V | None:
+        """As :meth:`get`, without counting as a use."""
+        return self._kept.get(match_id)
+
+    def put(self, match_id: str, value: V) -> None:
+        self._kept[match_id] = value
+        self._kept.move_to_end(match_id)
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+class LogCache:
+    """The logs of recently replayed finished matches, with their checkpoints."""
+
+    def __init__(self, size: int = CACHE_MATCHES) -> None:
+        self._logs: Recent[tuple[list[LogEntry], dict[int, Checkpoint]]] = Recent(size)
 
     def get(self, match_id: str) -> list[LogEntry] | None:
         got = self._logs.get(match_id)
-        if got is not None:
-            self._logs.move_to_end(match_id)
         return None if got is None else got[0]
 
     def checkpoints(self, match_id: str) -> dict[int, Checkpoint] | None:
-        got = self._logs.get(match_id)
+        got = self._logs.peek(match_id)
         return None if got is None else got[1]
 
     def clear(self) -> None:
         self._logs.clear()
 
     def put(self, match_id: str, log: list[LogEntry]) -> None:
-        self._logs[match_id] = (log, {})
-        self._logs.move_to_end(match_id)
-        while len(self._logs) > self._size:
-            self._logs.popitem(last=False)
+        self._logs.put(match_id, (log, {}))
 
 
-class FileCache:
+class FileCache(Recent[bytes]):
     """The replay files (bytes) of recently downloaded finished matches: a file is made once in
-    a reader process, then served from here (a finished match's file never changes)."""
-
-    def __init__(self, size: int = CACHE_MATCHES) -> None:
-        self._size = size
-        self._files: OrderedDict[str, bytes] = OrderedDict()
-
-    def get(self, match_id: str) -> bytes | None:
-        got = self._files.get(match_id)
-        if got is not None:
-            self._files.move_to_end(match_id)
-        return got
-
-    def put(self, match_id: str, data: bytes) -> None:
-        self._files[match_id] = data
-        self._files.move_to_end(match_id)
-        while len(self._files) > self._size:
-            self._files.popitem(last=False)
+    a reader process, then served from here."""
