@@ -25,7 +25,8 @@ class CardData:
     atk: int  # -1 for '?'
     def_: int
     text: str
-    group: str  # seed | support | pool
+    group: str  # seed | support | pool | goat
+    text_goat: str = ""  # the Goat-era wording, where Goat play uses an older one (engine/data/goat)
     # the passcode as one int object, for lookups by passcode (``effects.base.script_of``):
     # compiled, ``code`` is kept unboxed and each lookup by it made a new int object
     key: Any = field(init=False, repr=False, compare=False)

@@ -35,6 +35,7 @@ def _load() -> dict[int, CardData]:
             def_=_stat(c.get("def", 0)),
             text=str(c.get("text", "")),
             group=str(c.get("group", "")),
+            text_goat=str(c.get("text_goat", "")),
         )
     return out
 

@@ -37,7 +37,8 @@ from typing import Any
 import yaml
 
 import engine.effects  # noqa: F401  (registers every card script)
-from engine.cards import CARDS, CARDS_BY_NAME
+from engine.cards import CARDS_BY_NAME
+from engine.catalog import supported
 from engine.effects.base import SCRIPTS
 from engine.stats import summoned_only_its_own_way
 
@@ -187,7 +188,7 @@ def refused_cards() -> tuple[set[str], set[str]]:
 
 
 def test_the_exempt_cards_are_exactly_those_with_nothing_to_refuse() -> None:
-    nothing = {c.name for c in CARDS.values() if not has_activated_effect(c.name) and not has_summon_condition(c.name)}
+    nothing = {c.name for c in supported() if not has_activated_effect(c.name) and not has_summon_condition(c.name)}
     assert set(EXEMPT) == nothing, (
         f"not exempt but nothing to refuse: {sorted(nothing - set(EXEMPT))}; "
         f"exempt but refusable: {sorted(set(EXEMPT) - nothing)}"
@@ -197,7 +198,7 @@ def test_the_exempt_cards_are_exactly_those_with_nothing_to_refuse() -> None:
 def test_every_card_has_a_refused_scenario() -> None:
     activations, summons = refused_cards()
     lacking = []
-    for card in sorted(CARDS.values(), key=lambda c: c.name):
+    for card in supported():  # a card not yet scripted is in no deck a duel may use
         name = card.name
         if name in EXEMPT:
             continue
