@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         },
     ),
     ("model", {"engine.state", "engine.kernel.caches", "engine.kernel.interning"}),
+    ("formats", {"engine.formats"}),
     (
         "kernel",
         {"engine.kernel", "engine.kernel.fields", "engine.kernel.hashing", "engine.kernel.cow", "engine.kernel.memo"},
