@@ -373,3 +373,53 @@ def start_battle_phase(ctx: Ctx) -> None:
     """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
     CARD-1)."""
     start_step.enter(ctx)
+
+
+# ------------------------------------------------------------------ Spell and Trap Cards on the field
+
+
+def spells_traps_on_field(s: State, but: int | None = None) -> list[Card]:
+    """Every Spell and Trap Card on the field (the Spell & Trap Zones and the Field Zones of both
+    players, face-up or face-down, a monster equipped as an Equip Spell Card among them), the turn
+    player's first, except the card ``but`` (the card whose effect this is: Giant Trunade and
+    Heavy Storm do not count themselves)."""
+    out: list[Card] = []
+    for seat in (s.turn_player, other(s.turn_player)):
+        for c in s.field_cards(seat):
+            if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD) and c.id != but:
+                out.append(c)
+    return out
+
+
+def discard(ctx: Ctx, cards: list[int]) -> None:
+    """Discard these cards from the hand to the Graveyard, at the same time (an effect's discard,
+    not a cost: Graceful Charity, Card Destruction, Delinquent Duo)."""
+    for cid in cards:
+        c = ctx.s.cards[cid]
+        if c.zone == Zone.HAND:
+            send_to_grave(ctx, c, reason="discard")
+
+
+def banish_copies_from_decks(ctx: Ctx, name: str, pred: Callable[[Card], bool]) -> None:
+    """Both players banish every card named ``name`` (of the kind ``pred`` accepts) from their
+    Deck, then shuffle it (Nobleman of Crossout, Nobleman of Extermination: "both players check
+    their respective Decks and remove ... from play. Then shuffle the Decks"). Each player looks
+    only at their own Deck; what is banished is public."""
+    s = ctx.s
+    for seat in (s.turn_player, other(s.turn_player)):
+        for cid in list(s.players[seat].deck):
+            c = s.cards[cid]
+            if c.data.name == name and pred(c):
+                move(ctx, c, "banished", reason="effect")
+        shuffle_deck(ctx, seat)
+
+
+def destroy_and_banish(ctx: Ctx, c: Card, by: int) -> bool:
+    """ "Destroy ... and remove it from play" (Nobleman of Crossout, Nobleman of Extermination):
+    destroy the card, and if it was destroyed, banish it from the Graveyard (it is banished at
+    once when an effect banishes it instead). True if it was destroyed."""
+    destroy(ctx, c, reason="effect", by=by)
+    if c.zone == Zone.GRAVEYARD:
+        move(ctx, c, "banished", reason="effect")
+        return True
+    return c.zone == Zone.BANISHED
