@@ -348,6 +348,8 @@ def _activated(s: State, f: F.Activated) -> None:
 
 @handles(F.Negated)
 def _negated(s: State, f: F.Negated) -> None:
+    if f.what == "summon":
+        return  # a Summon negated (``ops.negate_summon``): no chain link; the monster is destroyed next
     link = s.chain[int(f.link) - 1]
     if f.what == "effect":
         link.effect_negated = True

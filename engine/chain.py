@@ -94,6 +94,35 @@ def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
         ctx.emit(Event(event={**ev, "left": [*ev.get("left", []), *left]}))
 
 
+def may_answer_summon(s: State, seat: int) -> bool:
+    """Whether ``seat`` is given the window in which a monster would be Summoned (ruling SUM-3),
+    judged from what both players can see, so that being asked betrays nothing: a face-down Spell
+    or Trap Card it Set before this turn (any of them may be a Counter Trap), or a face-up card of
+    its own with an effect that negates a Summon, or, while any card's effect that negates a Summon
+    is activated from the hand, a card in its hand."""
+    for c in s.field_cards(seat):
+        if c.zone in _SPELL_ZONES and not c.face_up and c.set_turn < s.turn:
+            return True
+        if c.face_up and any(e.negates_summon for e in effects_of(c)):
+            return True
+    if s.players[seat].hand:
+        return any(e.negates_summon and e.from_hand for sc in SCRIPTS.values() for e in sc.effects)
+    return False
+
+
+def summon_window_skips(s: State) -> bool:
+    """The player with priority in the ``summoning`` window, before any chain, is not given it
+    (``may_answer_summon``): the rules pass for them."""
+    ev = s.event
+    return (
+        ev is not None
+        and ev.get("kind") == EventKind.SUMMONING
+        and not s.chain
+        and s.choice is None
+        and not may_answer_summon(s, s.priority)
+    )
+
+
 def open_state(s: State) -> bool:
     """An open game state: empty chain, no event waiting for an answer."""
     return not s.chain and not event_blocks(s) and s.choice is None
@@ -154,6 +183,8 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     speed = eff.speed
     if s.choice is not None or s.finished:
         return False
+    if not s.chain and s.event is not None and s.event.get("kind") == EventKind.SUMMONING and not eff.negates_summon:
+        return False  # a monster would be Summoned: only an effect that negates the Summon starts a chain
     if s.chain:
         top = link_speed(s, s.chain[-1])
         if speed < 2 or speed < top:

@@ -27,17 +27,17 @@ from .actions import (
 )
 from .apply import fold
 from .battle import battle_step
-from .chain import activate, activate_trigger, field_snapshot, note_left_field, trigger_actions
+from .chain import activate, activate_trigger, field_snapshot, trigger_actions
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
 from .effects.choices import answer
-from .facts import Choice, DuelEnded, Event, Passed, Priority, Summoned, TriggerDone, Used
+from .facts import Choice, DuelEnded, Event, Passed, Summoned, TriggerDone, Used
 from .flow import auto_pass_turn_player, end_phase_over, settle
 from .kernel.cow import begin_in_place, derive, end_in_place
 from .kernel.memo import carry_over
 from .legal import find_legal, trigger_indices
-from .main_phase import change_position, flip_summon, set_spell_trap, summon
-from .ops import move, raise_event, send_to_grave
+from .main_phase import change_position, flip_summon, set_spell_trap, summon, would_be_summoned
+from .ops import move, send_to_grave
 from .state import Card, State
 from .types import ChoiceKind, Fact, IllegalAction, Position, other
 
@@ -54,10 +54,7 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
         )
     )
     ctx.emit(Used(key=f"proper_summon:{card.id}"))  # properly Summoned: may be revived later
-    raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "special", "seat": seat})
-    ctx.emit(Event(event={"kind": "summoned", "card": card.id, "how": "special"}))
-    note_left_field(ctx, was, "tribute")  # Galaxy-Eyes' Tributes (ruling LF-3)
-    ctx.emit(Priority(seat=seat, passes=0))
+    would_be_summoned(ctx, seat, card, "special", was)  # Galaxy-Eyes' Tributes open their window after it
 
 
 def decide(state: State, seat: int, action: object) -> list[Fact]:

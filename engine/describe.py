@@ -265,6 +265,8 @@ def _passed(fact: WireFact, name_of: NameOf | None) -> str | None:
 
 @narrates(F.Negated)
 def _negated(fact: WireFact, name_of: NameOf | None) -> str | None:
+    if fact.get("what") == "summon":
+        return f"    the Summon of {_card(fact, name_of)} is negated"
     return f"    chain link {fact['link']} ({_card(fact, name_of)}): {fact.get('what', 'activation')} negated"
 
 

@@ -9,7 +9,7 @@ time (the ``event`` and ``triggered`` facts hold them as they are, so the log do
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Required, TypedDict
+from typing import Any, Required, TypedDict
 
 
 class EventKind(StrEnum):
@@ -19,6 +19,12 @@ class EventKind(StrEnum):
 
     ATTACK_DECLARED = "attack_declared"
     SUMMONED = "summoned"
+    SUMMONING = "summoning"
+    """A monster would be Summoned (``main_phase.summon``, ``flip_summon``, a Summon by a card's own
+    procedure): it is on the field, its Summon not yet done. Only effects that negate a Summon
+    (``Effect(negates_summon=True)``: Solemn Judgment) may be activated in this window; when both
+    players pass it, or its chain has resolved without negating it, the monster is Summoned
+    (``main_phase.complete_summon``) and the ``summoned`` window follows."""
     FLIPPED = "flipped"
     ACTIVATED = "activated"
     CHAIN_RESOLVED = "chain_resolved"
@@ -83,3 +89,4 @@ class GameEvent(TypedDict, total=False):
     cards: list[LeftCard]  # left_field: every card that left
     left: list[LeftCard]  # another window's event: the cards that left the field meanwhile
     soft: bool  # a window the next action closes unless it answers it
+    was: list[list[Any]]  # summoning: the monsters on the field before the Summon (its Tributes' window)

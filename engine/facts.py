@@ -530,7 +530,7 @@ class Triggered(Fact):
 
 @fact
 class Negated(Fact):
-    """`what`: `activation` or `effect`"""
+    """`what`: `activation` or `effect` of chain link `link`, or `summon` (`link` 0: the Summon of `card`)"""
 
     t: ClassVar[str] = "negated"
     SENT: ClassVar[Sent] = with_cards(("link", "what"), cards=("card",), public_codes=("code",))

@@ -25,6 +25,7 @@ from .chain import (
     activate_trigger,
     activation_actions,
     resolve_chain,
+    summon_window_skips,
     trigger_actions,
     trigger_group,
 )
@@ -47,6 +48,7 @@ from .facts import (
     Turn,
 )
 from .legal import legal_actions
+from .main_phase import complete_summon
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .state import State
 from .types import CardFlag, EventKind, LingeringFlag, Phase, Step, Zone, other
@@ -156,6 +158,9 @@ def _return_control(ctx: Ctx) -> None:
 def advance(ctx: Ctx) -> None:
     """Both players passed on an empty chain: the game moves on (the row of the current phase)."""
     s = ctx.s
+    if complete_summon(ctx):
+        auto_pass_turn_player(ctx)  # the monster is Summoned now (ruling SUM-3)
+        return
     if s.event is not None and not s.event.get("soft") and s.step not in (Step.BATTLE, Step.DAMAGE):
         # a summon (or other game action) answered by nobody: back to the open game state
         # (in the Damage Step, e.g. monsters sent at its end, passing moves on at once)
@@ -322,6 +327,12 @@ def _timing_gone(s: State, index: int) -> bool:
     return s.triggers[index].event.get("kind") == EventKind.BATTLE_DAMAGE and s.phase != Phase.BATTLE
 
 
+def _summoning(s: State) -> bool:
+    """A monster would be Summoned (ruling SUM-3): the trigger effects waiting (its Tributes') go on
+    a chain only once it is Summoned, with its own."""
+    return s.event is not None and s.event.get("kind") == EventKind.SUMMONING
+
+
 def _end_step_waits(s: State) -> bool:
     """OCG End Step (ruling ES-2; seed 003): "If multiple Spell Speed 1 effects would activate at this time,
     they do so in separate Chains": an end-of-Battle-Phase trigger waits while a chain is open."""
@@ -345,7 +356,7 @@ def settle(ctx: Ctx) -> None:
         if not s.chain or s.passes == 0:
             if _self_destruct(ctx):
                 continue
-        group = trigger_group(s) if s.triggers and not _end_step_waits(s) else []
+        group = trigger_group(s) if s.triggers and not _end_step_waits(s) and not _summoning(s) else []
         if group:
             dead = [i for i in group if not trigger_actions(s, i) or _timing_gone(s, i)]
             if dead:
@@ -384,6 +395,9 @@ def settle(ctx: Ctx) -> None:
             else:
                 advance(ctx)
             continue
+        if summon_window_skips(s):
+            ctx.emit(Passed(seat=s.priority, auto=True))  # not given the summoning window (ruling SUM-3)
+            continue
         if _auto_pass_wanted(s):
             ctx.emit(Passed(seat=s.priority, auto=True))
             continue
@@ -400,6 +414,9 @@ def _after_chain(ctx: Ctx) -> None:
         return
     if damage_step.one_chain_only(s):
         damage_step.calculate(ctx)
+        return
+    if complete_summon(ctx):
+        auto_pass_turn_player(ctx)  # the chain did not negate the Summon waiting for it (ruling SUM-3)
         return
     ctx.emit(Priority(seat=s.turn_player, passes=0))
 

@@ -6,13 +6,16 @@ position in Main Phase 2 (ruling BS-5; seed 002).
 
 from __future__ import annotations
 
-from .chain import field_snapshot, note_left_field, open_state, tribute_options
+from typing import Any
+
+from .chain import field_snapshot, may_answer_summon, note_left_field, open_state, tribute_options
 from .ctx import Ctx
+from .events import GameEvent
 from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_summon
-from .types import MAIN_PHASES, Position, WireAction
+from .types import MAIN_PHASES, EventKind, Position, WireAction, Zone, other
 
 
 def _main_open(s: State, seat: int) -> bool:
@@ -59,7 +62,9 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
 
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
     """A Normal or Tribute Summon, or a Set. The Tributes sent from the field open a "when ...
-    sent to the Graveyard" window along with the summon's own (ruling LF-3)."""
+    sent to the Graveyard" window along with the summon's own (ruling LF-3). A Summon (not a
+    Set) first opens the window in which the monster would be Summoned (``summoning``, ruling
+    SUM-3): it is Summoned, and its ``summoned`` window opened, by ``complete_summon``."""
     s = ctx.s
     was = field_snapshot(s)
     for t in tributes:
@@ -71,9 +76,55 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
         move(ctx, card, "monsters", position=Position.DEFENSE, face_up=False)
     ctx.emit(Summoned(seat=seat, card=card.id, kind=kind, code=card.code if face_up else ABSENT))
     if face_up:
-        raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})
-        ctx.emit(Event(event={"kind": "summoned", "card": card.id}))
+        would_be_summoned(ctx, seat, card, kind, was)
+        return
     note_left_field(ctx, was, "tribute")
+    ctx.emit(Priority(seat=seat, passes=0))
+
+
+def would_be_summoned(ctx: Ctx, seat: int, card: Card, how: str, was: list[list[Any]]) -> None:
+    """The monster is on the field and would be Summoned (``how``: normal, tribute, flip, special
+    by its own procedure): the ``summoning`` window opens, the turn player first, if either player
+    is given it (``chain.may_answer_summon``; ruling SUM-3); only an effect that negates the Summon
+    may be activated in it (``chain._timing_ok``). Given to neither, the monster is Summoned at
+    once."""
+    s = ctx.s
+    if not (may_answer_summon(s, s.turn_player) or may_answer_summon(s, other(s.turn_player))):
+        _summoned(ctx, seat, card, how, was)
+        return
+    ctx.emit(Event(event={"kind": EventKind.SUMMONING.value, "card": card.id, "how": how, "seat": seat, "was": was}))
+    ctx.emit(Priority(seat=s.turn_player, passes=0))
+
+
+def complete_summon(ctx: Ctx) -> bool:
+    """The ``summoning`` window closed: unless the Summon was negated (``ops.negate_summon`` closed
+    the window), the monster is Summoned now (``_summoned``). False if no Summon was waiting."""
+    s = ctx.s
+    ev = s.event
+    if ev is None or ev.get("kind") != EventKind.SUMMONING:
+        return False
+    card = s.cards[int(ev["card"])]
+    ctx.emit(Event(event=None))
+    if card.zone == Zone.MONSTERS and card.face_up:
+        _summoned(ctx, int(ev.get("seat", s.turn_player)), card, str(ev.get("how")), list(ev.get("was", [])))
+    else:
+        ctx.emit(Priority(seat=s.turn_player, passes=0))
+    return True
+
+
+def _summoned(ctx: Ctx, seat: int, card: Card, how: str, was: list[list[Any]]) -> None:
+    """The monster is Summoned: a Flip Summon flips it (its FLIP effect activates), the
+    ``summoned`` trigger effects activate, the ``summoned`` window opens (with its Tributes'
+    ``left_field`` one, ruling LF-3) and the summoning player has priority."""
+    if how == "flip":
+        raise_event(ctx, {"kind": "flipped", "card": card.id, "by_attack": False})
+    raise_event(ctx, {"kind": "summoned", "card": card.id, "how": how, "seat": seat})
+    summoned: GameEvent = {"kind": "summoned", "card": card.id}
+    if how == "special":
+        summoned["how"] = how
+    ctx.emit(Event(event=summoned))
+    if was:
+        note_left_field(ctx, was, "tribute")
     ctx.emit(Priority(seat=seat, passes=0))
 
 
@@ -83,12 +134,11 @@ def set_spell_trap(ctx: Ctx, seat: int, card: Card) -> None:
 
 
 def flip_summon(ctx: Ctx, seat: int, card: Card) -> None:
+    """A Flip Summon: the monster is turned face-up in Attack Position and would be Summoned
+    (``would_be_summoned``); its FLIP effect activates once the Summon is done."""
     ctx.emit(PositionChanged(card=card.id, code=card.code, position=Position.ATTACK, face_up=True))
     ctx.emit(Summoned(seat=seat, card=card.id, code=card.code, kind="flip", layout=Summoned.CODE_BEFORE_KIND))
-    raise_event(ctx, {"kind": "flipped", "card": card.id, "by_attack": False})
-    raise_event(ctx, {"kind": "summoned", "card": card.id, "how": "flip", "seat": seat})
-    ctx.emit(Event(event={"kind": "summoned", "card": card.id}))
-    ctx.emit(Priority(seat=seat, passes=0))
+    would_be_summoned(ctx, seat, card, "flip", [])
 
 
 def change_position(ctx: Ctx, seat: int, card: Card) -> None:

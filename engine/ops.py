@@ -24,12 +24,14 @@ from .facts import (
     Drew,
     DuelEnded,
     Equipped,
+    Event,
     FixedOutcome,
     Flag,
     Flipped,
     LifePoints,
     Modifier,
     Moved,
+    Negated,
     Note,
     PhaseBegan,
     PositionChanged,
@@ -247,6 +249,25 @@ def pay_lp(ctx: Ctx, seat: int, amount: int) -> None:
     lp = ctx.s.players[seat].lp
     ctx.emit(LifePoints(seat=seat, lp=max(0, lp - amount), delta=-amount, reason="cost"))
     check_win(ctx)
+
+
+def pay_half_lp(ctx: Ctx, seat: int) -> None:
+    """Cost: "Pay half your Life Points" (Solemn Judgment), rounded down."""
+    pay_lp(ctx, seat, ctx.s.players[seat].lp // 2)
+
+
+def negate_summon(ctx: Ctx, c: Card, by: int) -> bool:
+    """Negate the Summon of the monster that would be Summoned now (the ``summoning`` window,
+    ``main_phase.would_be_summoned``), and destroy it (Solemn Judgment: "negate the Summon ...,
+    and if you do, destroy that card"; ruling SUM-3): it was never Summoned, its summon effects do
+    not activate; a Normal Summon stays used. False if that Summon is no longer waiting."""
+    ev = ctx.s.event
+    if ev is None or ev.get("kind") != EventKind.SUMMONING or ev.get("card") != c.id or c.zone != Zone.MONSTERS:
+        return False
+    ctx.emit(Negated(link=0, what="summon", card=c.id, code=c.code))
+    ctx.emit(Event(event=None))
+    destroy(ctx, c, reason="effect", by=by)
+    return True
 
 
 def draw(ctx: Ctx, seat: int, n: int = 1) -> None:

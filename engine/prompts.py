@@ -14,6 +14,7 @@ from .types import MAIN_PHASES, ChoiceKind, EventKind, Phase, Step
 EVENTS: Final = {
     "attack_declared": "the attack declaration",
     "summoned": "the summon",
+    EventKind.SUMMONING: "the monster about to be Summoned (only a card that negates a Summon)",
     EventKind.LEFT_FIELD: "the monster(s) leaving the field",
 }
 

@@ -78,6 +78,9 @@ class Effect:
     once_per: str | None = None  # turn | battle | duel | chain
     optional: bool = True  # triggers: mandatory when False
     negates: bool = False  # negates an activation (may answer "during damage calculation")
+    # negates a Summon: may be activated while a monster would be Summoned (the ``summoning``
+    # window, where nothing else may be; Solemn Judgment); its resolve calls ``ops.negate_summon``
+    negates_summon: bool = False
     # usable only inside the Damage Step, in its ``damage_step`` timings ("during damage
     # calculation" cards such as Injection Fairy Lily and Kuriboh; Honest)
     only_in_damage_step: bool = False

@@ -204,7 +204,8 @@ export interface TriggeredFact {
 }
 
 /**
- * `what`: `activation` or `effect`
+ * `what`: `activation` or `effect` of chain link `link`, or `summon` (`link` 0: the Summon of
+ * `card`)
  */
 export interface NegatedFact {
   t: "negated";
