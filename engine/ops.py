@@ -240,6 +240,17 @@ def damage(ctx: Ctx, seat: int, amount: int, reason: str = "effect") -> None:
     check_win(ctx)
 
 
+def damage_both(ctx: Ctx, amount: int, first: int) -> None:
+    """Inflict ``amount`` effect damage to both players at the same time (``first``'s LP change
+    first): the Duel is judged after both (both at 0 LP: a draw; ruling GEN-2)."""
+    if amount <= 0:
+        return
+    for seat in (first, other(first)):
+        lp = ctx.s.players[seat].lp
+        ctx.emit(LifePoints(seat=seat, lp=max(0, lp - amount), delta=-amount, reason="effect"))
+    check_win(ctx)
+
+
 def gain_lp(ctx: Ctx, seat: int, amount: int) -> None:
     lp = ctx.s.players[seat].lp
     ctx.emit(LifePoints(seat=seat, lp=lp + amount, delta=amount, reason="effect"))
