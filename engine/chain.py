@@ -271,8 +271,11 @@ def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Wir
     targets = eff.targets(s, card, seat)
     costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
     choices: list[list[Any]] = eff.choices(s, card, seat) if eff.choices else [[]]
+    fits = eff.fits
     for tg in targets:
         for cost in costs:
+            if fits is not None and not fits(s, card, seat, tg, cost):
+                continue
             for ch in choices:
                 a: WireAction = {"do": "activate", "card": card.id, "effect": idx}
                 if tg:

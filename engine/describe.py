@@ -289,6 +289,8 @@ def _note(fact: WireFact, name_of: NameOf | None) -> str | None:
         return f"    {SEAT[int(fact.get('seat', 0))]} excavates {card}"
     if fact.get("what") == "die_roll":
         return f"    {card}: the die shows {fact.get('result')}"
+    if fact.get("what") == "random_discard":
+        return f"    {card} is picked at random from {SEAT[int(fact.get('seat', 0))]}'s hand"
     return None
 
 

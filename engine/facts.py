@@ -578,7 +578,8 @@ class ChainResolved(Fact):
 @fact
 class Note(Fact):
     """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
-    `die_roll` and `coin_toss` (`result`)"""
+    `die_roll` and `coin_toss` (`result`), `random_discard` (a card picked at random from
+    `seat`'s hand, discarded next)"""
 
     t: ClassVar[str] = "note"
     SENT: ClassVar[Sent] = with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",))

@@ -558,6 +558,14 @@ def _fixed(ctx: Ctx, what: str) -> object | None:
     return first
 
 
+def pick_at_random(ctx: Ctx, cards: list[int]) -> int:
+    """One of ``cards`` (not empty) picked at random with the duel's PRNG: a random discard
+    (Delinquent Duo). The new PRNG state is a fact nobody is sent."""
+    new, i = rng.below(ctx.s.rng, len(cards))
+    ctx.emit(Rng(rng=new))
+    return cards[i]
+
+
 def roll_die(ctx: Ctx, card: Card) -> int:
     """Roll a six-sided die for ``card``'s controller with the duel's PRNG (or the result a
     scenario fixed); the PRNG state and the public result are facts."""

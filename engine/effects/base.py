@@ -95,6 +95,10 @@ class Effect:
     # for trigger effects. Only for selections the text makes at activation: the others are
     # made as the effect resolves (``choices.ask_cards``, ruling SEL-1).
     choices: Callable[[State, Card, int], list[list[Any]]] | None = None
+    # (s, card, seat, targets, cost): whether a choice of targets goes with a choice of cost, for a
+    # text that pays its cost before it targets ("Send 2 Spell Cards ..., then target 1 Spell Card
+    # in your Graveyard": Spell Reproduction may target a Spell it sent); None: any pair goes
+    fits: Callable[[State, Card, int, list[int], list[int]], bool] | None = None
     # event kinds whose pending trigger effects this card may be activated ahead of (Flashbang:
     # "battle_damage", ruling DS-8); they wait while its chain resolves
     ahead_of: frozenset[str] = frozenset()

@@ -17,8 +17,8 @@ from ..battle import start_step
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
-from ..facts import Modifier, Negated, Used
-from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
+from ..facts import Modifier, Negated, Note, Used
+from ..ops import damage, destroy, move, pick_at_random, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
@@ -423,3 +423,40 @@ def destroy_and_banish(ctx: Ctx, c: Card, by: int) -> bool:
         move(ctx, c, "banished", reason="effect")
         return True
     return c.zone == Zone.BANISHED
+
+
+def discard_at_random(ctx: Ctx, seat: int, source: int) -> int | None:
+    """``seat`` discards 1 card of its hand picked at random (Delinquent Duo); the card picked is
+    noted (``random_discard``) as it goes to the Graveyard. None if the hand is empty."""
+    hand = list(ctx.s.players[seat].hand)
+    if not hand:
+        return None
+    cid = pick_at_random(ctx, hand)
+    c = ctx.s.cards[cid]
+    ctx.emit(Note(what="random_discard", card=cid, code=c.code, seat=seat))
+    send_to_grave(ctx, c, reason="discard", by=source)
+    return cid
+
+
+def settable_spells_traps(s: State, seat: int) -> list[int]:
+    """The Spell and Trap Cards in ``seat``'s hand it could Set now: a free Spell & Trap Zone
+    (a Field Spell is not Set by an effect here; Dust Tornado)."""
+    if None not in s.players[seat].spells_traps:
+        return []
+    return hand_candidates(s, seat, lambda c: c.data.is_trap or (c.data.is_spell and c.data.prop != "field"))
+
+
+def set_from_hand(ctx: Ctx, c: Card) -> None:
+    """Set a Spell or Trap Card from the hand by an effect: face-down in a Spell & Trap Zone, Set
+    this turn (it cannot be activated before the next, ruling CH-2); unseen by the opponent."""
+    if c.zone == Zone.HAND and None in ctx.s.players[c.controller].spells_traps:
+        move(ctx, c, "spells_traps", face_up=False, reason="set")
+
+
+def opponents_cards(s: State, seat: int, spells_traps_only: bool = False) -> list[Card]:
+    """The cards ``seat``'s opponent controls on the field (only its Spell and Trap Cards: those of
+    its Spell & Trap Zones and Field Zone)."""
+    cards = s.field_cards(other(seat))
+    if spells_traps_only:
+        return [c for c in cards if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD)]
+    return cards

@@ -247,7 +247,8 @@ export interface ChainResolvedFact {
 
 /**
  * a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both
- * players), `die_roll` and `coin_toss` (`result`)
+ * players), `die_roll` and `coin_toss` (`result`), `random_discard` (a card picked at random from
+ * `seat`'s hand, discarded next)
  */
 export interface NoteFact {
   t: "note";
