@@ -79,6 +79,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "engine.scenario_keys",
             "engine.scenario_questions",
             "engine.scenario_setup",
+            "engine.deckcheck",
         },
     ),
 ]
