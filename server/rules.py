@@ -12,8 +12,11 @@ from typing import Any
 
 import engine
 from engine import catalog as _catalog
+from engine import deckcheck as _deckcheck
+from engine import formats as _formats
 from engine import scenario as _scenario
 from engine import stored as _stored
+from engine import ydk as _ydk
 from engine.aliases import AliasBook as AliasBook
 from engine.card_data import CardData as CardData
 from engine.decisions import Pending as Pending
@@ -164,6 +167,20 @@ supported = _catalog.supported
 unsupported = _catalog.unsupported
 cards_doc = _catalog.cards_doc
 markdown_table = _catalog.markdown_table
+
+# formats and deck lists (``duel deck check``, match creation: docs/formats.md)
+Format = engine.Format
+FORMATS = engine.FORMATS
+UnknownFormat = _formats.UnknownFormat
+named_format = engine.named
+card_text = engine.card_text
+DeckList = _ydk.DeckList
+DeckListError = _ydk.DeckListError
+parse_deck_list = _ydk.parse_deck_list
+DECK_LIST_MAX_BYTES = _ydk.MAX_BYTES
+check_deck = _deckcheck.check_deck
+split_deck = _deckcheck.split_deck
+supported_codes = _deckcheck.supported_codes
 
 # scenario files (``duel scenario``, a puzzle served as a match)
 ScenarioError = _scenario.ScenarioError

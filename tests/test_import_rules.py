@@ -35,6 +35,8 @@ LAYERS: list[tuple[str, set[str]]] = [
             "engine.decisions",
             "engine.counters",
             "engine.describe",
+            "engine.ydk",
+            "engine.format_data",
         },
     ),
     ("model", {"engine.state", "engine.kernel.caches", "engine.kernel.interning"}),
@@ -77,6 +79,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "engine.scenario_keys",
             "engine.scenario_questions",
             "engine.scenario_setup",
+            "engine.deckcheck",
         },
     ),
 ]
