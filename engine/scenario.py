@@ -33,7 +33,7 @@ from .scenario_keys import (
     plain_value,
 )
 from .scenario_questions import answer_step, asked_seat, question_text, resolution_choice_text, step_text
-from .scenario_setup import SEATS, build_setup
+from .scenario_setup import SEATS, build_setup, duel_format
 from .state import State
 from .stats import atk, def_
 from .types import Fact, IllegalAction, WireAction, Zone
@@ -475,6 +475,7 @@ class Runner:
 
 def run(doc: dict[str, Any]) -> Result:
     """Run one parsed scenario document."""
-    if not isinstance(doc, dict) or doc.get("format") != 1:
+    if not isinstance(doc, dict) or "format" not in doc:
         raise ScenarioError("only scenario format 1 is supported")
+    duel_format(doc)  # 1, or the name of the duel's format
     return Runner(doc).run()

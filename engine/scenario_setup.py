@@ -12,6 +12,7 @@ from .cards import CARDS_BY_NAME
 from .chain import once_key_for
 from .effects.base import SCRIPTS
 from .facts import ABSENT, Setup
+from .formats import FORMATS
 from .scenario_keys import (
     COINS,
     PHASE_NAMES,
@@ -140,9 +141,21 @@ def _label(b: _Builder, v: Any, where: str) -> int:
     raise ScenarioError(f"unknown label or card name {v!r} in {where}")
 
 
+def duel_format(doc: dict[str, Any]) -> str | None:
+    """The duel format a scenario names (``format: goat``), None for ``format: 1`` (the rules
+    of a log that names none, ``engine.formats.DEFAULT``; so is a document without the key)."""
+    fmt = doc.get("format", 1)
+    if fmt == 1 and not isinstance(fmt, bool):
+        return None
+    if isinstance(fmt, str) and fmt in FORMATS:
+        return fmt
+    raise ScenarioError(f"format: 1 or a duel format ({', '.join(FORMATS)}), not {fmt!r}")
+
+
 def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
     """The ``setup`` fact for a scenario's start position, and its label -> card id map."""
     check_keys("the scenario", doc, TOP_KEYS)
+    fmt = duel_format(doc)
     start = check_map("start", doc.get("start"))
     check_keys("start", start, START_KEYS)
     turn = int(start.get("turn", 3))
@@ -192,6 +205,8 @@ def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
                 # one of them already destroyed by battle and sent to the Graveyard this Battle Phase
                 e.setdefault("flags", {})["battle_sent"] = [turn, battle_phases]
     options: dict[str, Any] = {"scenario": True}
+    if fmt is not None:
+        options["format"] = fmt  # the duel's format, in its genesis (engine.formats)
     dice = doc.get("dice")
     if dice is not None:
         if not isinstance(dice, list) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
