@@ -547,6 +547,11 @@ def _note(s: State, f: F.Note) -> None:
     """A fact for the record only (a negated effect, a resolution without effect)."""
 
 
+@handles(F.Revealed)
+def _revealed(s: State, f: F.Revealed) -> None:
+    """Cards shown to a player: the state does not change (the viewers' facts say who saw them)."""
+
+
 def apply_facts(state: State, facts: list[Fact]) -> State:
     """Pure: the state after a whole entry's facts (``fold``)."""
     s = derive(state)

@@ -42,6 +42,7 @@ class PendingChoice(TypedDict, total=False):
     then: str  # cards, options: the continuation the answer goes to (engine.effects.choices.THEN)
     data: dict[str, Any]  # cards, options: what the continuation keeps (its card's own keys)
     source: int  # cards, options: the card whose effect asks
+    revealed: bool  # cards: the candidates were revealed to the deciding seat (shown by name)
     index: int  # trigger: the pending trigger asked about
     indices: list[int]  # trigger: the simultaneous triggers of one player, to activate in order
     card: int  # trigger: its card

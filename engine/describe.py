@@ -280,6 +280,15 @@ def _chain_resolved(fact: WireFact, name_of: NameOf | None) -> str | None:
     return "    the chain has resolved"
 
 
+@narrates(F.Revealed)
+def _revealed(fact: WireFact, name_of: NameOf | None) -> str | None:
+    whose = SEAT[int(fact["seat"])]
+    to = "both players" if fact.get("shown_to") is None else SEAT[int(fact["shown_to"])]
+    names = [_quoted(code) or "a card" for code in fact.get("codes", [])]
+    shown = ", ".join(names) if names else f"{fact.get('count', 0)} card(s)"
+    return f"    {whose} reveals to {to}: {shown}"
+
+
 @narrates(F.Note)
 def _note(fact: WireFact, name_of: NameOf | None) -> str | None:
     card = _card(fact, name_of)

@@ -592,6 +592,19 @@ class Note(Fact):
 
 
 @fact
+class Revealed(Fact):
+    """cards of `seat`'s hand or Deck shown to `shown_to` (nil: to both players, so to everyone): the others
+    get only their `count`"""
+
+    t: ClassVar[str] = "revealed"
+    SENT: ClassVar[Sent] = custom("revealed", "seat", "shown_to", "count", "cards?", "codes?")
+    seat: int
+    shown_to: int | None
+    cards: list[int]
+    codes: list[int]
+
+
+@fact
 class AttackDeclared(Fact):
     """`target` nil: a direct attack"""
 

@@ -35,6 +35,7 @@ from .facts import (
     Note,
     PhaseBegan,
     PositionChanged,
+    Revealed,
     Rng,
     Shuffled,
     Summoned,
@@ -556,6 +557,15 @@ def _fixed(ctx: Ctx, what: str) -> object | None:
     ctx.emit(FixedOutcome(what=what))
     first: object = fixed[0]
     return first
+
+
+def reveal(ctx: Ctx, seat: int, cards: list[int], to: int | None) -> None:
+    """Show ``seat``'s cards (of its hand or Deck) to the player ``to`` (None: to both players, so
+    to everyone): "look at your opponent's hand" (Trap Dustshoot), "both players reveal their
+    hands" (Dragged Down into the Grave). Only those the text shows them to see which cards they
+    are (``redaction``); the cards stay where they are."""
+    if cards:
+        ctx.emit(Revealed(seat=seat, shown_to=to, cards=list(cards), codes=[ctx.s.cards[c].code for c in cards]))
 
 
 def pick_at_random(ctx: Ctx, cards: list[int]) -> int:

@@ -299,12 +299,28 @@ def _drew(book: AliasBook, fact: F.Drew) -> Seen:
     return out
 
 
+def _revealed(book: AliasBook, fact: F.Revealed) -> Seen:
+    """Cards shown from a hand or a Deck: the player they are shown to (both players and the
+    spectators when ``shown_to`` is None) and their owner see which cards they are, by an alias they can
+    name them by now; every other viewer learns only how many were shown."""
+    book.follow(fact)
+    out: Seen = []
+    for v in VIEWERS:
+        f: WireFact = {"t": "revealed", "seat": fact.seat, "shown_to": fact.shown_to, "count": len(fact.cards)}
+        if fact.shown_to is None or v == fact.shown_to or v == fact.seat:
+            f["cards"] = [book.ref_any(v, cid) for cid in fact.cards]
+            f["codes"] = list(fact.codes)
+        out.append(f)
+    return out
+
+
 CUSTOM: Final[dict[str, Callable[[AliasBook, Any], Seen]]] = {
     "duel_started": _duel_started,
     "setup": _setup,
     "activated": _activated,
     "triggered": _triggered,
     "drew": _drew,
+    "revealed": _revealed,
 }
 """The rules of their own that a class's ``SENT`` names (``facts.custom``)."""
 

@@ -196,13 +196,17 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
             cards = []
             for cid in s.choice.get("cards", []):
                 entry: dict[str, Any] = {"id": book.ref_any(seat, int(cid))}
-                if book.known(seat, int(cid)) or (
-                    s.cards[int(cid)].zone == Zone.DECK and s.cards[int(cid)].owner == seat
+                if (
+                    book.known(seat, int(cid))
+                    or (s.cards[int(cid)].zone == Zone.DECK and s.cards[int(cid)].owner == seat)
+                    or s.choice.get("revealed")  # shown to the deciding seat (``ops.reveal``)
                 ):
                     entry["code"] = s.cards[int(cid)].code
                     entry["name"] = s.cards[int(cid)].data.name
                 cards.append(entry)
             out["cards"] = cards
+            if s.choice.get("revealed"):
+                out["revealed"] = True
         return out
     kind = str(p["kind"])
     if kind == ChoiceKind.TRIGGER and s.choice is not None and not book.known(seat, int(s.choice.get("card", -1))):

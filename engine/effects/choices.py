@@ -61,8 +61,11 @@ def ask_cards(
     count: int = 1,
     optional: bool = False,
     source: int | None = None,
+    revealed: bool = False,
 ) -> None:
-    """``seat`` selects ``count`` of ``cards`` (or none, if ``optional``), then ``then`` runs."""
+    """``seat`` selects ``count`` of ``cards`` (or none, if ``optional``), then ``then`` runs.
+    ``revealed``: the cards were revealed to ``seat`` (``ops.reveal``: cards of the opponent's
+    hand), so its question names them."""
     cards = list(dict.fromkeys(cards))
     d = dict(data or {})
     n = min(count, len(cards))
@@ -80,6 +83,8 @@ def ask_cards(
     }
     if source is not None:
         choice["source"] = source  # the card whose effect asks (not "card": that names a trigger)
+    if revealed:
+        choice["revealed"] = True
     ctx.emit(Choice(choice=choice))
 
 

@@ -19,7 +19,7 @@ from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
 from ..facts import Modifier, Negated, Note, Used
 from ..formats import TextVersion, format_of
-from ..ops import damage, destroy, move, pick_at_random, send_to_grave, shuffle_deck, take_control
+from ..ops import damage, destroy, move, pick_at_random, reveal, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
@@ -407,13 +407,16 @@ def discard(ctx: Ctx, cards: list[int]) -> None:
             send_to_grave(ctx, c, reason="discard")
 
 
-def banish_copies_from_decks(ctx: Ctx, name: str, pred: Callable[[Card], bool]) -> None:
+def banish_copies_from_decks(ctx: Ctx, name: str, pred: Callable[[Card], bool], reveal_decks: bool) -> None:
     """Both players banish every card named ``name`` (of the kind ``pred`` accepts) from their
-    Deck, then shuffle it (Nobleman of Crossout, Nobleman of Extermination: "both players check
-    their respective Decks and remove ... from play. Then shuffle the Decks"). Each player looks
-    only at their own Deck; what is banished is public."""
+    Deck, then shuffle it (Nobleman of Crossout, Nobleman of Extermination). The Goat-era texts
+    have "both players check their respective Decks": each looks at their own; today's texts have
+    each player reveal their Main Deck (``reveal_decks``: shown to both players, ``ops.reveal``,
+    then shuffled, so the order shown tells nothing). What is banished is public."""
     s = ctx.s
     for seat in (s.turn_player, other(s.turn_player)):
+        if reveal_decks:
+            reveal(ctx, seat, list(s.players[seat].deck), to=None)
         for cid in list(s.players[seat].deck):
             c = s.cards[cid]
             if c.data.name == name and pred(c):

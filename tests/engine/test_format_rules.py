@@ -36,6 +36,10 @@ WORDINGS = (
     "injection_fairy_lily_goat.yaml",
     "cipher_soldier.yaml",
     "cipher_soldier_goat.yaml",
+    "ring_of_destruction.yaml",
+    "ring_of_destruction_goat.yaml",
+    "nobleman_of_crossout.yaml",
+    "nobleman_of_crossout_goat.yaml",
 )
 """The scenarios of the cards that play another wording in Goat (ruling FMT-5): each shows its
 format's wording, so fails under the other format."""

@@ -139,11 +139,21 @@ def check_frame(
             # a card on the chain was revealed by its activation; an excavated card is shown to both;
             # a seat choosing from its own Deck sees what it chooses from
             own_deck_choice = d in candidates and after.zone == "deck" and after.owner == v
-            if "link" not in d and d.get("t") != "note" and not own_deck_choice:
+            # a choice among cards an effect revealed to the deciding seat (ops.reveal) names them
+            revealed_choice = d in candidates and bool((shown_pending or {}).get("revealed"))
+            if "link" not in d and d.get("t") != "note" and not own_deck_choice and not revealed_choice:
                 assert known(after, v) or (before is not None and known(before, v)), (
                     f"viewer {v} learns hidden {cid}: {d}"
                 )
             cheater.belief[alias] = after.code
+    for d in walk(frame):
+        if d.get("t") == "revealed" and "codes" in d:
+            # shown only to the player the text shows them to, their owner, or everyone (shown_to: nil)
+            to = d["shown_to"]
+            assert to in (None, v) or d["seat"] == v, f"viewer {v} sees a reveal meant for {to}: {d}"
+            for alias, code in zip(d["cards"], d["codes"], strict=True):
+                cid = cheater.resolve(vp, alias)
+                assert cid is not None and state_after.cards[cid].code == code, f"viewer {v}: wrong reveal {d}"
     for alias in collect_ids(frame):
         cid = cheater.resolve(vp, alias)
         assert cid is not None, f"viewer {v}: unknown id {alias} in {frame}"

@@ -144,3 +144,37 @@ def test_tualatin_in_the_hand_betrays_itself_to_nobody_before_it_is_activated() 
         if any(f["t"] == "triggered" and f["card"] == tualatin.id for f in facts):
             assert any(f["t"] == "triggered" and f.get("code") == tualatin.code for f in seen[0])
     assert trigger_pending_seen, "the scenario reaches Tualatin's trigger decision"
+
+
+def test_trap_dustshoot_shows_the_hand_to_its_controller_alone() -> None:
+    """Trap Dustshoot ("Look at your opponent's hand"): the hand is shown to B, who activated it,
+    and to A, whose hand it is; a spectator learns only how many cards were shown, and B's
+    question names the cards of A's hand (issue 37: revealing shows a card to whom the text
+    shows it)."""
+    doc = yaml.safe_load((SCENARIOS / "cards" / "trap_dustshoot.yaml").read_text())
+    runner = Runner(doc)
+    result = runner.run()
+    assert result.ok, result.failure
+    hand_codes = {result.state.cards[runner.labels[x]].code for x in ("vorse", "hole", "mirror")}
+    hand_ids = {runner.labels[x] for x in ("vorse", "hole", "ox", "mirror")}
+    vp = Viewpoints(KEY)
+    state = State()
+    reveals = 0
+    for facts in result.entries:
+        seen = vp.apply(facts)
+        state = fold(facts, state)
+        for viewer in (0, 1, None):
+            got = [f for f in seen[2 if viewer is None else viewer] if f["t"] == "revealed"]
+            for f in got:
+                reveals += 1
+                assert f["seat"] == 0 and f["shown_to"] == 1 and f["count"] == 4
+                if viewer is None:
+                    assert "codes" not in f and "cards" not in f, f
+                else:
+                    assert len(f["codes"]) == 4 and hand_codes <= set(f["codes"])
+                    assert {vp.book.card_of(viewer, a) for a in f["cards"]} == hand_ids
+        if state.choice is not None and state.choice.get("revealed"):
+            asked = vp.pending(state, 1)
+            assert asked is not None and {c["name"] for c in asked["cards"]} == {"Vorse Raider", "Battle Ox"}
+            assert "cards" not in (vp.pending(state, None) or {})
+    assert reveals == 3  # one fact, seen by each viewer

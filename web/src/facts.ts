@@ -261,6 +261,19 @@ export interface NoteFact {
 }
 
 /**
+ * cards of `seat`'s hand or Deck shown to `shown_to` (nil: to both players, so to everyone): the
+ * others get only their `count`
+ */
+export interface RevealedFact {
+  t: "revealed";
+  seat: number;
+  shown_to: number | null;
+  count: unknown;
+  cards?: number[];
+  codes?: number[];
+}
+
+/**
  * `target` nil: a direct attack
  */
 export interface AttackDeclaredFact {
@@ -418,6 +431,7 @@ export type Fact =
   | LinkResolvedFact
   | ChainResolvedFact
   | NoteFact
+  | RevealedFact
   | AttackDeclaredFact
   | AttackReplayFact
   | AttackRetargetedFact
