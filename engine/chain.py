@@ -445,8 +445,15 @@ def resolve_chain(ctx: Ctx) -> bool:
         _finish_link(ctx, link, n)
     resolving = s.resolving
     ctx.emit(ChainResolved())
-    left = _left_field(s, resolving.was if resolving else [], set(resolving.destroyed) if resolving else set())
-    if left and not s.finished and s.step != Step.DAMAGE:
+    was = resolving.was if resolving else []
+    left = _left_field(s, was, set(resolving.destroyed) if resolving else set())
+    summoned = _summoned_meanwhile(s, was)
+    if summoned and not s.finished and s.step != Step.DAMAGE:
+        # "When a monster is Summoned" cards may answer a Special Summon made while the chain
+        # resolved, in the chain that follows (ruling SUM-4), with those that answer what left
+        ev: GameEvent = {"kind": EventKind.SUMMONED.value, "card": summoned[0], "how": "special", "soft": True}
+        ctx.emit(Event(event={**ev, "left": left} if left else ev))
+    elif left and not s.finished and s.step != Step.DAMAGE:
         ctx.emit(Event(event={"kind": EventKind.LEFT_FIELD.value, "cards": left, "soft": True}))
     if not s.finished:
         # effects that wait for the whole chain (Last Turn's Special Summon) watch this
@@ -524,6 +531,13 @@ def _one_field_spell(ctx: Ctx, card: Card) -> None:
         fid = p.field_zone
         if fid is not None and fid != card.id and s.cards[fid].face_up:
             destroy(ctx, s.cards[fid], reason="rule", by=card.id)
+
+
+def _summoned_meanwhile(s: State, was: list[list[Any]]) -> list[int]:
+    """The monsters on the field now that were not there when the chain began to resolve: Special
+    Summoned while it resolved (Monster Reborn, Polymerization; face-down too)."""
+    before = {row[0] for row in was}
+    return [c.id for sd in (s.turn_player, other(s.turn_player)) for c in s.monsters(sd) if c.id not in before]
 
 
 def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[LeftCard]:

@@ -33,13 +33,14 @@ from .effects.base import effects_of, script_of
 from .effects.choices import answer
 from .facts import Choice, DuelEnded, Event, Passed, Summoned, TriggerDone, Used
 from .flow import auto_pass_turn_player, end_phase_over, settle
+from .formats import rules_of
 from .kernel.cow import begin_in_place, derive, end_in_place
 from .kernel.memo import carry_over
 from .legal import find_legal, trigger_indices
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, would_be_summoned
 from .ops import move, send_to_grave
 from .state import Card, State
-from .types import ChoiceKind, Fact, IllegalAction, Position, other
+from .types import ChoiceKind, EventKind, Fact, IllegalAction, Position, Zone, other
 
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
@@ -181,8 +182,23 @@ def _choose(ctx: Ctx, seat: int, action: Choose) -> None:
 
 
 def _answers_event(s: State, action: Action) -> bool:
+    """The action keeps a soft event's window open: it answers the event, or, under Goat priority,
+    it is the turn player's Ignition effect of a monster right after a Special Summon made while a
+    chain resolved, which the Summon's answers may follow as link 2 (ruling SUM-4; ADR 0010)."""
     if not isinstance(action, Activate) or s.event is None:
         return False
-    effs = effects_of(s.cards[action.card])
+    card = s.cards[action.card]
+    effs = effects_of(card)
     idx = action.effect or 1
-    return 1 <= idx <= len(effs) and effs[idx - 1].event == s.event.get("kind")
+    if not 1 <= idx <= len(effs):
+        return False
+    eff = effs[idx - 1]
+    if eff.event == s.event.get("kind"):
+        return True
+    return (
+        s.event.get("kind") == EventKind.SUMMONED
+        and eff.kind == "ignition"
+        and card.zone == Zone.MONSTERS
+        and not s.chain
+        and rules_of(s).ignition_priority
+    )
