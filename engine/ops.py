@@ -419,12 +419,14 @@ def raise_event(ctx: Ctx, event: GameEvent) -> None:
                 )
 
 
-def flip_face_up(ctx: Ctx, c: Card, position: str | None = None) -> None:
-    """A face-down monster is flipped face-up by an effect; its FLIP effect activates."""
+def flip_face_up(ctx: Ctx, c: Card, position: str | None = None, flip_effects: bool = True) -> None:
+    """A face-down monster is flipped face-up by an effect; its FLIP effect activates (not when the
+    effect says "Flip Effects are not activated": Ceasefire, ``flip_effects=False``)."""
     if c.zone != Zone.MONSTERS or c.face_up:
         return
     ctx.emit(Flipped(card=c.id, code=c.code, position=position or c.position))
-    raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
+    if flip_effects:
+        raise_event(ctx, {"kind": "flipped", "card": c.id, "by_attack": False})
 
 
 def change_position(ctx: Ctx, c: Card, position: str, face_up: bool = True) -> None:

@@ -55,6 +55,13 @@ def _continuous_sources(s: State) -> tuple[list[tuple[Card, Script]], bool]:
         if (c.zone == Zone.MONSTERS or not c.data.is_monster) and c.id not in pending
     ]
     negators = [(c, sc) for c, sc in cards if sc is not None and sc.negates is not None and c.data.is_monster]
+    # a Spell/Trap that negates effects (Royal Decree) negates too, unless a monster negates it
+    # (Jinzo); two of them negate each other
+    negators += [
+        (c, sc)
+        for c, sc in cards
+        if sc is not None and sc.negates is not None and not c.data.is_monster and not _negated_by(s, c, negators)
+    ]
     out: list[tuple[Card, Script]] = []
     for c, sc in cards:
         if sc is not None and not _negated_by(s, c, negators):
@@ -218,6 +225,8 @@ def can_attack(s: State, attacker: Card) -> bool:
     does not stop Elemental HERO Wildheart, ruling GEN-3)."""
     if attacker.flags.get(CardFlag.CANNOT_ATTACK_TURN) == s.turn:
         return False
+    if _flag_applies_to(s, LingeringFlag.NO_ATTACK_DECLARATION, attacker):
+        return False  # "Your opponent cannot declare an attack this turn" (Threatening Roar)
     for src, sc in continuous_sources(s):
         if sc.can_attack is not None and not sc.can_attack(s, src, attacker) and not unaffected(s, attacker, src):
             return False

@@ -65,6 +65,7 @@ class LingeringFlag(StrEnum):
 
     NO_BATTLE_DAMAGE = "no_battle_damage"  # seat: takes no battle damage (Kuriboh, Waboku)
     BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters cannot be destroyed by battle (Waboku)
+    NO_ATTACK_DECLARATION = "no_attack_declaration"  # seat: its monsters cannot declare an attack (Threatening Roar)
     RESUME_PHASE = "resume_phase"  # index in the turn (flow.PHASE_ORDER): a special Battle Phase returns to it
 
 

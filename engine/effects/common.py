@@ -21,7 +21,7 @@ from ..facts import Modifier, Negated, Note, Used
 from ..formats import TextVersion, format_of
 from ..ops import damage, destroy, move, pick_at_random, reveal, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
-from ..stats import can_summon, original, properly_summoned, unaffected
+from ..stats import atk, can_summon, def_, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
@@ -470,3 +470,21 @@ def opponents_cards(s: State, seat: int, spells_traps_only: bool = False) -> lis
     if spells_traps_only:
         return [c for c in cards if c.zone in (Zone.SPELLS_TRAPS, Zone.FIELD)]
     return cards
+
+
+def destroy_the_highest(ctx: Ctx, link: Link, cards: list[Card], stat: str) -> None:
+    """ "Destroy the 1 ... with the highest ATK (DEF). (If it's a tie, you get to choose.)" (Smashing
+    Ground, Widespread Ruin): not a target; the monsters are compared as it resolves and, on a tie,
+    its controller selects one of the tied (ruling SEL-1)."""
+    if not cards:
+        return
+    values = {c.id: (atk(ctx.s, c) if stat == "atk" else def_(ctx.s, c)) for c in cards}
+    top = max(values.values())
+    tied = [cid for cid, v in values.items() if v == top]
+    ask_cards(ctx, link.controller, tied, "common.destroy_the_highest", {"by": link.card}, source=link.card)
+
+
+@continuation("common.destroy_the_highest")
+def _destroy_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        destroy(ctx, ctx.s.cards[cid], reason="effect", by=int(d["by"]))
