@@ -71,6 +71,7 @@ class GameEvent(TypedDict, total=False):
     seat: int
     controller: int
     how: str  # summoned: normal, tribute, special, flip, fusion, set
+    came_from: str  # summoned by an effect: the zone it was Special Summoned from (Card of Safe Return)
     link: int  # activated: its chain link
     phase: str  # phase_start
     attacker: int

@@ -297,9 +297,10 @@ def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_
     s = ctx.s
     if None not in s.players[seat].monsters or not can_summon(s, c, seat, "special"):
         return False
+    came_from = c.zone
     move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
     ctx.emit(Summoned(card=c.id, code=c.code, kind="special", seat=seat, layout=Summoned.SEAT_LAST))
-    raise_event(ctx, {"kind": "summoned", "card": c.id, "how": "special", "seat": seat})
+    raise_event(ctx, {"kind": "summoned", "card": c.id, "how": "special", "seat": seat, "came_from": came_from})
     return True
 
 

@@ -488,3 +488,21 @@ def destroy_the_highest(ctx: Ctx, link: Link, cards: list[Card], stat: str) -> N
 def _destroy_picked(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     for cid in answer if isinstance(answer, list) else []:
         destroy(ctx, ctx.s.cards[cid], reason="effect", by=int(d["by"]))
+
+
+def search_deck(ctx: Ctx, link: Link, pred: Callable[[Card], bool]) -> None:
+    """ "Add 1 ... from your Deck to your hand": ``link``'s controller selects the card in the Deck
+    as the effect resolves (ruling SEL-1), shows it to the opponent (``ops.reveal``), adds it and
+    shuffles the Deck (Reinforcement of the Army)."""
+    seat = link.controller
+    ask_cards(ctx, seat, deck_candidates(ctx.s, seat, pred), "common.search_deck", source=link.card)
+
+
+@continuation("common.search_deck")
+def _searched(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == Zone.DECK and c.owner == seat:
+            reveal(ctx, seat, [cid], to=other(seat))
+            move(ctx, c, "hand", reason="effect")
+    shuffle_deck(ctx, seat)
