@@ -50,9 +50,10 @@ from .facts import (
 from .formats import rules_of
 from .legal import legal_actions
 from .main_phase import complete_summon
-from .ops import control_to, destroy, draw, raise_event, roster, script_tables
+from .ops import change_position, control_to, destroy, draw, raise_event, roster, script_tables
 from .state import State
-from .types import CardFlag, EventKind, LingeringFlag, Phase, Step, Zone, other
+from .stats import continuous_sources, forced_to_defense
+from .types import CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Zone, other
 
 HAND_LIMIT: Final = 6
 MAX_LOOP: Final = 10_000
@@ -323,6 +324,20 @@ def _self_destruct(ctx: Ctx) -> bool:
     return False
 
 
+def _forced_to_defense(ctx: Ctx) -> bool:
+    """A face-up monster in Attack Position that must be in Defense Position (Level Limit - Area
+    B, ``Script.forces_defense``) is changed to it at once, by the continuous effect (no chain)."""
+    s = ctx.s
+    if not any(sc.forces_defense is not None for _src, sc in continuous_sources(s)):
+        return False
+    for seat in (s.turn_player, other(s.turn_player)):
+        for c in s.monsters(seat):
+            if c.face_up and c.position == Position.ATTACK and forced_to_defense(s, c):
+                change_position(ctx, c, Position.DEFENSE)
+                return True
+    return False
+
+
 def _timing_gone(s: State, index: int) -> bool:
     """A "when battle damage is inflicted" effect left waiting while the phase changed (Flashbang
     made it the End Phase) does not activate (ruling DS-8)."""
@@ -356,7 +371,7 @@ def settle(ctx: Ctx) -> None:
                 _after_chain(ctx)
             continue
         if not s.chain or s.passes == 0:
-            if _self_destruct(ctx):
+            if _self_destruct(ctx) or _forced_to_defense(ctx):
                 continue
         group = trigger_group(s) if s.triggers and not _end_step_waits(s) and not _summoning(s) else []
         if group:

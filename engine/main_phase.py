@@ -14,7 +14,7 @@ from .events import GameEvent
 from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_summon
+from .stats import can_summon, position_locked
 from .types import MAIN_PHASES, EventKind, Position, WireAction, Zone, other
 
 
@@ -53,9 +53,9 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
             # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
         if not c.face_up:
-            if can_summon(s, c, seat, "flip"):
+            if can_summon(s, c, seat, "flip") and not position_locked(s, c):
                 out.append({"do": "flip_summon", "card": c.id})
-        else:
+        elif not position_locked(s, c):
             out.append({"do": "change_position", "card": c.id})
     return out
 

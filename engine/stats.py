@@ -14,7 +14,7 @@ from .card_data import CardData
 from .effects.base import LINGERING, Script, script_of
 from .kernel import memo
 from .state import Card, State
-from .types import CardFlag, LingeringFlag, Zone
+from .types import CardFlag, LingeringFlag, Position, Zone
 
 
 def continuous_sources(s: State) -> list[tuple[Card, Script]]:
@@ -265,6 +265,20 @@ def attack_restricted(s: State, attacker: Card) -> bool:
 
 def may_attack_directly(s: State, attacker: Card) -> bool:
     return any(fn(s, src, attacker) for src, fn in hooks(s, "direct_attack"))
+
+
+def forced_to_defense(s: State, c: Card) -> bool:
+    """The face-up monster must be in Defense Position (``Script.forces_defense``: Level Limit -
+    Area B)."""
+    return c.zone == Zone.MONSTERS and c.face_up and any(fn(s, src, c) for src, fn in hooks(s, "forces_defense"))
+
+
+def position_locked(s: State, c: Card) -> bool:
+    """Its controller may not change the monster's battle position (``Script.locks_position``:
+    Nightmare Wheel), nor to Attack Position one that must be in Defense Position."""
+    if any(fn(s, src, c) for src, fn in hooks(s, "locks_position")):
+        return True
+    return c.position == Position.DEFENSE and forced_to_defense(s, c)
 
 
 def activation_locked(s: State, card: Card, seat: int) -> bool:

@@ -151,6 +151,12 @@ class Script:
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
+    # (src, monster): the face-up monster must be in Defense Position (Level Limit - Area B): the
+    # rules change it to Defense Position at once (``flow``) and its controller may not change it
+    forces_defense: Callable[[State, Card, Card], bool] | None = None
+    # (src, monster): its controller may not change its battle position, by a Flip Summon neither
+    # (Nightmare Wheel); a card effect still may
+    locks_position: Callable[[State, Card, Card], bool] | None = None
     # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
     cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
     # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
