@@ -50,6 +50,7 @@ from .stats import (
     can_summon,
     effect_indestructible,
     equipped_as_spell,
+    forbidden_key,
     needs_proper_summon,
     properly_summoned,
     unaffected,
@@ -569,6 +570,13 @@ def reveal(ctx: Ctx, seat: int, cards: list[int], to: int | None) -> None:
     are (``redaction``); the cards stay where they are."""
     if cards:
         ctx.emit(Revealed(seat=seat, shown_to=to, cards=list(cards), codes=[ctx.s.cards[c].code for c in cards]))
+
+
+def forbid_activation(ctx: Ctx, seat: int, name: str) -> None:
+    """For the rest of the Duel ``seat`` cannot activate cards named ``name`` (Cursed Seal of the
+    Forbidden Spell: "your opponent cannot activate Spell Cards with that name for the rest of this
+    Duel"); ``stats.activation_locked`` reads it."""
+    ctx.emit(Used(key=forbidden_key(seat, name)))
 
 
 def pick_at_random(ctx: Ctx, cards: list[int]) -> int:

@@ -281,8 +281,17 @@ def position_locked(s: State, c: Card) -> bool:
     return c.position == Position.DEFENSE and forced_to_defense(s, c)
 
 
+def forbidden_key(seat: int, name: str) -> str:
+    """The ``State.used`` key saying that ``seat`` may not activate cards named ``name`` for the
+    rest of the Duel (``ops.forbid_activation``)."""
+    return f"forbidden:{seat}:{name}"
+
+
 def activation_locked(s: State, card: Card, seat: int) -> bool:
-    """Jinzo, Spell Canceller and friends: True when ``card`` cannot be activated."""
+    """Jinzo, Spell Canceller and friends: True when ``card`` cannot be activated; also a name
+    forbidden to ``seat`` for the rest of the Duel (Cursed Seal of the Forbidden Spell)."""
+    if s.used and forbidden_key(seat, card.data.name) in s.used:
+        return True
     return any(fn(s, src, card, seat) for src, fn in hooks(s, "locks"))
 
 

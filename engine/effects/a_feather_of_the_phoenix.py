@@ -2,7 +2,7 @@
 return it to the top of your Deck." (card text; ruling GEN-1).
 
 Discarding is the cost; the card of the Graveyard is a target (an older text's "Select 1 ...",
-ruling SEL-1), chosen after the cost, so it may be the card just discarded (``Effect.fits``). As it
+ruling SEL-1), chosen after the cost, so it may be the card just discarded (ruling SEL-4, ``Effect.fits``). As it
 resolves, a target no longer in the Graveyard is not returned (ruling CH-3); the returned card is
 put on top of its owner's Deck face-down (everyone saw which card it was)."""
 

@@ -2,7 +2,7 @@
 add it to your hand." (card text; ruling GEN-1).
 
 Discarding is the cost; the target is chosen after it, so a monster just discarded may be the
-target (``Effect.fits``). As it resolves, a target no longer in the Graveyard is not added (ruling
+target (ruling SEL-4, ``Effect.fits``). As it resolves, a target no longer in the Graveyard is not added (ruling
 CH-3)."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ ruling GEN-1).
 While it is face-up on the field, once its activation has resolved (ruling CH-7), the effects of
 every other Trap Card on the field are negated as they resolve or apply (ruling CH-8: a Trap's
 activation is not negated, its effect is; a face-up Continuous Trap stops applying). Trap Cards
-may still be activated."""
+may still be activated. Two Royal Decrees negate each other (ruling CARD-3)."""
 
 from __future__ import annotations
 

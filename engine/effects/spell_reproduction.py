@@ -2,7 +2,7 @@
 target 1 Spell Card in your Graveyard; add that target to your hand." (card text; ruling GEN-1).
 
 Sending the 2 Spell Cards is the cost, paid at activation; the target is chosen after it, so one
-of the Spells just sent may be the target (``Effect.fits``: a target in the hand is offered only
+of the Spells just sent may be the target (ruling SEL-4, ``Effect.fits``: a target in the hand is offered only
 with a cost that sends it). The target is checked again as it resolves (ruling CH-3: a Spell
 banished from the Graveyard in answer is not added)."""
 
