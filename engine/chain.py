@@ -160,7 +160,7 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         if speed < 2 or speed < top:
             return False
     if speed == 1:
-        return seat == s.turn_player and s.phase in MAIN_PHASES and open_state(s)
+        return seat == s.turn_player and s.phase in MAIN_PHASES and (open_state(s) or _ignition_priority(s, card, eff))
     if eff.event is not None and eff.event not in event_kinds(s.event):
         return False
     if eff.only_in_damage_step and s.step != Step.DAMAGE:
@@ -179,6 +179,24 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     if s.attack is not None and s.attack.replay:
         return False
     return True
+
+
+def _ignition_priority(s: State, card: Card, eff: Effect) -> bool:
+    """Goat priority (rulings PRI-1, PRI-2; docs/adr/0010-goat-ignition-priority.md): right after
+    the turn player's Summon, before anyone has passed or responded, the turn player may also
+    activate the Ignition effect of a monster on the field. It starts the chain that answers the
+    Summon, so "When ... Summoned" cards may still be chained to it. Spell Speed 1 Spells still
+    need an open game state. Only in a format whose rules say so (``Rules.ignition_priority``)."""
+    ev = s.event
+    return (
+        ev is not None
+        and ev.get("kind") == EventKind.SUMMONED
+        and eff.kind == "ignition"
+        and card.zone == Zone.MONSTERS
+        and not s.chain
+        and s.passes == 0
+        and rules_of(s).ignition_priority
+    )
 
 
 def once_key_for(card_id: int, code: int, controller: int, once_per: str | None, idx: int) -> str | None:

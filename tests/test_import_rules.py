@@ -69,7 +69,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("flow", {"engine.flow", "engine.genesis"}),
     ("card API", {"engine.effects.common", "engine.effects.api"}),  # and every card module (``CARDS`` below)
     ("decide and view", {"engine.decide", "engine.view"}),
-    ("registry", {"engine.effects", "engine.viewpoints", "engine.catalog"}),
+    ("registry", {"engine.effects", "engine.viewpoints", "engine.catalog", "engine.stored"}),
     (
         "api",
         {
