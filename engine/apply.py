@@ -510,6 +510,12 @@ def _used(s: State, f: F.Used) -> None:
     s.used[f.key] = s.turn
 
 
+@handles(F.Targeted)
+def _targeted(s: State, f: F.Targeted) -> None:
+    link = s.chain[int(f.link) - 1]
+    link.targets = [*link.targets, int(f.card)]
+
+
 @handles(F.Triggered)
 def _triggered(s: State, f: F.Triggered) -> None:
     s.triggers.append(

@@ -25,6 +25,7 @@ from typing import Any, Final
 from .battle.damage_step import one_chain_only
 from .ctx import Ctx
 from .effects.base import SCRIPTS, Effect, effects_of, script_of
+from .effects.choices import Answer, ask_cards, continuation
 from .events import GameEvent, LeftCard
 from .facts import (
     ABSENT,
@@ -37,6 +38,7 @@ from .facts import (
     LinkResolving,
     Moved,
     Note,
+    Targeted,
     TriggerDone,
 )
 from .formats import rules_of
@@ -374,6 +376,31 @@ def activate(
     )
     note_left_field(ctx, was, "cost")
     _activation_event(ctx, card, seat)
+    if eff.more_targets > 0 and targets and s.choice is None:
+        _more_targets(ctx, seat, {"link": len(s.chain), "left": eff.more_targets})
+
+
+def _more_targets(ctx: Ctx, seat: int, d: dict[str, Any]) -> None:
+    """ "Target up to N": its player may pick one more target among those still possible (or
+    stop: an empty answer), until ``left`` more were picked (``Effect.more_targets``)."""
+    s = ctx.s
+    link = s.chain[int(d["link"]) - 1]
+    card = s.cards[link.card]
+    eff = effects_of(card)[link.effect - 1]
+    taken = set(link.targets)
+    more = [t[0] for t in eff.targets(s, card, seat) if len(t) == 1 and t[0] not in taken]
+    if int(d["left"]) > 0 and more and not s.finished:
+        ask_cards(ctx, seat, more, "chain.more_targets", d, optional=True, source=card.id)
+
+
+@continuation("chain.more_targets")
+def _another_target(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    picked = answer if isinstance(answer, list) else []
+    if not picked:
+        return
+    for cid in picked:
+        ctx.emit(Targeted(link=int(d["link"]), card=cid, code=ctx.s.cards[cid].code))
+    _more_targets(ctx, seat, {**d, "left": int(d["left"]) - len(picked)})
 
 
 def activate_trigger(ctx: Ctx, index: int, choice: WireAction | None = None) -> None:

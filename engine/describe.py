@@ -289,6 +289,11 @@ def _revealed(fact: WireFact, name_of: NameOf | None) -> str | None:
     return f"    {whose} reveals to {to}: {shown}"
 
 
+@narrates(F.Targeted)
+def _targeted(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    chain link {fact['link']} also targets {_card(fact, name_of)}"
+
+
 @narrates(F.Note)
 def _note(fact: WireFact, name_of: NameOf | None) -> str | None:
     card = _card(fact, name_of)

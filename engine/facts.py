@@ -514,6 +514,18 @@ class Activated(Fact):
 
 
 @fact
+class Targeted(Fact):
+    """`card` becomes one more target of chain link `link` (a text that targets "up to" several cards: its
+    player picks them one at a time as it is activated)"""
+
+    t: ClassVar[str] = "targeted"
+    SENT: ClassVar[Sent] = with_cards(("link",), cards=("card",), codes=(("code", "card"),))
+    link: int
+    card: int
+    code: int
+
+
+@fact
 class Triggered(Fact):
     """a trigger effect is waiting to be activated (sent only to viewers who know the card)"""
 

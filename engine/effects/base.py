@@ -95,6 +95,10 @@ class Effect:
     # for trigger effects. Only for selections the text makes at activation: the others are
     # made as the effect resolves (``choices.ask_cards``, ruling SEL-1).
     choices: Callable[[State, Card, int], list[list[Any]]] | None = None
+    # "Target up to N": after the first target (``targets`` lists the single ones), its player may
+    # pick up to this many more, one at a time, as it is activated (``chain``: the ``targeted``
+    # fact); an "up to 5" list of every combination would be too long to offer (Soul Release)
+    more_targets: int = 0
     # (s, card, seat, targets, cost): whether a choice of targets goes with a choice of cost, for a
     # text that pays its cost before it targets ("Send 2 Spell Cards ..., then target 1 Spell Card
     # in your Graveyard": Spell Reproduction may target a Spell it sent); None: any pair goes

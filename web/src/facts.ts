@@ -192,6 +192,17 @@ export interface ActivatedFact {
 }
 
 /**
+ * `card` becomes one more target of chain link `link` (a text that targets "up to" several cards:
+ * its player picks them one at a time as it is activated)
+ */
+export interface TargetedFact {
+  t: "targeted";
+  link: number;
+  card: Id | null;
+  code?: number;
+}
+
+/**
  * a trigger effect is waiting to be activated (sent only to viewers who know the card)
  */
 export interface TriggeredFact {
@@ -424,6 +435,7 @@ export type Fact =
   | PositionChangedFact
   | FlippedFact
   | ActivatedFact
+  | TargetedFact
   | TriggeredFact
   | NegatedFact
   | ChainResolvingFact
