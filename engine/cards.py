@@ -49,3 +49,8 @@ def by_name(name: str) -> CardData:
         return CARDS_BY_NAME[name]
     except KeyError:
         raise KeyError(f"unknown card name: {name!r}") from None
+
+
+def card_names() -> list[str]:
+    """Every card name the engine knows, sorted (a text that declares a card name: Prohibition)."""
+    return sorted(CARDS_BY_NAME)

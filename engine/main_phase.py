@@ -14,7 +14,7 @@ from .events import GameEvent
 from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_summon, position_locked
+from .stats import can_set, can_summon, position_locked
 from .types import MAIN_PHASES, EventKind, Position, WireAction, Zone, other
 
 
@@ -34,18 +34,21 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
             if not c.data.is_monster or c.data.extra_deck or "special-summon" in c.data.monster_kinds:
                 continue
             n = c.data.tributes_needed
+            settable = can_set(s, c, seat)
             if n == 0:
                 if free > 0:
                     out.append({"do": "summon", "card": cid})
-                    out.append({"do": "set", "card": cid})
+                    if settable:
+                        out.append({"do": "set", "card": cid})
             else:
                 for trib in tribute_options(s, seat, n):
                     out.append({"do": "summon", "card": cid, "tribute": trib})
-                    out.append({"do": "set", "card": cid, "tribute": trib})
+                    if settable:
+                        out.append({"do": "set", "card": cid, "tribute": trib})
     if None in p.spells_traps:
         for cid in p.hand:
             c = s.cards[cid]
-            if (c.data.is_spell and c.data.prop != "field") or c.data.is_trap:
+            if ((c.data.is_spell and c.data.prop != "field") or c.data.is_trap) and can_set(s, c, seat):
                 out.append({"do": "set", "card": cid})
     for c in s.monsters(seat):
         if c.position_turn == s.turn or c.summoned_turn == s.turn or c.attacked_turn == s.turn:

@@ -366,6 +366,12 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     return not any(fn(s, src, monster, seat, how) for src, fn in hooks(s, "cannot_summon"))
 
 
+def can_set(s: State, card: Card, seat: int) -> bool:
+    """False if a continuous effect forbids ``seat`` to Set ``card`` (``Script.cannot_set``:
+    Prohibition)."""
+    return not any(fn(s, src, card, seat) for src, fn in hooks(s, "cannot_set"))
+
+
 def face_up_monsters_on_field(s: State) -> list[Card]:
     return [c for sd in (0, 1) for c in s.monsters(sd) if c.face_up]
 

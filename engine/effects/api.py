@@ -11,7 +11,7 @@ name a card needs and this module lacks is added here, in the group of the modul
 
 from __future__ import annotations
 
-from ..cards import by_name
+from ..cards import by_name, card_names
 from ..facts import (
     DuelEnded,
     ExtraBattlePhase,
@@ -202,6 +202,7 @@ __all__ = [
     "by_name",
     "can_summon",
     "can_summon_from_deck",
+    "card_names",
     "check_win",
     "continuation",
     "damage",

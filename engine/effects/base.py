@@ -161,6 +161,9 @@ class Script:
     # (src, monster): its controller may not change its battle position, by a Flip Summon neither
     # (Nightmare Wheel); a card effect still may
     locks_position: Callable[[State, Card, Card], bool] | None = None
+    # continuous: (src, card, seat): True forbids ``seat`` to Set ``card``, a monster or a Spell/Trap
+    # (Prohibition)
+    cannot_set: Callable[[State, Card, Card, int], bool] | None = None
     # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
     cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
     # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
