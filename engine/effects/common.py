@@ -17,10 +17,11 @@ from ..battle import start_step
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
-from ..facts import Flag, Modifier, Negated, Note, Used
+from ..facts import DuelEnded, Flag, Modifier, Negated, Note, PositionChanged, Used
 from ..ops import (
     damage,
     destroy,
+    draw,
     move,
     pick_at_random,
     send_to_grave,
@@ -28,6 +29,7 @@ from ..ops import (
     special_summon,
     take_control,
     to_hand,
+    turned_face_down,
 )
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
@@ -536,3 +538,25 @@ def recruiter(attribute: str) -> Effect:
         misses_timing=True,
         label="Special Summon from the Deck",
     )
+
+
+def each_player_draws(ctx: Ctx, counts: dict[int, int]) -> None:
+    """Both players draw at the same time, ``counts[seat]`` cards each (Morphing Jar's 5 each;
+    Card Destruction's as many as each discarded). A player who cannot draw them all loses; when
+    neither can, the Duel is a draw (ruling GEN-2: both lose at once)."""
+    s = ctx.s
+    short = [seat for seat, n in counts.items() if n > len(s.players[seat].deck)]
+    if len(short) == 2:
+        ctx.emit(DuelEnded(winner="draw", reason="deck_out"))
+        return
+    for seat in (s.turn_player, other(s.turn_player)):
+        if counts.get(seat, 0) and not s.finished:
+            draw(ctx, seat, counts[seat])
+
+
+def flip_face_down(ctx: Ctx, t: int) -> None:
+    """Change the target ``t``, if it is still a face-up monster, to face-down Defense Position
+    (Book of Moon, Tsukuyomi); its Equip Cards are destroyed (ruling EQ-2)."""
+    if target_ok(ctx.s, t, face_up=True):
+        ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
+        turned_face_down(ctx, ctx.s.cards[t])

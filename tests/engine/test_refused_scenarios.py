@@ -50,6 +50,7 @@ _CONTINUOUS = "its effects are continuous: they apply while it is face-up, with 
 _NORMAL = "a Normal Monster: no effect and no summoning condition"
 EXEMPT: dict[str, str] = {
     "Berserk Gorilla": _CONTINUOUS,
+    "Blade Knight": _CONTINUOUS + " (the FLIP effects it negates are refused in morphing_jar_refused.yaml)",
     "Command Knight": _CONTINUOUS,
     "Dark Elf": _CONTINUOUS + " (its attack cost is paid as it attacks)",
     "Elemental HERO Bladedge": _CONTINUOUS,

@@ -56,7 +56,8 @@ from engine import stats as engine_stats
 from engine.apply import evolve
 from engine.card_data import CardData
 from engine.catalog import supported
-from engine.effects import book_of_moon, royal_keeper
+from engine.effects import common as effects_common
+from engine.effects import royal_keeper
 from engine.effects.base import effects_of, script_of
 from engine.facts import (
     Activated,
@@ -444,7 +445,7 @@ def _sabotage_resolution_wait(mp: pytest.MonkeyPatch) -> None:
 
 def _sabotage_face_down_equips(mp: pytest.MonkeyPatch) -> None:
     """Equip Cards stay on a monster turned face-down (EQ-2 broken)."""
-    for mod in (engine_ops, book_of_moon, royal_keeper):
+    for mod in (engine_ops, effects_common, royal_keeper):  # Book of Moon and Tsukuyomi: common.flip_face_down
         mp.setattr(mod, "turned_face_down", lambda ctx, c: None)
 
 
