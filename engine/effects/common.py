@@ -567,3 +567,16 @@ def flip_face_down(ctx: Ctx, t: int) -> None:
     if target_ok(ctx.s, t, face_up=True):
         ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
         turned_face_down(ctx, ctx.s.cards[t])
+
+
+def in_random_order(ctx: Ctx, ids: list[int]) -> list[int]:
+    """``ids`` in an order drawn with the duel's PRNG: face-down cards placed on the field in it
+    tell nobody which is which (Cyber Jar's face-down Summons, after their cards were shown)."""
+    left = list(ids)
+    out: list[int] = []
+    while left:
+        cid = pick_at_random(ctx, left)
+        assert cid is not None
+        left.remove(cid)
+        out.append(cid)
+    return out
