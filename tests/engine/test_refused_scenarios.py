@@ -55,6 +55,7 @@ EXEMPT: dict[str, str] = {
     "Dark Elf": _CONTINUOUS + " (its attack cost is paid as it attacks)",
     "Elemental HERO Bladedge": _CONTINUOUS,
     "Elemental HERO Wildheart": _CONTINUOUS,
+    "Fusilier Dragon, the Dual-Mode Beast": "a summoning rule of its own (Summoned without Tributes), no activation",
     "Gyaku-Gire Panda": _CONTINUOUS,
     "Helios - The Primordial Sun": _CONTINUOUS,
     "Hoshiningen": _CONTINUOUS,

@@ -71,6 +71,7 @@ from engine.facts import (
     LinkResolving,
     Modifier,
     Moved,
+    Note,
     PositionChanged,
     Triggered,
 )
@@ -86,6 +87,15 @@ ACTIONS = int(os.environ.get("DUEL_INVARIANT_ACTIONS", "60"))
 NOTHING: frozenset[str] = frozenset(
     {"note", "link_resolving", "link_resolved", "choice", "passed", "priority", "event", "trigger_done", "used", "rng"}
 )
+# a coin toss or a die roll is what a text that tosses or rolls does, whatever it then leaves
+# unchanged (Blowback Dragon's 2 Tails)
+RANDOM_RESULTS: frozenset[str] = frozenset({"coin_toss", "die_roll"})
+
+
+def _random_result(f: Fact) -> bool:
+    return isinstance(f, Note) and f.what in RANDOM_RESULTS
+
+
 # facts that change the card they name
 TOUCHES: tuple[type[Fact], ...] = (Moved, Destroyed, PositionChanged, Flipped, Counters, Equipped, Modifier, Flag)
 STAT_READERS = ("atk", "def_", "stat", "atk_def")
@@ -349,7 +359,7 @@ class Explorer:
                             f"{card.data.name} was activated but, left to resolve, changed nothing",
                         )
                     return
-                elif resolving and f.t not in NOTHING and not isinstance(f, Choice):
+                elif resolving and (f.t not in NOTHING or _random_result(f)) and not isinstance(f, Choice):
                     changes.append(f.t)
                 sim = evolve(sim, f)
 
