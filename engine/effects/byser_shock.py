@@ -1,10 +1,11 @@
 """Byser Shock: "When this card is Normal Summoned, Flip Summoned, or Special Summoned, return all
 Set cards on the field to their owner's respective hands."
 
-A mandatory trigger on any of its Summons (not on being Set, nor flipped by an attack or an
-effect: those are no Summon). As it resolves every face-down card on the field then, monsters and
-Spells/Traps, on both sides, goes back to its owner's hand (no target). With no Set card on the
-field it does not activate (ruling GEN-4). Mandatory, it never misses its timing (ruling CH-12)."""
+A mandatory trigger on any of its Summons face-up (not on being Set, nor flipped by an attack or an
+effect: those are no Summon; Special Summoned face-down by Cyber Jar, it activates nothing). As it
+resolves every face-down card on the field then, monsters and Spells/Traps, on both sides, goes
+back to its owner's hand (no target). With no Set card on the field it does not activate (ruling
+GEN-4). Mandatory, it never misses its timing (ruling CH-12)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from .api import (
     State,
     by_name,
     register,
+    still_face_up,
     to_hand,
 )
 
 
 def _summoned(s: State, card: Card, ev: GameEvent) -> bool:
-    return ev.get("card") == card.id and ev.get("how") in ("normal", "tribute", "flip", "special")
+    summoned = ev.get("how") in ("normal", "tribute", "flip", "special")
+    return ev.get("card") == card.id and summoned and still_face_up(card)
 
 
 def _set_cards(s: State) -> list[Card]:
