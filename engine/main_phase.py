@@ -10,12 +10,13 @@ from typing import Any
 
 from .chain import field_snapshot, may_answer_summon, note_left_field, open_state, tribute_options
 from .ctx import Ctx
+from .effects.base import SCRIPTS
 from .events import GameEvent
-from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
+from .facts import ABSENT, Event, Flag, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_set, can_summon, position_locked
-from .types import MAIN_PHASES, EventKind, Position, WireAction, Zone, other
+from .types import MAIN_PHASES, CardFlag, EventKind, Position, WireAction, Zone, other
 
 
 def _main_open(s: State, seat: int) -> bool:
@@ -35,12 +36,12 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
                 continue
             n = c.data.tributes_needed
             settable = can_set(s, c, seat)
-            if n == 0:
+            if n == 0 or without_tributes(c):
                 if free > 0:
                     out.append({"do": "summon", "card": cid})
                     if settable:
                         out.append({"do": "set", "card": cid})
-            else:
+            if n > 0:
                 for trib in tribute_options(s, seat, n):
                     out.append({"do": "summon", "card": cid, "tribute": trib})
                     if settable:
@@ -63,6 +64,13 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
     return out
 
 
+def without_tributes(c: Card) -> bool:
+    """ "You can Normal Summon or Set this card without Tributing" (Fusilier Dragon, the
+    Dual-Mode Beast: ``Script.summon_without_tribute``)."""
+    sc = SCRIPTS.get(c.data.key)
+    return sc is not None and sc.summon_without_tribute
+
+
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
     """A Normal or Tribute Summon, or a Set. The Tributes sent from the field open a "when ...
     sent to the Graveyard" window along with the summon's own (ruling LF-3). A Summon (not a
@@ -77,6 +85,10 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
         move(ctx, card, "monsters", position=Position.ATTACK, face_up=True)
     else:
         move(ctx, card, "monsters", position=Position.DEFENSE, face_up=False)
+    if not tributes and card.data.tributes_needed > 0:
+        # Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
+        # ATK and DEF are halved while it stays on the field
+        ctx.emit(Flag(card=card.id, name=CardFlag.HALVED_ORIGINAL, value=True))
     ctx.emit(Summoned(seat=seat, card=card.id, kind=kind, code=card.code if face_up else ABSENT))
     if face_up:
         would_be_summoned(ctx, seat, card, kind, was)

@@ -12,7 +12,7 @@ from typing import Any, Final
 from . import rng
 from .counters import Counter
 from .ctx import Ctx
-from .effects.base import SCRIPTS, Effect
+from .effects.base import SCRIPTS, Effect, effects_of
 from .events import GameEvent
 from .facts import (
     ABSENT,
@@ -39,6 +39,7 @@ from .facts import (
     Rng,
     Shuffled,
     Summoned,
+    TriggerDone,
     Triggered,
     Used,
 )
@@ -51,6 +52,7 @@ from .stats import (
     effect_indestructible,
     equipped_as_spell,
     forbidden_key,
+    is_negated,
     needs_proper_summon,
     properly_summoned,
     unaffected,
@@ -81,8 +83,8 @@ def move(
     (ruling EQ-2), banished instead under Macro Cosmos, never left behind."""
     leaving = c.on_field and to not in FIELD_ZONES
     as_spell = equipped_as_spell(c)
-    if leaving and c.flags.get(CardFlag.BANISH_ON_LEAVE):
-        to = "banished"  # "banish it when it leaves the field" (Battle Fader)
+    if leaving and banished_on_leaving(ctx.s, c):
+        to = "banished"  # "banish it when it leaves the field" (Battle Fader, Dark Magician of Chaos)
     if to in (Zone.HAND, Zone.DECK) and c.data.extra_deck:
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
@@ -130,6 +132,19 @@ def move(
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
 
 
+def banished_on_leaving(s: State, c: Card) -> bool:
+    """``c``, on the field, is banished whenever it would leave it for another place: "banish it
+    when it leaves the field" (Battle Fader, ``banish_when_it_leaves``), or its own "If this
+    face-up card would leave the field, banish it instead" while it is face-up and its effects
+    apply (Dark Magician of Chaos, ``Script.banished_when_leaving``)."""
+    if c.flags.get(CardFlag.BANISH_ON_LEAVE):
+        return True
+    sc = SCRIPTS.get(c.data.key)
+    return (
+        sc is not None and sc.banished_when_leaving and c.zone == Zone.MONSTERS and c.face_up and not is_negated(s, c)
+    )
+
+
 def turned_face_down(ctx: Ctx, c: Card) -> None:
     """``c`` was just turned face-down (Book of Moon, Royal Keeper): the Equip Cards equipped to
     it are destroyed (ruling EQ-2; the Official Rulebook: an Equip Card needs a face-up monster)."""
@@ -161,9 +176,10 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     if banish is None:
         banish = banish_instead(s, exclude=c.id)
     to = "banished" if banish and c.zone != Zone.GRAVEYARD else "graveyard"
-    if c.on_field and c.flags.get(CardFlag.BANISH_ON_LEAVE):
+    if c.on_field and banished_on_leaving(s, c):
         to = "banished"
     was_on_field = c.on_field
+    was_in = c.zone
     controller = c.controller
     as_spell = equipped_as_spell(c)
     move(ctx, c, to, reason=reason)
@@ -174,6 +190,7 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
             "reason": reason,
             "by": by,
             "from_field": was_on_field,
+            "from_zone": str(was_in),
             "controller": controller,
         }
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
@@ -404,6 +421,8 @@ def raise_event(ctx: Ctx, event: GameEvent) -> None:
                 continue
             if c.zone == Zone.SPELLS_TRAPS and (c.data.is_monster or (s.chain and cid in activating(s))):
                 continue  # an Equip Spell Card that is a monster (EQ-1); a card not yet resolved (CH-7)
+            if c.zone == Zone.MONSTERS and c.face_up and is_negated(s, c):
+                continue  # a monster whose effects are negated activates none (Blade Knight)
             for idx, eff in effects[c.data.key]:  # its effects that answer this kind, in order
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
@@ -419,6 +438,22 @@ def raise_event(ctx: Ctx, event: GameEvent) -> None:
                         private=c.controller if hidden else ABSENT,
                     )
                 )
+
+
+def miss_timing(ctx: Ctx, keep: Collection[int] = ()) -> None:
+    """Something else happens now: the optional "When ..." triggers waiting for an earlier event
+    (``Effect.misses_timing``) miss their timing and leave the list (ruling CH-12). The chain
+    calls it before each link after the first it resolves; an effect that goes on after the
+    event it caused calls it itself ("Special Summon ..., then equip": Premature Burial).
+    ``keep``: indices of pending triggers that wait on purpose (``chain.held_triggers``)."""
+    s = ctx.s
+    for i in reversed(range(len(s.triggers))):
+        t = s.triggers[i]
+        if i in keep or t.mandatory:
+            continue
+        effs = effects_of(s.cards[t.card])
+        if 1 <= t.effect <= len(effs) and effs[t.effect - 1].misses_timing:
+            ctx.emit(TriggerDone(index=i, skipped=True))
 
 
 def flip_face_up(ctx: Ctx, c: Card, position: str | None = None, flip_effects: bool = True) -> None:
@@ -563,11 +598,12 @@ def _fixed(ctx: Ctx, what: str) -> object | None:
     return first
 
 
-def reveal(ctx: Ctx, seat: int, cards: list[int], to: int | None) -> None:
+def reveal_to(ctx: Ctx, seat: int, cards: list[int], to: int | None) -> None:
     """Show ``seat``'s cards (of its hand or Deck) to the player ``to`` (None: to both players, so
     to everyone): "look at your opponent's hand" (Trap Dustshoot), "both players reveal their
     hands" (Dragged Down into the Grave). Only those the text shows them to see which cards they
-    are (``redaction``); the cards stay where they are."""
+    are (``redaction``); the cards stay where they are. (``common.reveal`` shows one card to both
+    players as a public note: Sangan.)"""
     if cards:
         ctx.emit(Revealed(seat=seat, shown_to=to, cards=list(cards), codes=[ctx.s.cards[c].code for c in cards]))
 
@@ -577,14 +613,6 @@ def forbid_activation(ctx: Ctx, seat: int, name: str) -> None:
     Forbidden Spell: "your opponent cannot activate Spell Cards with that name for the rest of this
     Duel"); ``stats.activation_locked`` reads it."""
     ctx.emit(Used(key=forbidden_key(seat, name)))
-
-
-def pick_at_random(ctx: Ctx, cards: list[int]) -> int:
-    """One of ``cards`` (not empty) picked at random with the duel's PRNG: a random discard
-    (Delinquent Duo). The new PRNG state is a fact nobody is sent."""
-    new, i = rng.below(ctx.s.rng, len(cards))
-    ctx.emit(Rng(rng=new))
-    return cards[i]
 
 
 def roll_die(ctx: Ctx, card: Card) -> int:
@@ -610,3 +638,13 @@ def toss_coin(ctx: Ctx, card: Card) -> str:
     result = str(value)
     ctx.emit(Note(what="coin_toss", card=card.id, code=card.code, seat=card.controller, result=result))
     return result
+
+
+def pick_at_random(ctx: Ctx, ids: list[int]) -> int | None:
+    """One of ``ids`` at random, with the duel's PRNG ("discard 1 random card": Don Zaloog,
+    Spirit Reaper); the new PRNG state is a hidden fact. None when ``ids`` is empty."""
+    if not ids:
+        return None
+    new, n = rng.below(ctx.s.rng, len(ids))
+    ctx.emit(Rng(rng=new))
+    return ids[n]

@@ -51,6 +51,9 @@ class CardFlag(StrEnum):
     EQUIP_ATK = "equip_atk"  # an Equip Card "with this effect": the equipped monster gains this (ops.equip)
     EQUIP_DEF = "equip_def"
     ACTIVATE_FROM_GRAVE = "activate_from_grave"  # turn: its activation may be made from the Graveyard
+    # Normal Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
+    # ATK and DEF are halved while it is on the field (a hidden flag: a Set card shows nothing)
+    HALVED_ORIGINAL = "halved_original"
     # kept by the fold (``engine.apply``) for every card: [turn, Battle Phase] in which it declared
     # an attack or was chosen as an attack target; the monsters it attacked in this Battle Phase;
     # [turn, Battle Phase] in which it was sent to the Graveyard from the field by battle

@@ -199,7 +199,7 @@ def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str,
                 if (
                     book.known(seat, int(cid))
                     or (s.cards[int(cid)].zone == Zone.DECK and s.cards[int(cid)].owner == seat)
-                    or s.choice.get("revealed")  # shown to the deciding seat (``ops.reveal``)
+                    or s.choice.get("revealed")  # shown to the deciding seat (``ops.reveal_to``)
                 ):
                     entry["code"] = s.cards[int(cid)].code
                     entry["name"] = s.cards[int(cid)].data.name

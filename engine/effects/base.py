@@ -106,6 +106,15 @@ class Effect:
     # event kinds whose pending trigger effects this card may be activated ahead of (Flashbang:
     # "battle_damage", ruling DS-8); they wait while its chain resolves
     ahead_of: frozenset[str] = frozenset()
+    # an optional "When ...: You can" trigger: it activates only if its event was the last thing
+    # that happened; when something else happens before it could be activated (the next link of
+    # the chain resolves, or the effect goes on after the event: ``ops.miss_timing``), it misses
+    # the timing (ruling CH-12). Mandatory triggers and "If ..." triggers never miss it.
+    misses_timing: bool = False
+    # the ways to activate it when its choice decides whether it targets (Dark Scorpion - Cliff
+    # the Trap Remover: "activate 1 of these effects"): each one (targets, choose); it replaces
+    # ``targets`` x ``choices``
+    modes: Callable[[State, Card, int], list[tuple[list[int], list[Any]]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +164,9 @@ class Script:
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
+    # called (from any zone) once a chain link that targeted this card has resolved, unless its
+    # activation was negated (Spirit Reaper: "Destroy this card when it is targeted")
+    after_targeted: Callable[[Ctx, Card, Link], None] | None = None
     # (src, monster): the face-up monster must be in Defense Position (Level Limit - Area B): the
     # rules change it to Defense Position at once (``flow``) and its controller may not change it
     forces_defense: Callable[[State, Card, Card], bool] | None = None
@@ -185,6 +197,18 @@ class Script:
     # do not apply to it while it is face-up on the field
     unaffected_by: frozenset[str] = frozenset()
     spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
+    # "If this face-up card would leave the field, banish it instead" (Dark Magician of Chaos)
+    banished_when_leaving: bool = False
+    # "Banish any monster this card destroys by battle, instead of sending it to the Graveyard"
+    banishes_battle_destroyed: bool = False
+    # "You can Normal Summon or Set this card without Tributing. If you do, its original ATK and
+    # DEF are halved" (Fusilier Dragon, the Dual-Mode Beast; ``main_phase``)
+    summon_without_tribute: bool = False
+    # "This card cannot attack a player directly" (Zombyra the Dark; ``battle_step.targets_for``)
+    no_direct_attack: bool = False
+    # (src, seat): ``seat`` cannot banish cards from either Graveyard while ``src`` is face-up
+    # (Kycoo the Ghost Destroyer; ``stats.may_banish_from_grave``)
+    forbids_banish_from_grave: Callable[[State, Card, int], bool] | None = None
     # derived from ``effects`` (never passed): the effects a player activates (not trigger or
     # FLIP effects, which activate by themselves), each with its 1-based index
     activatable: tuple[tuple[int, Effect], ...] = field(init=False, repr=False, compare=False)

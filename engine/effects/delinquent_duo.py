@@ -41,7 +41,7 @@ def _cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     opp = other(link.controller)
-    if discard_at_random(ctx, opp, source=link.card) is None:
+    if discard_at_random(ctx, opp, by=link.card) is None:
         return
     ask_cards(ctx, opp, list(ctx.s.players[opp].hand), "delinquent_duo.discard", source=link.card)
 

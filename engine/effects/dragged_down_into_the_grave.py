@@ -1,7 +1,7 @@
 """Dragged Down into the Grave (Normal Spell): "Both players reveal their hands, discard 1 card from
 their opponent's hand to the Graveyard, then draw 1 card." (card text; ruling GEN-1).
 
-As it resolves both hands are revealed to both players (``ops.reveal``, to everyone); then its
+As it resolves both hands are revealed to both players (``ops.reveal_to``, to everyone); then its
 controller selects 1 card of the opponent's hand and the opponent 1 card of the controller's hand
 (ruling SEL-2: the activating player first here, as the text is theirs; SEL-1: each question
 names the revealed cards). Both selected cards are discarded at the same time, then each player
@@ -27,7 +27,7 @@ from .api import (
     draw,
     other,
     register,
-    reveal,
+    reveal_to,
 )
 
 
@@ -40,7 +40,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     me, opp = link.controller, other(link.controller)
     for seat in (me, opp):
-        reveal(ctx, seat, list(ctx.s.players[seat].hand), to=None)
+        reveal_to(ctx, seat, list(ctx.s.players[seat].hand), to=None)
     d = {"me": me, "source": link.card}
     ask_cards(ctx, me, list(ctx.s.players[opp].hand), "dragged_down.first", d, source=link.card, revealed=True)
 

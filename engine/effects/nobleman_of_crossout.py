@@ -9,7 +9,7 @@ banish it, then, if it was a Flip monster, each player reveals their Main Deck, 
 cards from it with that monster's name."
 
 The two do the same but for the Decks: in Goat each player looks at their own, today each reveals
-it to both players (``ops.reveal``); either way each Deck is shuffled afterwards.
+it to both players (``ops.reveal_to``); either way each Deck is shuffled afterwards.
 
 The face-down monster is a target (an old text's "1 ..." is chosen at activation, ruling SEL-1),
 on either side of the field. As it resolves, a target no longer face-down on the field is not

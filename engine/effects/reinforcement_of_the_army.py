@@ -3,7 +3,7 @@ Goat (its ``text_goat``): "Add 1 Level 4 or lower Warrior-Type monster from your
 Then shuffle your Deck."; today (its ``text``) the same without the last sentence.
 
 The monster is selected in the Deck as it resolves (ruling SEL-1), shown to the opponent as it is
-added to the hand (ruling SEL-5, ``ops.reveal``: a card searched from the Deck is shown, so that the opponent
+added to the hand (ruling SEL-5, ``ops.reveal_to``: a card searched from the Deck is shown, so that the opponent
 knows it fits the text), and the Deck is shuffled, in both formats (a Deck that was searched is
 shuffled: the two wordings do the same). It needs such a monster in the Deck (ruling GEN-4)."""
 

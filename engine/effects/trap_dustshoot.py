@@ -3,7 +3,7 @@ Look at your opponent's hand, select 1 Monster Card in it, and return that card 
 Deck." (card text; ruling GEN-1).
 
 It can be activated only while the opponent holds 4 or more cards. As it resolves, the opponent's
-whole hand is shown to its controller alone (``ops.reveal``: the opponent knows it, the spectators
+whole hand is shown to its controller alone (``ops.reveal_to``: the opponent knows it, the spectators
 learn only how many), who selects a Monster Card among them (ruling SEL-1; the question names the
 revealed cards); it goes back to its owner's Deck, which is shuffled. With no Monster Card in that
 hand, the hand is looked at and nothing else happens."""
@@ -27,7 +27,7 @@ from .api import (
     move,
     other,
     register,
-    reveal,
+    reveal_to,
     shuffle_deck,
 )
 
@@ -39,7 +39,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     opp = other(link.controller)
     hand = list(ctx.s.players[opp].hand)
-    reveal(ctx, opp, hand, to=link.controller)
+    reveal_to(ctx, opp, hand, to=link.controller)
     monsters = [cid for cid in hand if ctx.s.cards[cid].data.is_monster]
     ask_cards(ctx, link.controller, monsters, "trap_dustshoot.return", source=link.card, revealed=True)
 

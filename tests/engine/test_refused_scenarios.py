@@ -50,10 +50,13 @@ _CONTINUOUS = "its effects are continuous: they apply while it is face-up, with 
 _NORMAL = "a Normal Monster: no effect and no summoning condition"
 EXEMPT: dict[str, str] = {
     "Berserk Gorilla": _CONTINUOUS,
+    "Blade Knight": _CONTINUOUS + " (the FLIP effects it negates are refused in morphing_jar_refused.yaml)",
     "Command Knight": _CONTINUOUS,
     "Dark Elf": _CONTINUOUS + " (its attack cost is paid as it attacks)",
     "Elemental HERO Bladedge": _CONTINUOUS,
     "Elemental HERO Wildheart": _CONTINUOUS,
+    "Fusilier Dragon, the Dual-Mode Beast": "a summoning rule of its own (Summoned without Tributes), no activation",
+    "Gyaku-Gire Panda": _CONTINUOUS,
     "Helios - The Primordial Sun": _CONTINUOUS,
     "Hoshiningen": _CONTINUOUS,
     "Jinzo": _CONTINUOUS,
