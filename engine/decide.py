@@ -31,7 +31,7 @@ from .chain import activate, activate_trigger, field_snapshot, trigger_actions
 from .ctx import Ctx
 from .effects.base import effects_of, script_of
 from .effects.choices import answer
-from .facts import Choice, DuelEnded, Event, Passed, Summoned, TriggerDone, Used
+from .facts import Choice, DuelEnded, Event, Passed, Summoned, TriggerDone
 from .flow import auto_pass_turn_player, end_phase_over, settle
 from .formats import rules_of
 from .kernel.cow import begin_in_place, derive, end_in_place
@@ -54,8 +54,9 @@ def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position
             seat=seat, card=card.id, code=card.code, kind="special", procedure=True, layout=Summoned.CODE_BEFORE_KIND
         )
     )
-    ctx.emit(Used(key=f"proper_summon:{card.id}"))  # properly Summoned: may be revived later
-    would_be_summoned(ctx, seat, card, "special", was)  # Galaxy-Eyes' Tributes open their window after it
+    # properly Summoned once the Summon is done, not if it is negated (``main_phase._summoned``);
+    # Galaxy-Eyes' Tributes open their window after it
+    would_be_summoned(ctx, seat, card, "special", was)
 
 
 def decide(state: State, seat: int, action: object) -> list[Fact]:

@@ -12,7 +12,7 @@ from .chain import field_snapshot, may_answer_summon, note_left_field, open_stat
 from .ctx import Ctx
 from .effects.base import SCRIPTS
 from .events import GameEvent
-from .facts import ABSENT, Event, Flag, PositionChanged, Priority, Summoned
+from .facts import ABSENT, Event, Flag, PositionChanged, Priority, Summoned, Used
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_set, can_summon, position_locked
@@ -133,6 +133,9 @@ def _summoned(ctx: Ctx, seat: int, card: Card, how: str, was: list[list[Any]]) -
     ``left_field`` one, ruling LF-3) and the summoning player has priority."""
     if how == "flip":
         raise_event(ctx, {"kind": "flipped", "card": card.id, "by_attack": False})
+    if how == "special":
+        # a Summon by the card's own procedure: properly Summoned, it may be revived later (SUM-1)
+        ctx.emit(Used(key=f"proper_summon:{card.id}"))
     raise_event(ctx, {"kind": "summoned", "card": card.id, "how": how, "seat": seat})
     summoned: GameEvent = {"kind": "summoned", "card": card.id}
     if how == "special":
