@@ -41,7 +41,7 @@ from .facts import (
     Targeted,
     TriggerDone,
 )
-from .formats import rules_of
+from .formats import format_of, rules_of
 from .kernel.caches import held_ids
 from .ops import destroy, miss_timing, raise_event, send_to_grave
 from .state import Card, Link, State
@@ -97,12 +97,35 @@ def note_left_field(ctx: Ctx, was: list[list[Any]], reason: str) -> None:
         ctx.emit(Event(event={**ev, "left": [*ev.get("left", []), *left]}))
 
 
+def summons_negatable(s: State) -> bool:
+    """The duel's format has a card that negates a Summon (Solemn Judgment in Goat): without one
+    in its pool, no player could ever use the window in which a monster would be Summoned."""
+    return any(
+        e.negates_summon for code in format_of(s).pool if (sc := SCRIPTS.get(code)) is not None for e in sc.effects
+    )
+
+
+def chain_summons_answerable(s: State) -> bool:
+    """The duel's format has a card that answers a Special Summon made while a chain resolved
+    (``Effect.answers_chain_summons``: Torrential Tribute in Goat): without one in its pool, the
+    window after that chain (ruling SUM-4) is never opened."""
+    return any(
+        e.answers_chain_summons
+        for code in format_of(s).pool
+        if (sc := SCRIPTS.get(code)) is not None
+        for e in sc.effects
+    )
+
+
 def may_answer_summon(s: State, seat: int) -> bool:
     """Whether ``seat`` is given the window in which a monster would be Summoned (ruling SUM-3),
-    judged from what both players can see, so that being asked betrays nothing: a face-down Spell
-    or Trap Card it Set before this turn (any of them may be a Counter Trap), or a face-up card of
-    its own with an effect that negates a Summon, or, while any card's effect that negates a Summon
-    is activated from the hand, a card in its hand."""
+    judged from what both players can see, so that being asked betrays nothing: the duel's format
+    has a card that negates a Summon (``summons_negatable``), and the player has a face-down Spell
+    or Trap Card it Set before this turn (any of them may be that Counter Trap), or a face-up card
+    of its own with an effect that negates a Summon, or, while any card's effect that negates a
+    Summon is activated from the hand, a card in its hand."""
+    if not summons_negatable(s):
+        return False
     for c in s.field_cards(seat):
         if c.zone in _SPELL_ZONES and not c.face_up and c.set_turn < s.turn:
             return True
@@ -490,7 +513,7 @@ def resolve_chain(ctx: Ctx) -> bool:
     ctx.emit(ChainResolved())
     was = resolving.was if resolving else []
     left = _left_field(s, was, set(resolving.destroyed) if resolving else set())
-    summoned = _summoned_meanwhile(s, was)
+    summoned = _summoned_meanwhile(s, was) if chain_summons_answerable(s) else []
     if summoned and not s.finished and s.step != Step.DAMAGE:
         # "When a monster is Summoned" cards may answer a Special Summon made while the chain
         # resolved, in the chain that follows (ruling SUM-4), with those that answer what left

@@ -81,6 +81,9 @@ class Effect:
     # negates a Summon: may be activated while a monster would be Summoned (the ``summoning``
     # window, where nothing else may be; Solemn Judgment); its resolve calls ``ops.negate_summon``
     negates_summon: bool = False
+    # with ``event=SUMMONED``: it may also answer a Special Summon made while a chain resolved, in
+    # the window after that chain (ruling SUM-4: Torrential Tribute; Trap Hole may not)
+    answers_chain_summons: bool = False
     # usable only inside the Damage Step, in its ``damage_step`` timings ("during damage
     # calculation" cards such as Injection Fairy Lily and Kuriboh; Honest)
     only_in_damage_step: bool = False

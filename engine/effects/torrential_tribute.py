@@ -4,8 +4,9 @@ field." (card text; ruling GEN-1).
 It answers a Summon in the chain right after it (ruling CH-4): a Normal, Tribute or Flip Summon,
 or a Special Summon by the monster's own procedure, once the Summon is done (ruling SUM-3: not
 while it would be Summoned), or a Special Summon made while a chain resolved (Monster Reborn), in
-the window after that chain (ruling SUM-4); either player's monster, face-up or face-down. It does
-not target: all monsters on the field are destroyed at the same time, whoever controls them."""
+the window after that chain (ruling SUM-4, ``Effect.answers_chain_summons``); either player's
+monster, face-up or face-down. It does not target: all monsters on the field are destroyed at the
+same time, whoever controls them."""
 
 from __future__ import annotations
 
@@ -23,5 +24,16 @@ def _resolve(ctx: Ctx, link: Link) -> None:
 
 register(
     by_name("Torrential Tribute").code,
-    Script(effects=(Effect(kind="trap", speed=2, event=EventKind.SUMMONED, condition=_condition, resolve=_resolve),)),
+    Script(
+        effects=(
+            Effect(
+                kind="trap",
+                speed=2,
+                event=EventKind.SUMMONED,
+                answers_chain_summons=True,
+                condition=_condition,
+                resolve=_resolve,
+            ),
+        )
+    ),
 )

@@ -72,9 +72,7 @@ def test_a_damaged_or_missing_file_is_one_clear_line(tmp_path: Path) -> None:
 def test_a_file_altered_and_resigned_elsewhere_is_refused_here(tmp_path: Path) -> None:
     """A file signed by this deployment verifies; the same entries with another key's
     signature are refused when this data dir holds the key."""
-    # a golden file today's rules still re-run to the same facts (the Summon-negation window of
-    # ruling SUM-3 changed what the other two record after some Summons: ``verify`` reports it)
-    src = replay_file.read(GOLDEN / "classic.duelreplay")
+    src = replay_file.read(GOLDEN / "counters-vs-battle-step.duelreplay")
     (tmp_path / "var").mkdir()
     secret = "s" * 64
     from server.lobby.tokens import SeatTokens
@@ -96,20 +94,9 @@ def test_a_file_altered_and_resigned_elsewhere_is_refused_here(tmp_path: Path) -
     assert "signature not checked" in unknown.stdout
 
 
-def test_a_golden_file_recorded_under_older_rules_shows_where_they_differ(tmp_path: Path) -> None:
-    """A file recorded before a rules change (the Summon-negation window, ruling SUM-3) still
-    loads and replays; ``verify`` names the first entry today's rules make otherwise."""
-    path = GOLDEN / "counters-vs-battle-step.duelreplay"
-    shown = duel("replay", str(path), cwd=tmp_path)
-    assert shown.returncode == 0, shown.stderr
-    done = duel("verify", str(path), cwd=tmp_path)
-    assert done.returncode == 1
-    assert "DIVERGED at entry 16" in done.stdout and "summoning" in done.stdout
-
-
 def test_the_copy_of_a_golden_file_verifies_anywhere(tmp_path: Path) -> None:
     copy = tmp_path / "copy"
-    shutil.copy(GOLDEN / "classic.duelreplay", copy)  # no suffix: an existing file
+    shutil.copy(GOLDEN / "battle-step-vs-end-step.duelreplay", copy)  # no suffix: an existing file
     done = duel("verify", str(copy), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "OK:" in done.stdout
