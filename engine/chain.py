@@ -124,16 +124,15 @@ def may_answer_summon(s: State, seat: int) -> bool:
     or Trap Card it Set before this turn (any of them may be that Counter Trap), or a face-up card
     of its own with an effect that negates a Summon, or, while any card's effect that negates a
     Summon is activated from the hand, a card in its hand."""
-    if not summons_negatable(s):
-        return False
-    for c in s.field_cards(seat):
-        if c.zone in _SPELL_ZONES and not c.face_up and c.set_turn < s.turn:
-            return True
-        if c.face_up and any(e.negates_summon for e in effects_of(c)):
-            return True
-    if s.players[seat].hand:
-        return any(e.negates_summon and e.from_hand for sc in SCRIPTS.values() for e in sc.effects)
-    return False
+    might = any(
+        (c.zone in _SPELL_ZONES and not c.face_up and c.set_turn < s.turn)
+        or (c.face_up and any(e.negates_summon for e in effects_of(c)))
+        for c in s.field_cards(seat)
+    ) or (
+        bool(s.players[seat].hand)
+        and any(e.negates_summon and e.from_hand for sc in SCRIPTS.values() for e in sc.effects)
+    )
+    return might and summons_negatable(s)
 
 
 def summon_window_skips(s: State) -> bool:
@@ -513,7 +512,9 @@ def resolve_chain(ctx: Ctx) -> bool:
     ctx.emit(ChainResolved())
     was = resolving.was if resolving else []
     left = _left_field(s, was, set(resolving.destroyed) if resolving else set())
-    summoned = _summoned_meanwhile(s, was) if chain_summons_answerable(s) else []
+    summoned = _summoned_meanwhile(s, was)
+    if summoned and not chain_summons_answerable(s):
+        summoned = []
     if summoned and not s.finished and s.step != Step.DAMAGE:
         # "When a monster is Summoned" cards may answer a Special Summon made while the chain
         # resolved, in the chain that follows (ruling SUM-4), with those that answer what left
