@@ -16,6 +16,7 @@ from .actions import (
     EndBattlePhase,
     EndTurn,
     EnterBattlePhase,
+    FinishTurn,
     FlipSummon,
     NextPhase,
     Pass,
@@ -39,7 +40,7 @@ from .legal import find_legal, trigger_indices
 from .main_phase import change_position, flip_summon, set_spell_trap, summon
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .types import ChoiceKind, Fact, IllegalAction, Position, other
+from .types import FINISH, ChoiceKind, Fact, IllegalAction, Position, other
 
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
@@ -122,6 +123,8 @@ def perform(ctx: Ctx, seat: int, action: Action) -> None:
             ctx.emit(Passed(seat=seat, intent="battle"))
         case EndTurn():
             ctx.emit(Passed(seat=seat, intent="end"))
+        case FinishTurn():
+            ctx.emit(Passed(seat=seat, intent=FINISH))  # passes every later window of the turn (``flow``)
         case Activate():
             _activate(ctx, seat, action)
         case Summon(procedure=True):

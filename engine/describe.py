@@ -256,8 +256,10 @@ def _triggered(fact: WireFact, name_of: NameOf | None) -> str | None:
 def _passed(fact: WireFact, name_of: NameOf | None) -> str | None:
     if fact.get("intent") == "battle":
         return f"  {SEAT[fact['seat']]} moves to the Battle Phase"
+    if fact.get("intent") == "finish":
+        return f"  {SEAT[fact['seat']]} " + ("passes (ending the turn)" if fact.get("auto") else "ends the turn")
     if fact.get("intent") == "end":
-        return f"  {SEAT[fact['seat']]} ends the turn"
+        return f"  {SEAT[fact['seat']]} moves on towards the End Phase"
     if fact.get("intent") == "next":
         return f"  {SEAT[fact['seat']]} moves on"
     return f"  {SEAT[fact['seat']]} passes" + (" (nothing to activate)" if fact.get("auto") else "")

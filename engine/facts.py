@@ -376,19 +376,21 @@ class ExtraBattlePhase(Fact):
 
 @fact
 class Priority(Fact):
-    """a seat gets priority"""
+    """a seat gets priority (`intent`: where the turn player's passes now take the turn: `end` or
+    `finish` carried into a new phase or step; nil: a chain resolved while the turn player was
+    ending the turn, and the decision is its own again)"""
 
     t: ClassVar[str] = "priority"
     SENT: ClassVar[Sent] = public("seat", "passes", "intent")
     seat: int
     passes: int
-    intent: str | Absent = ABSENT
+    intent: str | Absent | None = ABSENT
 
 
 @fact
 class Passed(Fact):
-    """a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on; `auto`: passed by the rules
-    because it had nothing to activate)"""
+    """a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on, `finish` when it ends the
+    turn; `auto`: passed by the rules because it had nothing to activate, or because it is ending the turn)"""
 
     t: ClassVar[str] = "passed"
     SENT: ClassVar[Sent] = public("seat", "intent", "auto")

@@ -60,7 +60,9 @@ def _legal_actions(s: State, seat: int) -> list[WireAction]:
         and s.attack is None
     ):
         if battle_step.forced_attack_pending(s):
-            out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
+            out = [
+                a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase", "finish_turn")
+            ]
     return out
 
 
@@ -83,13 +85,16 @@ def procedure_actions(s: State, seat: int) -> list[WireAction]:
 
 
 def _phase_actions(s: State) -> list[WireAction]:
+    """The turn player's moves through the turn (``engine.flow``; where each goes: ``flow.destination``)."""
     out: list[WireAction] = []
     if s.phase == Phase.BATTLE and s.step in (Step.START, Step.END):
         out.append({"do": "next_phase"})
+        out.append({"do": "finish_turn"})
         return out
     if s.phase == Phase.BATTLE and s.step == Step.BATTLE and s.attack is None:
         out.append({"do": "end_battle_phase"})
         out.append({"do": "end_turn"})
+        out.append({"do": "finish_turn"})
         return out
     if s.phase == Phase.BATTLE:
         return out
@@ -105,6 +110,8 @@ def _phase_actions(s: State) -> list[WireAction]:
     )
     if s.phase in (Phase.MAIN1, Phase.MAIN2, Phase.STANDBY, Phase.DRAW) and not forced:
         out.append({"do": "end_turn"})
+    if not forced:
+        out.append({"do": "finish_turn"})
     return out
 
 

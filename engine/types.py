@@ -120,4 +120,8 @@ class Position(StrEnum):
 
 register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position, ChoiceKind, EventKind))  # engine.plain's table
 
+FINISH: Final = "finish"
+"""The intent of ``finish_turn`` (``State.intent``): the turn player passes every window of the
+turn left to it (``engine.flow``); carried from phase to phase by ``Priority`` facts."""
+
 MAIN_PHASES: Final = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions

@@ -91,7 +91,12 @@ def click_and_wait(page: Page, locator: Any) -> None:
 
 
 def pass_button(page: Page) -> Any:
-    return page.locator(".decision button[data-action=pass]")
+    """The pass button; in a window of one's own turn with nothing to answer, where the pass is
+    shown as the move it makes, the nearest move through the turn."""
+    btn = page.locator(".decision button[data-action=pass]")
+    if btn.count():
+        return btn
+    return page.locator(".decision .acts button[data-move]").first
 
 
 def my_actionable(page: Page, zone: str | None = None) -> Any:
@@ -162,7 +167,7 @@ def take_turn_step(page: Page) -> str:
             assert want in card_actions(page, hand.first)
             choose_in_dialog(page, want)
             return want
-    for want in ("enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "pass"):
+    for want in ("enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "finish_turn", "pass"):
         btn = page.locator(f".decision .acts button[data-action={want}]")
         if btn.count():
             click_and_wait(page, btn.first)

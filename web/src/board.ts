@@ -17,6 +17,7 @@ import {
 } from "./actions";
 import type { Catalogue } from "./cards";
 import { h } from "./dom";
+import { destinationOf, isMove, shownMoves } from "./moves";
 import type { Action, CardView, Pending, View } from "./proto";
 
 export interface Seatinfo {
@@ -359,7 +360,9 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
         const where = c ? ` (${c.zone === "graveyard" ? "in the Graveyard" : "banished"})` : "";
         kids.push(h("button", { type: "button", class: "act", "data-action": a.do, onclick: () => hooks.send(a) }, describeAction(view, cat, a) + where));
       }
-      const loose = m.legal.filter((a) => actionCard(a) === null && a.do !== "concede");
+      // the moves through the turn: one button per place they go, nearest first, after the rest
+      const moves = shownMoves(view, m.legal);
+      const loose = [...m.legal.filter((a) => actionCard(a) === null && a.do !== "concede" && !isMove(a)), ...moves];
       let retargetShown = false;
       for (const a of loose) {
         if (a.do === "retarget") {
@@ -374,7 +377,7 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
         const isPass = a.do === "pass";
         const label = isPass && pend ? passLabel(view, cat, pend.prompt, pend.kind) : describeAction(view, cat, a);
         kids.push(
-          h("button", { type: "button", class: `act${isPass ? " pass" : ""}`, "data-key": `act-${a.do}-${label}`, "data-action": a.do, onclick: () => hooks.send(a) }, label),
+          h("button", { type: "button", class: `act${isPass ? " pass" : ""}`, "data-key": `act-${a.do}-${label}`, "data-action": a.do, "data-move": isMove(a) ? (destinationOf(view, a) ?? "") : null, onclick: () => hooks.send(a) }, label),
         );
       }
     }

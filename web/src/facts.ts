@@ -84,18 +84,21 @@ export interface ExtraBattlePhaseFact {
 }
 
 /**
- * a seat gets priority
+ * a seat gets priority (`intent`: where the turn player's passes now take the turn: `end` or
+ * `finish` carried into a new phase or step; nil: a chain resolved while the turn player was
+ * ending the turn, and the decision is its own again)
  */
 export interface PriorityFact {
   t: "priority";
   seat: number;
   passes: number;
-  intent?: string;
+  intent?: string | null;
 }
 
 /**
- * a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on; `auto`: passed by
- * the rules because it had nothing to activate)
+ * a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on, `finish` when it
+ * ends the turn; `auto`: passed by the rules because it had nothing to activate, or because it is
+ * ending the turn)
  */
 export interface PassedFact {
   t: "passed";

@@ -72,6 +72,9 @@ export interface View {
   players: PlayerView[];
   winner: number | "draw" | null;
   end_reason: string | null;
+  /** For the seat that must decide in an open window: where each of its moves through the turn
+   * goes, by `do` (`main1`, `battle/start`, `battle/end`, `end`, `next_turn`, ...). */
+  moves?: Record<string, string> | null;
 }
 
 /** Who must decide now. The deciding seat gets the prompt in plain words and,
