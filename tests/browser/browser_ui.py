@@ -24,14 +24,25 @@ SETTLED = """() => {
 }"""
 
 
-def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False) -> Page:
+ALL_STOPS = (
+    '{"own": ["draw", "standby", "battle/start", "battle/end", "end"],'
+    ' "theirs": ["draw", "standby", "main1", "battle", "main2", "end"]}'
+)
+"""The page's "Stop at" setting with every box ticked: it stops wherever the player may act."""
+
+
+def open_page(
+    browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False, stops: str = ALL_STOPS
+) -> Page:
     """A page of the client in a fresh browser context.  Auto-pass (on by default
-    for players) is off unless asked for, so that tests click every pass; when on,
+    for players) is off unless asked for, and the page stops at every phase (a new player's
+    page moves on through some of its own), so that tests click every pass; when on,
     it passes at once (a player gets a moment to see the board first)."""
     ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
     ctx.add_init_script(
         f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); "
-        "localStorage.setItem('duel.autopass_ms', '0')"
+        + (f"localStorage.setItem('duel.stops', '{stops}'); " if stops else "")  # "": a new player's
+        + "localStorage.setItem('duel.autopass_ms', '0')"
     )
     page = ctx.new_page()
     page.set_default_timeout(20_000)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from browser_env import LiveServer
-from browser_ui import DESKTOP, SETTLED, shot, wait_app
+from browser_ui import ALL_STOPS, DESKTOP, SETTLED, shot, wait_app
 from playwright.sync_api import Browser, Page
 
 from server.cli.puzzle import create_puzzle_match
@@ -83,7 +83,10 @@ def puzzle(start: dict[str, Any]) -> dict[str, Any]:
 
 def seat_page(browser: Browser) -> Page:
     ctx = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
-    ctx.add_init_script("localStorage.setItem('duel.autopass', 'off'); localStorage.setItem('duel.autopass_ms', '0')")
+    ctx.add_init_script(
+        "localStorage.setItem('duel.autopass', 'off'); localStorage.setItem('duel.autopass_ms', '0'); "
+        f"localStorage.setItem('duel.stops', '{ALL_STOPS}')"
+    )
     page = ctx.new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []

@@ -13,6 +13,7 @@ import { Dialogs } from "./dialogs";
 import { h, replaceChildren, swap } from "./dom";
 import { autoPassDefault, Game, type MatchState } from "./game";
 import { loadName, Lobby } from "./lobby";
+import { loadStops } from "./moves";
 import type { CardView, ConnState, MatchRow, ReplayPage, ServerMessage } from "./proto";
 import { ReplayViewer, type ReplayState } from "./replay";
 import { Session } from "./session";
@@ -33,6 +34,7 @@ export class App {
   name = loadName();
   hovered: CardView | null = null;
   autoPass = autoPassDefault();
+  stops = loadStops();
   renderPending = false;
 
   constructor(root: HTMLElement) {

@@ -17,7 +17,7 @@ import {
 } from "./actions";
 import type { Catalogue } from "./cards";
 import { h } from "./dom";
-import { destinationOf, isMove, shownMoves } from "./moves";
+import { destinationOf, isMove, OWN_STOPS, shownMoves, STOP_NAMES, THEIR_STOPS, type Stops } from "./moves";
 import type { Action, CardView, Pending, View } from "./proto";
 
 export interface Seatinfo {
@@ -41,6 +41,7 @@ export interface BoardModel {
   selecting: { attacker: string } | null;
   retargeting: boolean;
   autoPass: boolean;
+  stops: Stops | null; // where the page stops for the player (null: a replay)
 }
 
 export interface BoardHooks {
@@ -52,6 +53,7 @@ export interface BoardHooks {
   hover(card: CardView | null): void;
   concede(): void;
   autoPass(on: boolean): void;
+  stop(whose: "own" | "theirs", key: string, on: boolean): void;
   openChoice(): void;
 }
 
@@ -393,12 +395,42 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
           "label",
           { class: "autopass" },
           h("input", { type: "checkbox", "data-key": "autopass", checked: m.autoPass, onchange: (e: Event) => hooks.autoPass((e.target as HTMLInputElement).checked) }),
-          " Pass for me when passing is all I can do",
+          " Pass for me when passing or moving on is all I can do",
         )
       : null,
     canConcede ? h("button", { type: "button", class: "act concede", "data-key": "concede", onclick: () => hooks.concede() }, "Concede…") : null,
+    m.interactive && m.me !== null && view.winner === null && m.stops !== null ? stopSettings(m.stops, hooks) : null,
   );
 }
+
+/** Where the page stops for the player: a checkbox per phase of their turn and of the
+ * opponent's; where they do not stop, the page moves on for them at once. */
+function stopSettings(stops: Stops, hooks: BoardHooks): HTMLElement {
+  const box = (whose: "own" | "theirs", key: string) =>
+    h(
+      "label",
+      { class: "stop" },
+      h("input", {
+        type: "checkbox",
+        "data-key": `stop-${whose}-${key}`,
+        "data-stop": `${whose}:${key}`,
+        checked: (whose === "own" ? stops.own : stops.theirs).includes(key),
+        onchange: (e: Event) => hooks.stop(whose, key, (e.target as HTMLInputElement).checked),
+      }),
+      ` ${STOP_NAMES[key] ?? key}`,
+    );
+  const el = h(
+    "details",
+    { class: "stops", "data-testid": "stops", open: stopsOpen, ontoggle: () => (stopsOpen = el.open) },
+    h("summary", { "data-key": "stops" }, "Stop at…"),
+    h("p", { class: "muted" }, "Where you are not stopped, the page moves on for you at once, whatever your cards (your opponent learns nothing from it). Your Main Phases and Battle Step always stop."),
+    h("fieldset", null, h("legend", null, "Your turn"), OWN_STOPS.map((k) => box("own", k))),
+    h("fieldset", null, h("legend", null, "The opponent's turn"), THEIR_STOPS.map((k) => box("theirs", k))),
+  );
+  return el;
+}
+
+let stopsOpen = false; // the "Stop at…" box stays open from one render to the next
 
 export function renderBoard(m: BoardModel, cat: Catalogue, hooks: BoardHooks): HTMLElement {
   const view = m.view;

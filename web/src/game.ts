@@ -8,6 +8,7 @@ import type { App } from "./app";
 import { CHOICE_KINDS, formatClock, renderBoard, type BoardHooks, type BoardModel, type Seatinfo } from "./board";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
+import { onlyMovingOn, saveStops, stopMove } from "./moves";
 import type { Action, Pending, ServerMessage, Update, View } from "./proto";
 
 const AUTOPASS_KEY = "duel.autopass";
@@ -229,21 +230,26 @@ export class Game {
     this.m.autoPassing = false;
   }
 
-  /** With auto-pass on, a window in which the only choice is to pass is passed
-   * for the player (after a moment, so the board can be seen). */
+  /** The moves the page makes for the player (after a moment, so the board can be seen): in an
+   * open window of a phase they do not stop at, the nearest move (whatever their cards: the
+   * opponent learns nothing from it); with auto-pass on, a window in which the only choice is
+   * to pass, or to move on to one place. */
   maybeAutoPass(): void {
     this.clearAutoPass();
     const m = this.m;
-    if (!this.app.autoPass || m.seat === null || m.view === null) return;
+    if (m.seat === null || m.view === null || m.legal.length === 0) return;
     const choices = m.legal.filter((a) => a.do !== "concede");
-    const only = choices.length === 1 && choices[0]?.do === "pass" ? choices[0] : null;
+    let only = stopMove(m.view, m.legal, this.app.stops);
+    if (only === null && this.app.autoPass) {
+      only = onlyMovingOn(m.view, m.legal) ?? (choices.length === 1 && choices[0]?.do === "pass" ? choices[0] : null);
+    }
     if (only === null) return;
     const seq = m.seq;
     m.autoPassing = true;
     this.autoPassTimer = window.setTimeout(() => {
       this.autoPassTimer = null;
       m.autoPassing = false;
-      if (m.seq === seq && m.inflight === null && m.legal.includes(only) && this.app.autoPass) this.sendAction(only);
+      if (m.seq === seq && m.inflight === null && only !== null && m.legal.includes(only)) this.sendAction(only);
     }, autoPassDelay());
   }
 
@@ -291,6 +297,16 @@ export class Game {
       autoPass: (on) => {
         this.app.autoPass = on;
         localStorage.setItem(AUTOPASS_KEY, on ? "on" : "off");
+        this.maybeAutoPass();
+        this.app.render();
+      },
+      stop: (whose, key, on) => {
+        const stops = this.app.stops;
+        const list = whose === "own" ? stops.own : stops.theirs;
+        const next = on ? [...new Set([...list, key])] : list.filter((k) => k !== key);
+        if (whose === "own") stops.own = next;
+        else stops.theirs = next;
+        saveStops(stops);
         this.maybeAutoPass();
         this.app.render();
       },
@@ -353,6 +369,7 @@ export class Game {
       selecting: m.selecting,
       retargeting: m.retargeting,
       autoPass: this.app.autoPass,
+      stops: this.app.stops,
     };
     const finished = view.winner !== null && view.winner !== undefined;
     return this.kept.render(

@@ -80,3 +80,75 @@ export function onlyMovingOn(view: View, legal: Action[]): Action | null {
   if (dests.size !== 1 || dests.has(null)) return choices.length === 1 && choices[0]?.do === "finish_turn" ? choices[0] : null;
   return shownMoves(view, choices.filter((a) => a.do !== "finish_turn"))[0] ?? null;
 }
+
+// ------------------------------------------------------------ where the page stops for the player
+
+/** The open windows a player may choose not to be stopped at, on their own turn (where moving on
+ * is all one usually does) and on the opponent's (where only responses are possible). Main
+ * Phases and the Battle Step of one's own turn always stop: that is where one plays. */
+export const OWN_STOPS = ["draw", "standby", "battle/start", "battle/end", "end"] as const;
+export const THEIR_STOPS = ["draw", "standby", "main1", "battle", "main2", "end"] as const;
+export const STOP_NAMES: Record<string, string> = {
+  draw: "Draw Phase",
+  standby: "Standby Phase",
+  main1: "Main Phase 1",
+  battle: "Battle Phase",
+  "battle/start": "Start Step",
+  "battle/end": "End Step",
+  main2: "Main Phase 2",
+  end: "End Phase",
+};
+
+export interface Stops {
+  own: string[];
+  theirs: string[];
+}
+
+const STOPS_KEY = "duel.stops";
+
+/** A new player's stops: none of their own turn's (the page moves on through their Draw and
+ * Standby Phases, the Start and End Steps and the End Phase); of the opponent's turn, the
+ * Standby Phase, the Battle Phase and the End Phase, where cards are most often activated
+ * outside a chain (answers to a summon, an attack or a chain always stop). */
+export function defaultStops(): Stops {
+  return { own: [], theirs: ["standby", "battle", "end"] };
+}
+
+export function loadStops(): Stops {
+  try {
+    const s = JSON.parse(localStorage.getItem(STOPS_KEY) ?? "null") as Partial<Stops> | null;
+    if (s && Array.isArray(s.own) && Array.isArray(s.theirs)) return { own: s.own.map(String), theirs: s.theirs.map(String) };
+  } catch {
+    // a broken setting: the defaults
+  }
+  return defaultStops();
+}
+
+export function saveStops(s: Stops): void {
+  localStorage.setItem(STOPS_KEY, JSON.stringify(s));
+}
+
+/** The key of the window the view is in, as the stop settings name it (null: a window that
+ * always stops: one's own Main Phases and Battle Step). */
+export function stopKey(view: View): string | null {
+  const own = view.you === view.turn_player;
+  if (view.phase === "battle") {
+    if (!own) return "battle";
+    return view.step === "start" || view.step === "end" ? `battle/${view.step}` : null;
+  }
+  if (own && (view.phase === "main1" || view.phase === "main2")) return null;
+  return view.phase;
+}
+
+/** In an open window of a phase the player does not stop at: the move the page makes for them
+ * (the nearest; the opponent's pass). The same whatever their cards are: nothing hidden decides
+ * it, so the opponent learns nothing from it. */
+export function stopMove(view: View, legal: Action[], stops: Stops): Action | null {
+  if (!view.moves || view.you === null) return null;
+  const key = stopKey(view);
+  if (key === null) return null;
+  const own = view.you === view.turn_player;
+  if ((own ? stops.own : stops.theirs).includes(key)) return null;
+  if (own) return shownMoves(view, legal)[0] ?? null;
+  return legal.find((a) => a.do === "pass") ?? null;
+}

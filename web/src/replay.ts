@@ -358,6 +358,7 @@ export class ReplayViewer {
       hover: (card) => this.app.hover(card),
       concede: () => undefined,
       autoPass: () => undefined,
+      stop: () => undefined,
       openChoice: () => undefined,
     };
   }
@@ -448,6 +449,7 @@ export class ReplayViewer {
         selecting: null,
         retargeting: false,
         autoPass: false,
+        stops: null,
       };
       board = renderBoard(model, this.app.cat, this.hooks());
     } else {
