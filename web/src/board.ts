@@ -20,9 +20,33 @@ import { h } from "./dom";
 import { destinationOf, isMove, OWN_STOPS, shownMoves, STOP_NAMES, THEIR_STOPS, type Stops } from "./moves";
 import type { Action, CardView, Pending, View } from "./proto";
 
+/** An LP change as its `lp` fact has it: `delta` the damage dealt (or LP gained), `reason`
+ * `battle`, `effect` or `cost`. */
+export interface LpChange {
+  delta: number;
+  reason: string;
+}
+
+const LP_REASONS: Record<string, string> = { battle: "battle damage", effect: "by an effect", cost: "paid as a cost" };
+
+/** Each seat's last LP change of the turn of entry `index` of a list of entries' facts (a
+ * replay): looking back from it to the start of its turn. */
+export function lastLpChanges(entries: { facts: { t: string }[] }[], index: number): (LpChange | null)[] {
+  const out: (LpChange | null)[] = [null, null];
+  for (let i = index; i >= 0; i--) {
+    const facts = entries[i]?.facts ?? [];
+    for (let j = facts.length - 1; j >= 0; j--) {
+      const f = facts[j] as { t: string; seat?: number; delta?: number; reason?: string };
+      if (f.t === "turn") return out;
+      if (f.t === "lp" && f.seat !== undefined && out[f.seat] === null) out[f.seat] = { delta: Number(f.delta), reason: String(f.reason ?? "") };
+    }
+  }
+  return out;
+}
+
 export interface Seatinfo {
   name: string;
-  lpDelta: number | null; // the last LP change
+  lpDelta: LpChange | null; // the last LP change of this turn
   lpDeltaFresh: boolean; // it happened in the last update
   clockMs: number | null; // remaining, as of clockAt
   clockRunning: boolean;
@@ -220,7 +244,8 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
   if (p === undefined || info === undefined) return h("div");
   const role = m.me === null ? null : seat === m.me ? "You" : "Opponent";
   const letter = SEATS[seat] ?? "?";
-  const delta = info.lpDelta;
+  const change = info.lpDelta;
+  const delta = change?.delta ?? null;
   return h(
     "div",
     { class: `playerbar${view.turn_player === seat ? " their-turn" : ""}`, "data-seat": seat },
@@ -229,8 +254,16 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
       "span",
       { class: "lp", "data-testid": `lp-${seat}`, "aria-label": `${SEATS[seat]} Life Points ${p.lp}` },
       `LP ${p.lp}`,
-      delta !== null && delta !== 0
-        ? h("span", { class: `lp-delta ${delta < 0 ? "down" : "up"}${info.lpDeltaFresh ? " fresh" : ""}` }, ` ${delta > 0 ? "+" : "−"}${Math.abs(delta)}`)
+      change !== null && delta !== null && delta !== 0
+        ? h(
+            "span",
+            {
+              class: `lp-delta ${delta < 0 ? "down" : "up"}${info.lpDeltaFresh ? " fresh" : ""}`,
+              "data-testid": `lp-delta-${seat}`,
+              title: `${delta > 0 ? "+" : "−"}${Math.abs(delta)} ${LP_REASONS[change.reason] ?? change.reason} this turn`,
+            },
+            ` ${delta > 0 ? "+" : "−"}${Math.abs(delta)}`,
+          )
         : null,
     ),
     info.clockMs !== null

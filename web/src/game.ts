@@ -10,6 +10,7 @@ import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
 import { onlyMovingOn, saveStops, stopMove } from "./moves";
 import type { Action, Pending, ServerMessage, Update, View } from "./proto";
+import type { LpChange } from "./board";
 
 const AUTOPASS_KEY = "duel.autopass";
 const LOG_MAX = 3000;
@@ -27,7 +28,8 @@ export interface MatchState {
   clockAt: number;
   presence: boolean[] | null;
   log: LogLine[];
-  lpDelta: (number | null)[];
+  lpDelta: (LpChange | null)[]; // each seat's last LP change of this turn, as the log has it
+  lpTurn: number; // the turn lpDelta is of
   lpFreshSeq: number;
   inflight: { id: string; msg: Record<string, unknown> } | null;
   awaitSeq: number;
@@ -77,6 +79,7 @@ export class Game {
       presence: null,
       log: [],
       lpDelta: [null, null],
+      lpTurn: 0,
       lpFreshSeq: -1,
       inflight: null,
       awaitSeq: 0,
@@ -174,19 +177,26 @@ export class Game {
       return;
     }
     m.started = true;
-    if (u.seq > m.seq) m.log.push(...storyLines(u.seq, u.story));
+    if (u.seq > m.seq) {
+      m.log.push(...storyLines(u.seq, u.story));
+      // the LP badge: each seat's last LP change of this turn, as its fact says (the damage dealt:
+      // 300 damage from 250 LP is -300, as the log says, not the -250 the LP went down)
+      for (const f of u.facts) {
+        if (f.t === "turn") {
+          m.lpDelta = [null, null];
+          m.lpTurn = f.turn;
+        } else if (f.t === "lp") {
+          m.lpDelta[f.seat] = { delta: f.delta, reason: f.reason };
+          m.lpFreshSeq = u.seq;
+        }
+      }
+    }
     if (m.log.length > LOG_MAX) m.log.splice(0, m.log.length - LOG_MAX);
     m.seq = u.seq;
     if (u.view === null) return; // a caught-up entry: its view comes with the last one
-    const before = m.view;
-    if (before !== null) {
-      u.view.players.forEach((p, i) => {
-        const was = before.players[i]?.lp;
-        if (was !== undefined && was !== p.lp) {
-          m.lpDelta[i] = p.lp - was;
-          m.lpFreshSeq = u.seq;
-        }
-      });
+    if (u.view.turn !== m.lpTurn) {
+      m.lpDelta = [null, null]; // a snapshot of a later turn: what changed in it is not known here
+      m.lpTurn = u.view.turn;
     }
     m.view = u.view;
     m.pending = u.pending;
@@ -345,7 +355,7 @@ export class Game {
     const m = this.m;
     return [0, 1].map((seat) => ({
       name: this.nameOf(seat),
-      lpDelta: m.lpDelta[seat] ?? null,
+      lpDelta: m.lpTurn === view.turn ? (m.lpDelta[seat] ?? null) : null,
       lpDeltaFresh: m.lpFreshSeq === m.seq,
       clockMs: m.clocks === null ? null : this.clockOf(seat),
       clockRunning: m.pending !== null && m.pending.seat === seat && view.winner === null,

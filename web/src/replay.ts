@@ -14,7 +14,7 @@
 
 import { END_REASONS, SEATS } from "./actions";
 import type { App } from "./app";
-import { renderBoard, type BoardHooks, type BoardModel } from "./board";
+import { lastLpChanges, renderBoard, type BoardHooks, type BoardModel } from "./board";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
 import { randomId, type ReplayEntry, type ReplayPage, type ServerMessage } from "./proto";
@@ -425,7 +425,8 @@ export class ReplayViewer {
     let board: HTMLElement;
     if (view) {
       const me = r.viewpoint === "0" || r.viewpoint === "1" ? Number(r.viewpoint) : null;
-      const prev = r.entries[r.index - 1]?.view ?? null;
+      const changes = lastLpChanges(r.entries, r.index);
+      const fresh = new Set((entry?.facts ?? []).filter((f) => f.t === "lp").map((f) => (f as { seat: number }).seat));
       const model: BoardModel = {
         view,
         me,
@@ -433,12 +434,10 @@ export class ReplayViewer {
         legal: [],
         pending: view.pending ?? null,
         seats: [0, 1].map((seat) => {
-          const was = prev?.players[seat]?.lp;
-          const now = view.players[seat]?.lp;
           return {
             name: this.nameOf(seat),
-            lpDelta: was !== undefined && now !== undefined && was !== now ? now - was : null,
-            lpDeltaFresh: true,
+            lpDelta: changes[seat] ?? null,
+            lpDeltaFresh: fresh.has(seat),
             clockMs: null,
             clockRunning: false,
             connected: null,
