@@ -287,13 +287,14 @@ export class App {
     const s = this.session.state;
     let status: string;
     let cls = "ok";
+    const wasOnline = this.session.opens > 0; // this screen's connection was up before: it is lost
     if (s.kind === "open") status = "connected";
     else if (s.kind === "connecting") {
-      status = "connecting…";
-      cls = "warn";
+      status = wasOnline ? "offline — reconnecting…" : "connecting…";
+      cls = wasOnline ? "bad" : "warn";
     } else if (s.kind === "waiting") {
-      status = `${s.why}; reconnecting (attempt ${s.attempt})…`;
-      cls = "warn";
+      status = `offline — reconnecting (${s.why}; attempt ${s.attempt})…`;
+      cls = "bad";
     } else {
       status = s.why === "left" ? "not connected" : `disconnected: ${s.why}`;
       cls = "bad";

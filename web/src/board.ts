@@ -50,7 +50,8 @@ export interface Seatinfo {
   lpDeltaFresh: boolean; // it happened in the last update
   clockMs: number | null; // remaining, as of clockAt
   clockRunning: boolean;
-  connected: boolean | null; // null: unknown
+  connected: boolean | null; // null: not shown
+  presenceWords?: string; // instead of "connected"/"disconnected" (the page is offline)
 }
 
 export interface BoardModel {
@@ -61,7 +62,8 @@ export interface BoardModel {
   pending: Pending | null;
   seats: Seatinfo[];
   interactive: boolean;
-  busy: boolean; // an action is on its way: nothing clickable
+  busy: boolean; // an action is on its way, or the page is offline: nothing clickable
+  offline?: boolean; // the page has no live connection: it says so where the decision is
   selecting: { attacker: string } | null;
   retargeting: boolean;
   autoPass: boolean;
@@ -269,7 +271,9 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
     info.clockMs !== null
       ? h("span", { class: `clock${info.clockRunning ? " running" : ""}`, "data-clock": seat, "aria-label": `${SEATS[seat]}'s clock` }, `Clock ${formatClock(info.clockMs)}`)
       : null,
-    info.connected === null ? null : h("span", { class: `presence ${info.connected ? "on" : "off"}`, "data-testid": `presence-${seat}` }, info.connected ? "connected" : "disconnected"),
+    info.connected === null
+      ? null
+      : h("span", { class: `presence ${info.connected ? "on" : "off"}`, "data-testid": `presence-${seat}` }, info.presenceWords ?? (info.connected ? "connected" : "disconnected")),
     h("span", { class: "count" }, `Deck ${p.deck_count}`),
     h("span", { class: "count" }, `Extra ${p.extra_count}`),
     h("span", { class: "count" }, `Hand ${p.hand_count}`),
@@ -417,11 +421,11 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
       }
     }
   }
-  const canConcede = m.interactive && m.me !== null && view.winner === null && pend !== null;
+  const canConcede = m.interactive && m.me !== null && view.winner === null && pend !== null && !m.offline;
   return h(
     "section",
     { class: `decision${m.interactive && m.legal.length && !m.busy ? " yours" : ""}`, "aria-label": "decision", "aria-live": "polite" },
-    h("p", { class: "prompt", "data-testid": "prompt" }, m.busy ? "Sending…" : prompt),
+    h("p", { class: "prompt", "data-testid": "prompt" }, m.offline ? "Offline — reconnecting… (nothing can be sent until the page is back)" : m.busy ? "Sending…" : prompt),
     h("div", { class: "acts" }, kids),
     m.interactive && m.me !== null && view.winner === null
       ? h(

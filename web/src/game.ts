@@ -247,7 +247,7 @@ export class Game {
   maybeAutoPass(): void {
     this.clearAutoPass();
     const m = this.m;
-    if (m.seat === null || m.view === null || m.legal.length === 0) return;
+    if (m.seat === null || m.view === null || m.legal.length === 0 || !this.online) return;
     const choices = m.legal.filter((a) => a.do !== "concede");
     let only = stopMove(m.view, m.legal, this.app.stops);
     if (only === null && this.app.autoPass) {
@@ -351,16 +351,33 @@ export class Game {
     return `Turn ${v.turn} · Duel`;
   }
 
+  /** Whether the page has a live connection (a welcomed socket, its heartbeat answered). */
+  get online(): boolean {
+    return this.app.connState.kind === "open";
+  }
+
   private seatInfos(view: View): Seatinfo[] {
     const m = this.m;
-    return [0, 1].map((seat) => ({
-      name: this.nameOf(seat),
-      lpDelta: m.lpTurn === view.turn ? (m.lpDelta[seat] ?? null) : null,
-      lpDeltaFresh: m.lpFreshSeq === m.seq,
-      clockMs: m.clocks === null ? null : this.clockOf(seat),
-      clockRunning: m.pending !== null && m.pending.seat === seat && view.winner === null,
-      connected: m.presence ? (m.presence[seat] ?? null) : null,
-    }));
+    const online = this.online;
+    return [0, 1].map((seat) => {
+      // presence as things are: offline, this page's own seat is not connected, and what the
+      // other seat's is cannot be known until the page is back
+      let connected = m.presence ? (m.presence[seat] ?? null) : null;
+      let presenceWords: string | undefined;
+      if (!online && m.presence !== null) {
+        connected = false;
+        presenceWords = seat === m.seat ? "offline (this page)" : "unknown (this page is offline)";
+      }
+      return {
+        name: this.nameOf(seat),
+        lpDelta: m.lpTurn === view.turn ? (m.lpDelta[seat] ?? null) : null,
+        lpDeltaFresh: m.lpFreshSeq === m.seq,
+        clockMs: m.clocks === null ? null : this.clockOf(seat),
+        clockRunning: m.pending !== null && m.pending.seat === seat && view.winner === null,
+        connected,
+        ...(presenceWords === undefined ? {} : { presenceWords }),
+      };
+    });
   }
 
   render(): HTMLElement {
@@ -375,7 +392,8 @@ export class Game {
       pending: m.pending,
       seats: this.seatInfos(view),
       interactive: m.seat !== null,
-      busy: m.inflight !== null || m.seq < m.awaitSeq,
+      busy: m.inflight !== null || m.seq < m.awaitSeq || (m.seat !== null && !this.online),
+      offline: m.seat !== null && !this.online,
       selecting: m.selecting,
       retargeting: m.retargeting,
       autoPass: this.app.autoPass,
