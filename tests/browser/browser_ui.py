@@ -25,8 +25,8 @@ SETTLED = """() => {
 
 
 ALL_STOPS = (
-    '{"own": ["draw", "standby", "battle/start", "battle/end", "end"],'
-    ' "theirs": ["draw", "standby", "main1", "battle", "main2", "end"]}'
+    '{"own": ["draw", "standby", "battle/start", "battle/end", "damage", "end"],'
+    ' "theirs": ["draw", "standby", "main1", "battle", "damage", "main2", "end"]}'
 )
 """The page's "Stop at" setting with every box ticked: it stops wherever the player may act."""
 

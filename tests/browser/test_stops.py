@@ -80,7 +80,9 @@ def test_the_page_moves_on_where_the_player_does_not_stop_whatever_their_cards(
     # Mystical Space Typhoon it could activate in either; B stops everywhere and clicks
     a = open_page(browser, url + "/", stops="")
     b = open_page(browser, url + "/")
-    assert a.evaluate("() => JSON.stringify(window.duelApp.stops)") == '{"own":[],"theirs":["standby","battle","end"]}'
+    assert a.evaluate("() => JSON.stringify(window.duelApp.stops)") == (
+        '{"own":["damage"],"theirs":["standby","battle","damage","end"]}'
+    )
     doc = puzzle(
         {"spells_traps": [{"card": "Mystical Space Typhoon", "set": True}]},
         {"spells_traps": [{"card": "Dust Tornado", "set": True}]},
@@ -99,7 +101,7 @@ def test_the_page_moves_on_where_the_player_does_not_stop_whatever_their_cards(
     a.locator("[data-stop='own:standby']").check()
     assert a.locator("[data-testid=stops]").get_attribute("open") is not None
     shot(a, screenshots, "stop-at-settings")
-    assert a.evaluate("() => JSON.parse(localStorage.getItem('duel.stops')).own") == ["standby"]
+    assert a.evaluate("() => JSON.parse(localStorage.getItem('duel.stops')).own") == ["damage", "standby"]
     _, tokens = live_server.call(create_puzzle_match(live_server.server, doc))
     seat(a, url, tokens[0])
     seat(b, url, tokens[1])
@@ -121,7 +123,7 @@ def test_moving_on_when_it_is_all_one_can_do_is_a_pass(browser: Browser, live_se
     url = live_server.http
     a = open_page(browser, url + "/", auto_pass=True)  # stops everywhere, auto-pass on
     b = open_page(browser, url + "/")
-    assert a.evaluate("() => window.duelApp.stops.own.length") == 5
+    assert a.evaluate("() => window.duelApp.stops.own.length") == 6
     # nothing A could do in its Draw or Standby Phase: moving on is passed for it
     _, tokens = live_server.call(create_puzzle_match(live_server.server, puzzle({}, {})))
     seat(a, url, tokens[0])

@@ -12,6 +12,7 @@ import { Catalogue } from "./cards";
 import { Dialogs } from "./dialogs";
 import { h, replaceChildren, swap } from "./dom";
 import { autoPassDefault, Game, type MatchState } from "./game";
+import { focusDecision, installKeys } from "./keys";
 import { loadName, Lobby } from "./lobby";
 import { loadStops } from "./moves";
 import type { CardView, ConnState, MatchRow, ReplayPage, ServerMessage } from "./proto";
@@ -36,6 +37,8 @@ export class App {
   autoPass = autoPassDefault();
   stops = loadStops();
   renderPending = false;
+  /** An action was just sent: the next render gives the focus back to the decision. */
+  refocusDecision = false;
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -49,6 +52,20 @@ export class App {
       cat: this.cat,
       send: (a) => this.game?.sendAction(a),
       selectAttacker: (id) => this.game?.selectAttacker(id),
+      // the element that opened the dialog may have been drawn again meanwhile: the decision
+      closed: () => requestAnimationFrame(() => this.screen === "match" && !this.dialogs.el.open && focusDecision(this.root, false)),
+    });
+    installKeys({
+      screen: () => this.screen,
+      dialog: () => (this.dialogs.el.open ? this.dialogs.el : null),
+      root: () => this.root,
+      help: () => (this.dialogs.kind === "help" ? this.dialogs.close() : this.dialogs.help()),
+      replayStep: (by) => {
+        const v = this.viewer;
+        if (v === null) return;
+        v.step(by === "first" ? 0 : by === "last" ? v.r.entries.length - 1 : v.r.index + by);
+      },
+      replayPlay: () => this.viewer?.togglePlay(),
     });
     window.addEventListener("hashchange", () => this.route());
     // a replay file dropped on the lobby or the replay viewer opens in the viewer (never
@@ -281,6 +298,10 @@ export class App {
     else replaceChildren(this.root, header, body);
     document.title = this.screen === "replay" ? "Replay · Duel" : this.screen === "match" ? (this.game?.title() ?? "Duel") : "Duel";
     (this.screen === "match" ? this.game?.side : this.screen === "replay" ? this.viewer?.side : undefined)?.afterRender();
+    if (this.screen === "match" && !this.dialogs.el.open) {
+      focusDecision(this.root, this.refocusDecision);
+      this.refocusDecision = false;
+    }
   }
 
   private renderHeader(): HTMLElement {

@@ -17,6 +17,7 @@ import {
 } from "./actions";
 import type { Catalogue } from "./cards";
 import { h } from "./dom";
+import { numberButtons } from "./keys";
 import { destinationOf, isMove, OWN_STOPS, shownMoves, STOP_NAMES, THEIR_STOPS, type Stops } from "./moves";
 import type { Action, CardView, Pending, View } from "./proto";
 
@@ -421,10 +422,19 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
       }
     }
   }
+  // the keyboard: digits press the first nine buttons; the first of them that passes or moves on
+  // (or opens the choice) is where the focus goes back to after every action (keys.ts)
+  numberButtons(kids);
+  const primary =
+    kids.find((b) => b.dataset["action"] === "open-choice" || b.dataset["action"] === "pass") ??
+    kids.find((b) => b.dataset["move"] !== undefined) ??
+    kids.find((b) => b.classList.contains("primary")) ??
+    kids[0];
+  primary?.setAttribute("data-primary", "");
   const canConcede = m.interactive && m.me !== null && view.winner === null && pend !== null && !m.offline;
   return h(
     "section",
-    { class: `decision${m.interactive && m.legal.length && !m.busy ? " yours" : ""}`, "aria-label": "decision", "aria-live": "polite" },
+    { class: `decision${m.interactive && m.legal.length && !m.busy ? " yours" : ""}`, "aria-label": "decision", "aria-live": "polite", tabindex: -1 },
     h("p", { class: "prompt", "data-testid": "prompt" }, m.offline ? "Offline — reconnecting… (nothing can be sent until the page is back)" : m.busy ? "Sending…" : prompt),
     h("div", { class: "acts" }, kids),
     m.interactive && m.me !== null && view.winner === null

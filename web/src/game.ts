@@ -249,7 +249,7 @@ export class Game {
     const m = this.m;
     if (m.seat === null || m.view === null || m.legal.length === 0 || !this.online) return;
     const choices = m.legal.filter((a) => a.do !== "concede");
-    let only = stopMove(m.view, m.legal, this.app.stops);
+    let only = stopMove(m.view, m.legal, this.app.stops, m.pending?.kind ?? "");
     if (only === null && this.app.autoPass) {
       only = onlyMovingOn(m.view, m.legal) ?? (choices.length === 1 && choices[0]?.do === "pass" ? choices[0] : null);
     }
@@ -275,6 +275,7 @@ export class Game {
     m.selecting = null;
     m.retargeting = false;
     this.clearAutoPass();
+    this.app.refocusDecision = true; // after every action, the focus is the decision's again
     this.app.dialogs.close();
     this.app.session.send(msg); // not connected: sent again after the reconnect, with the same id
     this.app.render();

@@ -86,8 +86,8 @@ export function onlyMovingOn(view: View, legal: Action[]): Action | null {
 /** The open windows a player may choose not to be stopped at, on their own turn (where moving on
  * is all one usually does) and on the opponent's (where only responses are possible). Main
  * Phases and the Battle Step of one's own turn always stop: that is where one plays. */
-export const OWN_STOPS = ["draw", "standby", "battle/start", "battle/end", "end"] as const;
-export const THEIR_STOPS = ["draw", "standby", "main1", "battle", "main2", "end"] as const;
+export const OWN_STOPS = ["draw", "standby", "battle/start", "battle/end", "damage", "end"] as const;
+export const THEIR_STOPS = ["draw", "standby", "main1", "battle", "damage", "main2", "end"] as const;
 export const STOP_NAMES: Record<string, string> = {
   draw: "Draw Phase",
   standby: "Standby Phase",
@@ -95,6 +95,7 @@ export const STOP_NAMES: Record<string, string> = {
   battle: "Battle Phase",
   "battle/start": "Start Step",
   "battle/end": "End Step",
+  damage: "Damage Step",
   main2: "Main Phase 2",
   end: "End Phase",
 };
@@ -106,12 +107,12 @@ export interface Stops {
 
 const STOPS_KEY = "duel.stops";
 
-/** A new player's stops: none of their own turn's (the page moves on through their Draw and
- * Standby Phases, the Start and End Steps and the End Phase); of the opponent's turn, the
- * Standby Phase, the Battle Phase and the End Phase, where cards are most often activated
- * outside a chain (answers to a summon, an attack or a chain always stop). */
+/** A new player's stops: of their own turn, the Damage Step only (the page moves on through
+ * their Draw and Standby Phases, the Start and End Steps and the End Phase); of the opponent's
+ * turn, the Standby Phase, the Battle Phase, the Damage Step and the End Phase, where cards are
+ * most often activated outside a chain (answers to a summon, an attack or a chain always stop). */
 export function defaultStops(): Stops {
-  return { own: [], theirs: ["standby", "battle", "end"] };
+  return { own: ["damage"], theirs: ["standby", "battle", "damage", "end"] };
 }
 
 export function loadStops(): Stops {
@@ -129,9 +130,11 @@ export function saveStops(s: Stops): void {
 }
 
 /** The key of the window the view is in, as the stop settings name it (null: a window that
- * always stops: one's own Main Phases and Battle Step). */
+ * always stops: one's own Main Phases and Battle Step, and every answer to something). */
 export function stopKey(view: View): string | null {
   const own = view.you === view.turn_player;
+  if (view.damage_step) return view.chain.length === 0 ? "damage" : null;
+  if (!view.moves) return null;
   if (view.phase === "battle") {
     if (!own) return "battle";
     return view.step === "start" || view.step === "end" ? `battle/${view.step}` : null;
@@ -143,12 +146,12 @@ export function stopKey(view: View): string | null {
 /** In an open window of a phase the player does not stop at: the move the page makes for them
  * (the nearest; the opponent's pass). The same whatever their cards are: nothing hidden decides
  * it, so the opponent learns nothing from it. */
-export function stopMove(view: View, legal: Action[], stops: Stops): Action | null {
-  if (!view.moves || view.you === null) return null;
+export function stopMove(view: View, legal: Action[], stops: Stops, kind: string): Action | null {
+  if (view.you === null || kind !== "priority") return null;
   const key = stopKey(view);
   if (key === null) return null;
   const own = view.you === view.turn_player;
   if ((own ? stops.own : stops.theirs).includes(key)) return null;
-  if (own) return shownMoves(view, legal)[0] ?? null;
+  if (own && key !== "damage") return shownMoves(view, legal)[0] ?? null;
   return legal.find((a) => a.do === "pass") ?? null;
 }
