@@ -66,6 +66,7 @@ export class App {
         v.step(by === "first" ? 0 : by === "last" ? v.r.entries.length - 1 : v.r.index + by);
       },
       replayPlay: () => this.viewer?.togglePlay(),
+      replayFaster: (by) => this.viewer?.faster(by),
     });
     window.addEventListener("hashchange", () => this.route());
     // a replay file dropped on the lobby or the replay viewer opens in the viewer (never

@@ -17,6 +17,7 @@ export const KEYS_HELP: [string, string][] = [
   ["← →", "replay: step back / forward"],
   ["Home, End", "replay: the first / last entry"],
   ["Space", "replay: play or pause"],
+  ["+ / −", "replay: faster / slower (0.5× to 8×)"],
   ["Esc", "close the dialog; without one, back to the decision"],
   ["?", "this list"],
 ];
@@ -29,6 +30,7 @@ export interface KeyHost {
   help(): void;
   replayStep(by: number | "first" | "last"): void;
   replayPlay(): void;
+  replayFaster(by: number): void;
 }
 
 /** Whether keys typed go into the focused element (a text field, a list box): not the page's. */
@@ -92,6 +94,9 @@ export function installKeys(host: KeyHost): void {
       } else if (e.key === " " && !onButton) {
         e.preventDefault();
         host.replayPlay();
+      } else if (e.key === "+" || e.key === "=" || e.key === "-") {
+        e.preventDefault();
+        host.replayFaster(e.key === "-" ? -1 : 1);
       }
     }
   });
