@@ -10,7 +10,7 @@ ruling SEL-1). A helper two cards share lives here, never in one card's module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .. import flow
 from ..battle import start_step
@@ -449,8 +449,8 @@ def return_target_to_hand(ctx: Ctx, link: Link, zone: Zone = Zone.GRAVEYARD) -> 
 # Spirit monsters ("This card returns to the owner's hand during the End Phase of the turn it is
 # Normal Summoned or flipped face-up": Tsukuyomi, Asura Priest). The turn it was Normal (or
 # Tribute) Summoned or flipped face-up is the card's own flag (cleared as it leaves the field).
-SPIRIT_TURN = "spirit_turn"
-SPIRIT_WATCH_ON = frozenset({EventKind.SUMMONED, EventKind.FLIPPED})
+SPIRIT_TURN: Final = "spirit_turn"
+SPIRIT_WATCH_ON: Final = frozenset({EventKind.SUMMONED, EventKind.FLIPPED})
 
 
 def spirit_watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:

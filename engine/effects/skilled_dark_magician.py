@@ -14,7 +14,7 @@ Special Summon 1 "Dark Magician" from your hand, Deck, or Graveyard."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .api import (
     Answer,
@@ -40,8 +40,8 @@ from .api import (
     summonable,
 )
 
-MAX = 3
-DARK_MAGICIAN = "Dark Magician"
+MAX: Final = 3
+DARK_MAGICIAN: Final = "Dark Magician"
 
 
 def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:

@@ -17,6 +17,8 @@ from his/her hand."
 
 from __future__ import annotations
 
+from typing import Final
+
 from .api import (
     Card,
     Ctx,
@@ -39,8 +41,8 @@ from .api import (
     still_face_up,
 )
 
-DOOMED = "reaper_targeted"  # this card's flag: targeted, to be destroyed when it may be
-_WAITS: frozenset[Timing] = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+DOOMED: Final = "reaper_targeted"  # this card's flag: targeted, to be destroyed when it may be
+_WAITS: Final[frozenset[Timing]] = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
 
 
 def _battle_proof(s: State, src: Card, c: Card) -> bool:
