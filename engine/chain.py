@@ -42,7 +42,7 @@ from .facts import (
 from .kernel.caches import held_ids
 from .ops import raise_event, send_to_grave
 from .state import Card, Link, State
-from .stats import activation_locked, is_negated
+from .stats import activation_locked, is_negated, tributable_for_summon
 from .types import MAIN_PHASES, CardFlag, ChoiceKind, EventKind, Step, WireAction, Zone, other
 
 
@@ -499,7 +499,10 @@ def trigger_group(s: State) -> list[int]:
 
 
 def tribute_options(s: State, seat: int, n: int) -> list[list[int]]:
-    mons = [c for c in s.players[seat].monsters if c is not None]
+    """The sets of ``n`` monsters ``seat`` may Tribute for a Tribute Summon or Set (not a Sheep
+    Token, ``stats.tributable_for_summon``)."""
+    cards = s.cards
+    mons = [c for c in s.players[seat].monsters if c is not None and tributable_for_summon(s, cards[c])]
     return [list(combo) for combo in combinations(mons, n)]
 
 

@@ -65,6 +65,7 @@ class GameEvent(TypedDict, total=False):
     seat: int
     controller: int
     how: str  # summoned: normal, tribute, special, flip, fusion, set
+    summoner: int  # summoned (a Token): the player who Summoned it, maybe not its controller (Ojama Trio)
     link: int  # activated: its chain link
     phase: str  # phase_start
     attacker: int

@@ -497,6 +497,30 @@ class Flipped(Fact):
 
 
 @fact
+class TokenMade(Fact):
+    """a Token is Special Summoned: made face-up in a Monster Zone of `seat` (`summoner`: the player
+    who Summons it)"""
+
+    t: ClassVar[str] = "token_made"
+    SENT: ClassVar[Sent] = moving("seat", "summoner", "position", "slot")
+    card: int
+    code: int
+    seat: int
+    summoner: int
+    position: str
+    slot: int | Absent = ABSENT
+
+
+@fact
+class TokenGone(Fact):
+    """a Token that left the field ceases to exist"""
+
+    t: ClassVar[str] = "token_gone"
+    SENT: ClassVar[Sent] = moving()
+    card: int
+
+
+@fact
 class Activated(Fact):
     """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
 

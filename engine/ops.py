@@ -36,6 +36,8 @@ from .facts import (
     Rng,
     Shuffled,
     Summoned,
+    TokenGone,
+    TokenMade,
     Triggered,
     Used,
 )
@@ -124,6 +126,8 @@ def move(
             "controller": was_controller,
         }
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
+        if c.data.is_token and c.zone != Zone.GONE:
+            ctx.emit(TokenGone(card=c.id))  # a Token that leaves the field ceases to exist
 
 
 def turned_face_down(ctx: Ctx, c: Card) -> None:
@@ -260,14 +264,35 @@ def draw(ctx: Ctx, seat: int, n: int = 1) -> None:
         ctx.emit(Drew(seat=seat, card=cid, code=ctx.s.cards[cid].code, private=seat))
 
 
-def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True) -> bool:
+def special_summon(
+    ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True, how: str = "special"
+) -> bool:
+    """Special Summon ``c`` to ``seat``'s side by an effect (``how``: "special", or "extra" for a
+    Special Summon from the Fusion Deck that counts as its proper Summon, ruling SUM-4); False
+    if it may not be Summoned (``stats.can_summon``) or there is no free Monster Zone."""
     s = ctx.s
-    if None not in s.players[seat].monsters or not can_summon(s, c, seat, "special"):
+    if None not in s.players[seat].monsters or not can_summon(s, c, seat, how):
         return False
     move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
     ctx.emit(Summoned(card=c.id, code=c.code, kind="special", seat=seat, layout=Summoned.SEAT_LAST))
+    if how == "extra" and not properly_summoned(s, c):
+        ctx.emit(Used(key=f"proper_summon:{c.id}"))  # it may be revived later (ruling SUM-1)
     raise_event(ctx, {"kind": "summoned", "card": c.id, "how": "special", "seat": seat})
     return True
+
+
+def make_token(ctx: Ctx, code: int, seat: int, by: int, position: str = "defense") -> Card | None:
+    """Special Summon a Token (``code``: ``engine.cards.TOKENS``) face-up in ``position`` to
+    ``seat``'s side of the field, Summoned by ``by`` (Scapegoat, Ojama Trio): a new card of the
+    duel, which ceases to exist when it leaves the field (``move``). None without a free Monster
+    Zone. Whether it may be Summoned is the caller's to check (``stats.can_summon_token``)."""
+    s = ctx.s
+    if None not in s.players[seat].monsters:
+        return None
+    cid = max(s.cards, default=0) + 1
+    ctx.emit(TokenMade(card=cid, code=code, seat=seat, summoner=by, position=position))
+    raise_event(ctx, {"kind": "summoned", "card": cid, "how": "special", "seat": seat, "summoner": by})
+    return s.cards[cid]
 
 
 def set_counters(ctx: Ctx, c: Card, name: Counter, count: int) -> None:

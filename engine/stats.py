@@ -280,7 +280,7 @@ def no_battle_damage(s: State, seat: int) -> bool:
     return has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat)
 
 
-SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure")
+SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure", "extra")
 
 
 def summoned_only_its_own_way(data: CardData) -> bool:
@@ -310,9 +310,54 @@ def _not_revivable(s: State, c: Card) -> bool:
 _REVIVAL_ZONES: Final = frozenset({Zone.GRAVEYARD, Zone.BANISHED})
 
 
+def summons_locked(s: State, seat: int, exclude: int | None = None) -> bool:
+    """``seat`` may not Normal Summon, Set, Flip Summon or Special Summon a monster this turn
+    (Scapegoat's Goat text: a lingering flag ``NO_SUMMONS``); ``exclude``: a flag set by that card
+    does not count (Scapegoat's own Sheep Tokens are Summoned after its activation locked)."""
+    return any(
+        m.op == "flag" and m.stat == LingeringFlag.NO_SUMMONS and m.value == seat and m.source != exclude
+        for m in s.modifiers
+    )
+
+
+def summoned_this_turn(s: State, seat: int) -> bool:
+    """``seat`` Normal Summoned or Set a monster this turn, or Summoned one that it owns (a
+    card keeps the turn of its last Summon, ``Card.summoned_turn``; a Token is owned by the
+    player on whose side it was made)."""
+    if s.players[seat].normal_summoned:
+        return True
+    return any(c.summoned_turn == s.turn and c.owner == seat for c in s.cards.values())
+
+
+def tributable_for_summon(s: State, c: Card) -> bool:
+    """``c`` may be Tributed for a Tribute Summon (or a Tribute Set): not a Token that "cannot be
+    Tributed for a Tribute Summon" (Sheep Token), not a monster that cannot be Tributed this
+    turn (Mind Control)."""
+    sc = script_of(c)
+    return not (sc is not None and sc.no_tribute_summon) and tributable(s, c)
+
+
+def tributable(s: State, c: Card) -> bool:
+    """``c`` may be Tributed (for a cost too): not a monster that "cannot be Tributed" this turn
+    (Mind Control, ``CardFlag.NO_TRIBUTE``)."""
+    return c.flags.get(CardFlag.NO_TRIBUTE) != s.turn
+
+
+def can_summon_token(s: State, code: int, seat: int, source: int) -> bool:
+    """A Token of ``code`` may be Special Summoned to ``seat``'s side by the effect of
+    ``source``: no continuous lock forbids it (The Last Warrior from Another Planet), nor a
+    summon lock of another card (Scapegoat's own lock does not stop its Tokens)."""
+    token = Card(id=-1, code=code, owner=seat, controller=seat, zone=Zone.MONSTERS)
+    if summons_locked(s, seat, exclude=source):
+        return False
+    return not any(fn(s, src, token, seat, "special") for src, fn in hooks(s, "cannot_summon"))
+
+
 def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     """False if ``seat`` may not Summon ``monster`` now. ``how``: "normal", "flip", "special"
-    (by another card's effect), "fusion" (Polymerization) or "procedure" (its own, Fenrir).
+    (by another card's effect), "fusion" (Polymerization), "procedure" (its own, Fenrir) or
+    "extra" (a Special Summon from the Fusion Deck by an effect that names it so: Metamorphosis,
+    Cyber-Stein; ruling SUM-4).
 
     - "Cannot be Special Summoned" (Light and Darkness Dragon).
     - "Must be Fusion Summoned and cannot be Special Summoned by other ways" (Wildedge, Flame
@@ -322,11 +367,17 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
       only from the Graveyard or banished, once properly Summoned (ruling SUM-1).
     - "There can only be 1 face-up ..." (Earthbound Immortals, ``Script.unique_face_up``): not
       face-up while another is face-up on the field (ruling SUM-2).
-    - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper."""
+    - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper.
+    - a lock for the turn (``summons_locked``: Scapegoat).
+    - a Token is never Summoned again once it has left the field."""
+    if monster.data.is_token or summons_locked(s, seat):
+        return False
     own = script_of(monster)
     if how in SPECIAL_SUMMONS and own is not None and own.cannot_special_summon:
         return False
     if how == "special" and (summoned_only_its_own_way(monster.data) or _not_revivable(s, monster)):
+        return False
+    if how == "extra" and (not monster.data.extra_deck or summoned_only_its_own_way(monster.data)):
         return False
     unique = own.unique_face_up if own is not None else None
     if unique and any(unique in c.data.name and c.id != monster.id for c in face_up_monsters_on_field(s)):

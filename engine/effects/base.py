@@ -165,6 +165,8 @@ class Script:
     # do not apply to it while it is face-up on the field
     unaffected_by: frozenset[str] = frozenset()
     spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
+    # "cannot be Tributed for a Tribute Summon" (Scapegoat's Sheep Tokens, Ojama Trio's Ojama Tokens)
+    no_tribute_summon: bool = False
     # derived from ``effects`` (never passed): the effects a player activates (not trigger or
     # FLIP effects, which activate by themselves), each with its 1-based index
     activatable: tuple[tuple[int, Effect], ...] = field(init=False, repr=False, compare=False)

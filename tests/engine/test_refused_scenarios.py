@@ -48,6 +48,7 @@ ZONES = ("hand", "deck", "extra", "graveyard", "banished", "monsters", "spells_t
 
 _CONTINUOUS = "its effects are continuous: they apply while it is face-up, with no activation to refuse"
 _NORMAL = "a Normal Monster: no effect and no summoning condition"
+_FUSION = "a Fusion Monster with no effect: nothing activates, and its Summon follows SUM-1 and SUM-4"
 EXEMPT: dict[str, str] = {
     "Berserk Gorilla": _CONTINUOUS,
     "Command Knight": _CONTINUOUS,
@@ -60,6 +61,17 @@ EXEMPT: dict[str, str] = {
     "Spell Canceller": _CONTINUOUS,
     "Star Boy": _CONTINUOUS,
     "Thunder Nyan Nyan": _CONTINUOUS,
+    **{
+        name: _FUSION
+        for name in (
+            "Darkfire Dragon",
+            "Dragoness the Wicked Knight",
+            "Flame Ghost",
+            "Giltia the D. Knight",
+            "Master of Oz",
+            "Thousand Dragon",
+        )
+    },
     **{
         name: _NORMAL
         for name in (
