@@ -11,7 +11,7 @@ from .ctx import Ctx
 from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_summon
+from .stats import can_summon, position_locked
 from .types import MAIN_PHASES, Position, WireAction
 
 
@@ -49,6 +49,8 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
             # a monster that declared an attack this turn changes its battle position no more,
             # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
+        if position_locked(s, c):
+            continue  # Thousand-Eyes Restrict, Creature Swap
         if not c.face_up:
             if can_summon(s, c, seat, "flip"):
                 out.append({"do": "flip_summon", "card": c.id})

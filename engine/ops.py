@@ -456,6 +456,40 @@ def equip(ctx: Ctx, card: Card, to: Card, atk: int = 0) -> None:
         ctx.emit(Flag(card=card.id, name=CardFlag.EQUIP_ATK, value=atk))
 
 
+def equip_monster(ctx: Ctx, c: Card, to: Card) -> bool:
+    """Equip the monster card ``c`` (from a Monster Zone) to ``to`` as an Equip Card (Thousand-Eyes
+    Restrict): it goes face-up to a Spell & Trap Zone of ``to``'s controller, a Spell Card there
+    with no monster effects (ruling EQ-1). Leaving its Monster Zone, it takes its followers with
+    it (its Equip Cards are destroyed, its Xyz Materials sent: rulings LF-1, EQ-2), and a monster
+    that had to be properly Summoned was (SUM-1). False without a free Spell & Trap Zone."""
+    s = ctx.s
+    seat = to.controller
+    if None not in s.players[seat].spells_traps:
+        return False
+    followers = _followers(ctx, c) if c.zone == Zone.MONSTERS else []
+    if c.zone == Zone.MONSTERS and needs_proper_summon(c) and not properly_summoned(s, c):
+        ctx.emit(Used(key=f"proper_summon:{c.id}"))
+    ctx.emit(
+        Moved(
+            card=c.id,
+            code=c.code,
+            to=Zone.SPELLS_TRAPS,
+            controller=seat,
+            face_up=True,
+            reason="equip",
+            from_=c.zone,
+            layout=Moved.CODE_FIRST,
+        )
+    )
+    equip(ctx, c, to)
+    for f in followers:
+        if f.zone == Zone.XYZ_MATERIAL:
+            send_to_grave(ctx, f, reason="rule")
+        elif f.on_field:
+            destroy(ctx, f, reason="rule")
+    return True
+
+
 def take_control(ctx: Ctx, c: Card, seat: int) -> None:
     """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
     Earthbound Immortal Uru); control returns to its owner when the End Phase starts

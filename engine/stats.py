@@ -385,6 +385,16 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     return not any(fn(s, src, monster, seat, how) for src, fn in hooks(s, "cannot_summon"))
 
 
+def position_locked(s: State, c: Card) -> bool:
+    """``c``'s controller may not change its battle position (nor Flip Summon it) now: "cannot
+    change its battle position for the rest of this turn" (Creature Swap, ``CardFlag.
+    NO_POSITION_CHANGE``), or a continuous effect (Thousand-Eyes Restrict, ``Script.
+    no_position_change``). Card effects may still change it."""
+    if c.flags.get(CardFlag.NO_POSITION_CHANGE) == s.turn:
+        return True
+    return any(fn(s, src, c) for src, fn in hooks(s, "no_position_change"))
+
+
 def face_up_monsters_on_field(s: State) -> list[Card]:
     return [c for sd in (0, 1) for c in s.monsters(sd) if c.face_up]
 

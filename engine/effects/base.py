@@ -144,6 +144,10 @@ class Script:
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
+    # (src, monster): True forbids the monster's controller to change its battle position (a
+    # change of position or a Flip Summon; Thousand-Eyes Restrict: "other monsters cannot change
+    # their battle positions"); effects may still change it
+    no_position_change: Callable[[State, Card, Card], bool] | None = None
     # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
     cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
     # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
