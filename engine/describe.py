@@ -298,6 +298,10 @@ def _note(fact: WireFact, name_of: NameOf | None) -> str | None:
         return f"    {SEAT[int(fact.get('seat', 0))]} excavates {card}"
     if fact.get("what") == "die_roll":
         return f"    {card}: the die shows {fact.get('result')}"
+    if fact.get("what") == "coin_toss":
+        return f"    {card}: the coin shows {fact.get('result')}"
+    if fact.get("what") == "effects_negated":
+        return f"    the effects of {card} are negated"
     return None
 
 

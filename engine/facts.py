@@ -602,7 +602,7 @@ class ChainResolved(Fact):
 @fact
 class Note(Fact):
     """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
-    `die_roll` and `coin_toss` (`result`)"""
+    `die_roll` and `coin_toss` (`result`), `effects_negated` (a card's effects are negated)"""
 
     t: ClassVar[str] = "note"
     SENT: ClassVar[Sent] = with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",))

@@ -38,6 +38,7 @@ from .facts import (
     Summoned,
     TokenGone,
     TokenMade,
+    TriggerDone,
     Triggered,
     Used,
 )
@@ -293,6 +294,17 @@ def make_token(ctx: Ctx, code: int, seat: int, by: int, position: str = "defense
     ctx.emit(TokenMade(card=cid, code=code, seat=seat, summoner=by, position=position))
     raise_event(ctx, {"kind": "summoned", "card": cid, "how": "special", "seat": seat, "summoner": by})
     return s.cards[cid]
+
+
+def negate_pending_triggers(ctx: Ctx, c: Card) -> None:
+    """The effects of ``c`` are negated (Dark Balter the Terrible: "The effect of an Effect
+    Monster that this monster destroys as a result of battle is negated"): its trigger effects
+    waiting to be activated are dropped (a ``note`` says why)."""
+    s = ctx.s
+    waiting = [i for i, t in enumerate(s.triggers) if t.card == c.id]
+    ctx.emit(Note(what="effects_negated", card=c.id, code=c.code))
+    for i in reversed(waiting):
+        ctx.emit(TriggerDone(index=i, skipped=True))
 
 
 def set_counters(ctx: Ctx, c: Card, name: Counter, count: int) -> None:

@@ -18,7 +18,7 @@ from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
 from ..facts import Modifier, Negated, Used
-from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
+from ..ops import damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
@@ -149,6 +149,42 @@ def negate_previous(ctx: Ctx, link: Link, then_destroy: bool = True) -> None:
     c = s.cards[prev.card]
     if then_destroy and c.on_field:
         destroy(ctx, c, reason="effect", by=link.card)
+
+
+def negate_previous_effect(ctx: Ctx, link: Link) -> None:
+    """Negate the effect (not the activation, ruling CH-8) of the link this one answered: it
+    resolves without effect (Dark Balter the Terrible, Ryu Senshi)."""
+    s = ctx.s
+    prev_n = int(link.data.get("answers", 0))  # 1-based number of the answered link
+    if not 1 <= prev_n <= len(s.chain):
+        return
+    prev = s.chain[prev_n - 1]
+    ctx.emit(Negated(link=prev_n, what="effect", card=prev.card, code=s.cards[prev.card].code))
+
+
+def answers_card_activation(s: State, kind: str, prop: str) -> bool:
+    """The last chain link is the activation of a ``kind`` card (``spell``/``trap``) of Property
+    ``prop`` (``normal`` ...): "When a Normal Spell Card is activated" (Dark Balter the
+    Terrible), "a Normal Trap Card" (Ryu Senshi)."""
+    if not s.chain:
+        return False
+    top = s.chain[-1]
+    c = s.cards[top.card]
+    return c.data.kind == kind and c.data.prop == prop and link_is_card_activation(s, top, kind)
+
+
+def lp_cost(amount: int) -> Callable[[Ctx, Card, int, dict[str, Any]], None]:
+    """Cost: pay ``amount`` Life Points (``can_pay_lp`` is its condition)."""
+
+    def cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+        pay_lp(ctx, seat, amount)
+
+    return cost
+
+
+def can_pay_lp(s: State, seat: int, amount: int) -> bool:
+    """``seat`` has the Life Points to pay ``amount`` as a cost (all of them at most)."""
+    return s.players[seat].lp >= amount
 
 
 def battling_opponent(s: State, card: Card) -> Card | None:

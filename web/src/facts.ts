@@ -268,7 +268,8 @@ export interface ChainResolvedFact {
 
 /**
  * a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both
- * players), `die_roll` and `coin_toss` (`result`)
+ * players), `die_roll` and `coin_toss` (`result`), `effects_negated` (a card's effects are
+ * negated)
  */
 export interface NoteFact {
   t: "note";
