@@ -46,9 +46,9 @@ def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
         return
     s = ctx.s
     attacker, target = ev.get("attacker"), ev.get("target")
-    if card.id not in (attacker, target) or target is None:
+    if attacker is None or target is None or card.id not in (attacker, target):
         return
-    victim = s.cards[int(target if card.id == attacker else attacker)]
+    victim = s.cards[target if card.id == attacker else attacker]
     if victim.id in ev.get("destroyed", []) and "effect" in victim.data.monster_kinds:
         negate_pending_triggers(ctx, victim)
 
