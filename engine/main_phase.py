@@ -11,7 +11,7 @@ from .ctx import Ctx
 from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_summon, position_locked
+from .stats import can_summon, cannot_normal_summon, position_locked
 from .types import MAIN_PHASES, Position, WireAction
 
 
@@ -28,7 +28,7 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
     if not p.normal_summoned:
         for cid in p.hand:
             c = s.cards[cid]
-            if not c.data.is_monster or c.data.extra_deck or "special-summon" in c.data.monster_kinds:
+            if not c.data.is_monster or c.data.extra_deck or cannot_normal_summon(c.data):
                 continue
             n = c.data.tributes_needed
             if n == 0:

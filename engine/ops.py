@@ -537,6 +537,12 @@ def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
     ctx.emit(Flag(card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn))
 
 
+def allow_second_attack(ctx: Ctx, c: Card) -> None:
+    """ "It can attack once again in a row" (Black Luster Soldier): one more attack in this Battle
+    Phase, lost if another monster attacks first (ruling BS-9; ``battle_step.attacks_allowed``)."""
+    ctx.emit(Flag(card=c.id, name=CardFlag.EXTRA_ATTACK, value=[ctx.s.turn, ctx.s.battle_phases]))
+
+
 def restrict_attack(ctx: Ctx, c: Card, battle_phase: list[int], only: int, must: bool) -> None:
     """In the Battle Phase ``battle_phase`` ([turn, number]) ``c`` may attack only the monster
     ``only`` (never directly), and, if ``must``, must attack it (Last Turn; ruling CARD-1)."""

@@ -290,13 +290,21 @@ def summoned_only_its_own_way(data: CardData) -> bool:
     return "cannot be Special Summoned by other ways" in data.text
 
 
+def cannot_normal_summon(data: CardData) -> bool:
+    """ "Cannot be Normal Summoned/Set" (Chaos Sorcerer, Black Luster Soldier - Envoy of the
+    Beginning; Fenrir's kind says it): only a Special Summon puts it on the field."""
+    return "special-summon" in data.monster_kinds or "annot be Normal Summoned" in data.text
+
+
 def needs_proper_summon(c: Card) -> bool:
     """A monster that "can only be Special Summoned by" its own procedure (Fenrir: a Special
-    Summon-only monster), or a Fusion, Synchro or Xyz Monster with no other summoning condition
-    (Goyo Guardian, Dark Diviner, Tiras, Photon Strike Bounzer): another effect may Special Summon
+    Summon-only monster; "Must first be Special Summoned": Chaos Sorcerer), or a Fusion, Synchro
+    or Xyz Monster with no other summoning condition (Goyo Guardian, Dark Diviner, Tiras, Photon
+    Strike Bounzer): another effect may Special Summon
     it only from the Graveyard or banished, after it was properly Summoned (ruling SUM-1;
     ``ops.move`` records that as it leaves the field)."""
-    return c.data.extra_deck or "can only be Special Summoned by" in c.data.text
+    text = c.data.text
+    return c.data.extra_deck or "can only be Special Summoned by" in text or "Must first be Special Summoned" in text
 
 
 def properly_summoned(s: State, c: Card) -> bool:

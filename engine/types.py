@@ -51,6 +51,7 @@ class CardFlag(StrEnum):
     EQUIP_ATK = "equip_atk"  # an Equip Card "with this effect": the equipped monster gains this (ops.equip)
     EQUIP_DEF = "equip_def"
     ACTIVATE_FROM_GRAVE = "activate_from_grave"  # turn: its activation may be made from the Graveyard
+    EXTRA_ATTACK = "extra_attack"  # [turn, Battle Phase]: it may attack once more in it (Black Luster Soldier)
     NO_TRIBUTE = "no_tribute"  # turn: it cannot be Tributed in this turn (Mind Control)
     NO_POSITION_CHANGE = "no_position_change"  # turn: it cannot change its battle position in this turn (Creature Swap)
     # kept by the fold (``engine.apply``) for every card: [turn, Battle Phase] in which it declared

@@ -14,11 +14,12 @@ from typing import Any
 
 from .. import flow
 from ..battle import start_step
+from ..chain import once_key_for
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
 from ..facts import Modifier, Negated, Used
-from ..ops import damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
+from ..ops import banish, damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
@@ -281,6 +282,38 @@ def burn_when_destroyed_face_up() -> Effect:
         optional=False,
         resolve=_burn_controller,
     )
+
+
+def light_and_dark_in_grave(s: State, card: Card, seat: int) -> list[list[int]]:
+    """The procedure of "Special Summoned (from your hand) by banishing 1 LIGHT and 1 DARK monster
+    from your Graveyard" (Chaos Sorcerer, Black Luster Soldier - Envoy of the Beginning): each
+    pair of them, while the card is in the hand and a Monster Zone is free (``Script.procedure``)."""
+    if card.zone != Zone.HAND or None not in s.players[seat].monsters:
+        return []
+    grave = [s.cards[cid] for cid in s.players[seat].graveyard]
+    light = [c.id for c in grave if c.data.is_monster and c.data.attribute == "LIGHT"]
+    dark = [c.id for c in grave if c.data.is_monster and c.data.attribute == "DARK"]
+    return [[a, b] for a in light for b in dark]
+
+
+def banish_procedure_cost(ctx: Ctx, card: Card, seat: int, cost: list[int]) -> None:
+    """The cost of a Summon procedure that banishes cards (``Script.procedure_cost``)."""
+    for cid in cost:
+        banish(ctx, ctx.s.cards[cid], reason="cost")
+
+
+def used_this_turn(s: State, card: Card, idx: int) -> bool:
+    """The once-per-turn effect ``idx`` of ``card`` was used this turn (``Effect.once_per``)."""
+    key = once_key_for(card.id, card.code, card.controller, "turn", idx)
+    return key is not None and s.used.get(key) == s.turn
+
+
+def mark_used(ctx: Ctx, card: Card, idx: int) -> None:
+    """Use the once-per-turn effect ``idx`` of ``card`` now: an effect that shares its limit with it
+    (Black Luster Soldier's "activate 1 of these effects") counts as it."""
+    key = once_key_for(card.id, card.code, card.controller, "turn", idx)
+    if key is not None:
+        ctx.emit(Used(key=key))
 
 
 # ------------------------------------------------------------------ destroyed by battle
