@@ -269,7 +269,7 @@ def special_summon(
     ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True, how: str = "special"
 ) -> bool:
     """Special Summon ``c`` to ``seat``'s side by an effect (``how``: "special", or "extra" for a
-    Special Summon from the Fusion Deck that counts as its proper Summon, ruling SUM-4); False
+    Special Summon from the Fusion Deck that counts as its proper Summon, ruling SUM-31); False
     if it may not be Summoned (``stats.can_summon``) or there is no free Monster Zone."""
     s = ctx.s
     if None not in s.players[seat].monsters or not can_summon(s, c, seat, how):
@@ -539,7 +539,7 @@ def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
 
 def allow_second_attack(ctx: Ctx, c: Card) -> None:
     """ "It can attack once again in a row" (Black Luster Soldier): one more attack in this Battle
-    Phase, lost if another monster attacks first (ruling BS-9; ``battle_step.attacks_allowed``)."""
+    Phase, lost if another monster attacks first (ruling BS-30; ``battle_step.attacks_allowed``)."""
     ctx.emit(Flag(card=c.id, name=CardFlag.EXTRA_ATTACK, value=[ctx.s.turn, ctx.s.battle_phases]))
 
 

@@ -365,7 +365,7 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     """False if ``seat`` may not Summon ``monster`` now. ``how``: "normal", "flip", "special"
     (by another card's effect), "fusion" (Polymerization), "procedure" (its own, Fenrir) or
     "extra" (a Special Summon from the Fusion Deck by an effect that names it so: Metamorphosis,
-    Cyber-Stein; ruling SUM-4).
+    Cyber-Stein; ruling SUM-31).
 
     - "Cannot be Special Summoned" (Light and Darkness Dragon).
     - "Must be Fusion Summoned and cannot be Special Summoned by other ways" (Wildedge, Flame

@@ -30,7 +30,7 @@ from .start_step import may_enter
 def attacks_allowed(s: State, c: Card) -> int:
     """Attacks a monster may declare in a Battle Phase: one (ruling BS-6; seed 000), one more when
     an effect granted it a second attack in a row in this Battle Phase (Black Luster Soldier,
-    ``CardFlag.EXTRA_ATTACK``, ruling BS-9); Wildedge's "attack every monster" is ``attacks_all``."""
+    ``CardFlag.EXTRA_ATTACK``, ruling BS-30); Wildedge's "attack every monster" is ``attacks_all``."""
     return 2 if c.flags.get(CardFlag.EXTRA_ATTACK) == [s.turn, s.battle_phases] else 1
 
 
@@ -134,7 +134,7 @@ def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
     opp = other(attacker.controller)
     for c in s.monsters(attacker.controller):
         if c.id != attacker.id and c.flags.get(CardFlag.EXTRA_ATTACK) == [s.turn, s.battle_phases]:
-            # a second attack "in a row" is lost once another monster attacks first (ruling BS-9)
+            # a second attack "in a row" is lost once another monster attacks first (ruling BS-30)
             ctx.emit(Flag(card=c.id, name=CardFlag.EXTRA_ATTACK, value=None))
     ctx.emit(
         AttackDeclared(

@@ -18,7 +18,7 @@ result of battle, it can attack once again in a row."
   opponent's monster by battle: it activates at the end of the Damage Step (ruling DS-9; the
   destroyed monster need not reach the Graveyard) if it is still face-up on the field (DS-14).
   It may then declare a second attack in this Battle Phase, right after this one: the second
-  attack is lost once another monster attacks (ruling BS-9).
+  attack is lost once another monster attacks (ruling BS-30).
 - Under the Goat format's priority rule its controller may banish right after its Summon,
   before the opponent responds (docs/formats.md)."""
 

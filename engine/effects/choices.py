@@ -238,7 +238,7 @@ def summon_one_of(ctx: Ctx, link: Link, candidates: list[int], then: str | None 
 def fusion_deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
     """ "... 1 Fusion Monster from your Fusion Deck": the Fusion Monsters of ``seat``'s Fusion Deck
     that ``pred`` accepts and that an effect may Special Summon from there (not one that "must be
-    Fusion Summoned and cannot be Special Summoned by other ways"; ruling SUM-4)."""
+    Fusion Summoned and cannot be Special Summoned by other ways"; ruling SUM-31)."""
     cards = s.cards
     return [
         cid
@@ -253,7 +253,7 @@ def summon_from_fusion_deck(
     """ "Special Summon 1 Fusion Monster from your Fusion Deck" (Metamorphosis, Cyber-Stein):
     ``link``'s controller selects one of ``candidates`` as the effect resolves (ruling SEL-1) and
     Special Summons it in the face-up position they pick among ``positions`` (SEL-3); it counts
-    as properly Summoned (ruling SUM-4)."""
+    as properly Summoned (ruling SUM-31)."""
     seat = link.controller
     cands = list(candidates) if free_monster_zone(ctx.s, seat) else []
     d = {"then": then, "source": link.card, "positions": list(positions)}

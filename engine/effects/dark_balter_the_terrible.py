@@ -4,7 +4,7 @@ Normal Spell Card is activated, negate the effect by paying 1000 Life Points. Th
 Effect Monster that this monster destroys as a result of battle is negated." (card text).
 
 - Its Fusion Summon condition names its materials only: an effect that Special Summons it from
-  the Fusion Deck (Metamorphosis, Cyber-Stein) may (ruling SUM-4).
+  the Fusion Deck (Metamorphosis, Cyber-Stein) may (ruling SUM-31).
 - "When a Normal Spell Card is activated": a Quick effect (Spell Speed 2) of the face-up monster,
   chained right to the activation of a Normal Spell Card (either player's; ruling CH-4); its
   cost is 1000 Life Points (which its controller must have). It negates the Spell's effect, not

@@ -8,7 +8,7 @@ Extra Deck with the same Level as the Tributed monster." (card text).
 - As it resolves, the Fusion Monster is selected among those of that Level then (ruling SEL-1)
   and Special Summoned face-up in the position its controller picks (SEL-3). It is not a Fusion
   Summon, but a Special Summon from the Fusion Deck that counts as the monster's proper Summon
-  (ruling SUM-4): any Fusion Monster but one that "must be Fusion Summoned and cannot be Special
+  (ruling SUM-31): any Fusion Monster but one that "must be Fusion Summoned and cannot be Special
   Summoned by other ways", and it may be revived later (SUM-1)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ Summon, Flip Summon or Special Summon during this turn. Special Summon 4 "Sheep 
 (Beast-Type/EARTH/Level 1/ATK 0/DEF 0) in Defense Position to your side of the field. The
 "Sheep Tokens" cannot be used as a Tribute for a Tribute Summon (or Set)."
 
-- The lock applies from the activation on, for the rest of the turn (ruling SUM-3): no Normal
+- The lock applies from the activation on, for the rest of the turn (ruling SUM-30): no Normal
   Summon, Set, Flip Summon or Special Summon by its controller (a lingering ``NO_SUMMONS`` flag,
   ``stats.summons_locked``), even if the card is negated. It cannot be activated by a player who
   has Summoned or Set a monster this turn (``stats.summoned_this_turn``).

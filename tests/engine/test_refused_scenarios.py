@@ -48,7 +48,7 @@ ZONES = ("hand", "deck", "extra", "graveyard", "banished", "monsters", "spells_t
 
 _CONTINUOUS = "its effects are continuous: they apply while it is face-up, with no activation to refuse"
 _NORMAL = "a Normal Monster: no effect and no summoning condition"
-_FUSION = "a Fusion Monster with no effect: nothing activates, and its Summon follows SUM-1 and SUM-4"
+_FUSION = "a Fusion Monster with no effect: nothing activates, and its Summon follows SUM-1 and SUM-31"
 EXEMPT: dict[str, str] = {
     "Berserk Gorilla": _CONTINUOUS,
     "Command Knight": _CONTINUOUS,
