@@ -3,7 +3,9 @@
 ``decide(state, seat, action) -> facts``; ``decide_state(state, seat, action) -> (facts,
 new state)``; ``evolve(state, fact) -> state``; ``fold(facts) -> state``; ``fold_into``;
 ``legal_actions``, ``pending``, ``view``, ``Viewpoints`` (per-viewer facts, views and card
-aliases), ``describe``; ``share_unwritten`` (a process's duels share their untouched Deck cards).
+aliases), ``describe``; formats (``FORMATS``, ``named``, ``format_of``, ``card_text``: a card's
+text as a format plays it; docs/formats.md); ``share_unwritten`` (a process's duels share their
+untouched Deck cards).
 Randomness comes from the PRNG inside the state.
 """
 
@@ -18,6 +20,7 @@ from .cards import CARDS, CARDS_BY_NAME, by_name
 from .decide import decide, decide_state
 from .decks import demo_deck
 from .describe import describe
+from .formats import FORMATS, Format, card_text, format_of, named
 from .genesis import DuelConfig, create, initial
 from .kernel.cow import CardPool, share_unwritten
 from .kernel.hashing import state_hash
@@ -38,18 +41,21 @@ __all__ = [
     "CARDS",
     "CARDS_BY_NAME",
     "ENGINE_VERSION",
+    "FORMATS",
     "NATIVE",
     "Action",
     "CardData",
     "CardPool",
     "DuelConfig",
     "Fact",
+    "Format",
     "IllegalAction",
     "State",
     "Viewpoints",
     "WireAction",
     "apply_facts",
     "by_name",
+    "card_text",
     "create",
     "decide",
     "decide_state",
@@ -58,8 +64,10 @@ __all__ = [
     "evolve",
     "fold",
     "fold_into",
+    "format_of",
     "initial",
     "legal_actions",
+    "named",
     "owed_by",
     "pending",
     "share_unwritten",

@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import get_type_hints
 
 from .actions import ACTIONS, KEYS, REQUIRED, Action, ActionKind
+from .describe import END_REASONS, PHASE_WORDS, STEP_WORDS, TIMING_WORDS
 from .factdoc import _ts, _write, table_at
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "PROTOCOL.md"
 ACTIONS_TS = ROOT / "web" / "src" / "actionkinds.ts"
 ACTIONS_PY = ROOT / "protocol" / "actions.py"
+WORDS_PY = ROOT / "protocol" / "words.py"
 BEGIN = "<!-- the action table is generated from engine/actions.py: python -m engine.actiondoc --write -->"
 HEADER = ("| action | keys | |", "|---|---|---|")
 CARD_KEYS = frozenset({"card", "with", "target", "tribute", "cost", "cards"})
@@ -172,6 +174,49 @@ KEYS: Final[dict[ActionKind, tuple[str, ...]]] = {{
 '''
 
 
+# -------------------------------------------------------------------------------- protocol/words.py
+
+
+def _words(name: str, table: dict[str, str], doc: str) -> str:
+    rows = "\n".join(f'    "{k}": "{v}",' for k, v in table.items())
+    return f'{name}: Final[dict[str, str]] = {{\n{rows}\n}}\n"""{doc}"""\n'
+
+
+def words() -> str:
+    """protocol/words.py: the plain words of the phases, steps, Damage Step timings and the
+    ways a duel ends (``engine.describe``'s), for the clients, as a copy."""
+    tables = "\n\n".join(
+        (
+            _words("PHASE_WORDS", PHASE_WORDS, "A phase's name, in turn order."),
+            _words("STEP_WORDS", STEP_WORDS, "A Battle Phase step's name."),
+            _words("TIMING_WORDS", TIMING_WORDS, "A Damage Step timing's words."),
+            _words("END_REASONS", END_REASONS, "Why a duel ended."),
+        )
+    )
+    return f'''"""Plain words for the phases, steps, Damage Step timings and the ends of a duel.
+
+Generated from engine/describe.py by engine/actiondoc.py: do not edit. Regenerate with
+``.venv/bin/python -m engine.actiondoc --write``; tests/protocol/test_actiondoc.py fails while
+this file differs. A copy, not an import: the clients load no engine module.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+{tables}
+
+def phase_text(phase: str, step: str | None = None, timing: str | None = None) -> str:
+    """ "Battle Phase - Damage Step (before damage calculation)", as ``engine.describe`` says it."""
+    out = PHASE_WORDS.get(phase, phase)
+    if step:
+        out += f" - {{STEP_WORDS.get(step, step)}}"
+    if timing:
+        out += f" ({{TIMING_WORDS.get(timing, timing)}})"
+    return out
+'''
+
+
 # ---------------------------------------------------------------------------------- the command
 
 
@@ -186,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     _write(PROTOCOL, written(PROTOCOL.read_text("utf-8")), "the action table")
     _write(ACTIONS_TS, typescript(), "the action types")
     _write(ACTIONS_PY, python(), "the clients' action kinds")
+    _write(WORDS_PY, words(), "the clients' words")
     return 0
 
 

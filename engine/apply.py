@@ -12,6 +12,7 @@ from typing import Any, Final, TypeVar
 
 from . import facts as F
 from .facts import ABSENT, Fact
+from .formats import rules_of
 from .kernel.cow import add_card, derive, new_cards, own_cards, write_card, write_player
 from .kernel.interning import shared_code, shared_int
 from .kernel.memo import cards_made, forget
@@ -244,7 +245,8 @@ def _position_changed(s: State, f: F.PositionChanged) -> None:
     c = write_card(s, f.card)
     c.position = POSITION_OF[f.position]
     c.face_up = bool(f.face_up)
-    if f.by_player is not False:
+    if f.by_player is not False or rules_of(s).effect_position_change_counts:
+        # an effect's change is not the player's once-per-turn change (ruling FMT-3)
         c.position_turn = s.turn
 
 

@@ -39,8 +39,9 @@ from .facts import (
     Note,
     TriggerDone,
 )
+from .formats import rules_of
 from .kernel.caches import held_ids
-from .ops import raise_event, send_to_grave
+from .ops import destroy, raise_event, send_to_grave
 from .state import Card, Link, State
 from .stats import activation_locked, is_negated, tributable_for_summon
 from .types import MAIN_PHASES, CardFlag, ChoiceKind, EventKind, Step, WireAction, Zone, other
@@ -159,7 +160,7 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
         if speed < 2 or speed < top:
             return False
     if speed == 1:
-        return seat == s.turn_player and s.phase in MAIN_PHASES and open_state(s)
+        return seat == s.turn_player and s.phase in MAIN_PHASES and (open_state(s) or _ignition_priority(s, card, eff))
     if eff.event is not None and eff.event not in event_kinds(s.event):
         return False
     if eff.only_in_damage_step and s.step != Step.DAMAGE:
@@ -178,6 +179,24 @@ def _timing_ok(s: State, card: Card, eff: Effect, seat: int) -> bool:
     if s.attack is not None and s.attack.replay:
         return False
     return True
+
+
+def _ignition_priority(s: State, card: Card, eff: Effect) -> bool:
+    """Goat priority (rulings PRI-1, PRI-2; docs/adr/0010-goat-ignition-priority.md): right after
+    the turn player's Summon, before anyone has passed or responded, the turn player may also
+    activate the Ignition effect of a monster on the field. It starts the chain that answers the
+    Summon, so "When ... Summoned" cards may still be chained to it. Spell Speed 1 Spells still
+    need an open game state. Only in a format whose rules say so (``Rules.ignition_priority``)."""
+    ev = s.event
+    return (
+        ev is not None
+        and ev.get("kind") == EventKind.SUMMONED
+        and eff.kind == "ignition"
+        and card.zone == Zone.MONSTERS
+        and not s.chain
+        and s.passes == 0
+        and rules_of(s).ignition_priority
+    )
 
 
 def once_key_for(card_id: int, code: int, controller: int, once_per: str | None, idx: int) -> str | None:
@@ -289,6 +308,8 @@ def activate(
     eff = effects_of(card)[idx - 1]
     if eff.kind in ("spell", "trap") and card.zone == Zone.HAND:
         zone = "field" if card.data.prop == "field" else "spells_traps"
+        if zone == "field":
+            _clear_field_zone(ctx, seat)
         ctx.emit(
             Moved(card=card.id, to=zone, face_up=True, code=card.code, from_="hand", layout=Moved.FROM_HAND_TO_ACTIVATE)
         )
@@ -437,7 +458,38 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
         stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
         if not stays:
             send_to_grave(ctx, card, reason="rule")
+        elif eff.kind == "spell" and card.data.prop == "field" and rules_of(s).one_field_spell:
+            _one_field_spell(ctx, card)
     ctx.emit(LinkResolved(link=n))
+
+
+def _clear_field_zone(ctx: Ctx, seat: int) -> None:
+    """A Field Spell is placed in the Field Zone of a player who has one there: the old one
+    leaves first (ruling FMT-2). Today's rules send it to the Graveyard (it is not destroyed);
+    under one face-up Field Spell between both players (Goat) it is destroyed."""
+    s = ctx.s
+    old = s.players[seat].field_zone
+    if old is None:
+        return
+    card = s.cards[old]
+    if rules_of(s).one_field_spell:
+        destroy(ctx, card, reason="rule")
+    else:
+        send_to_grave(ctx, card, reason="rule")
+
+
+def _one_field_spell(ctx: Ctx, card: Card) -> None:
+    """Goat (``Rules.one_field_spell``, ruling FMT-2): the activation of a Field Spell has
+    resolved with the card face-up in its Field Zone: the other player's face-up Field Spell is
+    destroyed. Until then the old one stays and applies (it may answer the new one); a Field
+    Spell destroyed or negated before it resolves destroys nothing."""
+    s = ctx.s
+    if card.zone != Zone.FIELD or not card.face_up:
+        return
+    for p in s.players:
+        fid = p.field_zone
+        if fid is not None and fid != card.id and s.cards[fid].face_up:
+            destroy(ctx, s.cards[fid], reason="rule", by=card.id)
 
 
 def _left_field(s: State, was: list[list[Any]], destroyed: set[int], reason: str = "effect") -> list[LeftCard]:

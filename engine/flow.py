@@ -46,6 +46,7 @@ from .facts import (
     TriggerDone,
     Turn,
 )
+from .formats import rules_of
 from .legal import legal_actions
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .state import State
@@ -103,12 +104,13 @@ class StepRow:
 
 
 def _enter_draw(ctx: Ctx) -> None:
-    """The Draw Phase: the turn player draws, except in the first turn of the duel."""
+    """The Draw Phase: the turn player draws, except in the first turn of the duel (in Goat
+    the first player draws too: ``Rules.first_player_draws``, ruling FMT-1)."""
     s = ctx.s
     player = s.turn_player
     ctx.emit(PhaseBegan(phase=Phase.DRAW))
     raise_event(ctx, {"kind": "phase_start", "phase": Phase.DRAW, "seat": player})
-    if s.turn > 1 and Phase.DRAW not in s.skip:
+    if (s.turn > 1 or rules_of(s).first_player_draws) and Phase.DRAW not in s.skip:
         draw(ctx, player)
     if not s.finished:
         ctx.emit(Priority(seat=player, passes=0))

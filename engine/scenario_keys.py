@@ -18,7 +18,9 @@ class ScenarioError(Exception):
     """The scenario file itself is wrong (unknown card, label, key)."""
 
 
-TOP_KEYS = frozenset({"format", "name", "source", "seed", "auto_pass", "dice", "coins", "start", "steps"})
+TOP_KEYS = frozenset(
+    {"format", "duel_format", "name", "source", "seed", "auto_pass", "dice", "coins", "start", "steps"}
+)
 START_KEYS = frozenset({"turn", "turn_player", "phase", "step", "battle_phases", "extra_battle_phases", "A", "B"})
 SIDE_KEYS = frozenset(
     {

@@ -12,6 +12,7 @@ from .cards import CARDS_BY_NAME
 from .chain import once_key_for
 from .effects.base import SCRIPTS
 from .facts import ABSENT, Setup
+from .formats import DEFAULT, FORMAT_KEY, UnknownFormat, named
 from .scenario_keys import (
     COINS,
     PHASE_NAMES,
@@ -140,6 +141,19 @@ def _label(b: _Builder, v: Any, where: str) -> int:
     raise ScenarioError(f"unknown label or card name {v!r} in {where}")
 
 
+def duel_format(doc: dict[str, Any]) -> str:
+    """The name of the format the scenario's duel is played under (``duel_format``; absent:
+    the default, ``current``). The start position is not checked against the format's card
+    pool: a rulings case may place any card."""
+    name = doc.get("duel_format")
+    if name is None:
+        return DEFAULT.name
+    try:
+        return named(str(name)).name
+    except UnknownFormat as exc:
+        raise ScenarioError(f"duel_format: {exc}") from None
+
+
 def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
     """The ``setup`` fact for a scenario's start position, and its label -> card id map."""
     check_keys("the scenario", doc, TOP_KEYS)
@@ -192,6 +206,9 @@ def build_setup(doc: dict[str, Any]) -> tuple[Setup, dict[str, int]]:
                 # one of them already destroyed by battle and sent to the Graveyard this Battle Phase
                 e.setdefault("flags", {})["battle_sent"] = [turn, battle_phases]
     options: dict[str, Any] = {"scenario": True}
+    fmt = duel_format(doc)
+    if fmt != DEFAULT.name:
+        options[FORMAT_KEY] = fmt  # a duel of the default format names none, as a file without the key
     dice = doc.get("dice")
     if dice is not None:
         if not isinstance(dice, list) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):

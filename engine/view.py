@@ -12,10 +12,9 @@ from typing import Any, Final
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
-from .kernel import views
 from .kernel.caches import held_ids
 from .kernel.interning import shared_code, shared_int
-from .kernel.views import Players, Recorder, Renderer, Stats
+from .kernel.views import CardSource, Renderer, Stats, players_part, shown_pending, shown_stats
 from .owed import pending
 from .plain import plain_value
 from .state import Card, Player, State
@@ -25,7 +24,7 @@ from .types import ChoiceKind, Phase, Zone
 
 def _shown_stats(s: State, c: Card) -> Stats:
     """A face-up monster's ATK, DEF and attacks left (None outside the Battle Phase), as views
-    show them: the same for every viewer (``views.stats`` works them out once per state)."""
+    show them: the same for every viewer (``shown_stats`` works them out once per state)."""
     return (*atk_def(s, c), attacks_remaining(s, c) if s.phase == Phase.BATTLE else None)
 
 
@@ -69,83 +68,13 @@ def view(s: State, seat: int | None, omniscient: bool = False, book: AliasBook |
     and card dicts) may be shared with other views, of this state or of others."""
     if book is None or omniscient:
         return _frame(s, seat, None, _players_plain(s, seat, omniscient))
-    return _frame(s, seat, book, views.players_part(s, seat, book, RENDERER))
+    return _frame(s, seat, book, players_part(s, seat, book, RENDERER))
 
 
 FIELD_ZONES: Final = frozenset({"monsters", "spells_traps", "field"})
 
 
-def _players(s: State, seat: int | None, book: AliasBook) -> tuple[list[dict[str, Any]], bool]:
-    """The players' part of ``seat``'s view, and whether it lasts while the book's places do
-    (not if it names a card by an ephemeral alias, which changes with every log entry)."""
-    r: _BookCards | None = None  # made when a side is rendered
-    lasting = True
-    out = []
-    for sd in (0, 1):
-        # a side as this viewer saw it before, while it holds (a card moving on the other side
-        # leaves it be)
-        side = views.side(s, sd, seat, book, RENDERER)
-        if side is None:
-            if r is None:
-                r = _BookCards(s, seat, book)
-            r.rec.start_side()
-            side = _side(s.players[sd], r)
-            views.keep_side(s, sd, seat, book, r.rec, side)
-            lasting = lasting and r.rec.lasting
-        out.append(side)
-    return out, lasting
-
-
-class _Cards:
-    """Renders the cards of one state for one viewer (``_side`` asks it card by card)."""
-
-    def card(self, cid: Any) -> dict[str, Any]:
-        """Card ``cid`` as the viewer sees it (``cid``: the id object the zone list holds)."""
-        raise NotImplementedError
-
-
-class _BookCards(_Cards):
-    """A viewer's rendering with an alias book, noting what each side's rendering depends on
-    (``rec``: its cards, the stats shown, whether it names a card by an ephemeral alias, then it
-    does not last, or names what a card equips)."""
-
-    def __init__(self, s: State, seat: int | None, book: AliasBook) -> None:
-        self.s = s
-        self.cards = s.cards
-        self.seat = seat
-        self.book = book
-        self.places = book.places
-        self.aliases = book.aliases_of(seat)
-        self.rec = Recorder()
-
-    def card(self, cid: Any) -> dict[str, Any]:
-        c = self.cards[cid]
-        place = self.places.get(cid)
-        if place is None:
-            ref, visible = None, False
-        else:
-            ref, visible = self.aliases.get(cid), place.known(self.seat)
-        stats = None
-        if visible and c.face_up and c.zone == Zone.MONSTERS and c.data.is_monster:
-            stats = views.stats(self.s, c, cid, RENDERER)
-            self.rec.shown.append((shared_int(cid), stats))
-        equipped = c.equipped_to
-        if equipped is not None:
-            self.rec.equips = True
-            named = self.aliases.get(equipped)
-            if named is None:
-                named = self.book.ref_any(self.seat, equipped)
-                self.rec.lasting = False
-            equipped = named
-        # the alias alone for the most common case (a known card, no stats, equips nothing)
-        key = ref if visible and stats is None and equipped is None else (ref, visible, stats, equipped)
-        seen = views.rendering(self.rec, c, cid, key)
-        if seen is None:
-            seen = views.keep_rendering(self.rec, key, _render(c, ref, visible, stats, equipped))
-        return seen
-
-
-class _PlainCards(_Cards):
+class _PlainCards(CardSource):
     """The rendering with engine ids (no alias book), worked out anew."""
 
     def __init__(self, s: State, seat: int | None, omniscient: bool) -> None:
@@ -158,7 +87,7 @@ class _PlainCards(_Cards):
         c = s.cards[cid]
         visible = omniscient or c.face_up or (seat is not None and c.owner == seat and c.zone != Zone.DECK)
         shown = visible and c.zone == Zone.MONSTERS and (c.face_up or omniscient) and c.data.is_monster
-        return _render(c, cid, visible, views.stats(s, c, cid, RENDERER) if shown else None, c.equipped_to)
+        return _render(c, cid, visible, shown_stats(s, c, cid, RENDERER) if shown else None, c.equipped_to)
 
 
 def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[str, Any]]:
@@ -167,7 +96,7 @@ def _players_plain(s: State, seat: int | None, omniscient: bool) -> list[dict[st
     return [_side(s.players[sd], r) for sd in (0, 1)]
 
 
-def _side(p: Player, r: _Cards) -> dict[str, Any]:
+def _side(p: Player, r: CardSource) -> dict[str, Any]:
     hand = held_ids(p.hand)
     graveyard = held_ids(p.graveyard)
     banished = held_ids(p.banished)
@@ -249,7 +178,7 @@ def presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, 
     (with the card a trigger choice is about); the others learn who is deciding and the kind
     of decision, except that a decision about a card hidden from them (an optional trigger of
     a card in the hand) looks like any other priority window. Read only."""
-    return views.shown_pending(s, seat, book, RENDERER)
+    return shown_pending(s, seat, book, RENDERER)
 
 
 def _presented_pending(s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
@@ -290,8 +219,13 @@ class _Rendering(Renderer):
     def stats(self, s: State, c: Card) -> Stats:
         return _shown_stats(s, c)
 
-    def players(self, s: State, seat: int | None, book: AliasBook) -> tuple[Players, bool]:
-        return _players(s, seat, book)
+    def card(
+        self, c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped: int | None
+    ) -> dict[str, Any]:
+        return _render(c, ref, visible, stats, equipped)
+
+    def side(self, p: Player, cards: CardSource) -> dict[str, Any]:
+        return _side(p, cards)
 
     def pending(self, s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
         return _presented_pending(s, seat, book)

@@ -8,12 +8,15 @@ helpers, docs/architecture.md "Server"; tests/test_import_rules_server.py).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import engine
 from engine import catalog as _catalog
+from engine import deckcheck as _deckcheck
+from engine import formats as _formats
 from engine import scenario as _scenario
+from engine import stored as _stored
+from engine import ydk as _ydk
 from engine.aliases import AliasBook as AliasBook
 from engine.card_data import CardData as CardData
 from engine.decisions import Pending as Pending
@@ -21,9 +24,6 @@ from engine.decks import DEMO_DECKS as DEMO_DECKS
 from engine.effects.base import SCRIPTS as SCRIPTS
 from engine.facts import facts_of as facts_of
 from engine.facts import wire_facts as wire_facts
-from engine.kernel.hashing import field_values as field_values
-from engine.state import NO_FLAGS as NO_FLAGS
-from engine.state import NO_MATERIALS as NO_MATERIALS
 
 State = engine.State
 Fact = engine.Fact
@@ -168,13 +168,28 @@ unsupported = _catalog.unsupported
 cards_doc = _catalog.cards_doc
 markdown_table = _catalog.markdown_table
 
+# formats and deck lists (``duel deck check``, match creation: docs/formats.md)
+Format = engine.Format
+FORMATS = engine.FORMATS
+UnknownFormat = _formats.UnknownFormat
+named_format = engine.named
+card_text = engine.card_text
+DeckList = _ydk.DeckList
+DeckListError = _ydk.DeckListError
+parse_deck_list = _ydk.parse_deck_list
+DECK_LIST_MAX_BYTES = _ydk.MAX_BYTES
+check_deck = _deckcheck.check_deck
+split_deck = _deckcheck.split_deck
+supported_codes = _deckcheck.supported_codes
+
 # scenario files (``duel scenario``, a puzzle served as a match)
 ScenarioError = _scenario.ScenarioError
 ScenarioRunner = _scenario.Runner
 run_scenario = _scenario.run
 
-# snapshots (server.match.snapshots) encode the engine's dataclasses field by field, with
-# ``field_values``, ``NO_FLAGS`` and ``NO_MATERIALS`` (imported above) and the sources:
-ENGINE_SOURCE = Path(engine.__file__).resolve().parent
-"""The engine's sources (its ``__init__`` is never compiled): the field types of a compiled class
-are read from them."""
+# snapshots (server.match.snapshots): a state and an alias book as bytes, and back
+dump_state = _stored.dump_state
+load_state = _stored.load_state
+dump_book = _stored.dump_book
+load_book = _stored.load_book
+StoredError = _stored.StoredError

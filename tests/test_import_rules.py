@@ -35,6 +35,8 @@ LAYERS: list[tuple[str, set[str]]] = [
             "engine.decisions",
             "engine.counters",
             "engine.describe",
+            "engine.ydk",
+            "engine.format_data",
         },
     ),
     ("model", {"engine.state", "engine.kernel.caches", "engine.kernel.interning"}),
@@ -67,7 +69,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("flow", {"engine.flow", "engine.genesis"}),
     ("card API", {"engine.effects.common", "engine.effects.api"}),  # and every card module (``CARDS`` below)
     ("decide and view", {"engine.decide", "engine.view"}),
-    ("registry", {"engine.effects", "engine.viewpoints", "engine.catalog"}),
+    ("registry", {"engine.effects", "engine.viewpoints", "engine.catalog", "engine.stored"}),
     (
         "api",
         {
@@ -77,6 +79,7 @@ LAYERS: list[tuple[str, set[str]]] = [
             "engine.scenario_keys",
             "engine.scenario_questions",
             "engine.scenario_setup",
+            "engine.deckcheck",
         },
     ),
 ]

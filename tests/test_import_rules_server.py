@@ -2,8 +2,8 @@
 statement, at the top of a module or inside a function, ``TYPE_CHECKING`` ones included.
 
 - ``server/rules.py`` is the one server module that imports the engine; the clients package
-  may import only the engine's plain-text helpers (``engine.describe``) and its card scripts'
-  effect labels (``engine.effects.base``);
+  imports none of it (the words it shows are ``protocol/words.py``, a generated copy, and the
+  effect labels come with the server's catalogue);
 - ``protocol/`` imports nothing from ``server`` or the engine (``protocol/actions.py`` is a
   copy of the engine's action kinds made by ``engine.actiondoc``, checked by a test);
 - each server package imports only the packages below it (:data:`MAY_IMPORT`); the clients
@@ -38,7 +38,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 """The server packages each server package may import (besides itself and ``protocol``)."""
 
-CLIENTS_MAY_IMPORT_FROM_ENGINE = frozenset({"engine.describe", "engine.effects.base"})
+CLIENTS_MAY_IMPORT_FROM_ENGINE: frozenset[str] = frozenset()
 PROTOCOL_MAY_IMPORT_FROM_ENGINE: frozenset[str] = frozenset()
 
 
@@ -132,13 +132,17 @@ def test_the_checks_find_a_module_that_breaks_the_rules(tmp_path: Path) -> None:
     for name, text in {
         "storage/bad.py": "from engine.state import State\n\ndef f() -> None:\n    from server.match import live\n",
         "storage/good.py": "from server import rules\nfrom protocol.codec import pack\n",
-        "clients/ok.py": "from engine.describe import END_REASONS\n",
+        "clients/ok.py": "from protocol.words import END_REASONS\n",
+        "clients/peeks.py": "from engine.describe import END_REASONS\n",
         "clients/leaky.py": "from server.rules import State\n",
         "stray/x.py": "import os\n",
     }.items():
         (server / name).parent.mkdir(parents=True, exist_ok=True)
         (server / name).write_text(text)
-    assert engine_imports(server) == ["server/storage/bad.py:1: engine.state"]
+    assert engine_imports(server) == [
+        "server/clients/peeks.py:1: engine.describe",
+        "server/storage/bad.py:1: engine.state",
+    ]
     assert layer_breaks(server) == [
         "server/clients/leaky.py:1: clients imports server.rules",
         "server/storage/bad.py:4: storage imports server.match",
@@ -146,12 +150,14 @@ def test_the_checks_find_a_module_that_breaks_the_rules(tmp_path: Path) -> None:
     ]
 
 
-def test_the_protocol_client_the_bots_and_the_load_tool_run_without_the_engine() -> None:
-    """The protocol client, the bots (policies and the player that runs them) and the load tool
-    load no engine module at all: they name actions by ``protocol.actions``."""
+def test_the_clients_run_without_the_engine() -> None:
+    """The protocol client, the bots (policies and the player that runs them), the load tool and
+    the terminal client load no engine module at all: they name actions by ``protocol.actions``
+    and phases by ``protocol.words``."""
     code = (
         "import sys\n"
         "import server.clients.client, server.clients.load, server.clients.bot, server.clients.bot_player\n"
+        "import server.clients.terminal.render, server.clients.terminal.lists, server.clients.terminal.cards\n"
         "print(sorted(m for m in sys.modules if m == 'engine' or m.startswith('engine.')))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -19,6 +19,7 @@ from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
 from ..facts import Modifier, Negated, Used
+from ..formats import TextVersion, format_of
 from ..ops import banish, damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
 from ..stats import can_summon, original, properly_summoned, unaffected
@@ -220,6 +221,12 @@ def gain(ctx: Ctx, card: Card, value: int, until: str, source: int, stat: str = 
     if src is not None and unaffected(ctx.s, card, src):
         return  # "unaffected by Trap effects" (Elemental HERO Wildheart)
     ctx.emit(Modifier(card=card.id, stat=stat, op="add", value=value, until=until, source=source))
+
+
+def goat_wording(s: State) -> bool:
+    """The duel's format plays the cards' Goat-era wordings (``CardData.text_goat``: the Goat
+    format): a card whose Goat-era text differs applies that text (ruling FMT-5)."""
+    return format_of(s).text is TextVersion.GOAT
 
 
 def opponent(seat: int) -> int:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..aliases import AliasBook, BookToken
-from ..state import Card, State
+from ..state import Card, Player, State
+from ..types import Zone
 from .caches import viewer_slot
 from .interning import shared_int
 from .memo import renderings, stats_table, viewers_shown, viewers_zones
@@ -27,16 +28,31 @@ Stats = tuple[int, int, int | None]
 Players = list[dict[str, Any]]
 
 
+class CardSource:
+    """Renders the cards of one state for one viewer, card by card (``Renderer.side`` asks it)."""
+
+    def card(self, cid: Any) -> dict[str, Any]:
+        """Card ``cid`` as the viewer sees it (``cid``: the id object the zone list holds)."""
+        raise NotImplementedError
+
+
 class Renderer:
-    """What this module asks of the views' renderer (``engine.view`` subclasses it): a class
-    with methods rather than functions passed in, so that the calls stay direct."""
+    """What this module asks of the views' renderer (``engine.view`` subclasses it): how a card,
+    a side and a decision look, each worked out anew. A class with methods rather than functions
+    passed in, so that the calls stay direct."""
 
     def stats(self, s: State, c: Card) -> Stats:
         """The stats ``s`` shows of face-up monster ``c``."""
         raise NotImplementedError
 
-    def players(self, s: State, seat: int | None, book: AliasBook) -> tuple[Players, bool]:
-        """The players' part of ``seat``'s view, and whether it lasts while the book's places do."""
+    def card(
+        self, c: Card, ref: int | None, visible: bool, stats: Stats | None, equipped: int | None
+    ) -> dict[str, Any]:
+        """Card ``c`` as a viewer sees it: a function of the card and of the arguments alone."""
+        raise NotImplementedError
+
+    def side(self, p: Player, cards: CardSource) -> dict[str, Any]:
+        """Player ``p``'s part of a view, its cards rendered by ``cards``."""
         raise NotImplementedError
 
     def pending(self, s: State, seat: int | None, book: AliasBook) -> dict[str, Any] | None:
@@ -44,7 +60,7 @@ class Renderer:
         raise NotImplementedError
 
 
-def stats(s: State, c: Card, cid: Any, work_out: Renderer) -> Stats:
+def shown_stats(s: State, c: Card, cid: Any, work_out: Renderer) -> Stats:
     """The stats ``s`` shows of face-up monster ``c`` (``cid``: its id as the zone list holds
     it): the same for every viewer, so worked out once per state (and carried over a pass)."""
     table: dict[Any, Stats] = stats_table(s)
@@ -76,14 +92,77 @@ def players_part(s: State, seat: int | None, book: AliasBook, render: Renderer) 
     got: _Zones | None = zones[i]
     if got is not None and got.token is book.token and got.version == book.version:
         return got.players
-    players, lasting = render.players(s, seat, book)
+    players, lasting = _players(s, seat, book, render)
     if lasting:
         zones[i] = _Zones(book.token, book.version, players)
     return players
 
 
+def _players(s: State, seat: int | None, book: AliasBook, render: Renderer) -> tuple[Players, bool]:
+    """The players' part of ``seat``'s view, and whether it lasts while the book's places do
+    (not if it names a card by an ephemeral alias, which changes with every log entry)."""
+    r: _BookCards | None = None  # made when a side is rendered
+    lasting = True
+    out = []
+    for sd in (0, 1):
+        # a side as this viewer saw it before, while it holds (a card moving on the other side
+        # leaves it be)
+        part = _side(s, sd, seat, book, render)
+        if part is None:
+            if r is None:
+                r = _BookCards(s, seat, book, render)
+            r.rec.start_side()
+            part = render.side(s.players[sd], r)
+            _keep_side(s, sd, seat, book, r.rec, part)
+            lasting = lasting and r.rec.lasting
+        out.append(part)
+    return out, lasting
+
+
+class _BookCards(CardSource):
+    """A viewer's rendering with an alias book, noting what each side's rendering depends on
+    (``rec``: its cards, the stats shown, whether it names a card by an ephemeral alias, then it
+    does not last, or names what a card equips)."""
+
+    def __init__(self, s: State, seat: int | None, book: AliasBook, render: Renderer) -> None:
+        self.s = s
+        self.cards = s.cards
+        self.seat = seat
+        self.book = book
+        self.places = book.places
+        self.aliases = book.aliases_of(seat)
+        self.render = render
+        self.rec = Recorder()
+
+    def card(self, cid: Any) -> dict[str, Any]:
+        c = self.cards[cid]
+        place = self.places.get(cid)
+        if place is None:
+            ref, visible = None, False
+        else:
+            ref, visible = self.aliases.get(cid), place.known(self.seat)
+        shown = None
+        if visible and c.face_up and c.zone == Zone.MONSTERS and c.data.is_monster:
+            shown = shown_stats(self.s, c, cid, self.render)
+            self.rec.shown.append((shared_int(cid), shown))
+        equipped = c.equipped_to
+        if equipped is not None:
+            self.rec.equips = True
+            named = self.aliases.get(equipped)
+            if named is None:
+                named = self.book.ref_any(self.seat, equipped)
+                self.rec.lasting = False
+            equipped = named
+        # the alias alone for the most common case (a known card, no stats, equips nothing)
+        key = ref if visible and shown is None and equipped is None else (ref, visible, shown, equipped)
+        seen = _rendering(self.rec, c, cid, key)
+        if seen is None:
+            seen = _keep_rendering(self.rec, key, self.render.card(c, ref, visible, shown, equipped))
+        return seen
+
+
 class Recorder:
-    """What the rendering of one side depends on, noted card by card (``rendering``): each card's
+    """What the rendering of one side depends on, noted card by card (``_rendering``): each card's
     id object and renderings dict, the stats shown, whether a card named what it equips, and
     whether the side lasts (not if it names a card by an ephemeral alias)."""
 
@@ -129,12 +208,12 @@ class _Side:
             if cards[cids[i]]._memo is not seen[i]:
                 return False
         for cid, shown in self.shown:  # noqa: SIM110 (a loop: cheaper than all() over a generator, compiled)
-            if stats(s, cards[cid], cid, stats_of) != shown:
+            if shown_stats(s, cards[cid], cid, stats_of) != shown:
                 return False
         return True
 
 
-def side(s: State, sd: int, seat: int | None, book: AliasBook, stats_of: Renderer) -> dict[str, Any] | None:
+def _side(s: State, sd: int, seat: int | None, book: AliasBook, stats_of: Renderer) -> dict[str, Any] | None:
     """Player ``sd``'s part of ``seat``'s view as kept on the player, if it still holds."""
     got: _Side | None = renderings(s.players[sd]).get(seat)
     if (
@@ -148,14 +227,14 @@ def side(s: State, sd: int, seat: int | None, book: AliasBook, stats_of: Rendere
     return None
 
 
-def keep_side(s: State, sd: int, seat: int | None, book: AliasBook, r: Recorder, part: dict[str, Any]) -> None:
+def _keep_side(s: State, sd: int, seat: int | None, book: AliasBook, r: Recorder, part: dict[str, Any]) -> None:
     """Keep player ``sd``'s part of ``seat``'s view, rendered as ``r`` noted, if it lasts."""
     if r.lasting:
         equips = book.version if r.equips else None
         renderings(s.players[sd])[seat] = _Side(book.token, book.sides[sd], equips, r, part)
 
 
-def rendering(r: Recorder, c: Card, cid: Any, key: Any) -> dict[str, Any] | None:
+def _rendering(r: Recorder, c: Card, cid: Any, key: Any) -> dict[str, Any] | None:
     """Card ``c``'s rendering under ``key`` as kept on the card (a function of the card object
     and the key alone, shared by every state holding it), noting the card in ``r``."""
     kept = renderings(c)
@@ -165,7 +244,7 @@ def rendering(r: Recorder, c: Card, cid: Any, key: Any) -> dict[str, Any] | None
     return got
 
 
-def keep_rendering(r: Recorder, key: Any, rendered: dict[str, Any]) -> dict[str, Any]:
+def _keep_rendering(r: Recorder, key: Any, rendered: dict[str, Any]) -> dict[str, Any]:
     """Keep ``rendered`` as the last card noted in ``r``'s rendering under ``key``."""
     r.renderings[-1][key] = rendered
     return rendered

@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from engine.counters import COUNTER_NAMES
-from engine.scenario import ScenarioError, run
+from engine.formats import format_of, rules_of
+from engine.scenario import ScenarioError, run, start_state
 from engine.scenario_keys import (
     ACTION_KEYS,
     EXPECT_KEYS,
@@ -121,6 +122,7 @@ CASES = [
     (["steps"], [{"expect": {"counters": {"dm": {"Gate Counters": 1}}}}], "Gate Counters"),
     (["start", "A", "monsters", 0, "counters"], {"spell counter": 1}, "spell counter"),
     (["steps"], [{"expect": {"lp": {"A": 8000}}, "pass_until": {"phase": "main2"}}], "pass_until"),
+    (["duel_format"], "goats", "goats"),
 ]
 
 
@@ -132,3 +134,12 @@ def test_an_unknown_key_is_an_error_that_names_it(path: list[Any], value: Any, n
 
 def test_the_base_document_itself_is_valid() -> None:
     assert run(_with(["steps"], [{"expect": {"zone": {"dm": "monsters"}, "counters": {"dm": {"counter": 0}}}}])).ok
+
+
+def test_the_duel_format_key_names_the_duels_format_in_its_genesis() -> None:
+    goat, _, _ = start_state(_with(["duel_format"], "goat"))
+    assert goat.options["format"] == "goat" and format_of(goat).name == "goat"
+    assert rules_of(goat).ignition_priority
+    current, _, _ = start_state(BASE)
+    assert "format" not in current.options and format_of(current).name == "current"
+    assert not rules_of(current).ignition_priority

@@ -71,3 +71,17 @@ def test_protocol_actions_py_is_generated_from_the_action_table() -> None:
     )
     assert [k.value for k in wire.ActionKind] == [k.value for k in ActionKind]
     assert {k.value: v for k, v in wire.KEYS.items()} == {k.value: v for k, v in KEYS.items()}
+
+
+def test_protocol_words_py_is_generated_from_the_engines_words() -> None:
+    """The clients' copy of the phase and end-of-duel words (``protocol/words.py``) is the one the
+    engine's words make, and says a phase as ``engine.describe`` does."""
+    from engine.actiondoc import WORDS_PY, words
+    from engine.describe import phase_text as engine_phase_text
+    from protocol import words as client_words
+
+    assert WORDS_PY.read_text("utf-8") == words(), (
+        "protocol/words.py differs from engine/describe.py: run `.venv/bin/python -m engine.actiondoc --write`"
+    )
+    for args in [("draw", None, None), ("battle", "damage", "before_damage_calculation"), ("main2", None, None)]:
+        assert client_words.phase_text(*args) == engine_phase_text(*args)

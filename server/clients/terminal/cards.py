@@ -35,6 +35,12 @@ class Catalogue:
         c = self.get(code)
         return None if c is None else str(c["name"])
 
+    def effect_labels(self, code: object) -> list[str]:
+        """The short name of each of a card's effects ("gain ATK"), effect 1 first, as the
+        server's catalogue gives them (none for a card it does not list)."""
+        c = self.get(code)
+        return [] if c is None else [str(x) for x in c.get("effects") or []]
+
     # ------------------------------------------------------------------ decks
 
     def deck_names(self) -> list[str]:
@@ -116,18 +122,3 @@ class Catalogue:
 
 def _stat(v: Any) -> str:
     return "?" if v is None or (isinstance(v, int) and v < 0) else str(v)
-
-
-def effect_label(code: object, effect: int) -> str:
-    """The short name of a card's ``effect``-th effect ("gain ATK"), "" if it has none.
-
-    The protocol's catalogue carries the text only; the labels are the engine's (this client is
-    part of the same package), used to tell apart the effects of a card that has several."""
-    try:
-        from engine.effects.base import SCRIPTS
-    except ImportError:  # pragma: no cover - a client installed without the engine
-        return ""
-    script = SCRIPTS.get(code) if isinstance(code, int) else None
-    if script is None or not 1 <= effect <= len(script.effects):
-        return ""
-    return script.effects[effect - 1].label

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from engine.describe import END_REASONS
+from protocol.words import END_REASONS
 
 SEATS = ("A", "B")
 

@@ -9,9 +9,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from engine.describe import END_REASONS, PHASE_WORDS, phase_text
 from protocol.actions import ActionKind, WireAction
-from server.clients.terminal.cards import Catalogue, effect_label
+from protocol.words import END_REASONS, PHASE_WORDS, phase_text
+from server.clients.terminal.cards import Catalogue
 
 SEATS = ("A", "B")
 View = dict[str, Any]
@@ -332,9 +332,9 @@ class Labeler:
             effect = int(a.get("effect", 1) or 1)
             what = ""
             if c is not None and not c.get("hidden"):
-                lbl = effect_label(c.get("code"), effect)
-                if lbl and (effect != 1 or effect_label(c.get("code"), 2)):
-                    what = f": {lbl}"
+                labels = [] if self.cat is None else self.cat.effect_labels(c.get("code"))
+                if len(labels) > 1 and effect <= len(labels):  # a card with one effect needs no name for it
+                    what = f": {labels[effect - 1]}"
                 elif effect != 1:
                     what = f" (its effect {effect})"
             tgt = f", targeting {self.names(a['target'], where)}" if a.get("target") else ""
