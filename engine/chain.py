@@ -43,7 +43,7 @@ from .formats import rules_of
 from .kernel.caches import held_ids
 from .ops import destroy, raise_event, send_to_grave
 from .state import Card, Link, State
-from .stats import activation_locked, is_negated, tributable_for_summon
+from .stats import activation_locked, can_target, is_negated, target_filter, tributable_for_summon
 from .types import MAIN_PHASES, CardFlag, ChoiceKind, EventKind, Step, WireAction, Zone, other
 
 
@@ -257,6 +257,10 @@ def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Wir
     """Every fully specified activation of one effect: targets x costs x choices."""
     out: list[WireAction] = []
     targets = eff.targets(s, card, seat)
+    rules = target_filter(s, card, seat)
+    if rules:  # a target that may not be chosen (King Dragun's Dragons) leaves its choices out
+        cards = s.cards
+        targets = [tg for tg in targets if all(can_target(s, cards[t], card, seat, rules) for t in tg)]
     costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
     choices: list[list[Any]] = eff.choices(s, card, seat) if eff.choices else [[]]
     for tg in targets:
@@ -339,6 +343,7 @@ def activate(
         )
     )
     note_left_field(ctx, was, "cost")
+    _targeted(ctx, targets)
     _activation_event(ctx, card, seat)
 
 
@@ -375,7 +380,19 @@ def activate_trigger(ctx: Ctx, index: int, choice: WireAction | None = None) -> 
         )
     )
     note_left_field(ctx, was, "cost")
+    _targeted(ctx, targets)
     _activation_event(ctx, card, trig.controller)
+
+
+def _targeted(ctx: Ctx, targets: list[int]) -> None:
+    """The cards the new chain link targets react at once, before anyone responds
+    (``Script.when_targeted``: Reaper on the Nightmare is destroyed)."""
+    s = ctx.s
+    for t in targets:
+        tc = s.cards.get(t)
+        sc = script_of(tc) if tc is not None else None
+        if tc is not None and sc is not None and sc.when_targeted is not None and s.chain:
+            sc.when_targeted(ctx, tc, s.chain[-1])
 
 
 def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:

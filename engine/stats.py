@@ -403,6 +403,18 @@ def position_locked(s: State, c: Card) -> bool:
     return any(fn(s, src, c) for src, fn in hooks(s, "no_position_change"))
 
 
+def target_filter(s: State, card: Card, seat: int) -> list[tuple[Card, Any]]:
+    """The continuous effects that forbid some targets to ``seat``'s effect of ``card``
+    (``Script.untargetable``: King Dragun), for ``can_target``; empty in most duels."""
+    return hooks(s, "untargetable")
+
+
+def can_target(s: State, target: Card, card: Card, seat: int, rules: list[tuple[Card, Any]]) -> bool:
+    """``seat`` may target ``target`` with an effect of ``card`` under ``rules``
+    (``target_filter``)."""
+    return not any(fn(s, src, target, card, seat) for src, fn in rules)
+
+
 def face_up_monsters_on_field(s: State) -> list[Card]:
     return [c for sd in (0, 1) for c in s.monsters(sd) if c.face_up]
 

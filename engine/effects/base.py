@@ -148,6 +148,13 @@ class Script:
     # change of position or a Flip Summon; Thousand-Eyes Restrict: "other monsters cannot change
     # their battle positions"); effects may still change it
     no_position_change: Callable[[State, Card, Card], bool] | None = None
+    # (src, target, card, seat): True when ``seat`` may not target ``target`` with an effect of
+    # ``card`` (King Dragun: "Your opponent cannot select any Dragon-Type monsters as the target(s)
+    # of Spell, Trap, or Monster Card effects"); the activation's target choices leave it out
+    untargetable: Callable[[State, Card, Card, Card, int], bool] | None = None
+    # (ctx, card, link): called as soon as an activation that targets this card is made, before
+    # anyone responds (Reaper on the Nightmare: "Destroy this card when it is targeted")
+    when_targeted: Callable[[Ctx, Card, Link], None] | None = None
     # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
     cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
     # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
