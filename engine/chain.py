@@ -473,6 +473,8 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
         # "After this card's activation, it remains on the field" (Swords of Revealing Light)
         remains = sc_ is not None and sc_.remains_on_field
         stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
+        if stays and card.data.prop == "equip" and card.equipped_to is None:
+            stays = False  # an Equip Spell that equipped no monster goes to the Graveyard (ruling EQ-30)
         if not stays:
             send_to_grave(ctx, card, reason="rule")
         elif eff.kind == "spell" and card.data.prop == "field" and rules_of(s).one_field_spell:

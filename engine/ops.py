@@ -86,6 +86,7 @@ def move(
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
     was_controller = c.controller
+    was_equipped_to = c.equipped_to
     shown = to in PUBLIC_ZONES if face_up is ABSENT else face_up
     code: int | Absent = ABSENT
     private: int | Absent = ABSENT
@@ -126,6 +127,8 @@ def move(
             "to": to,
             "controller": was_controller,
         }
+        if was_equipped_to is not None:
+            event["equipped_to"] = was_equipped_to  # the monster it equipped (Snatch Steal)
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
         if c.data.is_token and c.zone != Zone.GONE:
             ctx.emit(TokenGone(card=c.id))  # a Token that leaves the field ceases to exist
@@ -193,6 +196,7 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     as_spell = equipped_as_spell(c)
+    equipped_to = c.equipped_to
     ctx.emit(Destroyed(card=c.id, code=c.code, reason=reason, by=by))
     to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
     event: GameEvent = {
@@ -204,6 +208,8 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
         "controller": controller,
         "face_up": face_up,
     }
+    if equipped_to is not None:
+        event["equipped_to"] = equipped_to  # the monster it equipped (Premature Burial)
     raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
 
 
@@ -524,6 +530,19 @@ def control_to(ctx: Ctx, c: Card, seat: int, face_up: bool) -> None:
             layout=Moved.CODE_FIRST,
         )
     )
+
+
+def return_control(ctx: Ctx, c: Card) -> None:
+    """Control of the monster ``c`` returns to its owner now (Snatch Steal leaves the field; ruling
+    EQ-30), in the position it is in; with no free Monster Zone on the owner's side it is sent to
+    the Graveyard."""
+    s = ctx.s
+    if c.zone != Zone.MONSTERS or c.controller == c.owner:
+        return
+    if None in s.players[c.owner].monsters:
+        control_to(ctx, c, c.owner, face_up=c.face_up)
+    else:
+        send_to_grave(ctx, c, reason="rule")
 
 
 def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
