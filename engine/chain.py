@@ -458,8 +458,12 @@ def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
 def _negated_on_field(s: State, card: Card) -> bool:
     """A Spell/Trap on the field whose effects a continuous effect negates as its link resolves
     (Jinzo: "Negate all Trap Card effects on the field", Summoned face-up by a link above it): its
-    effect does nothing, though its activation was not negated (ruling CH-8)."""
-    return card.on_field and not card.data.is_monster and is_negated(s, card)
+    effect does nothing, though its activation was not negated (ruling CH-8). So does the effect
+    of a face-up monster whose effects are negated then (Fiend Skull Dragon: "Negate the effects
+    of Flip Effect Monsters")."""
+    if card.data.is_monster:
+        return card.zone == Zone.MONSTERS and card.face_up and is_negated(s, card)
+    return card.on_field and is_negated(s, card)
 
 
 def _finish_link(ctx: Ctx, link: Link, n: int) -> None:

@@ -22,7 +22,7 @@ from ..facts import Modifier, Negated, Used
 from ..formats import TextVersion, format_of
 from ..ops import banish, damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
-from ..stats import can_summon, original, properly_summoned, unaffected
+from ..stats import can_summon, is_negated, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
@@ -187,6 +187,24 @@ def lp_cost(amount: int) -> Callable[[Ctx, Card, int, dict[str, Any]], None]:
 def can_pay_lp(s: State, seat: int, amount: int) -> bool:
     """``seat`` has the Life Points to pay ``amount`` as a cost (all of them at most)."""
     return s.players[seat].lp >= amount
+
+
+def negate_targeting(kind: str) -> Callable[[Ctx, Card, Link, int], None]:
+    """``Script.on_targeted`` of "Negate the effect of a <kind> Card that targets this card and
+    destroy it" (Ryu Senshi: Spell; Fiend Skull Dragon: Trap): as such a link starts to resolve,
+    while this card is face-up on the field with its effects not negated, the link's effect is
+    negated (not its activation, ruling CH-8) and the card is destroyed if it is on the field."""
+
+    def on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
+        s = ctx.s
+        src = s.cards[link.card]
+        if not still_face_up(card) or is_negated(s, card) or src.data.kind != kind or src.data.is_monster:
+            return
+        ctx.emit(Negated(link=n, what="effect", card=src.id, code=src.code))
+        if src.on_field:
+            destroy(ctx, src, reason="effect", by=card.id)
+
+    return on_targeted
 
 
 def battling_opponent(s: State, card: Card) -> Card | None:
