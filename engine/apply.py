@@ -84,7 +84,8 @@ def fold_into(state: State, facts: list[Fact]) -> State:
 def _remove_from_zone(s: State, c: Card) -> None:
     p = write_player(s, c.controller if c.on_field else c.owner)
     if c.zone == Zone.MONSTERS:
-        p.monsters[c.slot] = None
+        if p.monsters[c.slot] == c.id:  # a swap of control put the other monster there first
+            p.monsters[c.slot] = None
     elif c.zone == Zone.SPELLS_TRAPS:
         p.spells_traps[c.slot] = None
     elif c.zone == Zone.FIELD:

@@ -509,10 +509,10 @@ def equip_monster(ctx: Ctx, c: Card, to: Card) -> bool:
 
 
 def take_control(ctx: Ctx, c: Card, seat: int) -> None:
-    """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
-    Earthbound Immortal Uru); control returns to its owner when the End Phase starts
-    (``flow``)."""
-    control_to(ctx, c, seat, face_up=True)
+    """``seat`` takes control of the monster ``c`` until the End Phase, in its position (Enemy
+    Controller, Earthbound Immortal Uru, Brain Control; Mind Control, a face-down one too);
+    control returns to its owner when the End Phase starts (``flow``)."""
+    control_to(ctx, c, seat, face_up=c.face_up)
     ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=c.owner))
 
 
@@ -530,6 +530,27 @@ def control_to(ctx: Ctx, c: Card, seat: int, face_up: bool) -> None:
             layout=Moved.CODE_FIRST,
         )
     )
+
+
+def swap_control(ctx: Ctx, a: Card, b: Card) -> None:
+    """Switch control of the monsters ``a`` and ``b`` (of different controllers) at once, each
+    into the other's Monster Zone, in its position (Creature Swap): it needs no free zone."""
+    slot_a, slot_b = a.slot, b.slot
+    seat_a, seat_b = a.controller, b.controller
+    for c, seat, slot in ((a, seat_b, slot_b), (b, seat_a, slot_a)):
+        ctx.emit(
+            Moved(
+                card=c.id,
+                code=c.code,
+                to=Zone.MONSTERS,
+                controller=seat,
+                position=c.position,
+                face_up=c.face_up,
+                reason="control",
+                slot=slot,
+                layout=Moved.CODE_FIRST,
+            )
+        )
 
 
 def return_control(ctx: Ctx, c: Card) -> None:
@@ -560,6 +581,17 @@ def allow_second_attack(ctx: Ctx, c: Card) -> None:
     """ "It can attack once again in a row" (Black Luster Soldier): one more attack in this Battle
     Phase, lost if another monster attacks first (ruling BS-30; ``battle_step.attacks_allowed``)."""
     ctx.emit(Flag(card=c.id, name=CardFlag.EXTRA_ATTACK, value=[ctx.s.turn, ctx.s.battle_phases]))
+
+
+def forbid_tribute_this_turn(ctx: Ctx, c: Card) -> None:
+    """ "It cannot be Tributed" for the rest of this turn (Mind Control; ``stats.tributable``)."""
+    ctx.emit(Flag(card=c.id, name=CardFlag.NO_TRIBUTE, value=ctx.s.turn))
+
+
+def forbid_position_change_this_turn(ctx: Ctx, c: Card) -> None:
+    """ "Cannot change their battle positions for the rest of this turn" (Creature Swap;
+    ``stats.position_locked``)."""
+    ctx.emit(Flag(card=c.id, name=CardFlag.NO_POSITION_CHANGE, value=ctx.s.turn))
 
 
 def restrict_attack(ctx: Ctx, c: Card, battle_phase: list[int], only: int, must: bool) -> None:
