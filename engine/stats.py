@@ -276,8 +276,21 @@ def banish_instead(s: State, exclude: int | None = None) -> bool:
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
-    """ "You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn)."""
-    return has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat)
+    """ "You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn); and a battling
+    monster of ``seat`` that makes its controller's battle damage 0 (Dark Flare Knight:
+    ``Script.shields_controller``, while face-up with its effects not negated)."""
+    if has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat):
+        return True
+    a = s.attack
+    if a is None:
+        return False
+    for cid in (a.attacker, a.target):
+        c = s.cards[cid] if cid is not None else None
+        sc = script_of(c) if c is not None else None
+        if c is not None and sc is not None and sc.shields_controller and c.controller == seat:
+            if c.zone == Zone.MONSTERS and c.face_up and not is_negated(s, c):
+                return True
+    return False
 
 
 SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure", "extra")
@@ -351,12 +364,13 @@ def tributable(s: State, c: Card) -> bool:
     return c.flags.get(CardFlag.NO_TRIBUTE) != s.turn
 
 
-def can_summon_token(s: State, code: int, seat: int, source: int) -> bool:
-    """A Token of ``code`` may be Special Summoned to ``seat``'s side by the effect of
-    ``source``: no continuous lock forbids it (The Last Warrior from Another Planet), nor a
-    summon lock of another card (Scapegoat's own lock does not stop its Tokens)."""
+def can_summon_token(s: State, code: int, seat: int, source: int, summoner: int | None = None) -> bool:
+    """A Token of ``code`` may be Special Summoned to ``seat``'s side by ``summoner`` (default
+    ``seat``; Ojama Trio Summons to the opponent's side) with the effect of ``source``: no
+    continuous lock forbids it (The Last Warrior from Another Planet), nor a summon lock of the
+    summoner by another card (Scapegoat's own lock does not stop its Tokens)."""
     token = Card(id=-1, code=code, owner=seat, controller=seat, zone=Zone.MONSTERS)
-    if summons_locked(s, seat, exclude=source):
+    if summons_locked(s, seat if summoner is None else summoner, exclude=source):
         return False
     return not any(fn(s, src, token, seat, "special") for src, fn in hooks(s, "cannot_summon"))
 

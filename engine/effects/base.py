@@ -176,6 +176,9 @@ class Script:
     # do not apply to it while it is face-up on the field
     unaffected_by: frozenset[str] = frozenset()
     spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
+    # "Any damage to this card's controller caused as a result of battle involving this monster
+    # becomes 0" (Dark Flare Knight; ``stats.no_battle_damage``)
+    shields_controller: bool = False
     # "cannot be Tributed for a Tribute Summon" (Scapegoat's Sheep Tokens, Ojama Trio's Ojama Tokens)
     no_tribute_summon: bool = False
     # derived from ``effects`` (never passed): the effects a player activates (not trigger or
