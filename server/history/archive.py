@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from server.history import replay_file
 from server.match.directory import FINISHED, MatchDirectory
 from server.storage import keys
+from server.storage.entry import genesis_format
 from server.storage.store import RedisEventStore
 
 DAY_MS = 24 * 3600 * 1000
@@ -120,6 +121,7 @@ async def import_match(
         quick=False,
         name=match.players[0],
         created_ms=match.created_ms,
+        fmt=genesis_format(replay.entries[0].action) if replay.entries else "current",
     )
     await client.hset(keys.meta_key(target), mapping={"name1": match.players[1], "seat1": "1", "imported": 1})
     await directory.finish(
