@@ -18,11 +18,11 @@ from ..chain import once_key_for
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
-from ..facts import Modifier, Negated, Used
+from ..facts import Modifier, Negated, Note, Used
 from ..formats import TextVersion, format_of
 from ..ops import banish, damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
 from ..state import Card, Link, State
-from ..stats import can_summon, is_negated, original, properly_summoned, unaffected
+from ..stats import can_summon, cannot_normal_summon, is_negated, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
@@ -339,6 +339,34 @@ def mark_used(ctx: Ctx, card: Card, idx: int) -> None:
     key = once_key_for(card.id, card.code, card.controller, "turn", idx)
     if key is not None:
         ctx.emit(Used(key=key))
+
+
+def can_be_normal_summoned(c: Card) -> bool:
+    """A monster that can be Normal Summoned (Monster Gate, Reasoning): not a Fusion Monster, not
+    one that "cannot be Normal Summoned" (Chaos Sorcerer), a Tribute Summon monster too."""
+    return c.data.is_monster and not c.data.extra_deck and not c.data.is_token and not cannot_normal_summon(c.data)
+
+
+def excavation(s: State, seat: int) -> tuple[list[int], int | None]:
+    """ "Pick up cards from your Deck until you pick up a monster that can be Normal Summoned"
+    (Monster Gate, Reasoning): the cards from the top of ``seat``'s Deck down to the first such
+    monster (all of them if there is none), and that monster."""
+    out: list[int] = []
+    for cid in s.players[seat].deck:
+        out.append(cid)
+        if can_be_normal_summoned(s.cards[cid]):
+            return out, cid
+    return out, None
+
+
+def excavate(ctx: Ctx, seat: int) -> tuple[list[int], int | None]:
+    """Pick up (excavate) the cards of ``excavation``: each is shown to both players (a public
+    ``note``, what ``excavated``); they stay in the Deck until the effect moves them."""
+    cards, monster = excavation(ctx.s, seat)
+    for cid in cards:
+        c = ctx.s.cards[cid]
+        ctx.emit(Note(what="excavated", card=cid, code=c.code, seat=seat))
+    return cards, monster
 
 
 # ------------------------------------------------------------------ destroyed by battle
