@@ -11,7 +11,7 @@ from .ctx import Ctx
 from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_summon, cannot_normal_summon, position_locked
+from .stats import can_summon, cannot_normal_summon, free_zones, position_locked
 from .types import MAIN_PHASES, Position, WireAction
 
 
@@ -24,7 +24,7 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
         return []
     out: list[WireAction] = []
     p = s.players[seat]
-    free = p.monsters.count(None)
+    free = free_zones(s, seat)
     if not p.normal_summoned:
         for cid in p.hand:
             c = s.cards[cid]

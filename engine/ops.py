@@ -50,6 +50,9 @@ from .stats import (
     can_summon,
     effect_indestructible,
     equipped_as_spell,
+    free_zone_slots,
+    has_free_zone,
+    locked_zones,
     needs_proper_summon,
     properly_summoned,
     unaffected,
@@ -97,6 +100,9 @@ def move(
     elif to in PUBLIC_ZONES and not shown and c.zone == Zone.HAND:
         code, private = c.code, c.controller
     properly = c.zone == Zone.MONSTERS and to in (Zone.GRAVEYARD, Zone.BANISHED) and needs_proper_summon(c)
+    slot: int | Absent = ABSENT
+    if to == Zone.MONSTERS and c.zone != Zone.MONSTERS:
+        slot = monster_slot(ctx.s, c.controller if isinstance(controller, Absent) else controller)
     ctx.emit(
         Moved(
             card=c.id,
@@ -107,6 +113,7 @@ def move(
             top=top,
             reason=reason,
             face_up=face_up,
+            slot=slot,
             code=code,
             private=private,
         )
@@ -132,6 +139,15 @@ def move(
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
         if c.data.is_token and c.zone != Zone.GONE:
             ctx.emit(TokenGone(card=c.id))  # a Token that leaves the field ceases to exist
+
+
+def monster_slot(s: State, seat: int) -> int | Absent:
+    """The Monster Zone a monster put on ``seat``'s side goes to when some zones cannot be used
+    (Ojama King: the first free one that may be used); ABSENT otherwise (the first free one)."""
+    if not locked_zones(s, seat):
+        return ABSENT
+    slots = free_zone_slots(s, seat)
+    return slots[0] if slots else ABSENT
 
 
 def turned_face_down(ctx: Ctx, c: Card) -> None:
@@ -278,7 +294,7 @@ def special_summon(
     Special Summon from the Fusion Deck that counts as its proper Summon, ruling SUM-31); False
     if it may not be Summoned (``stats.can_summon``) or there is no free Monster Zone."""
     s = ctx.s
-    if None not in s.players[seat].monsters or not can_summon(s, c, seat, how):
+    if not has_free_zone(s, seat) or not can_summon(s, c, seat, how):
         return False
     move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
     ctx.emit(Summoned(card=c.id, code=c.code, kind="special", seat=seat, layout=Summoned.SEAT_LAST))
@@ -294,10 +310,10 @@ def make_token(ctx: Ctx, code: int, seat: int, by: int, position: str = "defense
     duel, which ceases to exist when it leaves the field (``move``). None without a free Monster
     Zone. Whether it may be Summoned is the caller's to check (``stats.can_summon_token``)."""
     s = ctx.s
-    if None not in s.players[seat].monsters:
+    if not has_free_zone(s, seat):
         return None
     cid = max(s.cards, default=0) + 1
-    ctx.emit(TokenMade(card=cid, code=code, seat=seat, summoner=by, position=position))
+    ctx.emit(TokenMade(card=cid, code=code, seat=seat, summoner=by, position=position, slot=monster_slot(s, seat)))
     raise_event(ctx, {"kind": "summoned", "card": cid, "how": "special", "seat": seat, "summoner": by})
     return s.cards[cid]
 
@@ -527,6 +543,7 @@ def control_to(ctx: Ctx, c: Card, seat: int, face_up: bool) -> None:
             position=c.position,
             face_up=face_up,
             reason="control",
+            slot=monster_slot(ctx.s, seat),
             layout=Moved.CODE_FIRST,
         )
     )
@@ -560,7 +577,7 @@ def return_control(ctx: Ctx, c: Card) -> None:
     s = ctx.s
     if c.zone != Zone.MONSTERS or c.controller == c.owner:
         return
-    if None in s.players[c.owner].monsters:
+    if has_free_zone(s, c.owner):
         control_to(ctx, c, c.owner, face_up=c.face_up)
     else:
         send_to_grave(ctx, c, reason="rule")

@@ -331,6 +331,38 @@ def _not_revivable(s: State, c: Card) -> bool:
 _REVIVAL_ZONES: Final = frozenset({Zone.GRAVEYARD, Zone.BANISHED})
 
 
+def locked_zones(s: State, seat: int) -> frozenset[int]:
+    """The Monster Zones (slots) of ``seat`` that cannot be used now (Ojama King:
+    ``Script.locks_zones``); empty in most duels."""
+    out: set[int] = set()
+    for src, fn in hooks(s, "locks_zones"):
+        out.update(fn(s, src, seat))
+    return frozenset(out)
+
+
+def free_zone_slots(s: State, seat: int) -> list[int]:
+    """The empty Monster Zones (slots) of ``seat`` that may be used (not locked, ``locked_zones``)."""
+    zones = s.players[seat].monsters
+    locked = locked_zones(s, seat) if _any_zone_lock(s) else frozenset()
+    return [i for i, c in enumerate(zones) if c is None and i not in locked]
+
+
+def _any_zone_lock(s: State) -> bool:
+    return any(sc.locks_zones is not None for _src, sc in continuous_sources(s))
+
+
+def free_zones(s: State, seat: int) -> int:
+    """How many Monster Zones ``seat`` may put a monster in now (``free_zone_slots``)."""
+    return len(free_zone_slots(s, seat))
+
+
+def has_free_zone(s: State, seat: int) -> bool:
+    """``seat`` has a Monster Zone to put a monster in (empty, not locked: ``free_zone_slots``)."""
+    if None not in s.players[seat].monsters:
+        return False
+    return bool(free_zone_slots(s, seat))
+
+
 def summons_locked(s: State, seat: int, exclude: int | None = None) -> bool:
     """``seat`` may not Normal Summon, Set, Flip Summon or Special Summon a monster this turn
     (Scapegoat's Goat text: a lingering flag ``NO_SUMMONS``); ``exclude``: a flag set by that card

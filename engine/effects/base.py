@@ -152,6 +152,9 @@ class Script:
     # ``card`` (King Dragun: "Your opponent cannot select any Dragon-Type monsters as the target(s)
     # of Spell, Trap, or Monster Card effects"); the activation's target choices leave it out
     untargetable: Callable[[State, Card, Card, Card, int], bool] | None = None
+    # (src, seat): the Monster Zones (slots 0-4) of ``seat`` that cannot be used while the card
+    # is face-up on the field (Ojama King; ``stats.free_zone_slots``)
+    locks_zones: Callable[[State, Card, int], tuple[int, ...]] | None = None
     # (ctx, card, link): called as soon as an activation that targets this card is made, before
     # anyone responds (Reaper on the Nightmare: "Destroy this card when it is targeted")
     when_targeted: Callable[[Ctx, Card, Link], None] | None = None

@@ -31,7 +31,7 @@ from ..decisions import PendingChoice
 from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
-from ..stats import can_summon
+from ..stats import can_summon, has_free_zone
 from ..types import ChoiceKind, IllegalAction, Zone
 
 Answer = list[int] | str
@@ -128,7 +128,7 @@ def then_call(ctx: Ctx, seat: int, then: str | None, answer: Answer, data: dict[
 
 
 def free_monster_zone(s: State, seat: int) -> bool:
-    return None in s.players[seat].monsters
+    return has_free_zone(s, seat)
 
 
 def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:

@@ -278,11 +278,7 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if (
-            target_ok(s, t, face_up=True)
-            and c.controller != link.controller
-            and None in s.players[link.controller].monsters
-        ):
+        if target_ok(s, t, face_up=True) and c.controller != link.controller and free_monster_zone(s, link.controller):
             take_control(ctx, c, link.controller)
 
 
@@ -313,7 +309,7 @@ def light_and_dark_in_grave(s: State, card: Card, seat: int) -> list[list[int]]:
     """The procedure of "Special Summoned (from your hand) by banishing 1 LIGHT and 1 DARK monster
     from your Graveyard" (Chaos Sorcerer, Black Luster Soldier - Envoy of the Beginning): each
     pair of them, while the card is in the hand and a Monster Zone is free (``Script.procedure``)."""
-    if card.zone != Zone.HAND or None not in s.players[seat].monsters:
+    if card.zone != Zone.HAND or not free_monster_zone(s, seat):
         return []
     grave = [s.cards[cid] for cid in s.players[seat].graveyard]
     light = [c.id for c in grave if c.data.is_monster and c.data.attribute == "LIGHT"]

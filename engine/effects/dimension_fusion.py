@@ -29,6 +29,7 @@ from .api import (
     by_name,
     can_pay_lp,
     continuation,
+    free_zones,
     lp_cost,
     may_special_summon,
     other,
@@ -45,7 +46,7 @@ def _banished(s: State, seat: int) -> list[int]:
 
 
 def _room(s: State, seat: int) -> int:
-    return s.players[seat].monsters.count(None)
+    return free_zones(s, seat)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -24,6 +24,7 @@ from .api import (
     by_name,
     can_summon_token,
     damage,
+    free_zones,
     make_token,
     other,
     register,
@@ -36,7 +37,7 @@ DAMAGE = 300
 
 def _room(s: State, card: Card, seat: int) -> bool:
     side = other(seat)
-    return s.players[side].monsters.count(None) >= TOKENS and can_summon_token(s, OJAMA, side, card.id, seat)
+    return free_zones(s, side) >= TOKENS and can_summon_token(s, OJAMA, side, card.id, seat)
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

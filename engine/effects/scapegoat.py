@@ -27,6 +27,7 @@ from .api import (
     State,
     by_name,
     can_summon_token,
+    free_zones,
     lingering_flag,
     make_token,
     register,
@@ -38,7 +39,7 @@ TOKENS = 4
 
 
 def _room(s: State, card: Card, seat: int) -> bool:
-    return s.players[seat].monsters.count(None) >= TOKENS and can_summon_token(s, SHEEP, seat, card.id)
+    return free_zones(s, seat) >= TOKENS and can_summon_token(s, SHEEP, seat, card.id)
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:

@@ -55,6 +55,7 @@ EXEMPT: dict[str, str] = {
     "Dark Elf": _CONTINUOUS + " (its attack cost is paid as it attacks)",
     "Elemental HERO Bladedge": _CONTINUOUS,
     "Elemental HERO Wildheart": _CONTINUOUS,
+    "Ojama King": _CONTINUOUS + " (the zones are selected as it becomes face-up, without an activation)",
     "Fiend Skull Dragon": _CONTINUOUS + " (it negates a Trap that targets it as that Trap resolves)",
     "Helios - The Primordial Sun": _CONTINUOUS,
     "Hoshiningen": _CONTINUOUS,
