@@ -75,6 +75,7 @@ class GameEvent(TypedDict, total=False):
     reason: str  # destroyed, sent_to_grave: battle, effect, cost, rule ...
     by: int | None  # the card that destroyed or sent it
     from_field: bool
+    from_zone: str  # sent_to_grave: the zone it was sent from (Night Assailant: "from the hand")
     face_up: bool
     position: str
     equip_spell: bool  # it left the field as an Equip Spell Card (ruling EQ-1)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from .chain import field_snapshot, note_left_field, open_state, tribute_options
 from .ctx import Ctx
-from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
+from .effects.base import SCRIPTS
+from .facts import ABSENT, Event, Flag, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
 from .stats import can_summon, cannot_normal_summon, free_zones, position_locked
-from .types import MAIN_PHASES, Position, WireAction
+from .types import MAIN_PHASES, CardFlag, Position, WireAction
 
 
 def _main_open(s: State, seat: int) -> bool:
@@ -31,11 +32,11 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
             if not c.data.is_monster or c.data.extra_deck or cannot_normal_summon(c.data):
                 continue
             n = c.data.tributes_needed
-            if n == 0:
+            if n == 0 or without_tributes(c):
                 if free > 0:
                     out.append({"do": "summon", "card": cid})
                     out.append({"do": "set", "card": cid})
-            else:
+            if n > 0:
                 for trib in tribute_options(s, seat, n):
                     out.append({"do": "summon", "card": cid, "tribute": trib})
                     out.append({"do": "set", "card": cid, "tribute": trib})
@@ -59,6 +60,13 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
     return out
 
 
+def without_tributes(c: Card) -> bool:
+    """ "You can Normal Summon or Set this card without Tributing" (Fusilier Dragon, the
+    Dual-Mode Beast: ``Script.summon_without_tribute``)."""
+    sc = SCRIPTS.get(c.data.key)
+    return sc is not None and sc.summon_without_tribute
+
+
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
     """A Normal or Tribute Summon, or a Set. The Tributes sent from the field open a "when ...
     sent to the Graveyard" window along with the summon's own (ruling LF-3)."""
@@ -71,6 +79,10 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
         move(ctx, card, "monsters", position=Position.ATTACK, face_up=True)
     else:
         move(ctx, card, "monsters", position=Position.DEFENSE, face_up=False)
+    if not tributes and card.data.tributes_needed > 0:
+        # Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
+        # ATK and DEF are halved while it stays on the field
+        ctx.emit(Flag(card=card.id, name=CardFlag.HALVED_ORIGINAL, value=True))
     ctx.emit(Summoned(seat=seat, card=card.id, kind=kind, code=card.code if face_up else ABSENT))
     if face_up:
         raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})

@@ -12,7 +12,7 @@ from typing import Any, Final
 from . import rng
 from .counters import Counter
 from .ctx import Ctx
-from .effects.base import SCRIPTS, Effect
+from .effects.base import SCRIPTS, Effect, effects_of
 from .events import GameEvent
 from .facts import (
     ABSENT,
@@ -52,6 +52,7 @@ from .stats import (
     equipped_as_spell,
     free_zone_slots,
     has_free_zone,
+    is_negated,
     locked_zones,
     needs_proper_summon,
     properly_summoned,
@@ -83,8 +84,8 @@ def move(
     (ruling EQ-2), banished instead under Macro Cosmos, never left behind."""
     leaving = c.on_field and to not in FIELD_ZONES
     as_spell = equipped_as_spell(c)
-    if leaving and c.flags.get(CardFlag.BANISH_ON_LEAVE):
-        to = "banished"  # "banish it when it leaves the field" (Battle Fader)
+    if leaving and banished_on_leaving(ctx.s, c):
+        to = "banished"  # "banish it when it leaves the field" (Battle Fader, Dark Magician of Chaos)
     if to in (Zone.HAND, Zone.DECK) and c.data.extra_deck:
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
@@ -150,6 +151,19 @@ def monster_slot(s: State, seat: int) -> int | Absent:
     return slots[0] if slots else ABSENT
 
 
+def banished_on_leaving(s: State, c: Card) -> bool:
+    """``c``, on the field, is banished whenever it would leave it for another place: "banish it
+    when it leaves the field" (Battle Fader, ``banish_when_it_leaves``), or its own "If this
+    face-up card would leave the field, banish it instead" while it is face-up and its effects
+    apply (Dark Magician of Chaos, ``Script.banished_when_leaving``)."""
+    if c.flags.get(CardFlag.BANISH_ON_LEAVE):
+        return True
+    sc = SCRIPTS.get(c.data.key)
+    return (
+        sc is not None and sc.banished_when_leaving and c.zone == Zone.MONSTERS and c.face_up and not is_negated(s, c)
+    )
+
+
 def turned_face_down(ctx: Ctx, c: Card) -> None:
     """``c`` was just turned face-down (Book of Moon, Royal Keeper): the Equip Cards equipped to
     it are destroyed (ruling EQ-2; the Official Rulebook: an Equip Card needs a face-up monster)."""
@@ -181,9 +195,10 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
     if banish is None:
         banish = banish_instead(s, exclude=c.id)
     to = "banished" if banish and c.zone != Zone.GRAVEYARD else "graveyard"
-    if c.on_field and c.flags.get(CardFlag.BANISH_ON_LEAVE):
+    if c.on_field and banished_on_leaving(s, c):
         to = "banished"
     was_on_field = c.on_field
+    was_in = c.zone
     controller = c.controller
     as_spell = equipped_as_spell(c)
     move(ctx, c, to, reason=reason)
@@ -194,6 +209,7 @@ def send_to_grave(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = No
             "reason": reason,
             "by": by,
             "from_field": was_on_field,
+            "from_zone": str(was_in),
             "controller": controller,
         }
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
@@ -428,6 +444,8 @@ def raise_event(ctx: Ctx, event: GameEvent) -> None:
                 continue
             if c.zone == Zone.SPELLS_TRAPS and (c.data.is_monster or (s.chain and cid in activating(s))):
                 continue  # an Equip Spell Card that is a monster (EQ-1); a card not yet resolved (CH-7)
+            if c.zone == Zone.MONSTERS and c.face_up and is_negated(s, c):
+                continue  # a monster whose effects are negated activates none (Blade Knight)
             for idx, eff in effects[c.data.key]:  # its effects that answer this kind, in order
                 if eff.trigger_match is not None and not eff.trigger_match(s, c, event):
                     continue
@@ -443,6 +461,22 @@ def raise_event(ctx: Ctx, event: GameEvent) -> None:
                         private=c.controller if hidden else ABSENT,
                     )
                 )
+
+
+def miss_timing(ctx: Ctx, keep: Collection[int] = ()) -> None:
+    """Something else happens now: the optional "When ..." triggers waiting for an earlier event
+    (``Effect.misses_timing``) miss their timing and leave the list (ruling CH-12). The chain
+    calls it before each link after the first it resolves; an effect that goes on after the
+    event it caused calls it itself ("Special Summon ..., then equip": Premature Burial).
+    ``keep``: indices of pending triggers that wait on purpose (``chain.held_triggers``)."""
+    s = ctx.s
+    for i in reversed(range(len(s.triggers))):
+        t = s.triggers[i]
+        if i in keep or t.mandatory:
+            continue
+        effs = effects_of(s.cards[t.card])
+        if 1 <= t.effect <= len(effs) and effs[t.effect - 1].misses_timing:
+            ctx.emit(TriggerDone(index=i, skipped=True))
 
 
 def flip_face_up(ctx: Ctx, c: Card, position: str | None = None) -> None:
@@ -694,3 +728,13 @@ def toss_coin(ctx: Ctx, card: Card) -> str:
     result = str(value)
     ctx.emit(Note(what="coin_toss", card=card.id, code=card.code, seat=card.controller, result=result))
     return result
+
+
+def pick_at_random(ctx: Ctx, ids: list[int]) -> int | None:
+    """One of ``ids`` at random, with the duel's PRNG ("discard 1 random card": Don Zaloog,
+    Spirit Reaper); the new PRNG state is a hidden fact. None when ``ids`` is empty."""
+    if not ids:
+        return None
+    new, n = rng.below(ctx.s.rng, len(ids))
+    ctx.emit(Rng(rng=new))
+    return ids[n]

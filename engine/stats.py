@@ -136,6 +136,8 @@ def lingering_rules(s: State, seat: int, hook: str) -> list[Any]:
 def original(s: State, c: Card, stat: str) -> int:
     base = c.data.atk if stat == "atk" else c.data.def_
     base = max(base, 0)
+    if c.flags and c.flags.get(CardFlag.HALVED_ORIGINAL):
+        base = (base + 1) // 2  # Summoned without its Tributes (Fusilier Dragon, ``main_phase.summon``)
     if not s.modifiers:  # most of a duel: nothing to walk
         return base
     for m in s.modifiers:
@@ -493,3 +495,11 @@ def battle_indestructible(s: State, c: Card) -> bool:
         if sc.battle_indestructible is not None and sc.battle_indestructible(s, src, c):
             return True
     return False
+
+
+def may_banish_from_grave(s: State, seat: int) -> bool:
+    """``seat`` may banish cards from either player's Graveyard: no face-up card forbids it
+    ("Your opponent cannot banish cards from either player's Graveyard": Kycoo the Ghost
+    Destroyer, ``Script.forbids_banish_from_grave``). Costs and effects that banish from a
+    Graveyard ask this (Black Luster Soldier, Chaos Sorcerer)."""
+    return not any(fn(s, src, seat) for src, fn in hooks(s, "forbids_banish_from_grave"))

@@ -54,6 +54,9 @@ class CardFlag(StrEnum):
     EXTRA_ATTACK = "extra_attack"  # [turn, Battle Phase]: it may attack once more in it (Black Luster Soldier)
     NO_TRIBUTE = "no_tribute"  # turn: it cannot be Tributed in this turn (Mind Control)
     NO_POSITION_CHANGE = "no_position_change"  # turn: it cannot change its battle position in this turn (Creature Swap)
+    # Normal Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
+    # ATK and DEF are halved while it is on the field (a hidden flag: a Set card shows nothing)
+    HALVED_ORIGINAL = "halved_original"
     # kept by the fold (``engine.apply``) for every card: [turn, Battle Phase] in which it declared
     # an attack or was chosen as an attack target; the monsters it attacked in this Battle Phase;
     # [turn, Battle Phase] in which it was sent to the Graveyard from the field by battle

@@ -40,6 +40,12 @@ def attacks_all(c: Card) -> bool:
     return sc is not None and sc.attack_all
 
 
+def no_direct_attack(c: Card) -> bool:
+    """ "This card cannot attack a player directly" (Zombyra the Dark)."""
+    sc = SCRIPTS.get(c.code)
+    return sc is not None and sc.no_direct_attack
+
+
 def attacks_left(s: State, c: Card) -> int:
     """Attacks the monster's count still allows this Battle Phase (ruling BS-6)."""
     if c.zone != Zone.MONSTERS:
@@ -92,7 +98,11 @@ def targets_for(s: State, attacker: Card) -> tuple[list[int], bool]:
     opp = other(attacker.controller)
     mons = s.monsters(opp)
     targets = [m.id for m in mons if can_be_attacked(s, m, attacker)]
-    direct = (not mons or may_attack_directly(s, attacker)) and not attack_restricted(s, attacker)
+    direct = (
+        (not mons or may_attack_directly(s, attacker))
+        and not attack_restricted(s, attacker)
+        and not no_direct_attack(attacker)
+    )
     if attacks_all(attacker) and attacker.attacks > 0:
         done = set(attacker.flags.get(CardFlag.ATTACKED_TARGETS, []))
         targets = [t for t in targets if t not in done]

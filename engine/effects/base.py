@@ -95,6 +95,15 @@ class Effect:
     # event kinds whose pending trigger effects this card may be activated ahead of (Flashbang:
     # "battle_damage", ruling DS-8); they wait while its chain resolves
     ahead_of: frozenset[str] = frozenset()
+    # an optional "When ...: You can" trigger: it activates only if its event was the last thing
+    # that happened; when something else happens before it could be activated (the next link of
+    # the chain resolves, or the effect goes on after the event: ``ops.miss_timing``), it misses
+    # the timing (ruling CH-12). Mandatory triggers and "If ..." triggers never miss it.
+    misses_timing: bool = False
+    # the ways to activate it when its choice decides whether it targets (Dark Scorpion - Cliff
+    # the Trap Remover: "activate 1 of these effects"): each one (targets, choose); it replaces
+    # ``targets`` x ``choices``
+    modes: Callable[[State, Card, int], list[tuple[list[int], list[Any]]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +167,9 @@ class Script:
     # (ctx, card, link): called as soon as an activation that targets this card is made, before
     # anyone responds (Reaper on the Nightmare: "Destroy this card when it is targeted")
     when_targeted: Callable[[Ctx, Card, Link], None] | None = None
+    # called (from any zone) once a chain link that targeted this card has resolved, unless its
+    # activation was negated (Spirit Reaper: "Destroy this card when it is targeted")
+    after_targeted: Callable[[Ctx, Card, Link], None] | None = None
     # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
     cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
     # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
@@ -184,6 +196,18 @@ class Script:
     shields_controller: bool = False
     # "cannot be Tributed for a Tribute Summon" (Scapegoat's Sheep Tokens, Ojama Trio's Ojama Tokens)
     no_tribute_summon: bool = False
+    # "If this face-up card would leave the field, banish it instead" (Dark Magician of Chaos)
+    banished_when_leaving: bool = False
+    # "Banish any monster this card destroys by battle, instead of sending it to the Graveyard"
+    banishes_battle_destroyed: bool = False
+    # "You can Normal Summon or Set this card without Tributing. If you do, its original ATK and
+    # DEF are halved" (Fusilier Dragon, the Dual-Mode Beast; ``main_phase``)
+    summon_without_tribute: bool = False
+    # "This card cannot attack a player directly" (Zombyra the Dark; ``battle_step.targets_for``)
+    no_direct_attack: bool = False
+    # (src, seat): ``seat`` cannot banish cards from either Graveyard while ``src`` is face-up
+    # (Kycoo the Ghost Destroyer; ``stats.may_banish_from_grave``)
+    forbids_banish_from_grave: Callable[[State, Card, int], bool] | None = None
     # derived from ``effects`` (never passed): the effects a player activates (not trigger or
     # FLIP effects, which activate by themselves), each with its 1-based index
     activatable: tuple[tuple[int, Effect], ...] = field(init=False, repr=False, compare=False)

@@ -61,12 +61,16 @@ def ask_cards(
     count: int = 1,
     optional: bool = False,
     source: int | None = None,
+    fewest: int | None = None,
 ) -> None:
-    """``seat`` selects ``count`` of ``cards`` (or none, if ``optional``), then ``then`` runs."""
+    """``seat`` selects ``count`` of ``cards`` (or none, if ``optional``), then ``then`` runs.
+    ``fewest``: "up to ``count``" texts, at least this many (0: none is an answer too; Thunder
+    Dragon's "up to 2")."""
     cards = list(dict.fromkeys(cards))
     d = dict(data or {})
     n = min(count, len(cards))
-    if not cards or (not optional and len(cards) == n):
+    least = (0 if optional else n) if fewest is None else min(fewest, n)
+    if not cards or least == n == len(cards):
         THEN[then](ctx, seat, cards[:n], d)
         return
     choice: PendingChoice = {
@@ -74,7 +78,7 @@ def ask_cards(
         "kind": "cards",
         "cards": cards,
         "count": n,
-        "min": 0 if optional else n,
+        "min": least,
         "then": then,
         "data": d,
     }
@@ -104,11 +108,12 @@ def choice_actions(ch: PendingChoice) -> list[WireAction]:
     if ch["kind"] == ChoiceKind.OPTIONS:
         return [{"do": "choose", "option": o} for o in ch["options"]]
     out: list[WireAction] = []
-    if int(ch.get("min", 1)) == 0:
-        out.append({"do": "choose", "cards": []})
     n = int(ch.get("count", 1))
-    if n > 0:
-        out.extend({"do": "choose", "cards": list(c)} for c in combinations(ch["cards"], n))
+    least = int(ch.get("min", n))
+    if least == 0:
+        out.append({"do": "choose", "cards": []})
+    for size in range(max(least, 1), n + 1):  # "up to n": every size from the least one
+        out.extend({"do": "choose", "cards": list(c)} for c in combinations(ch["cards"], size))
     return out
 
 

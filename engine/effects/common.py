@@ -18,9 +18,23 @@ from ..chain import once_key_for
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
-from ..facts import Modifier, Negated, Note, Used
+from ..facts import DuelEnded, Flag, Modifier, Negated, Note, PositionChanged, Used
 from ..formats import TextVersion, format_of
-from ..ops import banish, damage, destroy, move, pay_lp, send_to_grave, shuffle_deck, take_control
+from ..ops import (
+    banish,
+    damage,
+    destroy,
+    draw,
+    move,
+    pay_lp,
+    pick_at_random,
+    send_to_grave,
+    shuffle_deck,
+    special_summon,
+    take_control,
+    to_hand,
+    turned_face_down,
+)
 from ..state import Card, Link, State
 from ..stats import can_summon, cannot_normal_summon, is_negated, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
@@ -495,3 +509,191 @@ def start_battle_phase(ctx: Ctx) -> None:
     """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
     CARD-1)."""
     start_step.enter(ctx)
+
+
+# ------------------------------------------------------------------ Goat monsters' shared rules
+
+
+def inflicted_battle_damage(s: State, card: Card, ev: GameEvent, direct: bool = False) -> bool:
+    """``ev`` (a ``battle_damage`` event) is battle damage ``card`` inflicts on its controller's
+    opponent: the damage of the battle it takes part in, to the other player ("When this card
+    inflicts battle damage to your opponent": Airknight Parshath, Kycoo the Ghost Destroyer, Don
+    Zaloog, Dark Scorpion - Cliff the Trap Remover); ``direct``: by its direct attack (Spirit
+    Reaper). Triggered after damage calculation (ruling DS-8)."""
+    a = s.attack
+    if a is None or ev.get("seat") != other(card.controller) or card.zone != Zone.MONSTERS:
+        return False
+    if direct:
+        return a.target is None and a.attacker == card.id
+    return card.id in (a.attacker, a.target)
+
+
+def mill(ctx: Ctx, seat: int, n: int, by: int) -> None:
+    """ "Send the top ``n`` cards of <seat>'s Deck to the Graveyard" (Don Zaloog, Dark Scorpion -
+    Cliff the Trap Remover): as many as there are."""
+    for cid in list(ctx.s.players[seat].deck[:n]):
+        send_to_grave(ctx, ctx.s.cards[cid], reason="effect", by=by)
+
+
+def discard_at_random(ctx: Ctx, seat: int, by: int) -> None:
+    """ "Discard 1 random card from <seat>'s hand" (Don Zaloog, Spirit Reaper): picked with the
+    duel's PRNG (``ops.pick_at_random``), so no player chooses it."""
+    cid = pick_at_random(ctx, list(ctx.s.players[seat].hand))
+    if cid is not None:
+        send_to_grave(ctx, ctx.s.cards[cid], reason="discard", by=by)
+
+
+def reveal(ctx: Ctx, c: Card, seat: int) -> None:
+    """``seat`` shows ``c`` to both players ("show it to your opponent": Sangan): a public note
+    with its identity, wherever the card is."""
+    ctx.emit(Note(what="revealed", card=c.id, code=c.code, seat=seat))
+
+
+def grave_targets(s: State, seat: int, pred: Callable[[Card], bool]) -> list[list[int]]:
+    """One single-target choice per card of ``seat``'s Graveyard that ``pred`` accepts ("Target 1
+    Spell Card in your Graveyard": Magician of Faith, Mask of Darkness)."""
+    return [[cid] for cid in s.players[seat].graveyard if pred(s.cards[cid])]
+
+
+def return_target_to_hand(ctx: Ctx, link: Link, zone: Zone = Zone.GRAVEYARD) -> None:
+    """Add each target still in ``zone`` to its owner's hand (ruling CH-3: a target that left
+    resolves without effect)."""
+    for t in link.targets:
+        if target_ok(ctx.s, t, zone):
+            to_hand(ctx, ctx.s.cards[t])
+
+
+# Spirit monsters ("This card returns to the owner's hand during the End Phase of the turn it is
+# Normal Summoned or flipped face-up": Tsukuyomi, Asura Priest). The turn it was Normal (or
+# Tribute) Summoned or flipped face-up is the card's own flag (cleared as it leaves the field).
+SPIRIT_TURN = "spirit_turn"
+SPIRIT_WATCH_ON = frozenset({EventKind.SUMMONED, EventKind.FLIPPED})
+
+
+def spirit_watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    """``Script.watch`` of a Spirit monster: record the turn it is Normal Summoned or flipped
+    face-up (a Flip Summon flips it too)."""
+    if ev.get("card") != card.id or card.zone != Zone.MONSTERS:
+        return
+    kind = ev.get("kind")
+    if kind == EventKind.FLIPPED or (kind == EventKind.SUMMONED and ev.get("how") in ("normal", "tribute")):
+        ctx.emit(Flag(card=card.id, name=SPIRIT_TURN, value=ctx.s.turn))
+
+
+def _spirit_due(s: State, card: Card, ev: GameEvent) -> bool:
+    return ev.get("phase") == Phase.END and still_face_up(card) and card.flags.get(SPIRIT_TURN) == s.turn
+
+
+def _spirit_back(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if still_face_up(c):
+        to_hand(ctx, c)
+
+
+def spirit_return() -> Effect:
+    """The Spirit monster's return: a mandatory trigger as the End Phase begins, in the turn it
+    was Normal Summoned or flipped face-up, if it is still face-up on the field; it goes to its
+    owner's hand (ruling GEN-1: the Spirit text; face-down, it activates nothing)."""
+    return Effect(
+        kind="trigger",
+        speed=1,
+        trigger_on=EventKind.PHASE_START,
+        trigger_match=_spirit_due,
+        optional=False,
+        resolve=_spirit_back,
+        label="return to the hand",
+    )
+
+
+# "When this card is destroyed as a result of battle and sent to the Graveyard, you can Special
+# Summon 1 <Attribute> monster with an ATK of 1500 or less in face-up Attack Position from your
+# Deck. Then shuffle your Deck." (Giant Rat, Mystic Tomato, their Goat wording)
+
+
+def _recruit_match(s: State, card: Card, ev: GameEvent) -> bool:
+    return (
+        ev.get("card") == card.id
+        and ev.get("reason") == "battle"
+        and ev.get("to") == Zone.GRAVEYARD
+        and card.zone == Zone.GRAVEYARD
+    )
+
+
+def _recruitable(attribute: str) -> Callable[[Card], bool]:
+    def pred(c: Card) -> bool:
+        return c.data.is_monster and c.data.attribute == attribute and 0 <= c.data.atk <= 1500
+
+    return pred
+
+
+def _recruit(attribute: str) -> Callable[[Ctx, Link], None]:
+    def resolve(ctx: Ctx, link: Link) -> None:
+        seat = link.controller
+        pred = _recruitable(attribute)
+        cands = summonable(ctx.s, seat, deck_candidates(ctx.s, seat, pred)) if free_monster_zone(ctx.s, seat) else []
+        ask_cards(ctx, seat, cands, "recruiter.summon", {"source": link.card}, source=link.card)
+
+    return resolve
+
+
+@continuation("recruiter.summon")
+def _recruited(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == Zone.DECK and c.owner == seat:
+            special_summon(ctx, c, seat, Position.ATTACK)
+    shuffle_deck(ctx, seat)
+
+
+def recruiter(attribute: str) -> Effect:
+    """The recruiter's optional trigger at the end of the Damage Step (ruling DS-9), from the
+    Graveyard: not if it was banished instead. It needs such a monster in the Deck and a free
+    zone (ruling GEN-4); the monster is selected as it resolves (SEL-1) and Summoned in face-up
+    Attack Position, as the text says (not SEL-3's choice); then the Deck is shuffled. An
+    optional "When" trigger (ruling CH-12), but the end of the Damage Step is always the last
+    thing that happened."""
+    return Effect(
+        kind="trigger",
+        speed=1,
+        trigger_on=EventKind.DESTROYED,
+        trigger_match=_recruit_match,
+        condition=can_summon_from_deck(_recruitable(attribute)),
+        resolve=_recruit(attribute),
+        misses_timing=True,
+        label="Special Summon from the Deck",
+    )
+
+
+def each_player_draws(ctx: Ctx, counts: dict[int, int]) -> None:
+    """Both players draw at the same time, ``counts[seat]`` cards each (Morphing Jar's 5 each;
+    Card Destruction's as many as each discarded). A player who cannot draw them all loses; when
+    neither can, the Duel is a draw (ruling GEN-2: both lose at once)."""
+    s = ctx.s
+    short = [seat for seat, n in counts.items() if n > len(s.players[seat].deck)]
+    if len(short) == 2:
+        ctx.emit(DuelEnded(winner="draw", reason="deck_out"))
+        return
+    for seat in (s.turn_player, other(s.turn_player)):
+        if counts.get(seat, 0) and not s.finished:
+            draw(ctx, seat, counts[seat])
+
+
+def flip_face_down(ctx: Ctx, t: int) -> None:
+    """Change the target ``t``, if it is still a face-up monster, to face-down Defense Position
+    (Book of Moon, Tsukuyomi); its Equip Cards are destroyed (ruling EQ-2)."""
+    if target_ok(ctx.s, t, face_up=True):
+        ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
+        turned_face_down(ctx, ctx.s.cards[t])
+
+
+def in_random_order(ctx: Ctx, ids: list[int]) -> list[int]:
+    """``ids`` in an order drawn with the duel's PRNG: face-down cards placed on the field in it
+    tell nobody which is which (Cyber Jar's face-down Summons, after their cards were shown)."""
+    left = list(ids)
+    out: list[int] = []
+    while left:
+        cid = pick_at_random(ctx, left)
+        assert cid is not None
+        left.remove(cid)
+        out.append(cid)
+    return out

@@ -6,9 +6,9 @@ that target this card on the field, and if you do, destroy that Trap Card." (car
 - Its Fusion Summon condition names its materials only: Metamorphosis (Level 5) and Cyber-Stein
   may Special Summon it (ruling SUM-31).
 - While it is face-up on the field, the effects of every Flip Effect Monster (either side) are
-  negated (``Script.negates``): their continuous effects do not apply, and a FLIP effect that
-  activates resolves without effect while its monster is still face-up on the field then (ruling
-  CH-8; ``chain._negated_on_field``).
+  negated (``Script.negates``): their continuous effects do not apply, a face-up one's FLIP effect
+  does not activate (``ops.raise_event``), and one already on the chain resolves without effect
+  while its monster is still face-up on the field then (ruling CH-8; ``chain._negated_on_field``).
 - A Trap effect that targets it is negated as it starts to resolve, and the Trap Card destroyed
   (``Script.on_targeted``): no chain, no activation to negate."""
 

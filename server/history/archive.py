@@ -170,15 +170,14 @@ async def history(
     result (``A`` or ``B`` won, or ``draw``)."""
     directory = MatchDirectory(client)
     out: list[HistoryRow] = []
-    before: int | None = None
+    cursor: tuple[int, str] | None = None
     while len(out) < limit:
-        batch = await directory.listing(FINISHED, 200, before)
+        batch, cursor = await directory.page(FINISHED, 200, *(cursor or (None, None)))
         if not batch:
             break
         for info in batch:
             r = info.result or {}
             finished = int(r.get("finished_ms", 0))
-            before = finished
             if since_ms is not None and finished < since_ms:
                 return out
             if player is not None and player not in info.names:

@@ -413,9 +413,19 @@ class MatchDirectory:
         """Matches newest first: "live" (waiting or running, by creation time) or "finished"
         (the history, by finish time); ``before_ms`` / ``before_id`` page back from a row
         (ties in time are ordered by id, descending, as Redis orders equal scores)."""
+        out, _cursor = await self.page(status, limit, before_ms, before_id)
+        return out
+
+    async def page(
+        self, status: str, limit: int = 50, before_ms: int | None = None, before_id: str | None = None
+    ) -> tuple[list[MatchInfo], tuple[int, str] | None]:
+        """:meth:`listing`, and the cursor to page on from: the index's score and id of the last
+        row looked at (None: no row), to give as ``before_ms`` and ``before_id``. A cursor from
+        the index itself, not from the matches' data, always moves on: a page never comes back."""
         index = keys.LOBBY_FINISHED if status == FINISHED else keys.LOBBY_MATCHES
         top: str | int = "+inf" if before_ms is None else before_ms if before_id is not None else f"({before_ms}"
         out: list[MatchInfo] = []
+        cursor: tuple[int, str] | None = None
         offset = 0
         while len(out) < limit:
             rows = await self._redis.zrevrangebyscore(index, top, "-inf", start=offset, num=limit + 1, withscores=True)
@@ -432,9 +442,10 @@ class MatchDirectory:
                     and match_id >= before_id
                 ):
                     continue  # the same millisecond, at or before the cursor's row
+                cursor = (int(score), match_id)
                 info = await self.get(match_id)
                 if info is not None and (info.status == FINISHED) == (status == FINISHED):
                     out.append(info)
                 if len(out) >= limit:
                     break
-        return out
+        return out, cursor

@@ -51,7 +51,7 @@ def test_every_legal_action_of_a_duel_parses_to_its_class_and_back_to_the_same_m
     """The log keeps the map a client sent (checked against ``legal_actions``) and ``perform``
     reads the typed action made from the legal map: both must say the same thing."""
     rnd = random.Random(seed)
-    decks = (random_deck(rnd)[0], random_deck(rnd)[0])  # two Main Decks (``random_deck`` is a Main and a Fusion Deck)
+    decks = (random_deck(rnd)[0], random_deck(rnd)[0])  # two Main Decks (a deck's Extra Deck is no Deck)
     seen: set[str] = set()
     for s in states(seed, decks, max_actions=300):
         for seat in (0, 1):
