@@ -358,7 +358,6 @@ def activate(
         )
     )
     note_left_field(ctx, was, "cost")
-    _targeted(ctx, targets)
     _activation_event(ctx, card, seat)
 
 
@@ -395,19 +394,7 @@ def activate_trigger(ctx: Ctx, index: int, choice: WireAction | None = None) -> 
         )
     )
     note_left_field(ctx, was, "cost")
-    _targeted(ctx, targets)
     _activation_event(ctx, card, trig.controller)
-
-
-def _targeted(ctx: Ctx, targets: list[int]) -> None:
-    """The cards the new chain link targets react at once, before anyone responds
-    (``Script.when_targeted``: Reaper on the Nightmare is destroyed)."""
-    s = ctx.s
-    for t in targets:
-        tc = s.cards.get(t)
-        sc = script_of(tc) if tc is not None else None
-        if tc is not None and sc is not None and sc.when_targeted is not None and s.chain:
-            sc.when_targeted(ctx, tc, s.chain[-1])
 
 
 def _activation_event(ctx: Ctx, card: Card, seat: int) -> None:

@@ -164,9 +164,6 @@ class Script:
     # (src, seat): the Monster Zones (slots 0-4) of ``seat`` that cannot be used while the card
     # is face-up on the field (Ojama King; ``stats.free_zone_slots``)
     locks_zones: Callable[[State, Card, int], tuple[int, ...]] | None = None
-    # (ctx, card, link): called as soon as an activation that targets this card is made, before
-    # anyone responds (Reaper on the Nightmare: "Destroy this card when it is targeted")
-    when_targeted: Callable[[Ctx, Card, Link], None] | None = None
     # called (from any zone) once a chain link that targeted this card has resolved, unless its
     # activation was negated (Spirit Reaper: "Destroy this card when it is targeted")
     after_targeted: Callable[[Ctx, Card, Link], None] | None = None

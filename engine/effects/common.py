@@ -221,6 +221,32 @@ def negate_targeting(kind: str) -> Callable[[Ctx, Card, Link, int], None]:
     return on_targeted
 
 
+TARGETED_DOOMED = "reaper_targeted"  # a card's flag: targeted, to be destroyed when it may be
+_DOOM_WAITS: frozenset[Timing] = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+
+
+def destroy_when_targeted(ctx: Ctx, card: Card, link: Link) -> None:
+    """``Script.after_targeted`` of the Goat-era "Destroy this card when it is targeted by the
+    effect of a Spell, Trap or Effect Monster" (Spirit Reaper, Reaper on the Nightmare; ruling
+    CARD-27): once the link that targeted it has resolved, if it is a face-up monster whose effects
+    apply, it is destroyed at once; targeted by an Equip Spell Card, or in the Damage Step before
+    damage calculation, it is flagged and destroys itself when it may (``targeted_doomed``, its
+    ``Script.self_destroy``)."""
+    s = ctx.s
+    if not still_face_up(card) or is_negated(s, card):
+        return
+    by_equip = s.cards[link.card].data.prop == "equip"
+    if by_equip or (s.step == Step.DAMAGE and s.damage_step in _DOOM_WAITS):
+        ctx.emit(Flag(card=card.id, name=TARGETED_DOOMED, value=True))
+    else:
+        destroy(ctx, card, reason="effect", by=card.id)
+
+
+def targeted_doomed(s: State, card: Card) -> bool:
+    """The ``Script.self_destroy`` that goes with ``destroy_when_targeted``."""
+    return bool(card.flags.get(TARGETED_DOOMED))
+
+
 def battling_opponent(s: State, card: Card) -> Card | None:
     """The opponent's monster ``card`` is battling, if it is in the current battle."""
     a = s.attack

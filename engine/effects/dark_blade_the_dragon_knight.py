@@ -23,7 +23,7 @@ from .api import (
     State,
     banish,
     by_name,
-    in_battle,
+    inflicted_battle_damage,
     other,
     register,
     target_ok,
@@ -33,7 +33,7 @@ MOST = 3
 
 
 def _damage_by_me(s: State, card: Card, ev: GameEvent) -> bool:
-    return ev.get("seat") == other(card.controller) and in_battle(s, card)
+    return inflicted_battle_damage(s, card, ev)
 
 
 def _monsters(s: State, seat: int) -> list[int]:
