@@ -38,5 +38,7 @@ else
 fi
 echo "installing what the machine lacks: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -q
-"${sudo[@]}" apt-get install -y -q "${missing[@]}"
+# another install running (a second `make test`, unattended upgrades) holds dpkg's lock: wait for it
+wait_lock=(-o DPkg::Lock::Timeout=600)
+"${sudo[@]}" apt-get "${wait_lock[@]}" update -q
+"${sudo[@]}" apt-get "${wait_lock[@]}" install -y -q "${missing[@]}"

@@ -1,18 +1,28 @@
-"""Demo decks from the card pool: named, 40 cards each, at most 3 copies of a card.
+"""Demo decks, named, each of one format (docs/formats.md).
 
-The first two are the plain Normal Monster decks the project started with
-(kept for the golden logs and the benchmarks); the others are built so that
-ordinary duels show what the engine is about: attacks answered by Traps,
-replays, Damage Step cards, End Step effects and counters. ``DEFAULT_DECKS``
-are what a player gets when it brings no deck.
+The ``current`` decks are built from the card pool, 40 cards each, at most 3 copies of a card.
+The first two are the plain Normal Monster decks the project started with (kept for the golden
+logs and the benchmarks); the others are built so that ordinary duels show what the engine is
+about: attacks answered by Traps, replays, Damage Step cards, End Step effects and counters.
+``DEFAULT_DECKS`` are what a player gets when it brings no deck.
+
+The ``goat`` decks are the Goat format's nine tournament lists (``engine/data/goat/decks``: Main
+and Fusion Deck; their Side Decks are not played). A demo deck is ``playable`` when the engine
+supports every card of it; a Goat duel's default decks are its playable lists, if any.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import CARDS_BY_NAME
+from .cards import CARDS, CARDS_BY_NAME
+from .deckcheck import supported_codes
+from .format_data import TournamentList
+from .formats import CURRENT, FORMATS, GOAT, Format
+
+Cards = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -20,17 +30,52 @@ class DemoDeck:
     name: str  # short key, e.g. "battle-step"
     title: str
     description: str
-    cards: tuple[tuple[str, int], ...]
+    cards: Cards  # the Main Deck
     public: bool = True  # offered to players (the classic decks are kept for old logs and benchmarks)
+    format: str = CURRENT.name
+    extra: Cards = ()  # the Extra (Fusion) Deck
+
+    def main_codes(self) -> list[int]:
+        return _codes(self.cards)
+
+    def extra_codes(self) -> list[int]:
+        return _codes(self.extra)
 
     def codes(self) -> list[int]:
-        out: list[int] = []
-        for card, n in self.cards:
-            out.extend([CARDS_BY_NAME[card].code] * n)
-        return out
+        """The deck a match gets: its Main Deck, then its Extra Deck (a server splits them again:
+        ``engine.deckcheck.split_deck``)."""
+        return self.main_codes() + self.extra_codes()
+
+    def playable(self, supported: frozenset[int] | None = None) -> bool:
+        """Does the engine support every card of the deck (``supported``: those it supports)?"""
+        ok = supported_codes() if supported is None else supported
+        return all(c in ok for c in self.codes())
 
 
-DEMO_DECKS: Final[tuple[DemoDeck, ...]] = (
+def _codes(cards: Cards) -> list[int]:
+    out: list[int] = []
+    for card, n in cards:
+        out.extend([CARDS_BY_NAME[card].code] * n)
+    return out
+
+
+def _named(codes: tuple[int, ...]) -> Cards:
+    return tuple((CARDS[code].name, n) for code, n in Counter(codes).items())
+
+
+def list_deck(lst: TournamentList, fmt: Format) -> DemoDeck:
+    """A format's tournament list as a demo deck (its Main and Extra Deck)."""
+    return DemoDeck(
+        lst.key,
+        lst.title,
+        lst.description,
+        _named(lst.cards.main),
+        format=fmt.name,
+        extra=_named(lst.cards.extra),
+    )
+
+
+CURRENT_DECKS: Final[tuple[DemoDeck, ...]] = (
     DemoDeck(
         "classic-a",
         "Classic A",
@@ -174,15 +219,36 @@ DEMO_DECKS: Final[tuple[DemoDeck, ...]] = (
     ),
 )
 
+GOAT_DECKS: Final = tuple(list_deck(lst, GOAT) for lst in GOAT.lists)
+DEMO_DECKS: Final[tuple[DemoDeck, ...]] = CURRENT_DECKS + GOAT_DECKS
+"""Every demo deck: today's, then the Goat lists."""
+
 DECKS_BY_NAME: Final[dict[str, DemoDeck]] = {d.name: d for d in DEMO_DECKS}
 
 DEFAULT_DECKS: Final[tuple[str, ...]] = ("battle-step", "end-step")
-"""The decks the two seats get when they bring none."""
+"""The decks the two seats of a ``current`` duel get when they bring none."""
+
+
+def decks_of(fmt: Format | str) -> list[DemoDeck]:
+    """The public demo decks of a format."""
+    name = fmt.name if isinstance(fmt, Format) else fmt
+    return [d for d in DEMO_DECKS if d.public and d.format == name]
+
+
+def format_default_deck(seat: int, fmt: Format | str) -> list[int] | None:
+    """The demo deck seat ``seat`` plays in a duel of ``fmt`` when it brings none: the default
+    decks in ``current``, else the format's playable demo decks in turn (None: none is playable)."""
+    f = fmt if isinstance(fmt, Format) else FORMATS[fmt]
+    if f is CURRENT:
+        return default_deck(seat)
+    ok = supported_codes()
+    playable = [d for d in decks_of(f) if d.playable(ok)]
+    return playable[seat % len(playable)].codes() if playable else None
 
 
 def demo_deck(index: int) -> list[int]:
-    """The passcodes of demo deck ``index`` (0 and 1: the classic Normal Monster decks)."""
-    return DEMO_DECKS[index % len(DEMO_DECKS)].codes()
+    """The passcodes of ``current`` demo deck ``index`` (0 and 1: the classic Normal Monster decks)."""
+    return CURRENT_DECKS[index % len(CURRENT_DECKS)].codes()
 
 
 def deck_named(name: str) -> list[int]:

@@ -65,6 +65,7 @@ class GameEvent(TypedDict, total=False):
     seat: int
     controller: int
     how: str  # summoned: normal, tribute, special, flip, fusion, set
+    summoner: int  # summoned (a Token): the player who Summoned it, maybe not its controller (Ojama Trio)
     link: int  # activated: its chain link
     phase: str  # phase_start
     attacker: int
@@ -74,9 +75,11 @@ class GameEvent(TypedDict, total=False):
     reason: str  # destroyed, sent_to_grave: battle, effect, cost, rule ...
     by: int | None  # the card that destroyed or sent it
     from_field: bool
+    from_zone: str  # sent_to_grave: the zone it was sent from (Night Assailant: "from the hand")
     face_up: bool
     position: str
     equip_spell: bool  # it left the field as an Equip Spell Card (ruling EQ-1)
+    equipped_to: int  # destroyed, card_left_field: the monster the card equipped as it left
     amount: int  # battle_damage
     destroyed: list[int]  # after_damage_calculation, damage_step_end: the monsters battle destroyed
     calculated: bool

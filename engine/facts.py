@@ -499,6 +499,30 @@ class Flipped(Fact):
 
 
 @fact
+class TokenMade(Fact):
+    """a Token is Special Summoned: made face-up in a Monster Zone of `seat` (`summoner`: the player
+    who Summons it)"""
+
+    t: ClassVar[str] = "token_made"
+    SENT: ClassVar[Sent] = moving("seat", "summoner", "position", "slot")
+    card: int
+    code: int
+    seat: int
+    summoner: int
+    position: str
+    slot: int | Absent = ABSENT
+
+
+@fact
+class TokenGone(Fact):
+    """a Token that left the field ceases to exist"""
+
+    t: ClassVar[str] = "token_gone"
+    SENT: ClassVar[Sent] = moving()
+    card: int
+
+
+@fact
 class Activated(Fact):
     """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
 
@@ -580,7 +604,7 @@ class ChainResolved(Fact):
 @fact
 class Note(Fact):
     """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
-    `die_roll` and `coin_toss` (`result`)"""
+    `die_roll` and `coin_toss` (`result`), `effects_negated` (a card's effects are negated)"""
 
     t: ClassVar[str] = "note"
     SENT: ClassVar[Sent] = with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",))

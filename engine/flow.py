@@ -53,6 +53,7 @@ from .formats import rules_of
 from .legal import legal_actions
 from .ops import control_to, destroy, draw, raise_event, roster, script_tables
 from .state import State
+from .stats import has_free_zone
 from .types import FINISH, CardFlag, EventKind, LingeringFlag, Phase, Step, Zone, other
 
 HAND_LIMIT: Final = 6
@@ -167,7 +168,7 @@ def _return_control(ctx: Ctx) -> None:
         if back is None or c.zone != Zone.MONSTERS:
             continue
         ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=None))
-        if c.controller != back and None in s.players[back].monsters:
+        if c.controller != back and has_free_zone(s, back):
             control_to(ctx, c, back, face_up=c.face_up)
 
 

@@ -131,11 +131,9 @@ FORMATS: Final[dict[str, Format]] = {f.name: f for f in (CURRENT, GOAT)}
 DEFAULT: Final = CURRENT
 
 
-class UnknownFormat(KeyError):
-    """No format has that name; the message lists the formats."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown format"
+class UnknownFormat(ValueError):
+    """No format has that name; the message lists the formats. (A ``ValueError``: the compiled
+    build cannot override a ``KeyError``'s ``__str__``, which quotes its message.)"""
 
 
 def named(name: str | None) -> Format:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from .chain import field_snapshot, note_left_field, open_state, tribute_options
 from .ctx import Ctx
-from .facts import ABSENT, Event, PositionChanged, Priority, Summoned
+from .effects.base import SCRIPTS
+from .facts import ABSENT, Event, Flag, PositionChanged, Priority, Summoned
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_summon
-from .types import MAIN_PHASES, Position, WireAction
+from .stats import can_summon, cannot_normal_summon, free_zones, position_locked
+from .types import MAIN_PHASES, CardFlag, Position, WireAction
 
 
 def _main_open(s: State, seat: int) -> bool:
@@ -24,18 +25,18 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
         return []
     out: list[WireAction] = []
     p = s.players[seat]
-    free = p.monsters.count(None)
+    free = free_zones(s, seat)
     if not p.normal_summoned:
         for cid in p.hand:
             c = s.cards[cid]
-            if not c.data.is_monster or c.data.extra_deck or "special-summon" in c.data.monster_kinds:
+            if not c.data.is_monster or c.data.extra_deck or cannot_normal_summon(c.data):
                 continue
             n = c.data.tributes_needed
-            if n == 0:
+            if n == 0 or without_tributes(c):
                 if free > 0:
                     out.append({"do": "summon", "card": cid})
                     out.append({"do": "set", "card": cid})
-            else:
+            if n > 0:
                 for trib in tribute_options(s, seat, n):
                     out.append({"do": "summon", "card": cid, "tribute": trib})
                     out.append({"do": "set", "card": cid, "tribute": trib})
@@ -49,12 +50,21 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
             # a monster that declared an attack this turn changes its battle position no more,
             # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
+        if position_locked(s, c):
+            continue  # Thousand-Eyes Restrict, Creature Swap
         if not c.face_up:
             if can_summon(s, c, seat, "flip"):
                 out.append({"do": "flip_summon", "card": c.id})
         else:
             out.append({"do": "change_position", "card": c.id})
     return out
+
+
+def without_tributes(c: Card) -> bool:
+    """ "You can Normal Summon or Set this card without Tributing" (Fusilier Dragon, the
+    Dual-Mode Beast: ``Script.summon_without_tribute``)."""
+    sc = SCRIPTS.get(c.data.key)
+    return sc is not None and sc.summon_without_tribute
 
 
 def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) -> None:
@@ -69,6 +79,10 @@ def summon(ctx: Ctx, seat: int, card: Card, tributes: list[int], face_up: bool) 
         move(ctx, card, "monsters", position=Position.ATTACK, face_up=True)
     else:
         move(ctx, card, "monsters", position=Position.DEFENSE, face_up=False)
+    if not tributes and card.data.tributes_needed > 0:
+        # Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
+        # ATK and DEF are halved while it stays on the field
+        ctx.emit(Flag(card=card.id, name=CardFlag.HALVED_ORIGINAL, value=True))
     ctx.emit(Summoned(seat=seat, card=card.id, kind=kind, code=card.code if face_up else ABSENT))
     if face_up:
         raise_event(ctx, {"kind": "summoned", "card": card.id, "how": kind, "seat": seat})

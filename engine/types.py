@@ -51,6 +51,12 @@ class CardFlag(StrEnum):
     EQUIP_ATK = "equip_atk"  # an Equip Card "with this effect": the equipped monster gains this (ops.equip)
     EQUIP_DEF = "equip_def"
     ACTIVATE_FROM_GRAVE = "activate_from_grave"  # turn: its activation may be made from the Graveyard
+    EXTRA_ATTACK = "extra_attack"  # [turn, Battle Phase]: it may attack once more in it (Black Luster Soldier)
+    NO_TRIBUTE = "no_tribute"  # turn: it cannot be Tributed in this turn (Mind Control)
+    NO_POSITION_CHANGE = "no_position_change"  # turn: it cannot change its battle position in this turn (Creature Swap)
+    # Normal Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
+    # ATK and DEF are halved while it is on the field (a hidden flag: a Set card shows nothing)
+    HALVED_ORIGINAL = "halved_original"
     # kept by the fold (``engine.apply``) for every card: [turn, Battle Phase] in which it declared
     # an attack or was chosen as an attack target; the monsters it attacked in this Battle Phase;
     # [turn, Battle Phase] in which it was sent to the Graveyard from the field by battle
@@ -66,6 +72,7 @@ class LingeringFlag(StrEnum):
     NO_BATTLE_DAMAGE = "no_battle_damage"  # seat: takes no battle damage (Kuriboh, Waboku)
     BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters cannot be destroyed by battle (Waboku)
     RESUME_PHASE = "resume_phase"  # index in the turn (flow.PHASE_ORDER): a special Battle Phase returns to it
+    NO_SUMMONS = "no_summons"  # seat: may not Normal Summon, Set, Flip Summon or Special Summon (Scapegoat)
 
 
 # The names of the turn's parts, of places and of positions. Their values are the strings of the
@@ -111,6 +118,7 @@ class Zone(StrEnum):
     BANISHED = "banished"
     EXTRA = "extra"
     XYZ_MATERIAL = "xyz_material"
+    GONE = "gone"  # a Token that left the field: it no longer exists (in no zone; ``ops.move``)
 
 
 class Position(StrEnum):

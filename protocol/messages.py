@@ -64,6 +64,8 @@ base64url) that makes a lobby request safe to retry: the same request id gets th
 seat and token back. Whoever knows it can claim that seat, so keep it as secret as a
 token."""
 SEQ = _int(0, 2**53)
+FORMAT = _str(32, pattern=r"[a-z0-9-]+")
+"""A format's name (``current``, ``goat``: the ``cards`` message lists them; docs/formats.md)."""
 PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
 
 
@@ -88,7 +90,9 @@ class CreateMatch:
 
     ``clock_ms`` (with ``increment_ms`` per decision) gives each seat a chess
     clock; None means no clock.  ``spectator_delay`` holds spectators that
-    many log entries behind the live duel until it ends (0: live)."""
+    many log entries behind the live duel until it ends (0: live).  ``format``:
+    the format the duel is played under (its rules, card pool, list and texts);
+    both decks must be legal in it."""
 
     type: ClassVar[str] = "create_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
@@ -99,6 +103,7 @@ class CreateMatch:
     clock_ms: int | None = field(default=None, metadata=_int(1_000, 24 * 3600 * 1000))
     increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
+    format: str = field(default="current", metadata=FORMAT)
 
 
 @message
@@ -271,7 +276,8 @@ CLIENT_TYPES: dict[str, type[ClientMessage]] = {
 
 @message
 class Welcome:
-    """Answer to hello: the chosen version and the limits the server enforces."""
+    """Answer to hello: the chosen version, the limits the server enforces and the formats a
+    match may be played under (``create_match.format``; the first is the default)."""
 
     type: ClassVar[str] = "welcome"
     version: int
@@ -280,6 +286,7 @@ class Welcome:
     max_frame: int
     rate_per_second: int
     cards_version: str = ""
+    formats: list[str] = field(default_factory=list)
 
 
 @message
@@ -436,14 +443,16 @@ class ReplayLoaded:
 @message
 class Cards:
     """The card catalogue: ``cards`` (code, name, kind, prop, monster_kinds, attribute, type,
-    level, atk, def, text) and the demo ``decks`` (name, title, description, cards).
-    ``version`` changes whenever any of it does: a client may cache it by version
-    (``welcome.cards_version``)."""
+    level, atk, def, text, and ``texts``: the text a format plays where it differs), the demo
+    ``decks`` (name, title, description, cards, format, playable) and the ``formats`` (name,
+    title, description, rules, deck rules, the supported share of the pool). ``version`` changes
+    whenever any of it does: a client may cache it by version (``welcome.cards_version``)."""
 
     type: ClassVar[str] = "cards"
     version: str
     cards: list[Data]
     decks: list[Data]
+    formats: list[Data] = field(default_factory=list)
 
 
 @message

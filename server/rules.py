@@ -21,6 +21,7 @@ from engine.aliases import AliasBook as AliasBook
 from engine.card_data import CardData as CardData
 from engine.decisions import Pending as Pending
 from engine.decks import DEMO_DECKS as DEMO_DECKS
+from engine.decks import decks_of as decks_of
 from engine.effects.base import SCRIPTS as SCRIPTS
 from engine.facts import facts_of as facts_of
 from engine.facts import wire_facts as wire_facts
@@ -37,10 +38,24 @@ PerViewer = tuple[list[WireFact], list[WireFact], list[WireFact]]
 """An entry's facts as seat 0, seat 1 and spectators see them."""
 
 
-def genesis(seed: int, decks: tuple[list[int], list[int]]) -> list[Fact]:
-    """The genesis facts of a duel (shuffles, opening hands)."""
-    facts: list[Fact] = engine.create(engine.DuelConfig(seed=seed, decks=decks))
+def genesis(
+    seed: int,
+    decks: tuple[list[int], list[int]],
+    extra: tuple[list[int], list[int]] | None = None,
+    fmt: str | None = None,
+) -> list[Fact]:
+    """The genesis facts of a duel (shuffles, opening hands): each seat's Main Deck and Extra
+    Deck, under format ``fmt`` (None or ``current``: named nowhere, as before formats existed)."""
+    options: dict[str, Any] = {} if fmt is None or fmt == DEFAULT_FORMAT else {_formats.FORMAT_KEY: fmt}
+    config = engine.DuelConfig(seed=seed, decks=decks, extra=extra or ([], []), options=options)
+    facts: list[Fact] = engine.create(config)
     return facts
+
+
+def split_decks(decks: tuple[list[int], list[int]]) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]]:
+    """Each seat's deck (one list of passcodes) as its Main Deck and its Extra Deck."""
+    a, b = (_deckcheck.split_deck(d) for d in decks)
+    return (list(a.main), list(b.main)), (list(a.extra), list(b.extra))
 
 
 def scenario_setup(doc: dict[str, Any]) -> list[Fact]:
@@ -140,11 +155,19 @@ def demo_deck(index: int) -> list[int]:
     return list(engine.demo_deck(index))
 
 
-def default_deck(seat: int) -> list[int]:
-    """The demo deck a seat plays when it brings none (engine.decks.DEFAULT_DECKS)."""
-    from engine.decks import default_deck as engine_default
+def default_deck(seat: int, fmt: str | None = None) -> list[int]:
+    """The demo deck a seat plays when it brings none (engine.decks.DEFAULT_DECKS; in another
+    format, its playable demo decks: ``DeckUnavailable`` when it has none yet)."""
+    from engine.decks import format_default_deck
 
-    return list(engine_default(seat))
+    deck = format_default_deck(seat, named_format(fmt))
+    if deck is None:
+        raise DeckUnavailable(f"no demo deck of the {named_format(fmt).title} format is playable yet: bring a deck")
+    return list(deck)
+
+
+class DeckUnavailable(Exception):
+    """A format has no playable demo deck to give a seat that brings none (the message says so)."""
 
 
 def known_card(passcode: int) -> bool:
@@ -179,6 +202,8 @@ DeckListError = _ydk.DeckListError
 parse_deck_list = _ydk.parse_deck_list
 DECK_LIST_MAX_BYTES = _ydk.MAX_BYTES
 check_deck = _deckcheck.check_deck
+DEFAULT_FORMAT: str = _formats.DEFAULT.name
+"""The format of a match that names none, and of every log made before formats existed."""
 split_deck = _deckcheck.split_deck
 supported_codes = _deckcheck.supported_codes
 

@@ -44,7 +44,7 @@ from ..facts import (
 )
 from ..ops import damage, raise_event, send_to_grave
 from ..state import Attack, State
-from ..stats import atk, battle_indestructible, def_, lingering_rules, no_battle_damage
+from ..stats import atk, battle_indestructible, def_, is_negated, lingering_rules, no_battle_damage
 from ..types import EventKind, Position, Step, Timing, Zone, other
 from .battle_step import attacker_can_go_on
 
@@ -229,6 +229,9 @@ def _end_of_damage_step(ctx: Ctx) -> None:
     assert a is not None
     ctx.emit(DamageStep(timing=Timing.END))
     left: list[LeftCard] = []
+    # "Banish any monster this card destroys by battle" (Dark Magician of Chaos): judged before
+    # any of them moves, so that it applies even when it is destroyed in the same battle
+    banishing = {cid for cid in (a.attacker, a.target) if cid is not None and banishes_what_it_destroys(s, cid)}
     for cid in list(a.destroyed):
         c = s.cards[cid]
         if c.zone != Zone.MONSTERS:
@@ -237,7 +240,7 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         position = c.position
         by = a.target if cid == a.attacker else a.attacker
         ctx.emit(Destroyed(card=c.id, code=c.code, reason="battle", by=by))
-        to = send_to_grave(ctx, c, reason="battle", by=by)
+        to = send_to_grave(ctx, c, reason="battle", by=by, banish=True if by in banishing else None)
         raise_event(
             ctx,
             {
@@ -273,6 +276,20 @@ def _end_of_damage_step(ctx: Ctx) -> None:
         # answer this, in the chain that starts now (seed 003, end of the Damage Step)
         ctx.emit(Event(event={"kind": EventKind.LEFT_FIELD.value, "cards": left}))
     ctx.emit(Priority(seat=s.turn_player, passes=0))
+
+
+def banishes_what_it_destroys(s: State, cid: int) -> bool:
+    """The monster ``cid`` banishes the monsters it destroys by battle: face-up on the field, its
+    effects not negated (``Script.banishes_battle_destroyed``: Dark Magician of Chaos)."""
+    c = s.cards[cid]
+    sc = SCRIPTS.get(c.data.key)
+    return (
+        sc is not None
+        and sc.banishes_battle_destroyed
+        and c.zone == Zone.MONSTERS
+        and c.face_up
+        and not is_negated(s, c)
+    )
 
 
 def _leave(ctx: Ctx) -> None:

@@ -95,6 +95,15 @@ class Effect:
     # event kinds whose pending trigger effects this card may be activated ahead of (Flashbang:
     # "battle_damage", ruling DS-8); they wait while its chain resolves
     ahead_of: frozenset[str] = frozenset()
+    # an optional "When ...: You can" trigger: it activates only if its event was the last thing
+    # that happened; when something else happens before it could be activated (the next link of
+    # the chain resolves, or the effect goes on after the event: ``ops.miss_timing``), it misses
+    # the timing (ruling CH-12). Mandatory triggers and "If ..." triggers never miss it.
+    misses_timing: bool = False
+    # the ways to activate it when its choice decides whether it targets (Dark Scorpion - Cliff
+    # the Trap Remover: "activate 1 of these effects"): each one (targets, choose); it replaces
+    # ``targets`` x ``choices``
+    modes: Callable[[State, Card, int], list[tuple[list[int], list[Any]]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +153,20 @@ class Script:
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
+    # (src, monster): True forbids the monster's controller to change its battle position (a
+    # change of position or a Flip Summon; Thousand-Eyes Restrict: "other monsters cannot change
+    # their battle positions"); effects may still change it
+    no_position_change: Callable[[State, Card, Card], bool] | None = None
+    # (src, target, card, seat): True when ``seat`` may not target ``target`` with an effect of
+    # ``card`` (King Dragun: "Your opponent cannot select any Dragon-Type monsters as the target(s)
+    # of Spell, Trap, or Monster Card effects"); the activation's target choices leave it out
+    untargetable: Callable[[State, Card, Card, Card, int], bool] | None = None
+    # (src, seat): the Monster Zones (slots 0-4) of ``seat`` that cannot be used while the card
+    # is face-up on the field (Ojama King; ``stats.free_zone_slots``)
+    locks_zones: Callable[[State, Card, int], tuple[int, ...]] | None = None
+    # called (from any zone) once a chain link that targeted this card has resolved, unless its
+    # activation was negated (Spirit Reaper: "Destroy this card when it is targeted")
+    after_targeted: Callable[[Ctx, Card, Link], None] | None = None
     # continuous: True forbids ``seat`` to Summon ``monster`` ("normal" or "special") (Tualatin)
     cannot_summon: Callable[[State, Card, Card, int, str], bool] | None = None
     # a Special Summon from the hand by the card's own procedure (Fenrir): the cost choices
@@ -165,6 +188,23 @@ class Script:
     # do not apply to it while it is face-up on the field
     unaffected_by: frozenset[str] = frozenset()
     spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
+    # "Any damage to this card's controller caused as a result of battle involving this monster
+    # becomes 0" (Dark Flare Knight; ``stats.no_battle_damage``)
+    shields_controller: bool = False
+    # "cannot be Tributed for a Tribute Summon" (Scapegoat's Sheep Tokens, Ojama Trio's Ojama Tokens)
+    no_tribute_summon: bool = False
+    # "If this face-up card would leave the field, banish it instead" (Dark Magician of Chaos)
+    banished_when_leaving: bool = False
+    # "Banish any monster this card destroys by battle, instead of sending it to the Graveyard"
+    banishes_battle_destroyed: bool = False
+    # "You can Normal Summon or Set this card without Tributing. If you do, its original ATK and
+    # DEF are halved" (Fusilier Dragon, the Dual-Mode Beast; ``main_phase``)
+    summon_without_tribute: bool = False
+    # "This card cannot attack a player directly" (Zombyra the Dark; ``battle_step.targets_for``)
+    no_direct_attack: bool = False
+    # (src, seat): ``seat`` cannot banish cards from either Graveyard while ``src`` is face-up
+    # (Kycoo the Ghost Destroyer; ``stats.may_banish_from_grave``)
+    forbids_banish_from_grave: Callable[[State, Card, int], bool] | None = None
     # derived from ``effects`` (never passed): the effects a player activates (not trigger or
     # FLIP effects, which activate by themselves), each with its 1-based index
     activatable: tuple[tuple[int, Effect], ...] = field(init=False, repr=False, compare=False)

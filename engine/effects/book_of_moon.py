@@ -9,16 +9,13 @@ from .api import (
     Ctx,
     Effect,
     Link,
-    Position,
-    PositionChanged,
     Script,
     State,
     by_name,
     each,
     face_up_monsters,
+    flip_face_down,
     register,
-    target_ok,
-    turned_face_down,
 )
 
 
@@ -28,9 +25,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     for t in link.targets:
-        if target_ok(ctx.s, t, face_up=True):
-            ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
-            turned_face_down(ctx, ctx.s.cards[t])  # its Equip Cards are destroyed (ruling EQ-2)
+        flip_face_down(ctx, t)  # its Equip Cards are destroyed (ruling EQ-2)
 
 
 register(

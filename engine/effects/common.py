@@ -10,18 +10,33 @@ ruling SEL-1). A helper two cards share lives here, never in one card's module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .. import flow
 from ..battle import start_step
+from ..chain import once_key_for
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
-from ..facts import Modifier, Negated, Used
+from ..facts import DuelEnded, Flag, Modifier, Negated, Note, PositionChanged, Used
 from ..formats import TextVersion, format_of
-from ..ops import damage, destroy, move, send_to_grave, shuffle_deck, take_control
+from ..ops import (
+    banish,
+    damage,
+    destroy,
+    draw,
+    move,
+    pay_lp,
+    pick_at_random,
+    send_to_grave,
+    shuffle_deck,
+    special_summon,
+    take_control,
+    to_hand,
+    turned_face_down,
+)
 from ..state import Card, Link, State
-from ..stats import can_summon, original, properly_summoned, unaffected
+from ..stats import can_summon, cannot_normal_summon, is_negated, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
@@ -33,9 +48,11 @@ from .choices import (
     continuation,
     deck_candidates,
     free_monster_zone,
+    fusion_deck_candidates,
     summon_all_choosing_positions,
     summon_choosing_position,
     summon_from_deck,
+    summon_from_fusion_deck,
     summon_one_of,
     summonable,
 )
@@ -62,10 +79,12 @@ __all__ = [
     "continuation",
     "deck_candidates",
     "free_monster_zone",
+    "fusion_deck_candidates",
     "other",
     "summon_all_choosing_positions",
     "summon_choosing_position",
     "summon_from_deck",
+    "summon_from_fusion_deck",
     "summon_one_of",
     "summonable",
 ]
@@ -148,6 +167,86 @@ def negate_previous(ctx: Ctx, link: Link, then_destroy: bool = True) -> None:
         destroy(ctx, c, reason="effect", by=link.card)
 
 
+def negate_previous_effect(ctx: Ctx, link: Link) -> None:
+    """Negate the effect (not the activation, ruling CH-8) of the link this one answered: it
+    resolves without effect (Dark Balter the Terrible, Ryu Senshi)."""
+    s = ctx.s
+    prev_n = int(link.data.get("answers", 0))  # 1-based number of the answered link
+    if not 1 <= prev_n <= len(s.chain):
+        return
+    prev = s.chain[prev_n - 1]
+    ctx.emit(Negated(link=prev_n, what="effect", card=prev.card, code=s.cards[prev.card].code))
+
+
+def answers_card_activation(s: State, kind: str, prop: str) -> bool:
+    """The last chain link is the activation of a ``kind`` card (``spell``/``trap``) of Property
+    ``prop`` (``normal`` ...): "When a Normal Spell Card is activated" (Dark Balter the
+    Terrible), "a Normal Trap Card" (Ryu Senshi)."""
+    if not s.chain:
+        return False
+    top = s.chain[-1]
+    c = s.cards[top.card]
+    return c.data.kind == kind and c.data.prop == prop and link_is_card_activation(s, top, kind)
+
+
+def lp_cost(amount: int) -> Callable[[Ctx, Card, int, dict[str, Any]], None]:
+    """Cost: pay ``amount`` Life Points (``can_pay_lp`` is its condition)."""
+
+    def cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+        pay_lp(ctx, seat, amount)
+
+    return cost
+
+
+def can_pay_lp(s: State, seat: int, amount: int) -> bool:
+    """``seat`` has the Life Points to pay ``amount`` as a cost (all of them at most)."""
+    return s.players[seat].lp >= amount
+
+
+def negate_targeting(kind: str) -> Callable[[Ctx, Card, Link, int], None]:
+    """``Script.on_targeted`` of "Negate the effect of a <kind> Card that targets this card and
+    destroy it" (Ryu Senshi: Spell; Fiend Skull Dragon: Trap): as such a link starts to resolve,
+    while this card is face-up on the field with its effects not negated, the link's effect is
+    negated (not its activation, ruling CH-8) and the card is destroyed if it is on the field."""
+
+    def on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
+        s = ctx.s
+        src = s.cards[link.card]
+        if not still_face_up(card) or is_negated(s, card) or src.data.kind != kind or src.data.is_monster:
+            return
+        ctx.emit(Negated(link=n, what="effect", card=src.id, code=src.code))
+        if src.on_field:
+            destroy(ctx, src, reason="effect", by=card.id)
+
+    return on_targeted
+
+
+TARGETED_DOOMED: Final = "reaper_targeted"  # a card's flag: targeted, to be destroyed when it may be
+_DOOM_WAITS: Final[frozenset[Timing]] = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+
+
+def destroy_when_targeted(ctx: Ctx, card: Card, link: Link) -> None:
+    """``Script.after_targeted`` of the Goat-era "Destroy this card when it is targeted by the
+    effect of a Spell, Trap or Effect Monster" (Spirit Reaper, Reaper on the Nightmare; ruling
+    CARD-27): once the link that targeted it has resolved, if it is a face-up monster whose effects
+    apply, it is destroyed at once; targeted by an Equip Spell Card, or in the Damage Step before
+    damage calculation, it is flagged and destroys itself when it may (``targeted_doomed``, its
+    ``Script.self_destroy``)."""
+    s = ctx.s
+    if not still_face_up(card) or is_negated(s, card):
+        return
+    by_equip = s.cards[link.card].data.prop == "equip"
+    if by_equip or (s.step == Step.DAMAGE and s.damage_step in _DOOM_WAITS):
+        ctx.emit(Flag(card=card.id, name=TARGETED_DOOMED, value=True))
+    else:
+        destroy(ctx, card, reason="effect", by=card.id)
+
+
+def targeted_doomed(s: State, card: Card) -> bool:
+    """The ``Script.self_destroy`` that goes with ``destroy_when_targeted``."""
+    return bool(card.flags.get(TARGETED_DOOMED))
+
+
 def battling_opponent(s: State, card: Card) -> Card | None:
     """The opponent's monster ``card`` is battling, if it is in the current battle."""
     a = s.attack
@@ -219,11 +318,7 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if (
-            target_ok(s, t, face_up=True)
-            and c.controller != link.controller
-            and None in s.players[link.controller].monsters
-        ):
+        if target_ok(s, t, face_up=True) and c.controller != link.controller and free_monster_zone(s, link.controller):
             take_control(ctx, c, link.controller)
 
 
@@ -248,6 +343,66 @@ def burn_when_destroyed_face_up() -> Effect:
         optional=False,
         resolve=_burn_controller,
     )
+
+
+def light_and_dark_in_grave(s: State, card: Card, seat: int) -> list[list[int]]:
+    """The procedure of "Special Summoned (from your hand) by banishing 1 LIGHT and 1 DARK monster
+    from your Graveyard" (Chaos Sorcerer, Black Luster Soldier - Envoy of the Beginning): each
+    pair of them, while the card is in the hand and a Monster Zone is free (``Script.procedure``)."""
+    if card.zone != Zone.HAND or not free_monster_zone(s, seat):
+        return []
+    grave = [s.cards[cid] for cid in s.players[seat].graveyard]
+    light = [c.id for c in grave if c.data.is_monster and c.data.attribute == "LIGHT"]
+    dark = [c.id for c in grave if c.data.is_monster and c.data.attribute == "DARK"]
+    return [[a, b] for a in light for b in dark]
+
+
+def banish_procedure_cost(ctx: Ctx, card: Card, seat: int, cost: list[int]) -> None:
+    """The cost of a Summon procedure that banishes cards (``Script.procedure_cost``)."""
+    for cid in cost:
+        banish(ctx, ctx.s.cards[cid], reason="cost")
+
+
+def used_this_turn(s: State, card: Card, idx: int) -> bool:
+    """The once-per-turn effect ``idx`` of ``card`` was used this turn (``Effect.once_per``)."""
+    key = once_key_for(card.id, card.code, card.controller, "turn", idx)
+    return key is not None and s.used.get(key) == s.turn
+
+
+def mark_used(ctx: Ctx, card: Card, idx: int) -> None:
+    """Use the once-per-turn effect ``idx`` of ``card`` now: an effect that shares its limit with it
+    (Black Luster Soldier's "activate 1 of these effects") counts as it."""
+    key = once_key_for(card.id, card.code, card.controller, "turn", idx)
+    if key is not None:
+        ctx.emit(Used(key=key))
+
+
+def can_be_normal_summoned(c: Card) -> bool:
+    """A monster that can be Normal Summoned (Monster Gate, Reasoning): not a Fusion Monster, not
+    one that "cannot be Normal Summoned" (Chaos Sorcerer), a Tribute Summon monster too."""
+    return c.data.is_monster and not c.data.extra_deck and not c.data.is_token and not cannot_normal_summon(c.data)
+
+
+def excavation(s: State, seat: int) -> tuple[list[int], int | None]:
+    """ "Pick up cards from your Deck until you pick up a monster that can be Normal Summoned"
+    (Monster Gate, Reasoning): the cards from the top of ``seat``'s Deck down to the first such
+    monster (all of them if there is none), and that monster."""
+    out: list[int] = []
+    for cid in s.players[seat].deck:
+        out.append(cid)
+        if can_be_normal_summoned(s.cards[cid]):
+            return out, cid
+    return out, None
+
+
+def excavate(ctx: Ctx, seat: int) -> tuple[list[int], int | None]:
+    """Pick up (excavate) the cards of ``excavation``: each is shown to both players (a public
+    ``note``, what ``excavated``); they stay in the Deck until the effect moves them."""
+    cards, monster = excavation(ctx.s, seat)
+    for cid in cards:
+        c = ctx.s.cards[cid]
+        ctx.emit(Note(what="excavated", card=cid, code=c.code, seat=seat))
+    return cards, monster
 
 
 # ------------------------------------------------------------------ destroyed by battle
@@ -380,3 +535,191 @@ def start_battle_phase(ctx: Ctx) -> None:
     """A Battle Phase begins now, with its Start Step (Last Turn's special Battle Phase; ruling
     CARD-1)."""
     start_step.enter(ctx)
+
+
+# ------------------------------------------------------------------ Goat monsters' shared rules
+
+
+def inflicted_battle_damage(s: State, card: Card, ev: GameEvent, direct: bool = False) -> bool:
+    """``ev`` (a ``battle_damage`` event) is battle damage ``card`` inflicts on its controller's
+    opponent: the damage of the battle it takes part in, to the other player ("When this card
+    inflicts battle damage to your opponent": Airknight Parshath, Kycoo the Ghost Destroyer, Don
+    Zaloog, Dark Scorpion - Cliff the Trap Remover); ``direct``: by its direct attack (Spirit
+    Reaper). Triggered after damage calculation (ruling DS-8)."""
+    a = s.attack
+    if a is None or ev.get("seat") != other(card.controller) or card.zone != Zone.MONSTERS:
+        return False
+    if direct:
+        return a.target is None and a.attacker == card.id
+    return card.id in (a.attacker, a.target)
+
+
+def mill(ctx: Ctx, seat: int, n: int, by: int) -> None:
+    """ "Send the top ``n`` cards of <seat>'s Deck to the Graveyard" (Don Zaloog, Dark Scorpion -
+    Cliff the Trap Remover): as many as there are."""
+    for cid in list(ctx.s.players[seat].deck[:n]):
+        send_to_grave(ctx, ctx.s.cards[cid], reason="effect", by=by)
+
+
+def discard_at_random(ctx: Ctx, seat: int, by: int) -> None:
+    """ "Discard 1 random card from <seat>'s hand" (Don Zaloog, Spirit Reaper): picked with the
+    duel's PRNG (``ops.pick_at_random``), so no player chooses it."""
+    cid = pick_at_random(ctx, list(ctx.s.players[seat].hand))
+    if cid is not None:
+        send_to_grave(ctx, ctx.s.cards[cid], reason="discard", by=by)
+
+
+def reveal(ctx: Ctx, c: Card, seat: int) -> None:
+    """``seat`` shows ``c`` to both players ("show it to your opponent": Sangan): a public note
+    with its identity, wherever the card is."""
+    ctx.emit(Note(what="revealed", card=c.id, code=c.code, seat=seat))
+
+
+def grave_targets(s: State, seat: int, pred: Callable[[Card], bool]) -> list[list[int]]:
+    """One single-target choice per card of ``seat``'s Graveyard that ``pred`` accepts ("Target 1
+    Spell Card in your Graveyard": Magician of Faith, Mask of Darkness)."""
+    return [[cid] for cid in s.players[seat].graveyard if pred(s.cards[cid])]
+
+
+def return_target_to_hand(ctx: Ctx, link: Link, zone: Zone = Zone.GRAVEYARD) -> None:
+    """Add each target still in ``zone`` to its owner's hand (ruling CH-3: a target that left
+    resolves without effect)."""
+    for t in link.targets:
+        if target_ok(ctx.s, t, zone):
+            to_hand(ctx, ctx.s.cards[t])
+
+
+# Spirit monsters ("This card returns to the owner's hand during the End Phase of the turn it is
+# Normal Summoned or flipped face-up": Tsukuyomi, Asura Priest). The turn it was Normal (or
+# Tribute) Summoned or flipped face-up is the card's own flag (cleared as it leaves the field).
+SPIRIT_TURN: Final = "spirit_turn"
+SPIRIT_WATCH_ON: Final = frozenset({EventKind.SUMMONED, EventKind.FLIPPED})
+
+
+def spirit_watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
+    """``Script.watch`` of a Spirit monster: record the turn it is Normal Summoned or flipped
+    face-up (a Flip Summon flips it too)."""
+    if ev.get("card") != card.id or card.zone != Zone.MONSTERS:
+        return
+    kind = ev.get("kind")
+    if kind == EventKind.FLIPPED or (kind == EventKind.SUMMONED and ev.get("how") in ("normal", "tribute")):
+        ctx.emit(Flag(card=card.id, name=SPIRIT_TURN, value=ctx.s.turn))
+
+
+def _spirit_due(s: State, card: Card, ev: GameEvent) -> bool:
+    return ev.get("phase") == Phase.END and still_face_up(card) and card.flags.get(SPIRIT_TURN) == s.turn
+
+
+def _spirit_back(ctx: Ctx, link: Link) -> None:
+    c = ctx.s.cards[link.card]
+    if still_face_up(c):
+        to_hand(ctx, c)
+
+
+def spirit_return() -> Effect:
+    """The Spirit monster's return: a mandatory trigger as the End Phase begins, in the turn it
+    was Normal Summoned or flipped face-up, if it is still face-up on the field; it goes to its
+    owner's hand (ruling GEN-1: the Spirit text; face-down, it activates nothing)."""
+    return Effect(
+        kind="trigger",
+        speed=1,
+        trigger_on=EventKind.PHASE_START,
+        trigger_match=_spirit_due,
+        optional=False,
+        resolve=_spirit_back,
+        label="return to the hand",
+    )
+
+
+# "When this card is destroyed as a result of battle and sent to the Graveyard, you can Special
+# Summon 1 <Attribute> monster with an ATK of 1500 or less in face-up Attack Position from your
+# Deck. Then shuffle your Deck." (Giant Rat, Mystic Tomato, their Goat wording)
+
+
+def _recruit_match(s: State, card: Card, ev: GameEvent) -> bool:
+    return (
+        ev.get("card") == card.id
+        and ev.get("reason") == "battle"
+        and ev.get("to") == Zone.GRAVEYARD
+        and card.zone == Zone.GRAVEYARD
+    )
+
+
+def _recruitable(attribute: str) -> Callable[[Card], bool]:
+    def pred(c: Card) -> bool:
+        return c.data.is_monster and c.data.attribute == attribute and 0 <= c.data.atk <= 1500
+
+    return pred
+
+
+def _recruit(attribute: str) -> Callable[[Ctx, Link], None]:
+    def resolve(ctx: Ctx, link: Link) -> None:
+        seat = link.controller
+        pred = _recruitable(attribute)
+        cands = summonable(ctx.s, seat, deck_candidates(ctx.s, seat, pred)) if free_monster_zone(ctx.s, seat) else []
+        ask_cards(ctx, seat, cands, "recruiter.summon", {"source": link.card}, source=link.card)
+
+    return resolve
+
+
+@continuation("recruiter.summon")
+def _recruited(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        c = ctx.s.cards[cid]
+        if c.zone == Zone.DECK and c.owner == seat:
+            special_summon(ctx, c, seat, Position.ATTACK)
+    shuffle_deck(ctx, seat)
+
+
+def recruiter(attribute: str) -> Effect:
+    """The recruiter's optional trigger at the end of the Damage Step (ruling DS-9), from the
+    Graveyard: not if it was banished instead. It needs such a monster in the Deck and a free
+    zone (ruling GEN-4); the monster is selected as it resolves (SEL-1) and Summoned in face-up
+    Attack Position, as the text says (not SEL-3's choice); then the Deck is shuffled. An
+    optional "When" trigger (ruling CH-12), but the end of the Damage Step is always the last
+    thing that happened."""
+    return Effect(
+        kind="trigger",
+        speed=1,
+        trigger_on=EventKind.DESTROYED,
+        trigger_match=_recruit_match,
+        condition=can_summon_from_deck(_recruitable(attribute)),
+        resolve=_recruit(attribute),
+        misses_timing=True,
+        label="Special Summon from the Deck",
+    )
+
+
+def each_player_draws(ctx: Ctx, counts: dict[int, int]) -> None:
+    """Both players draw at the same time, ``counts[seat]`` cards each (Morphing Jar's 5 each;
+    Card Destruction's as many as each discarded). A player who cannot draw them all loses; when
+    neither can, the Duel is a draw (ruling GEN-2: both lose at once)."""
+    s = ctx.s
+    short = [seat for seat, n in counts.items() if n > len(s.players[seat].deck)]
+    if len(short) == 2:
+        ctx.emit(DuelEnded(winner="draw", reason="deck_out"))
+        return
+    for seat in (s.turn_player, other(s.turn_player)):
+        if counts.get(seat, 0) and not s.finished:
+            draw(ctx, seat, counts[seat])
+
+
+def flip_face_down(ctx: Ctx, t: int) -> None:
+    """Change the target ``t``, if it is still a face-up monster, to face-down Defense Position
+    (Book of Moon, Tsukuyomi); its Equip Cards are destroyed (ruling EQ-2)."""
+    if target_ok(ctx.s, t, face_up=True):
+        ctx.emit(PositionChanged(card=t, position=Position.DEFENSE, face_up=False, by_player=False))
+        turned_face_down(ctx, ctx.s.cards[t])
+
+
+def in_random_order(ctx: Ctx, ids: list[int]) -> list[int]:
+    """``ids`` in an order drawn with the duel's PRNG: face-down cards placed on the field in it
+    tell nobody which is which (Cyber Jar's face-down Summons, after their cards were shown)."""
+    left = list(ids)
+    out: list[int] = []
+    while left:
+        cid = pick_at_random(ctx, left)
+        assert cid is not None
+        left.remove(cid)
+        out.append(cid)
+    return out

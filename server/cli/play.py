@@ -1,6 +1,7 @@
 """``duel play``: play a duel in the terminal, watch one, or list the matches.
 
     duel play --vs-bot                 # a duel against the server's bot, at once
+    duel play --vs-bot --format goat --deck goat-control-flc22   # a Goat duel (docs/formats.md)
     duel play --create                 # create a match, print the command your opponent types
     duel play --join MATCH_ID          # take the free seat of a match
     duel play --quick                  # pair with the next waiting player (or wait for one)
@@ -29,11 +30,14 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.names import REPLACEMENT, shown
 from server.cli.args import name_arg
 from server.clients.terminal.conn import DEFAULT_URL, CliError, Seat
+
+if TYPE_CHECKING:
+    from server.clients.terminal.cards import Catalogue
 
 
 def register(sub: Any) -> None:
@@ -64,6 +68,12 @@ def register(sub: Any) -> None:
         "--deck",
         metavar="NAME",
         help="a demo deck by name (default: the server's demo deck for your seat); an unknown name lists them",
+    )
+    p.add_argument(
+        "--format",
+        metavar="FORMAT",
+        help="with --create/--vs-bot: the format of the duel (current, goat; default: the --deck's format, "
+        "else current); see docs/formats.md",
     )
     p.add_argument(
         "--name", type=name_arg, default=_default_name(), help="your display name (default: your login name)"
@@ -134,11 +144,8 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         await client.close()
         return 0
     cat = Catalogue.of(await fetch_catalogue(client))
-    deck = None
-    if args.deck:
-        deck = cat.deck(args.deck)
-        if deck is None:
-            raise CliError(f"no demo deck called {args.deck!r}; the decks are: {', '.join(cat.deck_names())}", 2)
+    deck, fmt = _deck_and_format(args, cat)
+    cat.format = fmt
     clock_ms = None if args.clock is None else max(1000, int(args.clock * 60_000))
     increment_ms = int(args.increment * 1000)
     reader = LineReader(asyncio.get_running_loop())
@@ -154,6 +161,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 opponent="bot",
                 clock_ms=clock_ms,
                 increment_ms=increment_ms if clock_ms else 0,
+                format=fmt,
             )
         elif mode == "create":
             request = CreateMatch(
@@ -162,6 +170,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 request_id=new_request_id(),
                 clock_ms=clock_ms,
                 increment_ms=increment_ms if clock_ms else 0,
+                format=fmt,
             )
         elif mode == "join":
             request, match_hint = (
@@ -217,6 +226,34 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         if answer is None or answer.strip().lower() not in ("y", "yes"):
             return 0
         mode = mode if mode in ("vs_bot", "quick") else "create"
+
+
+def _deck_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int] | None, str]:
+    """The deck asked for (None: the server's demo deck) and the format of the duel: ``--format``,
+    else the demo deck's, else ``current``. A deck of another format than the one asked for, or
+    one the server does not play every card of yet, is refused here, before anything is sent."""
+    fmt = getattr(args, "format", None)
+    if fmt is not None:
+        if fmt not in cat.format_names():
+            raise CliError(f"no format {fmt!r}; the formats are: {', '.join(cat.format_names())}", 2)
+        if not (args.create or args.vs_bot):
+            raise CliError("--format goes with --create or --vs-bot (the match's creator names its format)", 2)
+    if not args.deck:
+        return None, fmt or "current"
+    entry = cat.deck_entry(args.deck)
+    if entry is None:
+        raise CliError(f"no demo deck called {args.deck!r}; the decks are: {cat.deck_list_words()}", 2)
+    deck_format = str(entry.get("format", "current"))
+    if fmt is not None and deck_format != fmt:
+        raise CliError(f"the demo deck {entry['name']} is a {deck_format} deck, not a {fmt} one", 2)
+    if not entry.get("playable", True):
+        missing = sorted({str(cat.name(c)) for c in entry["cards"] if not (cat.get(c) or {}).get("supported", True)})
+        raise CliError(
+            f"the server does not play every card of {entry['name']} yet ({len(missing)} not supported: "
+            f"{', '.join(missing[:8])}{', ...' if len(missing) > 8 else ''})",
+            2,
+        )
+    return [int(x) for x in entry["cards"]], fmt or deck_format
 
 
 async def _close(seat: Seat) -> None:

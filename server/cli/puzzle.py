@@ -36,13 +36,15 @@ from server import rules
 from server.process.app import DuelServer
 from server.process.config import ServerConfig
 from server.storage import keys
+from server.storage.entry import genesis_format
 
 
 async def create_puzzle_match(server: DuelServer, doc: dict[str, Any]) -> tuple[str, list[str]]:
     """A started match at the scenario's position; its id and the two seat tokens."""
     rules.scenario_setup(doc)  # refuse a broken scenario before creating anything
     match_id = keys.new_match_id()
-    await server.directory.create(match_id, secrets.token_urlsafe(18), [], spectators=True, quick=False)
+    fmt = genesis_format({"do": "scenario", "scenario": doc})
+    await server.directory.create(match_id, secrets.token_urlsafe(18), [], spectators=True, quick=False, fmt=fmt)
     if await server.directory.join(match_id, secrets.token_urlsafe(18), []) != "ok":  # pragma: no cover
         raise RuntimeError("seat 1 of a fresh match was taken")
     action = {"do": "scenario", "name": str(doc.get("name", "")), "scenario": doc}

@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from server.history import replay_file
 from server.match.directory import FINISHED, MatchDirectory
 from server.storage import keys
+from server.storage.entry import genesis_format
 from server.storage.store import RedisEventStore
 
 DAY_MS = 24 * 3600 * 1000
@@ -120,6 +121,7 @@ async def import_match(
         quick=False,
         name=match.players[0],
         created_ms=match.created_ms,
+        fmt=genesis_format(replay.entries[0].action) if replay.entries else "current",
     )
     await client.hset(keys.meta_key(target), mapping={"name1": match.players[1], "seat1": "1", "imported": 1})
     await directory.finish(
@@ -168,15 +170,14 @@ async def history(
     result (``A`` or ``B`` won, or ``draw``)."""
     directory = MatchDirectory(client)
     out: list[HistoryRow] = []
-    before: int | None = None
+    cursor: tuple[int, str] | None = None
     while len(out) < limit:
-        batch = await directory.listing(FINISHED, 200, before)
+        batch, cursor = await directory.page(FINISHED, 200, *(cursor or (None, None)))
         if not batch:
             break
         for info in batch:
             r = info.result or {}
             finished = int(r.get("finished_ms", 0))
-            before = finished
             if since_ms is not None and finished < since_ms:
                 return out
             if player is not None and player not in info.names:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server import rules
-from server.storage.entry import LogEntry
+from server.storage.entry import EXTRA_KEY, FORMAT_KEY, LogEntry
 
 SEAT_NAMES = ("A", "B")
 
@@ -142,8 +142,13 @@ def verify_log(entries: list[LogEntry], *, hashes: bool = True) -> tuple[Diverge
                 facts = rules.scenario_setup(entry.action["scenario"])
             elif entry.seq == 1:
                 action = entry.action
-                decks = action["decks"]
-                facts = rules.genesis(int(action["seed"]), (list(decks[0]), list(decks[1])))
+                decks, extra = action["decks"], action.get(EXTRA_KEY)
+                facts = rules.genesis(
+                    int(action["seed"]),
+                    (list(decks[0]), list(decks[1])),
+                    None if extra is None else (list(extra[0]), list(extra[1])),
+                    action.get(FORMAT_KEY),
+                )
             else:
                 if entry.seat is None:
                     raise ValueError("an entry after genesis has no acting seat")

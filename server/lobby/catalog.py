@@ -1,5 +1,7 @@
-"""The card catalogue a client can ask for (``get_cards``): every card's facts and text, and
-the demo decks, with a version that changes whenever any of it does (clients cache by it)."""
+"""The card catalogue a client can ask for (``get_cards``): every card's facts and text (and the
+text each format plays where it differs), the demo decks of every format (whether the engine
+plays every card of each), and the formats, with a version that changes whenever any of it does
+(clients cache by it)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from server import rules
 
 
 def card_entry(c: rules.CardData, playable: bool) -> dict[str, Any]:
-    return {
+    entry: dict[str, Any] = {
         "code": c.code,
         "name": c.name,
         "kind": c.kind,
@@ -28,6 +30,10 @@ def card_entry(c: rules.CardData, playable: bool) -> dict[str, Any]:
         "supported": playable,
         "effects": effect_labels(c.code),
     }
+    texts = {f.name: t for f in rules.FORMATS.values() if (t := rules.card_text(c, f)) != c.text}
+    if texts:
+        entry["texts"] = texts  # the text a format plays where it is not ``text`` (Goat-era wordings)
+    return entry
 
 
 def effect_labels(code: int) -> list[str]:
@@ -48,18 +54,56 @@ def effect_labels(code: int) -> list[str]:
     return [e.label or kinds.get(e.kind, e.kind) for e in script.effects]
 
 
+def format_names() -> list[str]:
+    """The formats a match may name, the default first (``welcome.formats``)."""
+    return [rules.DEFAULT_FORMAT, *(name for name in rules.FORMATS if name != rules.DEFAULT_FORMAT)]
+
+
+def format_entry(f: rules.Format, playable: set[int]) -> dict[str, Any]:
+    r, d = f.rules, f.deck
+    return {
+        "name": f.name,
+        "title": f.title,
+        "description": f.description,
+        "rules": {
+            "first_player_draws": r.first_player_draws,
+            "one_field_spell": r.one_field_spell,
+            "effect_position_change_counts": r.effect_position_change_counts,
+            "ignition_priority": r.ignition_priority,
+        },
+        "deck": {
+            "main": [d.main_min, d.main_max],
+            "extra_max": d.extra_max,
+            "extra_name": d.extra_name,
+            "side_max": d.side_max,
+            "side_full_or_empty": d.side_full_or_empty,
+        },
+        "pool": len(f.pool),
+        "supported": sum(1 for c in f.pool if c in playable),
+    }
+
+
 @cache
 def catalogue() -> Cards:
     """The ``cards`` message (built once per process)."""
     playable = {c.code for c in rules.supported()}
     cards = [card_entry(c, c.code in playable) for c in sorted(rules.CARDS.values(), key=lambda c: c.name)]
+    ok = frozenset(playable)
     decks = [
-        {"name": d.name, "title": d.title, "description": d.description, "cards": d.codes()}
+        {
+            "name": d.name,
+            "title": d.title,
+            "description": d.description,
+            "cards": d.codes(),
+            "format": d.format,
+            "playable": d.playable(ok),
+        }
         for d in rules.DEMO_DECKS
         if d.public
     ]
-    version = hashlib.sha256(pack({"cards": cards, "decks": decks})).hexdigest()[:16]
-    return Cards(version=version, cards=cards, decks=decks)
+    formats = [format_entry(rules.FORMATS[name], playable) for name in format_names()]
+    version = hashlib.sha256(pack({"cards": cards, "decks": decks, "formats": formats})).hexdigest()[:16]
+    return Cards(version=version, cards=cards, decks=decks, formats=formats)
 
 
 def by_code() -> dict[int, dict[str, Any]]:

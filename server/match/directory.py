@@ -3,7 +3,8 @@
 Per match (same hash tag as the log): ``match:{id}:meta``, a hash with
 ``status`` (waiting | live | finished), ``created_ms``, ``spectators``
 (1/0), ``spectator_delay`` (entries), ``quick`` (1/0), ``opponent`` (``bot``
-or empty), the decks (msgpack), the players' display names, the request id
+or empty), ``format`` (the match's format; absent in matches made before formats: ``current``),
+the decks (msgpack), the players' display names, the request id
 that took each seat (``req0``/``req1``), the connection holding each seat
 now (``conn0``/``conn1``) and, while the match waits, when a seat's connection
 let go of it (``left0``/``left1``: server.lobby.expiry).  The log stays the only truth about the duel; the
@@ -160,6 +161,7 @@ class MatchInfo:
     names: tuple[str, str] = ("", "")
     opponent: str = ""
     holders: tuple[str, str] = ("", "")  # connection ids holding the seats ("": nobody)
+    format: str = "current"  # the match's format (docs/formats.md)
     result: dict[str, Any] | None = None  # finished: {winner, reason, length, turns, finished_ms}
 
     def public(self, seq: int) -> dict[str, Any]:
@@ -173,6 +175,7 @@ class MatchInfo:
             "created_ms": self.created_ms,
             "spectator_delay": self.spectator_delay,
             "players": list(self.names),
+            "format": self.format,
         }
         if self.result is not None:
             row.update(self.result)
@@ -237,6 +240,7 @@ class MatchDirectory:
         spectator_delay: int = 0,
         opponent: str = "",
         created_ms: int | None = None,
+        fmt: str = "current",
     ) -> CreateOutcome:
         """Create the match with seat 0 taken by ``request_id``: ``ok``; ``mine`` when this
         request created it before (a retry); ``taken`` when the id belongs to another match."""
@@ -251,6 +255,7 @@ class MatchDirectory:
             "name0": name,
             "opponent": opponent,
             "clock": pack(None if clock is None else clock.to_action()),
+            "format": fmt,
         }
         args: list[Any] = [request_id]
         for k, v in fields.items():
@@ -299,6 +304,7 @@ class MatchDirectory:
             opponent=_text(f.get("opponent", b"")),
             holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
             result=_result(f),
+            format=_text(f.get("format", b"current")),
         )
 
     async def status(self, match_id: str) -> str | None:
@@ -407,9 +413,19 @@ class MatchDirectory:
         """Matches newest first: "live" (waiting or running, by creation time) or "finished"
         (the history, by finish time); ``before_ms`` / ``before_id`` page back from a row
         (ties in time are ordered by id, descending, as Redis orders equal scores)."""
+        out, _cursor = await self.page(status, limit, before_ms, before_id)
+        return out
+
+    async def page(
+        self, status: str, limit: int = 50, before_ms: int | None = None, before_id: str | None = None
+    ) -> tuple[list[MatchInfo], tuple[int, str] | None]:
+        """:meth:`listing`, and the cursor to page on from: the index's score and id of the last
+        row looked at (None: no row), to give as ``before_ms`` and ``before_id``. A cursor from
+        the index itself, not from the matches' data, always moves on: a page never comes back."""
         index = keys.LOBBY_FINISHED if status == FINISHED else keys.LOBBY_MATCHES
         top: str | int = "+inf" if before_ms is None else before_ms if before_id is not None else f"({before_ms}"
         out: list[MatchInfo] = []
+        cursor: tuple[int, str] | None = None
         offset = 0
         while len(out) < limit:
             rows = await self._redis.zrevrangebyscore(index, top, "-inf", start=offset, num=limit + 1, withscores=True)
@@ -426,9 +442,10 @@ class MatchDirectory:
                     and match_id >= before_id
                 ):
                     continue  # the same millisecond, at or before the cursor's row
+                cursor = (int(score), match_id)
                 info = await self.get(match_id)
                 if info is not None and (info.status == FINISHED) == (status == FINISHED):
                     out.append(info)
                 if len(out) >= limit:
                     break
-        return out
+        return out, cursor

@@ -59,8 +59,8 @@ from protocol.messages import (
 )
 from server.history import replays
 from server.history.uploads import SessionUploads
-from server.lobby.catalog import catalogue
-from server.lobby.decks import DeckError, deck_or_demo
+from server.lobby.catalog import catalogue, format_names
+from server.lobby.decks import DeckError, deck_or_demo, format_named
 from server.lobby.quick import REFRESH_S, Entrant
 from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
@@ -337,6 +337,7 @@ class Session:
                             max_frame=self.cfg.max_frame,
                             rate_per_second=self.cfg.rate_per_second,
                             cards_version=catalogue().version,
+                            formats=format_names(),
                         )
                     )
                     return True
@@ -488,13 +489,16 @@ class Session:
         if info is None or info.decks[0] is None or info.decks[1] is None:
             return
         await self.services.service.start(
-            match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names
+            match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names, info.format
         )
 
     async def _create(self, msg: CreateMatch) -> str | None:
         if not self._free():
             return None
-        deck = deck_or_demo(msg.deck, 0)
+        fmt = format_named(msg.format).name
+        deck = deck_or_demo(msg.deck, 0, fmt)
+        if msg.opponent == "bot":
+            deck_or_demo(None, 1, fmt)  # the bot brings the format's demo deck: refused here if there is none
         request_id = self._request_id(msg.request_id)
         match_id = self.services.tokens.match_id_for(request_id)
         if not await self._may_create(match_id):
@@ -510,6 +514,7 @@ class Session:
             clock=clock,
             spectator_delay=msg.spectator_delay,
             opponent=msg.opponent or "",
+            fmt=fmt,
         )
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
@@ -522,13 +527,14 @@ class Session:
             await self._seat(match_id, 0)
         if msg.opponent == "bot" and outcome == "ok":
             self.services.bots.start(match_id)
-        log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine")
+        log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine", format=fmt)
         return match_id
 
     async def _join(self, msg: Join) -> None:
         if not self._free():
             return
-        deck = deck_or_demo(msg.deck, 1)
+        info = await self.services.directory.get(msg.match_id)
+        deck = deck_or_demo(msg.deck, 1, info.format if info is not None else None)
         outcome = await self.services.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
         if outcome == "notfound":
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")

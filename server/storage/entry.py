@@ -32,6 +32,23 @@ from server.rules import Fact, facts_of, wire_facts
 
 PLAYERS_KEY = "players"
 """The genesis action's record of the players' display names (matches started since replay format 2)."""
+FORMAT_KEY = "format"
+"""The genesis action's record of the match's format (docs/formats.md), when it is not ``current``:
+a log without it was played under ``current``, as every log made before formats existed."""
+
+
+def genesis_format(action: dict[str, Any]) -> str:
+    """The format a genesis entry's action names: ``format`` of a match, ``duel_format`` of a
+    served scenario; ``current`` when it names none."""
+    if action.get("do") == "scenario":
+        doc = action.get("scenario")
+        return str(doc.get("duel_format") or "current") if isinstance(doc, dict) else "current"
+    return str(action.get(FORMAT_KEY) or "current")
+
+
+EXTRA_KEY = "extra"
+"""The genesis action's record of each seat's Extra Deck, when a seat has one (``decks`` then holds
+the Main Decks alone)."""
 
 ENTRY_SCHEMA_VERSION = 1
 

@@ -50,7 +50,8 @@ def test_parse_and_wire_convert_at_the_edge() -> None:
 def test_every_legal_action_of_a_duel_parses_to_its_class_and_back_to_the_same_map(seed: int) -> None:
     """The log keeps the map a client sent (checked against ``legal_actions``) and ``perform``
     reads the typed action made from the legal map: both must say the same thing."""
-    decks = random_deck(random.Random(seed))
+    rnd = random.Random(seed)
+    decks = (random_deck(rnd)[0], random_deck(rnd)[0])  # two Main Decks (a deck's Extra Deck is no Deck)
     seen: set[str] = set()
     for s in states(seed, decks, max_actions=300):
         for seat in (0, 1):

@@ -56,7 +56,8 @@ from engine import stats as engine_stats
 from engine.apply import evolve
 from engine.card_data import CardData
 from engine.catalog import supported
-from engine.effects import book_of_moon, royal_keeper
+from engine.effects import common as effects_common
+from engine.effects import royal_keeper
 from engine.effects.base import effects_of, script_of
 from engine.facts import (
     Activated,
@@ -70,6 +71,7 @@ from engine.facts import (
     LinkResolving,
     Modifier,
     Moved,
+    Note,
     PositionChanged,
     Triggered,
 )
@@ -85,6 +87,15 @@ ACTIONS = int(os.environ.get("DUEL_INVARIANT_ACTIONS", "60"))
 NOTHING: frozenset[str] = frozenset(
     {"note", "link_resolving", "link_resolved", "choice", "passed", "priority", "event", "trigger_done", "used", "rng"}
 )
+# a coin toss or a die roll is what a text that tosses or rolls does, whatever it then leaves
+# unchanged (Blowback Dragon's 2 Tails)
+RANDOM_RESULTS: frozenset[str] = frozenset({"coin_toss", "die_roll"})
+
+
+def _random_result(f: Fact) -> bool:
+    return isinstance(f, Note) and f.what in RANDOM_RESULTS
+
+
 # facts that change the card they name
 TOUCHES: tuple[type[Fact], ...] = (Moved, Destroyed, PositionChanged, Flipped, Counters, Equipped, Modifier, Flag)
 STAT_READERS = ("atk", "def_", "stat", "atk_def")
@@ -348,7 +359,7 @@ class Explorer:
                             f"{card.data.name} was activated but, left to resolve, changed nothing",
                         )
                     return
-                elif resolving and f.t not in NOTHING and not isinstance(f, Choice):
+                elif resolving and (f.t not in NOTHING or _random_result(f)) and not isinstance(f, Choice):
                     changes.append(f.t)
                 sim = evolve(sim, f)
 
@@ -444,7 +455,7 @@ def _sabotage_resolution_wait(mp: pytest.MonkeyPatch) -> None:
 
 def _sabotage_face_down_equips(mp: pytest.MonkeyPatch) -> None:
     """Equip Cards stay on a monster turned face-down (EQ-2 broken)."""
-    for mod in (engine_ops, book_of_moon, royal_keeper):
+    for mod in (engine_ops, effects_common, royal_keeper):  # Book of Moon and Tsukuyomi: common.flip_face_down
         mp.setattr(mod, "turned_face_down", lambda ctx, c: None)
 
 

@@ -144,3 +144,22 @@ def test_tualatin_in_the_hand_betrays_itself_to_nobody_before_it_is_activated() 
         if any(f["t"] == "triggered" and f["card"] == tualatin.id for f in facts):
             assert any(f["t"] == "triggered" and f.get("code") == tualatin.code for f in seen[0])
     assert trigger_pending_seen, "the scenario reaches Tualatin's trigger decision"
+
+
+def test_a_face_down_monster_taken_by_mind_control_is_shown_to_its_new_controller_only() -> None:
+    """Ruling GEN-30: a face-down monster whose control changes stays face-down; its new controller
+    may look at it (the view shows it to them), a spectator may not."""
+    doc = yaml.safe_load((SCENARIOS / "cards" / "mind_control.yaml").read_text())
+    runner = Runner(doc)
+    result = runner.run()
+    assert result.ok, result.failure
+    soldier = result.state.cards[runner.labels["soldier"]]
+    taken = next(
+        i for i, facts in enumerate(result.entries) if any(f["t"] == "moved" and f["card"] == soldier.id for f in facts)
+    )
+    for viewer, sees in ((0, True), (None, False)):
+        _facts, view, state = frames(result.entries, viewer)[taken]
+        assert state.cards[soldier.id].controller == 0 and not state.cards[soldier.id].face_up
+        shown = [c for c in view["players"][0]["monsters"] if c is not None and c.get("position") == "set"]
+        assert len(shown) == 1
+        assert (shown[0].get("code") == soldier.code) == sees, (viewer, shown)

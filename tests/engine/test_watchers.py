@@ -54,13 +54,25 @@ def compared_kinds(fn: ast.FunctionDef) -> set[str]:
     return out
 
 
+def _module(path: Path) -> tuple[dict[str, ast.FunctionDef], dict[str, ast.expr]]:
+    """A module's top-level functions and the values of its top-level names."""
+    tree = ast.parse(path.read_text("utf-8"))
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    names = {
+        t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+    }
+    return functions, names
+
+
 def declared() -> dict[str, tuple[set[str], set[str]]]:
     """Per card module with a watcher: (the kinds its ``watch_on`` names, the kinds its ``watch``
-    function compares with)."""
+    function compares with). A watcher shared in ``common`` (the Spirit monsters' ``spirit_watch``
+    with ``SPIRIT_WATCH_ON``) is read there."""
     out: dict[str, tuple[set[str], set[str]]] = {}
+    shared_functions, shared_names = _module(EFFECTS / "common.py")
     for path in sorted(EFFECTS.glob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
-        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        functions = {**shared_functions, **{n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}}
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Script"):
                 continue
@@ -69,6 +81,8 @@ def declared() -> dict[str, tuple[set[str], set[str]]]:
             if not isinstance(watch, ast.Name):
                 continue
             on = keywords.get("watch_on")
+            if isinstance(on, ast.Name):
+                on = shared_names.get(on.id)
             named: set[str] = set()
             if isinstance(on, ast.Call) and on.args:
                 named = _strings(on.args[0])

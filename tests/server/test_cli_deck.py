@@ -79,3 +79,22 @@ def test_a_ydke_address(capsys: pytest.CaptureFixture[str]) -> None:
     url = "ydke://" + part(rules.default_deck(0)) + part([]) + part([])
     assert main(["deck", "check", url]) == 0
     assert capsys.readouterr().out.endswith(": legal in Current rules (40 Main, 0 Extra Deck, 0 Side)\n")
+
+
+def test_duel_cards_per_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--format", "goat"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    supported = len(rules.supported_codes() & rules.named_format("goat").pool)
+    assert lines[0] == f"{supported}/128 supported in Goat (April 2005)"
+    assert len(lines) == 129
+    assert sum(line.endswith("(not supported yet)") for line in lines) == 128 - supported
+    scapegoat = "73915051  Scapegoat"
+    assert any(line.strip().startswith(scapegoat) for line in lines)
+    assert main(["cards", "--format", "current"]) == 0
+    pool = rules.named_format("current").pool
+    n = len(pool)
+    assert (
+        capsys.readouterr().out.splitlines()[0]
+        == f"{len(pool & rules.supported_codes())}/{n} supported in Current rules"
+    )
+    assert main(["cards", "--format", "edison"]) == 2

@@ -179,6 +179,28 @@ export interface FlippedFact {
 }
 
 /**
+ * a Token is Special Summoned: made face-up in a Monster Zone of `seat` (`summoner`: the player
+ * who Summons it)
+ */
+export interface TokenMadeFact {
+  t: "token_made";
+  card?: Id;
+  code?: number;
+  seat: number;
+  summoner: number;
+  position: string;
+  slot?: number;
+}
+
+/**
+ * a Token that left the field ceases to exist
+ */
+export interface TokenGoneFact {
+  t: "token_gone";
+  card?: Id;
+}
+
+/**
  * a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at
  * activation
  */
@@ -249,7 +271,8 @@ export interface ChainResolvedFact {
 
 /**
  * a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both
- * players), `die_roll` and `coin_toss` (`result`)
+ * players), `die_roll` and `coin_toss` (`result`), `effects_negated` (a card's effects are
+ * negated)
  */
 export interface NoteFact {
   t: "note";
@@ -411,6 +434,8 @@ export type Fact =
   | SummonedFact
   | PositionChangedFact
   | FlippedFact
+  | TokenMadeFact
+  | TokenGoneFact
   | ActivatedFact
   | TriggeredFact
   | NegatedFact

@@ -161,7 +161,10 @@ export class Lobby {
       { class: "decks", "data-testid": "decks" },
       h("legend", null, "Deck"),
       deckOption("server", "The server's choice", "A demo deck picked by the server."),
-      app.cat.decks.map((d) => deckOption(`demo:${d.name}`, d.title || d.name, d.description || null)),
+      // this lobby makes matches of the default format: its playable demo decks only (docs/formats.md)
+      app.cat.decks
+        .filter((d) => (d.format ?? "current") === "current" && d.playable !== false)
+        .map((d) => deckOption(`demo:${d.name}`, d.title || d.name, d.description || null)),
       !app.cat.loaded ? h("p", { class: "muted" }, "Loading the demo decks…") : null,
       deckOption("paste", "Paste a decklist…", null),
     );

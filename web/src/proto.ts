@@ -136,6 +136,8 @@ export interface DeckInfo {
   title: string;
   description: string;
   cards: number[];
+  format?: string; // the format it is a deck of (absent: "current")
+  playable?: boolean; // does the server play every card of it
 }
 
 export interface MatchRow {

@@ -23,10 +23,13 @@ class Catalogue:
     version: str = ""
     cards: dict[int, dict[str, Any]] = field(default_factory=dict)
     decks: list[dict[str, Any]] = field(default_factory=list)
+    formats: list[dict[str, Any]] = field(default_factory=list)
+    format: str = "current"
+    """The format of the duel shown: a card's text is the one it plays (``texts``)."""
 
     @classmethod
     def of(cls, msg: Cards) -> Catalogue:
-        return cls(msg.version, {int(c["code"]): c for c in msg.cards}, list(msg.decks))
+        return cls(msg.version, {int(c["code"]): c for c in msg.cards}, list(msg.decks), list(msg.formats))
 
     def get(self, code: object) -> dict[str, Any] | None:
         return self.cards.get(code) if isinstance(code, int) else None
@@ -47,10 +50,29 @@ class Catalogue:
         return [str(d["name"]) for d in self.decks]
 
     def deck(self, name: str) -> list[int] | None:
+        d = self.deck_entry(name)
+        return None if d is None else [int(x) for x in d["cards"]]
+
+    def deck_entry(self, name: str) -> dict[str, Any] | None:
+        """The demo deck called ``name`` (any case): name, title, cards, format, playable."""
         for d in self.decks:
             if str(d["name"]).lower() == name.lower():
-                return [int(x) for x in d["cards"]]
+                return d
         return None
+
+    def deck_list_words(self) -> str:
+        """ "battle-step, end-step, goat-control-flc22 (goat, not playable yet)"."""
+        out = []
+        for d in self.decks:
+            fmt = str(d.get("format", "current"))
+            notes = [] if fmt == "current" else [fmt]
+            if not d.get("playable", True):
+                notes.append("not playable yet")
+            out.append(str(d["name"]) + (f" ({', '.join(notes)})" if notes else ""))
+        return ", ".join(out)
+
+    def format_names(self) -> list[str]:
+        return [str(f["name"]) for f in self.formats] or ["current"]
 
     # ------------------------------------------------------------------ lookup
 
@@ -114,7 +136,7 @@ class Catalogue:
         if c is None:
             return [f"no card with the passcode {code}"]
         lines = [f"{c['name']} ({self.facts(code)})"]
-        text = str(c.get("text") or "").strip()
+        text = str((c.get("texts") or {}).get(self.format) or c.get("text") or "").strip()
         for para in text.splitlines() or [""]:
             lines.extend(textwrap.wrap(para, width, initial_indent="  ", subsequent_indent="  ") or ["  "])
         return lines

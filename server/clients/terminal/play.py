@@ -150,6 +150,11 @@ class Game:
             msg = inbox[self.shown]
             self.shown += 1
             if isinstance(msg, Update):
+                for fact in msg.facts[:1] if msg.seq == 1 else ():
+                    # the genesis fact names the duel's format: cards show the text it plays
+                    options = fact.get("options") if isinstance(fact, dict) else None
+                    if isinstance(options, dict):
+                        self.cat.format = str(options.get("format") or "current")
                 if self.catch_up is not None:
                     self.catch_up.extend(msg.story)
                     if msg.view is not None:
