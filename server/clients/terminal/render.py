@@ -431,6 +431,25 @@ def describe_action(view: View, a: Action, cat: Catalogue | None = None) -> str:
     return Labeler(view, cat, view.get("you")).label(a)
 
 
+MOVE_PREFERENCE = ("finish_turn", "enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "pass")
+"""The moves through the turn, the one kept first when several go to the same place."""
+
+
+def menu_actions(view: View, legal: list[Action]) -> list[Action]:
+    """The actions of the menu: ``legal`` less the moves through the turn that go where another
+    one does (the view's ``moves``: in the Draw Phase "Go to the Standby Phase" once, not also as
+    ``end_turn`` and ``pass``), the most telling kept (``MOVE_PREFERENCE``), in their order."""
+    dests = view.get("moves") or {}
+    kept: dict[str, Action] = {}
+    for kind in MOVE_PREFERENCE:
+        for a in legal:
+            dest = dests.get(a.get("do")) if a.get("do") == kind else None
+            if isinstance(dest, str) and dest not in kept:
+                kept[dest] = a
+    chosen = {id(a) for a in kept.values()}
+    return [a for a in legal if a.get("do") not in MOVE_PREFERENCE or not dests or id(a) in chosen]
+
+
 def menu_lines(
     view: View, cat: Catalogue | None, me: int | None, pending: dict[str, Any] | None, legal: list[Action]
 ) -> list[str]:
