@@ -158,7 +158,7 @@ def test_a_whole_duel_against_the_bot_by_keyboard(browser: Browser, live_server:
     assert page.evaluate("() => window.duelApp.match.view.winner !== null")
     print(f"key presses: {dict(k.count)}; turns: {page.evaluate('() => window.duelApp.match.view.turn')}")
     assert k.count["presses"] < 400, k.count
-    assert k.count["summon"] + k.count["set"] > 0 and k.count["end the turn"] > 0, k.count
+    assert k.count["summon"] + k.count["set"] > 0, k.count
     assert page.errors == [], page.errors  # type: ignore[attr-defined]
 
     # the replay of that duel, by keyboard: the arrows step, Home and End go to the ends
