@@ -58,8 +58,14 @@ if TYPED:
     from engine.facts import facts_of, to_wire
 
 
+NEWER_KINDS = frozenset({"finish_turn"})
+"""Actions the baseline engine does not have (issue 38): never chosen, so that both engines,
+offered the same duel, play it the same way."""
+
+
 def policy(rnd: random.Random, acts: list[dict[str, Any]]) -> dict[str, Any]:
     """Mostly the aggressive choice (tests/engine/play.py), sometimes any legal action."""
+    acts = [a for a in acts if a["do"] not in NEWER_KINDS]
     if rnd.random() < 0.15:
         return rnd.choice(acts)
     for kind in PREFER:

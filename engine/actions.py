@@ -47,6 +47,7 @@ class ActionKind(StrEnum):
     END_BATTLE_PHASE = "end_battle_phase"
     NEXT_PHASE = "next_phase"
     END_TURN = "end_turn"
+    FINISH_TURN = "finish_turn"
     CONCEDE = "concede"
 
 
@@ -167,9 +168,20 @@ class NextPhase:
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
-    """move through the turn: to the End Phase"""
+    """move through the turn: to the End Phase (from Main Phase 1 or 2; from the Battle Step,
+    through the End Step); in the Draw and Standby Phases it moves one phase on, as
+    `next_phase` does (`finish_turn` ends the turn)"""
 
     DO: ClassVar[ActionKind] = ActionKind.END_TURN
+
+
+@dataclass(frozen=True, slots=True)
+class FinishTurn:
+    """end the turn in one action: the turn player passes in each window of this turn left
+    to it (the opponent is still asked in each) until the next turn begins; once a chain has
+    resolved meanwhile, the decision is the turn player's again"""
+
+    DO: ClassVar[ActionKind] = ActionKind.FINISH_TURN
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +207,7 @@ Action = (
     | EndBattlePhase
     | NextPhase
     | EndTurn
+    | FinishTurn
     | Concede
 )
 """An action as the rules read it."""
@@ -214,6 +227,7 @@ ACTIONS: Final[tuple[type[Action], ...]] = (
     EndBattlePhase,
     NextPhase,
     EndTurn,
+    FinishTurn,
     Concede,
 )
 """The table: one class per ``ActionKind``, in its order."""

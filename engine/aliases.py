@@ -44,7 +44,9 @@ PUBLIC_PLACES: Final = FIELD_ZONES | {"graveyard", "banished", "xyz_material"}
 OWN_PLACES: Final = frozenset({"hand", "extra"})
 FACE_UP_PILES: Final = frozenset({"graveyard", "banished", "xyz_material"})
 ALIAS_BITS: Final = 48
-PLACE_FACTS: Final = frozenset({"duel_started", "setup", "drew", "moved", "flipped", "position_changed", "activated"})
+PLACE_FACTS: Final = frozenset(
+    {"duel_started", "setup", "drew", "moved", "flipped", "position_changed", "activated", "token_made", "token_gone"}
+)
 """The facts ``AliasBook.follow`` changes places by (nothing else changes a sight)."""
 
 
@@ -262,6 +264,17 @@ class AliasBook:
             elif was and not now:
                 self._drop(vi, cid)
 
+    def remove(self, cid: int) -> None:
+        """The card no longer exists (a Token that left the field): no place, no alias."""
+        old = self.places.pop(cid, None)
+        if old is None:
+            return
+        self.sides[old.owner] += 1
+        if old.controller != old.owner:
+            self.sides[old.controller] += 1
+        for v in VIEWERS:
+            self._drop(_index(v), cid)
+
     def place_of(self, cid: int) -> Place | None:
         return self.places.get(cid)
 
@@ -317,4 +330,11 @@ class AliasBook:
             cid = int(fact["card"])
             if self.places[cid].zone in (Zone.SPELLS_TRAPS, Zone.FIELD):
                 self._turn(cid, True)
+        elif t == "token_made":
+            cid = int(fact["card"])
+            seat = int(fact["seat"])
+            self.put(cid, place("monsters", seat, seat, True))
+            self.codes = {**self.codes, shared_int(cid): shared_code(int(fact["code"]))}
+        elif t == "token_gone":
+            self.remove(int(fact["card"]))
         self.facts += 1

@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar
 from . import facts as F
 from .facts import ABSENT, Fact
 from .formats import rules_of
-from .kernel.cow import derive, new_cards, own_cards, write_card, write_player
+from .kernel.cow import add_card, derive, new_cards, own_cards, write_card, write_player
 from .kernel.interning import shared_code, shared_int
 from .kernel.memo import cards_made, forget
 from .state import NO_COUNTERS, NO_FLAGS, NO_MATERIALS, Attack, Card, Link, Modifier, Player, Resolving, State, Trigger
@@ -84,7 +84,8 @@ def fold_into(state: State, facts: list[Fact]) -> State:
 def _remove_from_zone(s: State, c: Card) -> None:
     p = write_player(s, c.controller if c.on_field else c.owner)
     if c.zone == Zone.MONSTERS:
-        p.monsters[c.slot] = None
+        if p.monsters[c.slot] == c.id:  # a swap of control put the other monster there first
+            p.monsters[c.slot] = None
     elif c.zone == Zone.SPELLS_TRAPS:
         p.spells_traps[c.slot] = None
     elif c.zone == Zone.FIELD:
@@ -216,6 +217,28 @@ def _summoned(s: State, f: F.Summoned) -> None:
     c.position_turn = s.turn
     if f.kind in ("normal", "tribute", "set"):
         write_player(s, c.controller).normal_summoned = True
+
+
+@handles(F.TokenMade)
+def _token_made(s: State, f: F.TokenMade) -> None:
+    """A Token is made on the field: a new card of the duel (``ops.make_token``)."""
+    seat = int(f.seat)
+    c = Card(id=f.card, code=shared_code(f.code), owner=seat, controller=seat, zone=Zone.DECK)
+    add_card(s, c)
+    cards_made(s)
+    c.face_up = True
+    c.position = POSITION_OF[f.position]
+    c.summoned_turn = s.turn
+    c.position_turn = s.turn
+    place(s, c, "monsters", -1 if f.slot is ABSENT else int(f.slot))
+
+
+@handles(F.TokenGone)
+def _token_gone(s: State, f: F.TokenGone) -> None:
+    """A Token that left the field ceases to exist: it is in no zone any more."""
+    c = write_card(s, f.card)
+    _remove_from_zone(s, c)
+    c.zone = Zone.GONE
 
 
 @handles(F.PositionChanged)

@@ -50,6 +50,12 @@ class CardData:
         return self.kind == "trap"
 
     @property
+    def is_token(self) -> bool:
+        """A Token: made on the field by an effect (Scapegoat's "Sheep Tokens"), never in a Deck;
+        it ceases to exist when it leaves the field (``ops.move``)."""
+        return "token" in self.monster_kinds
+
+    @property
     def extra_deck(self) -> bool:
         return any(k in self.monster_kinds for k in ("fusion", "synchro", "xyz", "link"))
 

@@ -40,7 +40,33 @@ def _load() -> dict[int, CardData]:
     return out
 
 
-CARDS: dict[int, CardData] = _load()
+def _token(code: int, name: str, attribute: str, level: int, atk: int, def_: int, made_by: str) -> CardData:
+    return CardData(
+        code=code,
+        name=name,
+        kind="monster",
+        prop="",
+        monster_kinds=("token",),
+        attribute=attribute,
+        type="Beast",
+        level=level,
+        atk=atk,
+        def_=def_,
+        text=f'A Token made by "{made_by}".',
+        group="token",
+    )
+
+
+TOKENS: tuple[CardData, ...] = (
+    # the stats the making cards print ("Sheep Tokens" (Beast-Type/EARTH/Level 1/ATK 0/DEF 0)); the
+    # passcodes are the ones the card databases give these Tokens (the making card's + 1)
+    _token(73915052, "Sheep Token", "EARTH", 1, 0, 0, "Scapegoat"),
+    _token(29843092, "Ojama Token", "LIGHT", 2, 0, 1000, "Ojama Trio"),
+)
+"""The Tokens the cards of the pool make: card data for the field, never a card of a Deck or of the
+supported list (``engine.catalog``)."""
+
+CARDS: dict[int, CardData] = {**_load(), **{t.code: t for t in TOKENS}}
 CARDS_BY_NAME: dict[str, CardData] = {c.name: c for c in CARDS.values()}
 
 

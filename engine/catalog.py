@@ -1,9 +1,9 @@
 """The supported card list: every card whose effect is implemented (or that has none).
 
-A Normal Monster needs no module; any other card is supported when a module in
-``engine/effects/`` registers its script. ``tests/test_cards_catalog.py``
-checks that each supported card has a scenario under ``tests/scenarios/cards/``
-and that ``docs/cards.md`` is this list, generated.
+A Normal Monster (or a Fusion Monster without an effect) needs no module; any other card is
+supported when a module in ``engine/effects/`` registers its script. A Token is no card of the
+list. ``tests/test_cards_catalog.py`` checks that each supported card has a scenario under
+``tests/scenarios/cards/`` and that ``docs/cards.md`` is this list, generated.
 """
 
 from __future__ import annotations
@@ -14,17 +14,24 @@ from .effects import SCRIPTS
 
 
 def is_vanilla(c: CardData) -> bool:
-    return c.is_monster and "normal" in c.monster_kinds
+    """No effect to write: a Normal Monster, or a Fusion Monster with no effect (Thousand Dragon:
+    its text names only its Fusion Materials)."""
+    return c.is_monster and ("normal" in c.monster_kinds or c.monster_kinds == ("fusion",))
+
+
+def cards() -> list[CardData]:
+    """The cards (a Token made by a card is not one: ``engine.cards.TOKENS``)."""
+    return [c for c in CARDS.values() if not c.is_token]
 
 
 def supported() -> list[CardData]:
-    out = [c for c in CARDS.values() if c.code in SCRIPTS or is_vanilla(c)]
+    out = [c for c in cards() if c.code in SCRIPTS or is_vanilla(c)]
     return sorted(out, key=lambda c: c.name)
 
 
 def unsupported() -> list[CardData]:
     ok = {c.code for c in supported()}
-    return sorted((c for c in CARDS.values() if c.code not in ok), key=lambda c: c.name)
+    return sorted((c for c in cards() if c.code not in ok), key=lambda c: c.name)
 
 
 def _kind(c: CardData) -> str:

@@ -45,7 +45,7 @@ from .formats import format_of, rules_of
 from .kernel.caches import held_ids
 from .ops import destroy, miss_timing, raise_event, send_to_grave
 from .state import Card, Link, State
-from .stats import activation_locked, is_negated
+from .stats import activation_locked, can_target, is_negated, target_filter, tributable_for_summon
 from .types import MAIN_PHASES, CardFlag, ChoiceKind, EventKind, Step, WireAction, Zone, other
 
 
@@ -312,21 +312,31 @@ def _options(s: State, card: Card, idx: int, eff: Effect, seat: int) -> list[Wir
     """Every fully specified activation of one effect: targets x costs x choices."""
     out: list[WireAction] = []
     costs = eff.cost_options(s, card, seat) if eff.cost_options else [[]]
+    rules = target_filter(s, card, seat)  # targets that may not be chosen (King Dragun's Dragons)
     if eff.modes is not None:
         # each (targets, choose): the choice decides what it targets (Cliff the Trap Remover)
         for tg, ch in eff.modes(s, card, seat):
+            if rules and not _may_target(s, card, seat, tg, rules):
+                continue
             for cost in costs:
                 out.append(_activation(card, idx, tg, cost, ch))
         return out
     choices: list[list[Any]] = eff.choices(s, card, seat) if eff.choices else [[]]
     fits = eff.fits
     for tg in eff.targets(s, card, seat):
+        if rules and not _may_target(s, card, seat, tg, rules):
+            continue  # the choice names a target that may not be chosen: it is left out
         for cost in costs:
             if fits is not None and not fits(s, card, seat, tg, cost):
                 continue
             for ch in choices:
                 out.append(_activation(card, idx, tg, cost, ch))
     return out
+
+
+def _may_target(s: State, card: Card, seat: int, tg: list[int], rules: list[tuple[Card, Any]]) -> bool:
+    cards = s.cards
+    return all(can_target(s, cards[t], card, seat, rules) for t in tg)
 
 
 def _activation(card: Card, idx: int, tg: list[int], cost: list[int], ch: list[Any]) -> WireAction:
@@ -549,8 +559,12 @@ def _resolve_link(ctx: Ctx, link: Link, n: int) -> None:
 def _negated_on_field(s: State, card: Card) -> bool:
     """A Spell/Trap on the field whose effects a continuous effect negates as its link resolves
     (Jinzo: "Negate all Trap Card effects on the field", Summoned face-up by a link above it): its
-    effect does nothing, though its activation was not negated (ruling CH-8)."""
-    return card.on_field and not card.data.is_monster and is_negated(s, card)
+    effect does nothing, though its activation was not negated (ruling CH-8). So does the effect
+    of a face-up monster whose effects are negated then (Fiend Skull Dragon: "Negate the effects
+    of Flip Effect Monsters")."""
+    if card.data.is_monster:
+        return card.zone == Zone.MONSTERS and card.face_up and is_negated(s, card)
+    return card.on_field and is_negated(s, card)
 
 
 def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
@@ -571,6 +585,8 @@ def _finish_link(ctx: Ctx, link: Link, n: int) -> None:
         # "After this card's activation, it remains on the field" (Swords of Revealing Light)
         remains = sc_ is not None and sc_.remains_on_field
         stays = (card.data.prop in ("field", "equip", "continuous") or remains) and not link.negated
+        if stays and card.data.prop == "equip" and card.equipped_to is None:
+            stays = False  # an Equip Spell that equipped no monster goes to the Graveyard (ruling EQ-30)
         if not stays:
             send_to_grave(ctx, card, reason="rule")
         elif eff.kind == "spell" and card.data.prop == "field" and rules_of(s).one_field_spell:
@@ -673,7 +689,10 @@ def trigger_group(s: State) -> list[int]:
 
 
 def tribute_options(s: State, seat: int, n: int) -> list[list[int]]:
-    mons = [c for c in s.players[seat].monsters if c is not None]
+    """The sets of ``n`` monsters ``seat`` may Tribute for a Tribute Summon or Set (not a Sheep
+    Token, ``stats.tributable_for_summon``)."""
+    cards = s.cards
+    mons = [c for c in s.players[seat].monsters if c is not None and tributable_for_summon(s, cards[c])]
     return [list(combo) for combo in combinations(mons, n)]
 
 

@@ -16,6 +16,7 @@ from .actions import (
     EndBattlePhase,
     EndTurn,
     EnterBattlePhase,
+    FinishTurn,
     FlipSummon,
     NextPhase,
     Pass,
@@ -40,7 +41,7 @@ from .legal import find_legal, trigger_indices
 from .main_phase import change_position, flip_summon, set_spell_trap, summon, would_be_summoned
 from .ops import move, send_to_grave
 from .state import Card, State
-from .types import ChoiceKind, EventKind, Fact, IllegalAction, Position, Zone, other
+from .types import FINISH, ChoiceKind, EventKind, Fact, IllegalAction, Position, Zone, other
 
 
 def _procedure_summon(ctx: Ctx, seat: int, card: Card, cost: list[int], position: str) -> None:
@@ -121,6 +122,8 @@ def perform(ctx: Ctx, seat: int, action: Action) -> None:
             ctx.emit(Passed(seat=seat, intent="battle"))
         case EndTurn():
             ctx.emit(Passed(seat=seat, intent="end"))
+        case FinishTurn():
+            ctx.emit(Passed(seat=seat, intent=FINISH))  # passes every later window of the turn (``flow``)
         case Activate():
             _activate(ctx, seat, action)
         case Summon(procedure=True):

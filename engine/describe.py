@@ -239,6 +239,17 @@ def _summoned(fact: WireFact, name_of: NameOf | None) -> str | None:
     return f"  {SEAT[fact['seat']]} {how.get(str(fact.get('kind')), 'summons')} {_card(fact, name_of)}"
 
 
+@narrates(F.TokenMade)
+def _token_made(fact: WireFact, name_of: NameOf | None) -> str | None:
+    side = "" if fact.get("summoner") == fact.get("seat") else f" on {SEAT[fact['seat']]}'s side"
+    return f"  {SEAT[fact['summoner']]} Special Summons {_card(fact, name_of)}{side}"
+
+
+@narrates(F.TokenGone)
+def _token_gone(fact: WireFact, name_of: NameOf | None) -> str | None:
+    return f"    {_by_id(fact.get('card'), name_of, 'a Token')} ceases to exist"
+
+
 @narrates(F.Activated)
 def _activated(fact: WireFact, name_of: NameOf | None) -> str | None:
     effect = "" if int(fact.get("effect", 1)) == 1 else f" (effect {fact['effect']})"
@@ -256,8 +267,10 @@ def _triggered(fact: WireFact, name_of: NameOf | None) -> str | None:
 def _passed(fact: WireFact, name_of: NameOf | None) -> str | None:
     if fact.get("intent") == "battle":
         return f"  {SEAT[fact['seat']]} moves to the Battle Phase"
+    if fact.get("intent") == "finish":
+        return f"  {SEAT[fact['seat']]} " + ("passes (ending the turn)" if fact.get("auto") else "ends the turn")
     if fact.get("intent") == "end":
-        return f"  {SEAT[fact['seat']]} ends the turn"
+        return f"  {SEAT[fact['seat']]} moves on towards the End Phase"
     if fact.get("intent") == "next":
         return f"  {SEAT[fact['seat']]} moves on"
     return f"  {SEAT[fact['seat']]} passes" + (" (nothing to activate)" if fact.get("auto") else "")
@@ -305,6 +318,10 @@ def _note(fact: WireFact, name_of: NameOf | None) -> str | None:
         return f"    {card}: the die shows {fact.get('result')}"
     if fact.get("what") == "random_discard":
         return f"    {card} is picked at random from {SEAT[int(fact.get('seat', 0))]}'s hand"
+    if fact.get("what") == "coin_toss":
+        return f"    {card}: the coin shows {fact.get('result')}"
+    if fact.get("what") == "effects_negated":
+        return f"    the effects of {card} are negated"
     return None
 
 

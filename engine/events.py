@@ -72,6 +72,7 @@ class GameEvent(TypedDict, total=False):
     controller: int
     how: str  # summoned: normal, tribute, special, flip, fusion, set
     came_from: str  # summoned by an effect: the zone it was Special Summoned from (Card of Safe Return)
+    summoner: int  # summoned (a Token): the player who Summoned it, maybe not its controller (Ojama Trio)
     link: int  # activated: its chain link
     phase: str  # phase_start
     attacker: int
@@ -85,6 +86,7 @@ class GameEvent(TypedDict, total=False):
     face_up: bool
     position: str
     equip_spell: bool  # it left the field as an Equip Spell Card (ruling EQ-1)
+    equipped_to: int  # destroyed, card_left_field: the monster the card equipped as it left
     amount: int  # battle_damage
     destroyed: list[int]  # after_damage_calculation, damage_step_end: the monsters battle destroyed
     calculated: bool

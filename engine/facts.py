@@ -376,19 +376,21 @@ class ExtraBattlePhase(Fact):
 
 @fact
 class Priority(Fact):
-    """a seat gets priority"""
+    """a seat gets priority (`intent`: where the turn player's passes now take the turn: `end` or
+    `finish` carried into a new phase or step; nil: a chain resolved while the turn player was
+    ending the turn, and the decision is its own again)"""
 
     t: ClassVar[str] = "priority"
     SENT: ClassVar[Sent] = public("seat", "passes", "intent")
     seat: int
     passes: int
-    intent: str | Absent = ABSENT
+    intent: str | Absent | None = ABSENT
 
 
 @fact
 class Passed(Fact):
-    """a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on; `auto`: passed by the rules
-    because it had nothing to activate)"""
+    """a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on, `finish` when it ends the
+    turn; `auto`: passed by the rules because it had nothing to activate, or because it is ending the turn)"""
 
     t: ClassVar[str] = "passed"
     SENT: ClassVar[Sent] = public("seat", "intent", "auto")
@@ -497,6 +499,30 @@ class Flipped(Fact):
 
 
 @fact
+class TokenMade(Fact):
+    """a Token is Special Summoned: made face-up in a Monster Zone of `seat` (`summoner`: the player
+    who Summons it)"""
+
+    t: ClassVar[str] = "token_made"
+    SENT: ClassVar[Sent] = moving("seat", "summoner", "position", "slot")
+    card: int
+    code: int
+    seat: int
+    summoner: int
+    position: str
+    slot: int | Absent = ABSENT
+
+
+@fact
+class TokenGone(Fact):
+    """a Token that left the field ceases to exist"""
+
+    t: ClassVar[str] = "token_gone"
+    SENT: ClassVar[Sent] = moving()
+    card: int
+
+
+@fact
 class Activated(Fact):
     """a card or effect was activated as chain link `link`; `data`: `{cost, choose}` chosen at activation"""
 
@@ -590,8 +616,8 @@ class ChainResolved(Fact):
 @fact
 class Note(Fact):
     """a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both players),
-    `die_roll` and `coin_toss` (`result`), `random_discard` (a card picked at random from
-    `seat`'s hand, discarded next)"""
+    `die_roll` and `coin_toss` (`result`), `effects_negated` (a card's effects are negated),
+    `random_discard` (a card picked at random from `seat`'s hand, discarded next)"""
 
     t: ClassVar[str] = "note"
     SENT: ClassVar[Sent] = with_cards(("what", "link", "seat", "result"), cards=("card",), public_codes=("code",))

@@ -24,6 +24,7 @@ from .battle import battle_step, damage_step, end_step, start_step
 from .chain import (
     activate_trigger,
     activation_actions,
+    open_state,
     resolve_chain,
     summon_window_skips,
     trigger_actions,
@@ -33,6 +34,8 @@ from .ctx import Ctx
 from .decisions import PendingChoice
 from .effects.base import SCRIPTS
 from .facts import (
+    ABSENT,
+    Absent,
     AttackEnded,
     Choice,
     DelayedDone,
@@ -52,8 +55,8 @@ from .legal import legal_actions
 from .main_phase import complete_summon
 from .ops import change_position, control_to, destroy, draw, raise_event, roster, script_tables
 from .state import State
-from .stats import continuous_sources, forced_to_defense
-from .types import CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Zone, other
+from .stats import continuous_sources, forced_to_defense, has_free_zone
+from .types import FINISH, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Zone, other
 
 HAND_LIMIT: Final = 6
 MAX_LOOP: Final = 10_000
@@ -128,11 +131,24 @@ def _go_to(ctx: Ctx, phase: Phase) -> None:
     if row.enter is not None:
         row.enter(ctx)
         return
+    carry = finishing(s)  # read before ``PhaseBegan`` clears the intent
     ctx.emit(PhaseBegan(phase=phase))
     if row.on_entry is not None:
         row.on_entry(ctx)
     raise_event(ctx, {"kind": "phase_start", "phase": phase, "seat": s.turn_player})
-    ctx.emit(Priority(seat=s.turn_player, passes=0))
+    ctx.emit(Priority(seat=s.turn_player, passes=0, intent=carry))
+
+
+def finishing(s: State) -> str | Absent:
+    """The intent a phase or step entered now carries over: ``FINISH`` while the turn player
+    ends the turn (``finish_turn``), for the ``Priority`` fact that opens its window (the
+    ``PhaseBegan`` fact clears the intent); otherwise none (``ABSENT``: the fact as it always was)."""
+    return FINISH if s.intent == FINISH else ABSENT
+
+
+def ending(intent: str | None) -> bool:
+    """Whether the turn player asked to go to the End Phase (``end_turn``) or to end the turn."""
+    return intent == "end" or intent == FINISH
 
 
 def go_to_end_phase(ctx: Ctx, reason: str) -> None:
@@ -154,7 +170,7 @@ def _return_control(ctx: Ctx) -> None:
         if back is None or c.zone != Zone.MONSTERS:
             continue
         ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=None))
-        if c.controller != back and None in s.players[back].monsters:
+        if c.controller != back and has_free_zone(s, back):
             control_to(ctx, c, back, face_up=c.face_up)
 
 
@@ -181,7 +197,7 @@ def _after_standby(ctx: Ctx, intent: str | None) -> None:
         _go_to(ctx, Phase.MAIN1)
         return
     ctx.emit(SkipPhase(phase=Phase.MAIN1, now=True))
-    if intent != "end" and start_step.may_enter(s):
+    if not ending(intent) and start_step.may_enter(s):
         start_step.enter(ctx)
     else:
         _go_to(ctx, Phase.END)
@@ -235,9 +251,10 @@ def _after_end_step(ctx: Ctx, intent: str | None) -> None:
     if back:
         # a special Battle Phase (Last Turn) is over: the turn goes on from the phase it
         # interrupted, without entering that phase again (ruling CARD-1)
+        carry = finishing(s)
         ctx.emit(PhaseBegan(phase=PHASE_ORDER[back[0]]))
-        ctx.emit(Priority(seat=s.turn_player, passes=0))
-    elif intent == "end" or Phase.MAIN2 in s.skip:
+        ctx.emit(Priority(seat=s.turn_player, passes=0, intent=carry))
+    elif ending(intent) or Phase.MAIN2 in s.skip:
         _go_to(ctx, Phase.END)
     elif start_step.another_follows(s):
         # ruling BP-6: a granted Battle Phase begins right after this one's End Step; Main
@@ -285,12 +302,106 @@ BATTLE_STEPS: Final[dict[Step, StepRow]] = {
 }
 
 
+# ------------------------------------------------------------------ where each move goes
+#
+# What ``advance`` would do, said without doing it, for the clients' buttons (the view's
+# ``moves``): tests/engine/test_moves.py plays every move of many duels and checks that the
+# turn lands where ``destination`` said.
+
+NEXT_TURN: Final = "next_turn"
+"""A destination: the turn ends (after the End Phase's discard, if any)."""
+
+MOVE_INTENTS: Final[dict[str, str | None]] = {
+    "next_phase": "next",
+    "end_battle_phase": "next",
+    "enter_battle_phase": "battle",
+    "end_turn": "end",
+    "finish_turn": FINISH,
+}
+"""The intent of each move through the turn (``engine.decide.perform``); a plain pass keeps the
+intent the state has."""
+
+
+def _entered(s: State, phase: Phase) -> str:
+    """The phase ``_go_to(phase)`` enters: the rows' ``skipped``, followed without their facts."""
+    while phase in s.skip:
+        if phase == Phase.STANDBY:
+            phase = Phase.MAIN1
+        elif phase == Phase.MAIN1:
+            phase = Phase.END if Phase.BATTLE in s.skip or s.battle_phases == 0 else Phase.MAIN2
+        elif phase in (Phase.BATTLE, Phase.MAIN2):
+            phase = Phase.MAIN2 if phase == Phase.BATTLE else Phase.END
+        else:
+            break
+    return "battle/start" if phase == Phase.BATTLE else phase.value
+
+
+def destination(s: State, intent: str | None) -> str:
+    """Where the turn goes when both players pass on an empty chain with ``intent`` (the turn
+    player's: ``MOVE_INTENTS``): the phase entered (``standby`` ... ``end``), a step of the
+    Battle Phase (``battle/start``, ``battle/battle``, ``battle/end``, ``battle/damage``), or
+    ``next_turn``. ``finish_turn`` goes to ``next_turn`` however many windows lie between."""
+    if intent == FINISH or s.phase == Phase.END:
+        return NEXT_TURN
+    phase = s.phase
+    if phase == Phase.DRAW:
+        return _entered(s, Phase.STANDBY)
+    if phase == Phase.STANDBY:
+        if Phase.MAIN1 not in s.skip:
+            return _entered(s, Phase.MAIN1)
+        return "battle/start" if not ending(intent) and start_step.may_enter(s) else _entered(s, Phase.END)
+    if phase == Phase.MAIN1:
+        if intent in (None, "battle", "next") and start_step.may_enter(s):
+            return "battle/start"
+        return _entered(s, Phase.END)
+    if phase == Phase.MAIN2:
+        return "battle/start" if intent == "battle" and start_step.may_enter(s) else _entered(s, Phase.END)
+    step = s.step
+    if step == Step.START:
+        return "battle/battle"
+    if step == Step.BATTLE:
+        return "battle/end" if s.attack is None else "battle/damage"
+    if step == Step.END:
+        back = [m.value for m in s.modifiers if m.op == "flag" and m.stat == LingeringFlag.RESUME_PHASE]
+        if back:
+            return PHASE_ORDER[back[0]].value
+        if ending(intent) or Phase.MAIN2 in s.skip:
+            return _entered(s, Phase.END)
+        return "battle/start" if start_step.another_follows(s) else _entered(s, Phase.MAIN2)
+    return "battle/damage"
+
+
+def moves(s: State) -> dict[str, str] | None:
+    """For the seat that has priority in an open game state outside the Damage Step: where each of
+    its moves through the turn goes (``destination``), by its ``do`` (``pass`` included); None
+    elsewhere. The same for every viewer: the phase, the skips and the intents are public."""
+    if s.finished or s.step == Step.DAMAGE or s.attack is not None or not open_state(s):
+        return None
+    seat = s.priority
+    out = {"pass": destination(s, s.intent)}
+    if seat == s.turn_player:
+        for a in legal_actions(s, seat):
+            intent = MOVE_INTENTS.get(a["do"], "")
+            if intent != "":
+                out[a["do"]] = destination(s, intent)
+    return out
+
+
 def _auto_pass_wanted(s: State) -> bool:
     """Match option ``auto_pass``: skip a window for a player who can do nothing but pass."""
     if not s.options.get("auto_pass"):
         return False
     acts = legal_actions(s, s.priority)
     return all(a["do"] == "pass" for a in acts)
+
+
+def _finishing_pass(s: State) -> bool:
+    """The turn player ends the turn (``finish_turn``): each window of the turn that opens for it
+    on an empty chain is passed for it (the opponent is still asked in each). Where it may not
+    pass (an attack it must declare) it is asked."""
+    if s.intent != FINISH or s.priority != s.turn_player or not open_state(s):
+        return False
+    return any(a["do"] == "pass" for a in legal_actions(s, s.priority))
 
 
 SELF_DESTROYING: Final[tuple[str, ...]] = ("self_destroying",)
@@ -415,6 +526,9 @@ def settle(ctx: Ctx) -> None:
         if summon_window_skips(s):
             ctx.emit(Passed(seat=s.priority, auto=True))  # not given the summoning window (ruling SUM-3)
             continue
+        if _finishing_pass(s):
+            ctx.emit(Passed(seat=s.priority, intent=FINISH, auto=True))
+            continue
         if _auto_pass_wanted(s):
             ctx.emit(Passed(seat=s.priority, auto=True))
             continue
@@ -435,7 +549,8 @@ def _after_chain(ctx: Ctx) -> None:
     if complete_summon(ctx):
         auto_pass_turn_player(ctx)  # the chain did not negate the Summon waiting for it (ruling SUM-3)
         return
-    ctx.emit(Priority(seat=s.turn_player, passes=0))
+    # while the turn player ends the turn, a chain that resolved gives it the decision back
+    ctx.emit(Priority(seat=s.turn_player, passes=0, intent=None if s.intent == FINISH else ABSENT))
 
 
 def auto_pass_turn_player(ctx: Ctx) -> None:

@@ -20,7 +20,7 @@ from .kernel import memo
 from .main_phase import summon_actions
 from .owed import owed_by, pending
 from .state import State
-from .stats import can_summon
+from .stats import can_summon, summons_locked
 from .types import ChoiceKind, IllegalAction, Phase, Step, Zone, other
 
 PASS: Final[WireAction] = {"do": "pass"}
@@ -43,11 +43,7 @@ def _legal_actions(s: State, seat: int) -> list[WireAction]:
     out: list[WireAction] = []
     out.extend(activation_actions(s, seat))
     if seat == s.turn_player and open_state(s):
-        out.extend(
-            a
-            for a in summon_actions(s, seat)
-            if a["do"] != "summon" or can_summon(s, s.cards[a["card"]], seat, "normal")
-        )
+        out.extend(a for a in summon_actions(s, seat) if _summon_allowed(s, seat, a))
         out.extend(procedure_actions(s, seat))
         out.extend(battle_step.attack_actions(s, seat))
         out.extend(_phase_actions(s))
@@ -60,8 +56,20 @@ def _legal_actions(s: State, seat: int) -> list[WireAction]:
         and s.attack is None
     ):
         if battle_step.forced_attack_pending(s):
-            out = [a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase")]
+            out = [
+                a for a in out if a["do"] not in ("pass", "end_battle_phase", "end_turn", "next_phase", "finish_turn")
+            ]
     return out
+
+
+def _summon_allowed(s: State, seat: int, a: WireAction) -> bool:
+    """A Normal Summon the rules allow (``stats.can_summon``); a monster Set unless the player
+    may Summon nothing this turn (Scapegoat, ``stats.summons_locked``)."""
+    if a["do"] == "summon":
+        return can_summon(s, s.cards[a["card"]], seat, "normal")
+    if a["do"] == "set" and s.cards[a["card"]].data.is_monster:
+        return not summons_locked(s, seat)
+    return True
 
 
 def procedure_actions(s: State, seat: int) -> list[WireAction]:
@@ -83,13 +91,16 @@ def procedure_actions(s: State, seat: int) -> list[WireAction]:
 
 
 def _phase_actions(s: State) -> list[WireAction]:
+    """The turn player's moves through the turn (``engine.flow``; where each goes: ``flow.destination``)."""
     out: list[WireAction] = []
     if s.phase == Phase.BATTLE and s.step in (Step.START, Step.END):
         out.append({"do": "next_phase"})
+        out.append({"do": "finish_turn"})
         return out
     if s.phase == Phase.BATTLE and s.step == Step.BATTLE and s.attack is None:
         out.append({"do": "end_battle_phase"})
         out.append({"do": "end_turn"})
+        out.append({"do": "finish_turn"})
         return out
     if s.phase == Phase.BATTLE:
         return out
@@ -105,6 +116,8 @@ def _phase_actions(s: State) -> list[WireAction]:
     )
     if s.phase in (Phase.MAIN1, Phase.MAIN2, Phase.STANDBY, Phase.DRAW) and not forced:
         out.append({"do": "end_turn"})
+    if not forced:
+        out.append({"do": "finish_turn"})
     return out
 
 

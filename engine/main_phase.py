@@ -15,7 +15,7 @@ from .events import GameEvent
 from .facts import ABSENT, Event, Flag, PositionChanged, Priority, Summoned, Used
 from .ops import move, raise_event, send_to_grave
 from .state import Card, State
-from .stats import can_set, can_summon, position_locked
+from .stats import can_set, can_summon, cannot_normal_summon, free_zones, position_locked
 from .types import MAIN_PHASES, CardFlag, EventKind, Position, WireAction, Zone, other
 
 
@@ -28,11 +28,11 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
         return []
     out: list[WireAction] = []
     p = s.players[seat]
-    free = p.monsters.count(None)
+    free = free_zones(s, seat)
     if not p.normal_summoned:
         for cid in p.hand:
             c = s.cards[cid]
-            if not c.data.is_monster or c.data.extra_deck or "special-summon" in c.data.monster_kinds:
+            if not c.data.is_monster or c.data.extra_deck or cannot_normal_summon(c.data):
                 continue
             n = c.data.tributes_needed
             settable = can_set(s, c, seat)
@@ -56,6 +56,8 @@ def summon_actions(s: State, seat: int) -> list[WireAction]:
             # a monster that declared an attack this turn changes its battle position no more,
             # not even by a Flip Summon (seed 002: even an attack that ended without battle)
             continue
+        if position_locked(s, c):
+            continue  # Thousand-Eyes Restrict, Creature Swap
         if not c.face_up:
             if can_summon(s, c, seat, "flip") and not position_locked(s, c):
                 out.append({"do": "flip_summon", "card": c.id})

@@ -39,6 +39,8 @@ from .facts import (
     Rng,
     Shuffled,
     Summoned,
+    TokenGone,
+    TokenMade,
     TriggerDone,
     Triggered,
     Used,
@@ -52,7 +54,10 @@ from .stats import (
     effect_indestructible,
     equipped_as_spell,
     forbidden_key,
+    free_zone_slots,
+    has_free_zone,
     is_negated,
+    locked_zones,
     needs_proper_summon,
     properly_summoned,
     unaffected,
@@ -89,6 +94,7 @@ def move(
         to = "extra"  # a Fusion, Synchro or Xyz Monster returns to the Extra Deck
     followers = _followers(ctx, c) if leaving else []
     was_controller = c.controller
+    was_equipped_to = c.equipped_to
     shown = to in PUBLIC_ZONES if face_up is ABSENT else face_up
     code: int | Absent = ABSENT
     private: int | Absent = ABSENT
@@ -99,6 +105,9 @@ def move(
     elif to in PUBLIC_ZONES and not shown and c.zone == Zone.HAND:
         code, private = c.code, c.controller
     properly = c.zone == Zone.MONSTERS and to in (Zone.GRAVEYARD, Zone.BANISHED) and needs_proper_summon(c)
+    slot: int | Absent = ABSENT
+    if to == Zone.MONSTERS and c.zone != Zone.MONSTERS:
+        slot = monster_slot(ctx.s, c.controller if isinstance(controller, Absent) else controller)
     ctx.emit(
         Moved(
             card=c.id,
@@ -109,6 +118,7 @@ def move(
             top=top,
             reason=reason,
             face_up=face_up,
+            slot=slot,
             code=code,
             private=private,
         )
@@ -129,7 +139,20 @@ def move(
             "to": to,
             "controller": was_controller,
         }
+        if was_equipped_to is not None:
+            event["equipped_to"] = was_equipped_to  # the monster it equipped (Snatch Steal)
         raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
+        if c.data.is_token and c.zone != Zone.GONE:
+            ctx.emit(TokenGone(card=c.id))  # a Token that leaves the field ceases to exist
+
+
+def monster_slot(s: State, seat: int) -> int | Absent:
+    """The Monster Zone a monster put on ``seat``'s side goes to when some zones cannot be used
+    (Ojama King: the first free one that may be used); ABSENT otherwise (the first free one)."""
+    if not locked_zones(s, seat):
+        return ABSENT
+    slots = free_zone_slots(s, seat)
+    return slots[0] if slots else ABSENT
 
 
 def banished_on_leaving(s: State, c: Card) -> bool:
@@ -209,6 +232,7 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
     controller = c.controller
     face_up = c.face_up  # "If this face-up card is destroyed" (Giant Kozaky, Zombie Mammoth)
     as_spell = equipped_as_spell(c)
+    equipped_to = c.equipped_to
     ctx.emit(Destroyed(card=c.id, code=c.code, reason=reason, by=by))
     to = send_to_grave(ctx, c, reason=reason, by=by, banish=banish)
     event: GameEvent = {
@@ -220,6 +244,8 @@ def destroy(ctx: Ctx, c: Card, reason: str = "effect", by: int | None = None, ba
         "controller": controller,
         "face_up": face_up,
     }
+    if equipped_to is not None:
+        event["equipped_to"] = equipped_to  # the monster it equipped (Premature Burial)
     raise_event(ctx, {**event, "equip_spell": True} if as_spell else event)
 
 
@@ -311,15 +337,47 @@ def draw(ctx: Ctx, seat: int, n: int = 1) -> None:
         ctx.emit(Drew(seat=seat, card=cid, code=ctx.s.cards[cid].code, private=seat))
 
 
-def special_summon(ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True) -> bool:
+def special_summon(
+    ctx: Ctx, c: Card, seat: int, position: str = "attack", face_up: bool = True, how: str = "special"
+) -> bool:
+    """Special Summon ``c`` to ``seat``'s side by an effect (``how``: "special", or "extra" for a
+    Special Summon from the Fusion Deck that counts as its proper Summon, ruling SUM-31); False
+    if it may not be Summoned (``stats.can_summon``) or there is no free Monster Zone."""
     s = ctx.s
-    if None not in s.players[seat].monsters or not can_summon(s, c, seat, "special"):
+    if not has_free_zone(s, seat) or not can_summon(s, c, seat, how):
         return False
     came_from = c.zone
     move(ctx, c, "monsters", controller=seat, position=position, face_up=face_up)
     ctx.emit(Summoned(card=c.id, code=c.code, kind="special", seat=seat, layout=Summoned.SEAT_LAST))
+    if how == "extra" and not properly_summoned(s, c):
+        ctx.emit(Used(key=f"proper_summon:{c.id}"))  # it may be revived later (ruling SUM-1)
     raise_event(ctx, {"kind": "summoned", "card": c.id, "how": "special", "seat": seat, "came_from": came_from})
     return True
+
+
+def make_token(ctx: Ctx, code: int, seat: int, by: int, position: str = "defense") -> Card | None:
+    """Special Summon a Token (``code``: ``engine.cards.TOKENS``) face-up in ``position`` to
+    ``seat``'s side of the field, Summoned by ``by`` (Scapegoat, Ojama Trio): a new card of the
+    duel, which ceases to exist when it leaves the field (``move``). None without a free Monster
+    Zone. Whether it may be Summoned is the caller's to check (``stats.can_summon_token``)."""
+    s = ctx.s
+    if not has_free_zone(s, seat):
+        return None
+    cid = max(s.cards, default=0) + 1
+    ctx.emit(TokenMade(card=cid, code=code, seat=seat, summoner=by, position=position, slot=monster_slot(s, seat)))
+    raise_event(ctx, {"kind": "summoned", "card": cid, "how": "special", "seat": seat, "summoner": by})
+    return s.cards[cid]
+
+
+def negate_pending_triggers(ctx: Ctx, c: Card) -> None:
+    """The effects of ``c`` are negated (Dark Balter the Terrible: "The effect of an Effect
+    Monster that this monster destroys as a result of battle is negated"): its trigger effects
+    waiting to be activated are dropped (a ``note`` says why)."""
+    s = ctx.s
+    waiting = [i for i, t in enumerate(s.triggers) if t.card == c.id]
+    ctx.emit(Note(what="effects_negated", card=c.id, code=c.code))
+    for i in reversed(waiting):
+        ctx.emit(TriggerDone(index=i, skipped=True))
 
 
 def set_counters(ctx: Ctx, c: Card, name: Counter, count: int) -> None:
@@ -503,11 +561,45 @@ def equip(ctx: Ctx, card: Card, to: Card, atk: int = 0) -> None:
         ctx.emit(Flag(card=card.id, name=CardFlag.EQUIP_ATK, value=atk))
 
 
+def equip_monster(ctx: Ctx, c: Card, to: Card) -> bool:
+    """Equip the monster card ``c`` (from a Monster Zone) to ``to`` as an Equip Card (Thousand-Eyes
+    Restrict): it goes face-up to a Spell & Trap Zone of ``to``'s controller, a Spell Card there
+    with no monster effects (ruling EQ-1). Leaving its Monster Zone, it takes its followers with
+    it (its Equip Cards are destroyed, its Xyz Materials sent: rulings LF-1, EQ-2), and a monster
+    that had to be properly Summoned was (SUM-1). False without a free Spell & Trap Zone."""
+    s = ctx.s
+    seat = to.controller
+    if None not in s.players[seat].spells_traps:
+        return False
+    followers = _followers(ctx, c) if c.zone == Zone.MONSTERS else []
+    if c.zone == Zone.MONSTERS and needs_proper_summon(c) and not properly_summoned(s, c):
+        ctx.emit(Used(key=f"proper_summon:{c.id}"))
+    ctx.emit(
+        Moved(
+            card=c.id,
+            code=c.code,
+            to=Zone.SPELLS_TRAPS,
+            controller=seat,
+            face_up=True,
+            reason="equip",
+            from_=c.zone,
+            layout=Moved.CODE_FIRST,
+        )
+    )
+    equip(ctx, c, to)
+    for f in followers:
+        if f.zone == Zone.XYZ_MATERIAL:
+            send_to_grave(ctx, f, reason="rule")
+        elif f.on_field:
+            destroy(ctx, f, reason="rule")
+    return True
+
+
 def take_control(ctx: Ctx, c: Card, seat: int) -> None:
-    """``seat`` takes control of the face-up monster ``c`` until the End Phase (Enemy Controller,
-    Earthbound Immortal Uru); control returns to its owner when the End Phase starts
-    (``flow``)."""
-    control_to(ctx, c, seat, face_up=True)
+    """``seat`` takes control of the monster ``c`` until the End Phase, in its position (Enemy
+    Controller, Earthbound Immortal Uru, Brain Control; Mind Control, a face-down one too);
+    control returns to its owner when the End Phase starts (``flow``)."""
+    control_to(ctx, c, seat, face_up=c.face_up)
     ctx.emit(Flag(card=c.id, name=CardFlag.RETURN_TO, value=c.owner))
 
 
@@ -522,9 +614,44 @@ def control_to(ctx: Ctx, c: Card, seat: int, face_up: bool) -> None:
             position=c.position,
             face_up=face_up,
             reason="control",
+            slot=monster_slot(ctx.s, seat),
             layout=Moved.CODE_FIRST,
         )
     )
+
+
+def swap_control(ctx: Ctx, a: Card, b: Card) -> None:
+    """Switch control of the monsters ``a`` and ``b`` (of different controllers) at once, each
+    into the other's Monster Zone, in its position (Creature Swap): it needs no free zone."""
+    slot_a, slot_b = a.slot, b.slot
+    seat_a, seat_b = a.controller, b.controller
+    for c, seat, slot in ((a, seat_b, slot_b), (b, seat_a, slot_a)):
+        ctx.emit(
+            Moved(
+                card=c.id,
+                code=c.code,
+                to=Zone.MONSTERS,
+                controller=seat,
+                position=c.position,
+                face_up=c.face_up,
+                reason="control",
+                slot=slot,
+                layout=Moved.CODE_FIRST,
+            )
+        )
+
+
+def return_control(ctx: Ctx, c: Card) -> None:
+    """Control of the monster ``c`` returns to its owner now (Snatch Steal leaves the field; ruling
+    EQ-30), in the position it is in; with no free Monster Zone on the owner's side it is sent to
+    the Graveyard."""
+    s = ctx.s
+    if c.zone != Zone.MONSTERS or c.controller == c.owner:
+        return
+    if has_free_zone(s, c.owner):
+        control_to(ctx, c, c.owner, face_up=c.face_up)
+    else:
+        send_to_grave(ctx, c, reason="rule")
 
 
 def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
@@ -536,6 +663,23 @@ def banish_when_it_leaves(ctx: Ctx, c: Card) -> None:
 def forbid_attack_this_turn(ctx: Ctx, c: Card) -> None:
     """ "It cannot declare an attack this turn" (Jurrac Guaiba; ruling BS-7)."""
     ctx.emit(Flag(card=c.id, name=CardFlag.CANNOT_ATTACK_TURN, value=ctx.s.turn))
+
+
+def allow_second_attack(ctx: Ctx, c: Card) -> None:
+    """ "It can attack once again in a row" (Black Luster Soldier): one more attack in this Battle
+    Phase, lost if another monster attacks first (ruling BS-30; ``battle_step.attacks_allowed``)."""
+    ctx.emit(Flag(card=c.id, name=CardFlag.EXTRA_ATTACK, value=[ctx.s.turn, ctx.s.battle_phases]))
+
+
+def forbid_tribute_this_turn(ctx: Ctx, c: Card) -> None:
+    """ "It cannot be Tributed" for the rest of this turn (Mind Control; ``stats.tributable``)."""
+    ctx.emit(Flag(card=c.id, name=CardFlag.NO_TRIBUTE, value=ctx.s.turn))
+
+
+def forbid_position_change_this_turn(ctx: Ctx, c: Card) -> None:
+    """ "Cannot change their battle positions for the rest of this turn" (Creature Swap;
+    ``stats.position_locked``)."""
+    ctx.emit(Flag(card=c.id, name=CardFlag.NO_POSITION_CHANGE, value=ctx.s.turn))
 
 
 def restrict_attack(ctx: Ctx, c: Card, battle_phase: list[int], only: int, must: bool) -> None:

@@ -14,7 +14,7 @@ from .apply import apply_facts
 from .battle.battle_step import attacks_remaining
 from .cards import CARDS_BY_NAME
 from .decide import decide as engine_decide
-from .facts import FACTS
+from .facts import FACTS, TokenMade
 from .kernel.hashing import state_hash
 from .legal import legal_actions, matches, normalize
 from .owed import pending
@@ -144,6 +144,7 @@ class Runner:
         self.auto = bool(doc.get("auto_pass", False))
         self.current = -1  # the step being run
         self.asked_at: int | None = None  # the step during which the pending question was asked
+        self.tokens: dict[str, int] = {}  # Tokens made during the steps, by name (``label_token``)
 
     def waiting(self) -> int | None:
         p = pending(self.state)
@@ -156,6 +157,17 @@ class Runner:
         self.state = apply_facts(self.state, facts)
         if self.state.choice is not None and self.state.choice != was:
             self.asked_at = self.current
+        for f in facts:
+            if isinstance(f, TokenMade):
+                self.label_token(f)
+
+    def label_token(self, f: TokenMade) -> None:
+        """A Token made during the steps is labelled by its name and its number among the Tokens
+        of that name made so far: "Sheep Token 1", "Sheep Token 2" ..."""
+        name = self.state.cards[f.card].data.name
+        n = self.tokens.get(name, 0) + 1
+        self.tokens[name] = n
+        self.labels[f"{name} {n}"] = f.card
 
     def pass_once(self, idx: int) -> Failure | None:
         w = self.waiting()

@@ -84,7 +84,7 @@ EXPECT_KEYS = frozenset(
 )
 HISTORY_KEYS = frozenset({"no_fact", "fact", "phases_visited"})
 ZONE_NAMES = frozenset(
-    {"hand", "deck", "extra", "monsters", "spells_traps", "field", "graveyard", "banished", "xyz_material"}
+    {"hand", "deck", "extra", "monsters", "spells_traps", "field", "graveyard", "banished", "xyz_material", "gone"}
 )
 PLACED_POSITIONS = frozenset({"attack", "defense", "set"})
 PHASE_NAMES = ("draw", "standby", "main1", "battle", "main2", "end")

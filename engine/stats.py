@@ -275,14 +275,6 @@ def forced_to_defense(s: State, c: Card) -> bool:
     return c.zone == Zone.MONSTERS and c.face_up and any(fn(s, src, c) for src, fn in hooks(s, "forces_defense"))
 
 
-def position_locked(s: State, c: Card) -> bool:
-    """Its controller may not change the monster's battle position (``Script.locks_position``:
-    Nightmare Wheel), nor to Attack Position one that must be in Defense Position."""
-    if any(fn(s, src, c) for src, fn in hooks(s, "locks_position")):
-        return True
-    return c.position == Position.DEFENSE and forced_to_defense(s, c)
-
-
 def forbidden_key(seat: int, name: str) -> str:
     """The ``State.used`` key saying that ``seat`` may not activate cards named ``name`` for the
     rest of the Duel (``ops.forbid_activation``)."""
@@ -310,11 +302,24 @@ def banish_instead(s: State, exclude: int | None = None) -> bool:
 
 
 def no_battle_damage(s: State, seat: int) -> bool:
-    """ "You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn)."""
-    return has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat)
+    """ "You take no battle damage" effects: lingering (Kuriboh, Waboku, Last Turn); and a battling
+    monster of ``seat`` that makes its controller's battle damage 0 (Dark Flare Knight:
+    ``Script.shields_controller``, while face-up with its effects not negated)."""
+    if has_flag(s, LingeringFlag.NO_BATTLE_DAMAGE, seat):
+        return True
+    a = s.attack
+    if a is None:
+        return False
+    for cid in (a.attacker, a.target):
+        c = s.cards[cid] if cid is not None else None
+        sc = script_of(c) if c is not None else None
+        if c is not None and sc is not None and sc.shields_controller and c.controller == seat:
+            if c.zone == Zone.MONSTERS and c.face_up and not is_negated(s, c):
+                return True
+    return False
 
 
-SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure")
+SPECIAL_SUMMONS: Final[tuple[str, ...]] = ("special", "fusion", "procedure", "extra")
 
 
 def summoned_only_its_own_way(data: CardData) -> bool:
@@ -324,13 +329,21 @@ def summoned_only_its_own_way(data: CardData) -> bool:
     return "cannot be Special Summoned by other ways" in data.text
 
 
+def cannot_normal_summon(data: CardData) -> bool:
+    """ "Cannot be Normal Summoned/Set" (Chaos Sorcerer, Black Luster Soldier - Envoy of the
+    Beginning; Fenrir's kind says it): only a Special Summon puts it on the field."""
+    return "special-summon" in data.monster_kinds or "annot be Normal Summoned" in data.text
+
+
 def needs_proper_summon(c: Card) -> bool:
     """A monster that "can only be Special Summoned by" its own procedure (Fenrir: a Special
-    Summon-only monster), or a Fusion, Synchro or Xyz Monster with no other summoning condition
-    (Goyo Guardian, Dark Diviner, Tiras, Photon Strike Bounzer): another effect may Special Summon
+    Summon-only monster; "Must first be Special Summoned": Chaos Sorcerer), or a Fusion, Synchro
+    or Xyz Monster with no other summoning condition (Goyo Guardian, Dark Diviner, Tiras, Photon
+    Strike Bounzer): another effect may Special Summon
     it only from the Graveyard or banished, after it was properly Summoned (ruling SUM-1;
     ``ops.move`` records that as it leaves the field)."""
-    return c.data.extra_deck or "can only be Special Summoned by" in c.data.text
+    text = c.data.text
+    return c.data.extra_deck or "can only be Special Summoned by" in text or "Must first be Special Summoned" in text
 
 
 def properly_summoned(s: State, c: Card) -> bool:
@@ -344,9 +357,87 @@ def _not_revivable(s: State, c: Card) -> bool:
 _REVIVAL_ZONES: Final = frozenset({Zone.GRAVEYARD, Zone.BANISHED})
 
 
+def locked_zones(s: State, seat: int) -> frozenset[int]:
+    """The Monster Zones (slots) of ``seat`` that cannot be used now (Ojama King:
+    ``Script.locks_zones``); empty in most duels."""
+    out: set[int] = set()
+    for src, fn in hooks(s, "locks_zones"):
+        out.update(fn(s, src, seat))
+    return frozenset(out)
+
+
+def free_zone_slots(s: State, seat: int) -> list[int]:
+    """The empty Monster Zones (slots) of ``seat`` that may be used (not locked, ``locked_zones``)."""
+    zones = s.players[seat].monsters
+    locked = locked_zones(s, seat) if _any_zone_lock(s) else frozenset()
+    return [i for i, c in enumerate(zones) if c is None and i not in locked]
+
+
+def _any_zone_lock(s: State) -> bool:
+    return any(sc.locks_zones is not None for _src, sc in continuous_sources(s))
+
+
+def free_zones(s: State, seat: int) -> int:
+    """How many Monster Zones ``seat`` may put a monster in now (``free_zone_slots``)."""
+    return len(free_zone_slots(s, seat))
+
+
+def has_free_zone(s: State, seat: int) -> bool:
+    """``seat`` has a Monster Zone to put a monster in (empty, not locked: ``free_zone_slots``)."""
+    if None not in s.players[seat].monsters:
+        return False
+    return bool(free_zone_slots(s, seat))
+
+
+def summons_locked(s: State, seat: int, exclude: int | None = None) -> bool:
+    """``seat`` may not Normal Summon, Set, Flip Summon or Special Summon a monster this turn
+    (Scapegoat's Goat text: a lingering flag ``NO_SUMMONS``); ``exclude``: a flag set by that card
+    does not count (Scapegoat's own Sheep Tokens are Summoned after its activation locked)."""
+    return any(
+        m.op == "flag" and m.stat == LingeringFlag.NO_SUMMONS and m.value == seat and m.source != exclude
+        for m in s.modifiers
+    )
+
+
+def summoned_this_turn(s: State, seat: int) -> bool:
+    """``seat`` Normal Summoned or Set a monster this turn, or Summoned one that it owns (a
+    card keeps the turn of its last Summon, ``Card.summoned_turn``; a Token is owned by the
+    player on whose side it was made)."""
+    if s.players[seat].normal_summoned:
+        return True
+    return any(c.summoned_turn == s.turn and c.owner == seat for c in s.cards.values())
+
+
+def tributable_for_summon(s: State, c: Card) -> bool:
+    """``c`` may be Tributed for a Tribute Summon (or a Tribute Set): not a Token that "cannot be
+    Tributed for a Tribute Summon" (Sheep Token), not a monster that cannot be Tributed this
+    turn (Mind Control)."""
+    sc = script_of(c)
+    return not (sc is not None and sc.no_tribute_summon) and tributable(s, c)
+
+
+def tributable(s: State, c: Card) -> bool:
+    """``c`` may be Tributed (for a cost too): not a monster that "cannot be Tributed" this turn
+    (Mind Control, ``CardFlag.NO_TRIBUTE``)."""
+    return c.flags.get(CardFlag.NO_TRIBUTE) != s.turn
+
+
+def can_summon_token(s: State, code: int, seat: int, source: int, summoner: int | None = None) -> bool:
+    """A Token of ``code`` may be Special Summoned to ``seat``'s side by ``summoner`` (default
+    ``seat``; Ojama Trio Summons to the opponent's side) with the effect of ``source``: no
+    continuous lock forbids it (The Last Warrior from Another Planet), nor a summon lock of the
+    summoner by another card (Scapegoat's own lock does not stop its Tokens)."""
+    token = Card(id=-1, code=code, owner=seat, controller=seat, zone=Zone.MONSTERS)
+    if summons_locked(s, seat if summoner is None else summoner, exclude=source):
+        return False
+    return not any(fn(s, src, token, seat, "special") for src, fn in hooks(s, "cannot_summon"))
+
+
 def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
     """False if ``seat`` may not Summon ``monster`` now. ``how``: "normal", "flip", "special"
-    (by another card's effect), "fusion" (Polymerization) or "procedure" (its own, Fenrir).
+    (by another card's effect), "fusion" (Polymerization), "procedure" (its own, Fenrir) or
+    "extra" (a Special Summon from the Fusion Deck by an effect that names it so: Metamorphosis,
+    Cyber-Stein; ruling SUM-31).
 
     - "Cannot be Special Summoned" (Light and Darkness Dragon).
     - "Must be Fusion Summoned and cannot be Special Summoned by other ways" (Wildedge, Flame
@@ -356,11 +447,17 @@ def can_summon(s: State, monster: Card, seat: int, how: str) -> bool:
       only from the Graveyard or banished, once properly Summoned (ruling SUM-1).
     - "There can only be 1 face-up ..." (Earthbound Immortals, ``Script.unique_face_up``): not
       face-up while another is face-up on the field (ruling SUM-2).
-    - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper."""
+    - continuous locks (``Script.cannot_summon``): Tualatin, Miracle Flipper.
+    - a lock for the turn (``summons_locked``: Scapegoat).
+    - a Token is never Summoned again once it has left the field."""
+    if monster.data.is_token or summons_locked(s, seat):
+        return False
     own = script_of(monster)
     if how in SPECIAL_SUMMONS and own is not None and own.cannot_special_summon:
         return False
     if how == "special" and (summoned_only_its_own_way(monster.data) or _not_revivable(s, monster)):
+        return False
+    if how == "extra" and (not monster.data.extra_deck or summoned_only_its_own_way(monster.data)):
         return False
     unique = own.unique_face_up if own is not None else None
     if unique and any(unique in c.data.name and c.id != monster.id for c in face_up_monsters_on_field(s)):
@@ -372,6 +469,31 @@ def can_set(s: State, card: Card, seat: int) -> bool:
     """False if a continuous effect forbids ``seat`` to Set ``card`` (``Script.cannot_set``:
     Prohibition)."""
     return not any(fn(s, src, card, seat) for src, fn in hooks(s, "cannot_set"))
+
+
+def position_locked(s: State, c: Card) -> bool:
+    """``c``'s controller may not change its battle position (nor Flip Summon it) now: "cannot
+    change its battle position for the rest of this turn" (Creature Swap, ``CardFlag.
+    NO_POSITION_CHANGE``), or a continuous effect (Thousand-Eyes Restrict, ``Script.
+    no_position_change``). Card effects may still change it."""
+    if c.flags.get(CardFlag.NO_POSITION_CHANGE) == s.turn:
+        return True
+    if any(fn(s, src, c) for src, fn in hooks(s, "no_position_change")):
+        return True
+    # nor to Attack Position one that must be in Defense Position (Level Limit - Area B)
+    return c.position == Position.DEFENSE and forced_to_defense(s, c)
+
+
+def target_filter(s: State, card: Card, seat: int) -> list[tuple[Card, Any]]:
+    """The continuous effects that forbid some targets to ``seat``'s effect of ``card``
+    (``Script.untargetable``: King Dragun), for ``can_target``; empty in most duels."""
+    return hooks(s, "untargetable")
+
+
+def can_target(s: State, target: Card, card: Card, seat: int, rules: list[tuple[Card, Any]]) -> bool:
+    """``seat`` may target ``target`` with an effect of ``card`` under ``rules``
+    (``target_filter``)."""
+    return not any(fn(s, src, target, card, seat) for src, fn in rules)
 
 
 def face_up_monsters_on_field(s: State) -> list[Card]:

@@ -51,6 +51,9 @@ class CardFlag(StrEnum):
     EQUIP_ATK = "equip_atk"  # an Equip Card "with this effect": the equipped monster gains this (ops.equip)
     EQUIP_DEF = "equip_def"
     ACTIVATE_FROM_GRAVE = "activate_from_grave"  # turn: its activation may be made from the Graveyard
+    EXTRA_ATTACK = "extra_attack"  # [turn, Battle Phase]: it may attack once more in it (Black Luster Soldier)
+    NO_TRIBUTE = "no_tribute"  # turn: it cannot be Tributed in this turn (Mind Control)
+    NO_POSITION_CHANGE = "no_position_change"  # turn: it cannot change its battle position in this turn (Creature Swap)
     # Normal Summoned or Set without the Tributes its Level needs (Fusilier Dragon): its original
     # ATK and DEF are halved while it is on the field (a hidden flag: a Set card shows nothing)
     HALVED_ORIGINAL = "halved_original"
@@ -70,6 +73,7 @@ class LingeringFlag(StrEnum):
     BATTLE_INDESTRUCTIBLE_ALL = "battle_indestructible_all"  # seat: its monsters cannot be destroyed by battle (Waboku)
     NO_ATTACK_DECLARATION = "no_attack_declaration"  # seat: its monsters cannot declare an attack (Threatening Roar)
     RESUME_PHASE = "resume_phase"  # index in the turn (flow.PHASE_ORDER): a special Battle Phase returns to it
+    NO_SUMMONS = "no_summons"  # seat: may not Normal Summon, Set, Flip Summon or Special Summon (Scapegoat)
 
 
 # The names of the turn's parts, of places and of positions. Their values are the strings of the
@@ -115,6 +119,7 @@ class Zone(StrEnum):
     BANISHED = "banished"
     EXTRA = "extra"
     XYZ_MATERIAL = "xyz_material"
+    GONE = "gone"  # a Token that left the field: it no longer exists (in no zone; ``ops.move``)
 
 
 class Position(StrEnum):
@@ -123,5 +128,9 @@ class Position(StrEnum):
 
 
 register((CardFlag, LingeringFlag, Phase, Step, Timing, Zone, Position, ChoiceKind, EventKind))  # engine.plain's table
+
+FINISH: Final = "finish"
+"""The intent of ``finish_turn`` (``State.intent``): the turn player passes every window of the
+turn left to it (``engine.flow``); carried from phase to phase by ``Priority`` facts."""
 
 MAIN_PHASES: Final = frozenset({Phase.MAIN1, Phase.MAIN2})  # Spell Speed 1 and Main Phase actions

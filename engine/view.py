@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from .aliases import AliasBook
 from .battle.battle_step import attacks_remaining
+from .flow import moves
 from .kernel.caches import held_ids
 from .kernel.interning import shared_code, shared_int
 from .kernel.views import CardSource, Renderer, Stats, players_part, shown_pending, shown_stats
@@ -132,7 +133,7 @@ def _frame(s: State, seat: int | None, book: AliasBook | None, players: list[dic
             "replay": a.replay,
             "calculated": a.calculated,
         }
-    return {
+    out: dict[str, Any] = {
         "you": seat,
         "turn": s.turn,
         "turn_player": s.turn_player,
@@ -161,6 +162,13 @@ def _frame(s: State, seat: int | None, book: AliasBook | None, players: list[dic
         "winner": s.winner,
         "end_reason": s.end_reason,
     }
+    if seat is not None and seat == s.priority:
+        # where the deciding seat's moves through the turn go (its buttons say it): for that seat
+        # only, so that no other viewer can tell an open window from a decision it cannot see
+        went = moves(s)
+        if went is not None:
+            out["moves"] = went
+    return out
 
 
 def _ref(book: AliasBook | None, seat: int | None, cid: int | None) -> int | None:

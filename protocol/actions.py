@@ -35,6 +35,7 @@ class ActionKind(StrEnum):
     END_BATTLE_PHASE = "end_battle_phase"
     NEXT_PHASE = "next_phase"
     END_TURN = "end_turn"
+    FINISH_TURN = "finish_turn"
     CONCEDE = "concede"
 
 
@@ -53,6 +54,7 @@ KEYS: Final[dict[ActionKind, tuple[str, ...]]] = {
     ActionKind.END_BATTLE_PHASE: (),
     ActionKind.NEXT_PHASE: (),
     ActionKind.END_TURN: (),
+    ActionKind.FINISH_TURN: (),
     ActionKind.CONCEDE: (),
 }
 """The wire keys each action takes (besides ``do``)."""

@@ -221,6 +221,18 @@ class UploadReplay:
     part: str = field(metadata=_str(4000, min_len=0, pattern=r"[A-Za-z0-9+/=]*"))
 
 
+@message
+class Ping:
+    """A heartbeat: the server answers ``pong`` with the same ``nonce`` at once, so a client
+    knows its connection still carries messages both ways. ``silence_ms``: from now on, a
+    connection that sends nothing for that long is gone (the server closes it, 1011, and its
+    seat shows disconnected at once, not after the keepalive's minute); nil: as before."""
+
+    type: ClassVar[str] = "ping"
+    nonce: int = field(default=0, metadata=_int(0, 2**31 - 1))
+    silence_ms: int | None = field(default=None, metadata=_int(2_000, 600_000))
+
+
 ClientMessage = (
     Hello
     | CreateMatch
@@ -234,6 +246,7 @@ ClientMessage = (
     | GetReplay
     | GetCards
     | UploadReplay
+    | Ping
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
@@ -251,6 +264,7 @@ CLIENT_TYPES: dict[str, type[ClientMessage]] = {
         GetReplay,
         GetCards,
         UploadReplay,
+        Ping,
     )
 }
 
@@ -316,6 +330,14 @@ class Accepted:
     client_action_id: str
     seq: int
     duplicate: bool = False
+
+
+@message
+class Pong:
+    """The answer to ``ping``, with its ``nonce``."""
+
+    type: ClassVar[str] = "pong"
+    nonce: int = 0
 
 
 @message
@@ -456,6 +478,7 @@ ServerMessage = (
     | Cards
     | Error
     | Closing
+    | Pong
 )
 
 SERVER_TYPES: dict[str, type[ServerMessage]] = {
@@ -474,6 +497,7 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         Cards,
         Error,
         Closing,
+        Pong,
     )
 }
 

@@ -16,8 +16,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ROOT / "docs" / "rulings.md"
-ID = re.compile(r"\b(?:BP|BS|DS|ES|CH|PRI|SEL|LF|SUM|EQ|CARD|GEN|FMT)-\d+\b")
-ENTRY = re.compile(r"^### ((?:BP|BS|DS|ES|CH|PRI|SEL|LF|SUM|EQ|CARD|GEN|FMT)-\d+) · (.+)$", re.M)
+ID = re.compile(r"\b(?:BP|BS|DS|ES|CH|PRI|SEL|LF|SUM|TOK|EQ|CARD|GEN|FMT)-\d+\b")
+ENTRY = re.compile(r"^### ((?:BP|BS|DS|ES|CH|PRI|SEL|LF|SUM|TOK|EQ|CARD|GEN|FMT)-\d+) · (.+)$", re.M)
 SEED = re.compile(r"\bseed \d{3}\b")
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..ctx import Ctx
 from ..effects.base import SCRIPTS
-from ..facts import AttackDeclared, AttackEnded, AttackReplay, AttackRetargeted, Choice, Priority
+from ..facts import AttackDeclared, AttackEnded, AttackReplay, AttackRetargeted, Choice, Flag, Priority
 from ..ops import raise_event
 from ..state import Card, State
 from ..stats import attack_forbidden, attack_restricted, can_attack, can_be_attacked, may_attack_directly, must_attack
@@ -28,9 +28,10 @@ from .start_step import may_enter
 
 
 def attacks_allowed(s: State, c: Card) -> int:
-    """Attacks a monster may declare in a Battle Phase: one (ruling BS-6; seed 000). No card of
-    the pool grants more; Wildedge's "attack every monster" is ``attacks_all``."""
-    return 1
+    """Attacks a monster may declare in a Battle Phase: one (ruling BS-6; seed 000), one more when
+    an effect granted it a second attack in a row in this Battle Phase (Black Luster Soldier,
+    ``CardFlag.EXTRA_ATTACK``, ruling BS-30); Wildedge's "attack every monster" is ``attacks_all``."""
+    return 2 if c.flags.get(CardFlag.EXTRA_ATTACK) == [s.turn, s.battle_phases] else 1
 
 
 def attacks_all(c: Card) -> bool:
@@ -141,6 +142,10 @@ def snapshot(s: State, seat: int) -> list[int]:
 def declare(ctx: Ctx, attacker: Card, target: int | None) -> None:
     s = ctx.s
     opp = other(attacker.controller)
+    for c in s.monsters(attacker.controller):
+        if c.id != attacker.id and c.flags.get(CardFlag.EXTRA_ATTACK) == [s.turn, s.battle_phases]:
+            # a second attack "in a row" is lost once another monster attacks first (ruling BS-30)
+            ctx.emit(Flag(card=c.id, name=CardFlag.EXTRA_ATTACK, value=None))
     ctx.emit(
         AttackDeclared(
             seat=attacker.controller,

@@ -14,9 +14,12 @@ from __future__ import annotations
 from ..ctx import Ctx
 from ..facts import ABSENT, Priority
 from ..ops import end_battle_phase
+from ..types import FINISH
 
 
 def enter(ctx: Ctx, reason: str = "turn_player") -> None:
-    intent = ctx.s.intent  # "end": the turn player ended the turn from the Battle Step
+    # "end": the turn player went to the End Phase from the Battle Step (end_turn); FINISH: it
+    # ends the turn (finish_turn)
+    intent = ctx.s.intent
     end_battle_phase(ctx, reason)
-    ctx.emit(Priority(seat=ctx.s.turn_player, passes=0, intent=intent if intent == "end" else ABSENT))
+    ctx.emit(Priority(seat=ctx.s.turn_player, passes=0, intent=intent if intent in ("end", FINISH) else ABSENT))

@@ -19,10 +19,10 @@
 from __future__ import annotations
 
 from ..ctx import Ctx
-from ..facts import PhaseBegan, Priority
+from ..facts import ABSENT, PhaseBegan, Priority
 from ..ops import raise_event
 from ..state import State
-from ..types import Phase, Step
+from ..types import FINISH, Phase, Step
 
 
 def may_enter(s: State) -> bool:
@@ -46,12 +46,14 @@ def another_follows(s: State) -> bool:
 
 def enter(ctx: Ctx) -> None:
     s = ctx.s
+    carry = FINISH if s.intent == FINISH else ABSENT  # the turn player ends the turn (engine.flow)
     ctx.emit(PhaseBegan(phase=Phase.BATTLE, step=Step.START, turn_player=s.turn_player))
     raise_event(ctx, {"kind": "battle_phase_start", "seat": s.turn_player})
-    ctx.emit(Priority(seat=s.turn_player, passes=0))
+    ctx.emit(Priority(seat=s.turn_player, passes=0, intent=carry))
 
 
 def leave(ctx: Ctx) -> None:
     s = ctx.s
+    carry = FINISH if s.intent == FINISH else ABSENT
     ctx.emit(PhaseBegan(phase=Phase.BATTLE, step=Step.BATTLE))
-    ctx.emit(Priority(seat=s.turn_player, passes=0))
+    ctx.emit(Priority(seat=s.turn_player, passes=0, intent=carry))

@@ -41,6 +41,7 @@ from .api import (
     continuation,
     destroy,
     destroyed_by_this,
+    free_monster_zone,
     register,
     still_face_up,
     summon_all_choosing_positions,
@@ -86,7 +87,7 @@ def _end_match(s: State, card: Card, ev: GameEvent) -> bool:
 
 
 def _can_summon(s: State, card: Card, seat: int) -> bool:
-    return None in s.players[seat].monsters and bool(summonable(s, seat, [v.id for v in _victims(s, card)]))
+    return free_monster_zone(s, seat) and bool(summonable(s, seat, [v.id for v in _victims(s, card)]))
 
 
 def _summon(ctx: Ctx, link: Link) -> None:

@@ -167,15 +167,23 @@ class Script:
     # called (from any zone) as a chain link that targets this card starts to resolve, with the
     # link's 1-based number; may negate it (Desrook Archfiend's die roll)
     on_targeted: Callable[[Ctx, Card, Link, int], None] | None = None
+    # (src, monster): True forbids the monster's controller to change its battle position (a
+    # change of position or a Flip Summon; Thousand-Eyes Restrict: "other monsters cannot change
+    # their battle positions"); effects may still change it
+    no_position_change: Callable[[State, Card, Card], bool] | None = None
+    # (src, target, card, seat): True when ``seat`` may not target ``target`` with an effect of
+    # ``card`` (King Dragun: "Your opponent cannot select any Dragon-Type monsters as the target(s)
+    # of Spell, Trap, or Monster Card effects"); the activation's target choices leave it out
+    untargetable: Callable[[State, Card, Card, Card, int], bool] | None = None
+    # (src, seat): the Monster Zones (slots 0-4) of ``seat`` that cannot be used while the card
+    # is face-up on the field (Ojama King; ``stats.free_zone_slots``)
+    locks_zones: Callable[[State, Card, int], tuple[int, ...]] | None = None
     # called (from any zone) once a chain link that targeted this card has resolved, unless its
     # activation was negated (Spirit Reaper: "Destroy this card when it is targeted")
     after_targeted: Callable[[Ctx, Card, Link], None] | None = None
     # (src, monster): the face-up monster must be in Defense Position (Level Limit - Area B): the
     # rules change it to Defense Position at once (``flow``) and its controller may not change it
     forces_defense: Callable[[State, Card, Card], bool] | None = None
-    # (src, monster): its controller may not change its battle position, by a Flip Summon neither
-    # (Nightmare Wheel); a card effect still may
-    locks_position: Callable[[State, Card, Card], bool] | None = None
     # continuous: (src, card, seat): True forbids ``seat`` to Set ``card``, a monster or a Spell/Trap
     # (Prohibition)
     cannot_set: Callable[[State, Card, Card, int], bool] | None = None
@@ -200,6 +208,11 @@ class Script:
     # do not apply to it while it is face-up on the field
     unaffected_by: frozenset[str] = frozenset()
     spell_counters: int = 0  # Spell Counters it can hold ("max. 1": Breaker the Magical Warrior)
+    # "Any damage to this card's controller caused as a result of battle involving this monster
+    # becomes 0" (Dark Flare Knight; ``stats.no_battle_damage``)
+    shields_controller: bool = False
+    # "cannot be Tributed for a Tribute Summon" (Scapegoat's Sheep Tokens, Ojama Trio's Ojama Tokens)
+    no_tribute_summon: bool = False
     # "If this face-up card would leave the field, banish it instead" (Dark Magician of Chaos)
     banished_when_leaving: bool = False
     # "Banish any monster this card destroys by battle, instead of sending it to the Graveyard"

@@ -27,6 +27,7 @@ from .api import (
     by_name,
     continuation,
     end_battle_phase,
+    free_monster_zone,
     register,
     summon_choosing_position,
     summonable,
@@ -40,7 +41,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
         and a.target is None
         and s.turn_player != seat
         and s.cards[a.attacker].controller != seat
-        and None in s.players[seat].monsters
+        and free_monster_zone(s, seat)
         and bool(summonable(s, seat, [card.id]))  # not under a lock (Tualatin; ruling GEN-4)
     )
 
@@ -48,7 +49,7 @@ def _condition(s: State, card: Card, seat: int) -> bool:
 def _resolve(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     me = s.cards[link.card]
-    if me.zone == Zone.HAND and None in s.players[link.controller].monsters:
+    if me.zone == Zone.HAND and free_monster_zone(s, link.controller):
         summon_choosing_position(ctx, me.id, link.controller, then="battle_fader.summoned", source=me.id)
 
 

@@ -31,7 +31,7 @@ from ..decisions import PendingChoice
 from ..facts import Choice
 from ..ops import special_summon
 from ..state import Card, Link, State
-from ..stats import can_summon
+from ..stats import can_summon, has_free_zone
 from ..types import ChoiceKind, IllegalAction, Zone
 
 Answer = list[int] | str
@@ -137,7 +137,7 @@ def then_call(ctx: Ctx, seat: int, then: str | None, answer: Answer, data: dict[
 
 
 def free_monster_zone(s: State, seat: int) -> bool:
-    return None in s.players[seat].monsters
+    return has_free_zone(s, seat)
 
 
 def deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
@@ -164,19 +164,20 @@ def summon_choosing_position(
     data: dict[str, Any] | None = None,
     positions: tuple[str, ...] = POSITIONS,
     source: int | None = None,
+    how: str = "special",
 ) -> None:
     """Special Summon ``card`` for ``seat`` in the face-up battle position its summoner picks
     (ruling SEL-3: a Special Summon whose text names no position is in face-up Attack or
     Defense Position, the summoning player's choice); ``then`` runs after it with [card] if it
     was Summoned, [] if not."""
-    d = {"card": card, "seat": seat, "then": then, "data": dict(data or {})}
+    d = {"card": card, "seat": seat, "then": then, "data": dict(data or {}), "how": how}
     ask_option(ctx, seat, list(positions), "summon.position", d, source=source)
 
 
 @continuation("summon.position")
 def _summon_in_position(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     card = ctx.s.cards[int(d["card"])]
-    ok = special_summon(ctx, card, int(d["seat"]), str(answer) or "attack")
+    ok = special_summon(ctx, card, int(d["seat"]), str(answer) or "attack", how=str(d.get("how", "special")))
     then_call(ctx, seat, d.get("then"), [card.id] if ok else [], dict(d.get("data", {})))
 
 
@@ -241,6 +242,41 @@ def summon_one_of(ctx: Ctx, link: Link, candidates: list[int], then: str | None 
     seat = link.controller
     cands = summonable(ctx.s, seat, list(candidates)) if free_monster_zone(ctx.s, seat) else []
     ask_cards(ctx, seat, cands, "deck.summon", {"then": then, "source": link.card}, source=link.card)
+
+
+def fusion_deck_candidates(s: State, seat: int, pred: Callable[[Card], bool]) -> list[int]:
+    """ "... 1 Fusion Monster from your Fusion Deck": the Fusion Monsters of ``seat``'s Fusion Deck
+    that ``pred`` accepts and that an effect may Special Summon from there (not one that "must be
+    Fusion Summoned and cannot be Special Summoned by other ways"; ruling SUM-31)."""
+    cards = s.cards
+    return [
+        cid
+        for cid in s.players[seat].extra
+        if "fusion" in cards[cid].data.monster_kinds and pred(cards[cid]) and can_summon(s, cards[cid], seat, "extra")
+    ]
+
+
+def summon_from_fusion_deck(
+    ctx: Ctx, link: Link, candidates: list[int], positions: tuple[str, ...] = POSITIONS, then: str | None = None
+) -> None:
+    """ "Special Summon 1 Fusion Monster from your Fusion Deck" (Metamorphosis, Cyber-Stein):
+    ``link``'s controller selects one of ``candidates`` as the effect resolves (ruling SEL-1) and
+    Special Summons it in the face-up position they pick among ``positions`` (SEL-3); it counts
+    as properly Summoned (ruling SUM-31)."""
+    seat = link.controller
+    cands = list(candidates) if free_monster_zone(ctx.s, seat) else []
+    d = {"then": then, "source": link.card, "positions": list(positions)}
+    ask_cards(ctx, seat, cands, "extra.summon", d, source=link.card)
+
+
+@continuation("extra.summon")
+def _summon_from_extra(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
+    for cid in answer if isinstance(answer, list) else []:
+        if ctx.s.cards[cid].zone == Zone.EXTRA:
+            positions = tuple(str(p) for p in d["positions"])
+            summon_choosing_position(
+                ctx, cid, seat, then=d.get("then"), positions=positions, source=int(d["source"]), how="extra"
+            )
 
 
 @continuation("deck.summon")

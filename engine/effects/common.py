@@ -10,20 +10,23 @@ ruling SEL-1). A helper two cards share lives here, never in one card's module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .. import flow
 from ..battle import start_step
+from ..chain import once_key_for
 from ..counters import Counter
 from ..ctx import Ctx
 from ..events import GameEvent, LeftCard
 from ..facts import DuelEnded, Flag, Modifier, Negated, Note, PositionChanged, Used
 from ..formats import TextVersion, format_of
 from ..ops import (
+    banish,
     damage,
     destroy,
     draw,
     move,
+    pay_lp,
     pick_at_random,
     reveal_to,
     send_to_grave,
@@ -34,7 +37,7 @@ from ..ops import (
     turned_face_down,
 )
 from ..state import Card, Link, State
-from ..stats import atk, can_summon, def_, original, properly_summoned, unaffected
+from ..stats import atk, can_summon, cannot_normal_summon, def_, is_negated, original, properly_summoned, unaffected
 from ..types import MAIN_PHASES, CardFlag, EventKind, LingeringFlag, Phase, Position, Step, Timing, Zone, other
 from .base import Effect, effects_of
 from .choices import (
@@ -46,9 +49,11 @@ from .choices import (
     continuation,
     deck_candidates,
     free_monster_zone,
+    fusion_deck_candidates,
     summon_all_choosing_positions,
     summon_choosing_position,
     summon_from_deck,
+    summon_from_fusion_deck,
     summon_one_of,
     summonable,
 )
@@ -75,10 +80,12 @@ __all__ = [
     "continuation",
     "deck_candidates",
     "free_monster_zone",
+    "fusion_deck_candidates",
     "other",
     "summon_all_choosing_positions",
     "summon_choosing_position",
     "summon_from_deck",
+    "summon_from_fusion_deck",
     "summon_one_of",
     "summonable",
 ]
@@ -161,6 +168,86 @@ def negate_previous(ctx: Ctx, link: Link, then_destroy: bool = True) -> None:
         destroy(ctx, c, reason="effect", by=link.card)
 
 
+def negate_previous_effect(ctx: Ctx, link: Link) -> None:
+    """Negate the effect (not the activation, ruling CH-8) of the link this one answered: it
+    resolves without effect (Dark Balter the Terrible, Ryu Senshi)."""
+    s = ctx.s
+    prev_n = int(link.data.get("answers", 0))  # 1-based number of the answered link
+    if not 1 <= prev_n <= len(s.chain):
+        return
+    prev = s.chain[prev_n - 1]
+    ctx.emit(Negated(link=prev_n, what="effect", card=prev.card, code=s.cards[prev.card].code))
+
+
+def answers_card_activation(s: State, kind: str, prop: str) -> bool:
+    """The last chain link is the activation of a ``kind`` card (``spell``/``trap``) of Property
+    ``prop`` (``normal`` ...): "When a Normal Spell Card is activated" (Dark Balter the
+    Terrible), "a Normal Trap Card" (Ryu Senshi)."""
+    if not s.chain:
+        return False
+    top = s.chain[-1]
+    c = s.cards[top.card]
+    return c.data.kind == kind and c.data.prop == prop and link_is_card_activation(s, top, kind)
+
+
+def lp_cost(amount: int) -> Callable[[Ctx, Card, int, dict[str, Any]], None]:
+    """Cost: pay ``amount`` Life Points (``can_pay_lp`` is its condition)."""
+
+    def cost(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:
+        pay_lp(ctx, seat, amount)
+
+    return cost
+
+
+def can_pay_lp(s: State, seat: int, amount: int) -> bool:
+    """``seat`` has the Life Points to pay ``amount`` as a cost (all of them at most)."""
+    return s.players[seat].lp >= amount
+
+
+def negate_targeting(kind: str) -> Callable[[Ctx, Card, Link, int], None]:
+    """``Script.on_targeted`` of "Negate the effect of a <kind> Card that targets this card and
+    destroy it" (Ryu Senshi: Spell; Fiend Skull Dragon: Trap): as such a link starts to resolve,
+    while this card is face-up on the field with its effects not negated, the link's effect is
+    negated (not its activation, ruling CH-8) and the card is destroyed if it is on the field."""
+
+    def on_targeted(ctx: Ctx, card: Card, link: Link, n: int) -> None:
+        s = ctx.s
+        src = s.cards[link.card]
+        if not still_face_up(card) or is_negated(s, card) or src.data.kind != kind or src.data.is_monster:
+            return
+        ctx.emit(Negated(link=n, what="effect", card=src.id, code=src.code))
+        if src.on_field:
+            destroy(ctx, src, reason="effect", by=card.id)
+
+    return on_targeted
+
+
+TARGETED_DOOMED: Final = "reaper_targeted"  # a card's flag: targeted, to be destroyed when it may be
+_DOOM_WAITS: Final[frozenset[Timing]] = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
+
+
+def destroy_when_targeted(ctx: Ctx, card: Card, link: Link) -> None:
+    """``Script.after_targeted`` of the Goat-era "Destroy this card when it is targeted by the
+    effect of a Spell, Trap or Effect Monster" (Spirit Reaper, Reaper on the Nightmare; ruling
+    CARD-27): once the link that targeted it has resolved, if it is a face-up monster whose effects
+    apply, it is destroyed at once; targeted by an Equip Spell Card, or in the Damage Step before
+    damage calculation, it is flagged and destroys itself when it may (``targeted_doomed``, its
+    ``Script.self_destroy``)."""
+    s = ctx.s
+    if not still_face_up(card) or is_negated(s, card):
+        return
+    by_equip = s.cards[link.card].data.prop == "equip"
+    if by_equip or (s.step == Step.DAMAGE and s.damage_step in _DOOM_WAITS):
+        ctx.emit(Flag(card=card.id, name=TARGETED_DOOMED, value=True))
+    else:
+        destroy(ctx, card, reason="effect", by=card.id)
+
+
+def targeted_doomed(s: State, card: Card) -> bool:
+    """The ``Script.self_destroy`` that goes with ``destroy_when_targeted``."""
+    return bool(card.flags.get(TARGETED_DOOMED))
+
+
 def battling_opponent(s: State, card: Card) -> Card | None:
     """The opponent's monster ``card`` is battling, if it is in the current battle."""
     a = s.attack
@@ -232,11 +319,7 @@ def take_control_until_end_phase(ctx: Ctx, link: Link) -> None:
     s = ctx.s
     for t in link.targets:
         c = s.cards[t]
-        if (
-            target_ok(s, t, face_up=True)
-            and c.controller != link.controller
-            and None in s.players[link.controller].monsters
-        ):
+        if target_ok(s, t, face_up=True) and c.controller != link.controller and free_monster_zone(s, link.controller):
             take_control(ctx, c, link.controller)
 
 
@@ -261,6 +344,66 @@ def burn_when_destroyed_face_up() -> Effect:
         optional=False,
         resolve=_burn_controller,
     )
+
+
+def light_and_dark_in_grave(s: State, card: Card, seat: int) -> list[list[int]]:
+    """The procedure of "Special Summoned (from your hand) by banishing 1 LIGHT and 1 DARK monster
+    from your Graveyard" (Chaos Sorcerer, Black Luster Soldier - Envoy of the Beginning): each
+    pair of them, while the card is in the hand and a Monster Zone is free (``Script.procedure``)."""
+    if card.zone != Zone.HAND or not free_monster_zone(s, seat):
+        return []
+    grave = [s.cards[cid] for cid in s.players[seat].graveyard]
+    light = [c.id for c in grave if c.data.is_monster and c.data.attribute == "LIGHT"]
+    dark = [c.id for c in grave if c.data.is_monster and c.data.attribute == "DARK"]
+    return [[a, b] for a in light for b in dark]
+
+
+def banish_procedure_cost(ctx: Ctx, card: Card, seat: int, cost: list[int]) -> None:
+    """The cost of a Summon procedure that banishes cards (``Script.procedure_cost``)."""
+    for cid in cost:
+        banish(ctx, ctx.s.cards[cid], reason="cost")
+
+
+def used_this_turn(s: State, card: Card, idx: int) -> bool:
+    """The once-per-turn effect ``idx`` of ``card`` was used this turn (``Effect.once_per``)."""
+    key = once_key_for(card.id, card.code, card.controller, "turn", idx)
+    return key is not None and s.used.get(key) == s.turn
+
+
+def mark_used(ctx: Ctx, card: Card, idx: int) -> None:
+    """Use the once-per-turn effect ``idx`` of ``card`` now: an effect that shares its limit with it
+    (Black Luster Soldier's "activate 1 of these effects") counts as it."""
+    key = once_key_for(card.id, card.code, card.controller, "turn", idx)
+    if key is not None:
+        ctx.emit(Used(key=key))
+
+
+def can_be_normal_summoned(c: Card) -> bool:
+    """A monster that can be Normal Summoned (Monster Gate, Reasoning): not a Fusion Monster, not
+    one that "cannot be Normal Summoned" (Chaos Sorcerer), a Tribute Summon monster too."""
+    return c.data.is_monster and not c.data.extra_deck and not c.data.is_token and not cannot_normal_summon(c.data)
+
+
+def excavation(s: State, seat: int) -> tuple[list[int], int | None]:
+    """ "Pick up cards from your Deck until you pick up a monster that can be Normal Summoned"
+    (Monster Gate, Reasoning): the cards from the top of ``seat``'s Deck down to the first such
+    monster (all of them if there is none), and that monster."""
+    out: list[int] = []
+    for cid in s.players[seat].deck:
+        out.append(cid)
+        if can_be_normal_summoned(s.cards[cid]):
+            return out, cid
+    return out, None
+
+
+def excavate(ctx: Ctx, seat: int) -> tuple[list[int], int | None]:
+    """Pick up (excavate) the cards of ``excavation``: each is shown to both players (a public
+    ``note``, what ``excavated``); they stay in the Deck until the effect moves them."""
+    cards, monster = excavation(ctx.s, seat)
+    for cid in cards:
+        c = ctx.s.cards[cid]
+        ctx.emit(Note(what="excavated", card=cid, code=c.code, seat=seat))
+    return cards, monster
 
 
 # ------------------------------------------------------------------ destroyed by battle
@@ -442,8 +585,8 @@ def return_target_to_hand(ctx: Ctx, link: Link, zone: Zone = Zone.GRAVEYARD) -> 
 # Spirit monsters ("This card returns to the owner's hand during the End Phase of the turn it is
 # Normal Summoned or flipped face-up": Tsukuyomi, Asura Priest). The turn it was Normal (or
 # Tribute) Summoned or flipped face-up is the card's own flag (cleared as it leaves the field).
-SPIRIT_TURN = "spirit_turn"
-SPIRIT_WATCH_ON = frozenset({EventKind.SUMMONED, EventKind.FLIPPED})
+SPIRIT_TURN: Final = "spirit_turn"
+SPIRIT_WATCH_ON: Final = frozenset({EventKind.SUMMONED, EventKind.FLIPPED})
 
 
 def spirit_watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:

@@ -37,6 +37,7 @@ from .api import (
     by_name,
     continuation,
     destroy_all,
+    free_zones,
     in_random_order,
     other,
     register,
@@ -78,7 +79,7 @@ def _next_player(ctx: Ctx, d: dict[str, Any]) -> None:
     seat = order[0]
     s = ctx.s
     cards = summonable(s, seat, [cid for cid in d["picked"][str(seat)] if _small(s.cards[cid])])
-    free = s.players[seat].monsters.count(None)
+    free = free_zones(s, seat)
     d = {**d, "order": order[1:], "seat": seat}
     if len(cards) > free:
         ask_cards(ctx, seat, cards, "cyber_jar.which", d, count=free, source=int(d["source"]))

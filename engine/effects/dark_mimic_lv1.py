@@ -12,7 +12,7 @@ or Deck."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .api import (
     Card,
@@ -34,7 +34,7 @@ from .api import (
     summonable,
 )
 
-LV3 = "Dark Mimic LV3"
+LV3: Final = "Dark Mimic LV3"
 
 
 def _flipped(s: State, card: Card, ev: GameEvent) -> bool:

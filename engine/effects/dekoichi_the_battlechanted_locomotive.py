@@ -7,6 +7,8 @@ an empty Deck it does not activate (ruling GEN-4: no card to draw)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .api import (
     Card,
     Ctx,
@@ -22,7 +24,7 @@ from .api import (
     register,
 )
 
-BOKOICHI = "Bokoichi the Freightening Car"
+BOKOICHI: Final = "Bokoichi the Freightening Car"
 
 
 def _flipped(s: State, card: Card, ev: GameEvent) -> bool:

@@ -38,6 +38,7 @@ from .api import (
     register,
     still_face_up,
     take_control_until_end_phase,
+    tributable,
     tribute_cost,
 )
 
@@ -76,7 +77,7 @@ def _targets(s: State, card: Card, seat: int) -> list[list[int]]:
 
 
 def _tribute_options(s: State, card: Card, seat: int) -> list[list[int]]:
-    return [[c.id] for c in s.monsters(seat) if c.id != card.id]
+    return [[c.id] for c in s.monsters(seat) if c.id != card.id and tributable(s, c)]
 
 
 register(

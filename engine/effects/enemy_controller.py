@@ -23,6 +23,7 @@ from .api import (
     register,
     take_control_until_end_phase,
     target_ok,
+    tributable,
     tribute_cost,
 )
 
@@ -40,7 +41,7 @@ def _change(ctx: Ctx, link: Link) -> None:
 
 
 def _tribute_options(s: State, card: Card, seat: int) -> list[list[int]]:
-    return [[c.id] for c in s.monsters(seat)]
+    return [[c.id] for c in s.monsters(seat) if tributable(s, c)]
 
 
 register(

@@ -26,13 +26,14 @@ from .api import (
     by_name,
     delay,
     destroyed_by_this,
+    free_monster_zone,
     other,
     register,
 )
 
 
 def _procedure(s: State, card: Card, seat: int) -> list[list[int]]:
-    if card.zone != Zone.HAND or None not in s.players[seat].monsters:
+    if card.zone != Zone.HAND or not free_monster_zone(s, seat):
         return []
     water = [
         cid

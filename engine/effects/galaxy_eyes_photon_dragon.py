@@ -40,6 +40,7 @@ from .api import (
     atk,
     banish,
     by_name,
+    free_monster_zone,
     register,
     send_to_grave,
     still_face_up,
@@ -112,7 +113,7 @@ def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
     for c in sorted(back, key=lambda x: x.id != card.id):
         side, pos = c.flags["gepd_return"][3], c.flags["gepd_return"][4]
         ctx.emit(Flag(card=c.id, name="gepd_return", value=None))
-        if None in s.players[side].monsters:
+        if free_monster_zone(s, side):
             ctx.emit(
                 Moved(
                     card=c.id,

@@ -18,6 +18,7 @@ from .api import (
     Zone,
     by_name,
     destroyed_by_this,
+    free_monster_zone,
     may_special_summon,
     register,
     special_summon,
@@ -36,7 +37,7 @@ def _match(s: State, card: Card, ev: GameEvent) -> bool:
 def _condition(s: State, card: Card, seat: int) -> bool:
     """A Monster Zone of its controller is free (ruling GEN-4); ``_match`` has already checked that
     the monster may be Special Summoned (not Flame Wingman: ruling SUM-1)."""
-    return None in s.players[seat].monsters
+    return free_monster_zone(s, seat)
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

@@ -44,6 +44,7 @@ from .api import (
     by_name,
     def_,
     destroy_all,
+    free_monster_zone,
     is_negated,
     may_special_summon,
     register,
@@ -100,7 +101,7 @@ def _wipe(ctx: Ctx, link: Link) -> None:
     destroy_all(ctx, list(s.field_cards(seat)), by=link.card)
     for t in link.targets:
         c = s.cards[t]
-        if c.zone == Zone.GRAVEYARD and c.owner == seat and None in s.players[seat].monsters:
+        if c.zone == Zone.GRAVEYARD and c.owner == seat and free_monster_zone(s, seat):
             summon_choosing_position(ctx, c.id, seat, source=link.card)
 
 

@@ -24,6 +24,7 @@ from .api import (
     State,
     Zone,
     by_name,
+    free_monster_zone,
     register,
     summon_one_of,
     summonable,
@@ -46,7 +47,7 @@ def _match(s: State, card: Card, ev: GameEvent) -> bool:
 
 
 def _condition(s: State, card: Card, seat: int) -> bool:
-    return None in s.players[seat].monsters and bool(summonable(s, seat, [c.id for c in _candidates(s, seat)]))
+    return free_monster_zone(s, seat) and bool(summonable(s, seat, [c.id for c in _candidates(s, seat)]))
 
 
 def _resolve(ctx: Ctx, link: Link) -> None:

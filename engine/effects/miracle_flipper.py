@@ -94,7 +94,7 @@ def _return(ctx: Ctx, link: Link) -> None:
     if me.zone not in _WHERE_IT_WENT or not isinstance(rec, list):
         return
     ctx.emit(Flag(card=me.id, name="mf_return", value=None))
-    if None in s.players[int(rec[2])].monsters:
+    if free_monster_zone(s, int(rec[2])):
         ask_option(
             ctx,
             link.controller,

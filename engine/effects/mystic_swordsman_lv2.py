@@ -16,7 +16,7 @@ from your hand or Deck."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .api import (
     Card,
@@ -41,8 +41,8 @@ from .api import (
     summonable,
 )
 
-LV4 = "Mystic Swordsman LV4"
-DESTROYED_BY_BATTLE = "destroyed_by_battle"  # this card's flag: the turn it destroyed a monster by battle
+LV4: Final = "Mystic Swordsman LV4"
+DESTROYED_BY_BATTLE: Final = "destroyed_by_battle"  # this card's flag: the turn it destroyed a monster by battle
 
 
 def _attacks_face_down(s: State, card: Card, ev: GameEvent) -> bool:

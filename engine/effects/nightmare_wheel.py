@@ -6,7 +6,7 @@ on the field to activate and to resolve this effect." (card text; ruling GEN-1).
 As its activation resolves (target still on the field, ruling CH-3) the card keeps that monster in
 its ``wheel`` flag. While it is face-up (ruling CH-7): the monster cannot declare an attack
 (``Script.can_attack``) and its controller cannot change its battle position, by a Flip Summon
-neither (``Script.locks_position``; a card effect still may). When the monster leaves the field,
+neither (``Script.no_position_change``; a card effect still may). When the monster leaves the field,
 Nightmare Wheel is destroyed (its ``watch`` on the card leaving). At the start of each of its
 controller's Standby Phases, a mandatory trigger effect inflicts 500 damage to the opponent, if the
 monster is on the field as it activates and as it resolves."""
@@ -106,7 +106,7 @@ register(
         ),
         can_attack=_can_attack,
         stops_attacks=False,
-        locks_position=_locks_position,
+        no_position_change=_locks_position,
         watch=_watch,
         watch_on=frozenset({EventKind.CARD_LEFT_FIELD}),
     ),

@@ -32,6 +32,8 @@ from .api import (
     by_name,
     can_summon,
     continuation,
+    free_monster_zone,
+    free_zones,
     mark_proper_summon,
     move,
     raise_event,
@@ -67,7 +69,7 @@ def _possible(s: State, seat: int, fusion: Card, exclude: int) -> bool:
         return False
     pool = _pool(s, seat, exclude)
     per_name = [[m.id for m in pool if _material_ok(s, m, seat, n)] for n in names]
-    free = s.players[seat].monsters.count(None)
+    free = free_zones(s, seat)
     for combo in product(*per_name):
         if len(set(combo)) == len(combo) and (free > 0 or any(s.cards[m].zone == Zone.MONSTERS for m in combo)):
             return True
@@ -122,7 +124,7 @@ def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
         return
     for m in picked:
         send_to_grave(ctx, s.cards[m], reason="fusion")
-    if None not in s.players[seat].monsters or not can_summon(s, fusion, seat, "fusion"):
+    if not free_monster_zone(s, seat) or not can_summon(s, fusion, seat, "fusion"):
         return
     ask_option(ctx, seat, list(POSITIONS), "polymerization.summon", {"fusion": fusion.id}, source=fusion.id)
 
@@ -130,7 +132,7 @@ def _fuse(ctx: Ctx, seat: int, fusion: Card, picked: list[int]) -> None:
 @continuation("polymerization.summon")
 def _summon(ctx: Ctx, seat: int, answer: Answer, d: dict[str, Any]) -> None:
     fusion = ctx.s.cards[int(d["fusion"])]
-    if fusion.zone != Zone.EXTRA or None not in ctx.s.players[seat].monsters:
+    if fusion.zone != Zone.EXTRA or not free_monster_zone(ctx.s, seat):
         return
     move(ctx, fusion, "monsters", controller=seat, position=str(answer), face_up=True)
     ctx.emit(Summoned(card=fusion.id, code=fusion.code, kind="fusion", seat=seat, layout=Summoned.SEAT_LAST))

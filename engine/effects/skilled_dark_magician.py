@@ -14,7 +14,7 @@ Special Summon 1 "Dark Magician" from your hand, Deck, or Graveyard."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .api import (
     Answer,
@@ -32,6 +32,7 @@ from .api import (
     ask_cards,
     by_name,
     continuation,
+    free_monster_zone,
     register,
     send_to_grave,
     set_counters,
@@ -40,8 +41,8 @@ from .api import (
     summonable,
 )
 
-MAX = 3
-DARK_MAGICIAN = "Dark Magician"
+MAX: Final = 3
+DARK_MAGICIAN: Final = "Dark Magician"
 
 
 def _watch(ctx: Ctx, card: Card, ev: GameEvent) -> None:
@@ -72,7 +73,7 @@ def _tribute_self(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None
 
 def _resolve(ctx: Ctx, link: Link) -> None:
     seat = link.controller
-    cands = _dark_magicians(ctx.s, seat) if None in ctx.s.players[seat].monsters else []
+    cands = _dark_magicians(ctx.s, seat) if free_monster_zone(ctx.s, seat) else []
     ask_cards(ctx, seat, cands, "skilled_dark_magician.summon", {"source": link.card}, source=link.card)
 
 

@@ -10,7 +10,7 @@ from his/her hand."
   (a target turned face-down by Book of Moon survives): at once, in the middle of a chain too;
   after the whole chain when an Equip Spell Card targeted it; after damage calculation when the
   link resolved in the Damage Step before it (ruling CARD-27, the 2005-era rulings of this wording;
-  ``Script.after_targeted``, the Damage Step's wait: ruling DS-3).
+  ``common.destroy_when_targeted``, the Damage Step's wait: ruling DS-3).
 - A mandatory trigger after damage calculation of its direct attack that dealt battle damage:
   the opponent discards 1 card at random (the duel's PRNG); with an empty hand it does not
   activate (ruling GEN-4)."""
@@ -22,44 +22,22 @@ from .api import (
     Ctx,
     Effect,
     EventKind,
-    Flag,
     GameEvent,
     Link,
     Script,
     State,
-    Step,
-    Timing,
     by_name,
-    destroy,
+    destroy_when_targeted,
     discard_at_random,
     inflicted_battle_damage,
-    is_negated,
     other,
     register,
-    still_face_up,
+    targeted_doomed,
 )
-
-DOOMED = "reaper_targeted"  # this card's flag: targeted, to be destroyed when it may be
-_WAITS: frozenset[Timing] = frozenset({Timing.START, Timing.BEFORE_CALC, Timing.DURING_CALC})
 
 
 def _battle_proof(s: State, src: Card, c: Card) -> bool:
     return c.id == src.id
-
-
-def _after_targeted(ctx: Ctx, card: Card, link: Link) -> None:
-    s = ctx.s
-    if not still_face_up(card) or is_negated(s, card):
-        return
-    by_equip = s.cards[link.card].data.prop == "equip"
-    if by_equip or (s.step == Step.DAMAGE and s.damage_step in _WAITS):
-        ctx.emit(Flag(card=card.id, name=DOOMED, value=True))
-    else:
-        destroy(ctx, card, reason="effect", by=card.id)
-
-
-def _doomed(s: State, card: Card) -> bool:
-    return bool(card.flags.get(DOOMED))
 
 
 def _direct_hit(s: State, card: Card, ev: GameEvent) -> bool:
@@ -90,7 +68,7 @@ register(
             ),
         ),
         battle_indestructible=_battle_proof,
-        after_targeted=_after_targeted,
-        self_destroy=_doomed,
+        after_targeted=destroy_when_targeted,
+        self_destroy=targeted_doomed,
     ),
 )

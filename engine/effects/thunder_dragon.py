@@ -11,7 +11,7 @@ this effect during your Main Phase."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .api import (
     Answer,
@@ -30,7 +30,7 @@ from .api import (
     to_hand,
 )
 
-NAME = "Thunder Dragon"
+NAME: Final = "Thunder Dragon"
 
 
 def _discard_self(ctx: Ctx, card: Card, seat: int, data: dict[str, Any]) -> None:

@@ -83,11 +83,12 @@ def deep_clone(state: State) -> State:
 class Journal:
     """The cards (and players) a ``Ctx`` wrote in place, each with a copy of how it was before."""
 
-    __slots__ = ("cards", "players")
+    __slots__ = ("cards", "new_dict", "players")
 
     def __init__(self) -> None:
         self.cards: dict[int, tuple[Card, Card]] = {}  # id -> (the card written, its first version)
         self.players: dict[int, tuple[Player, Player]] = {}  # seat -> (the player written, its first version)
+        self.new_dict = False  # a card was added: the state has a cards dict of its own (``add_card``)
 
 
 def derive(state: State) -> State:
@@ -130,6 +131,21 @@ def new_cards(s: State) -> None:
         w.add(OWN_CARDS)
 
 
+def add_card(s: State, card: Card) -> None:
+    """Add a new card to ``s`` (a Token made on the field): the cards dict is copied first if
+    ``s`` shares it, also while a Ctx writes ``s`` in place (the state it was derived from keeps
+    its dict, without the new card)."""
+    w = s._w
+    if isinstance(w, Journal):
+        if not w.new_dict:
+            s.cards = dict(s.cards)
+            w.new_dict = True
+    else:
+        own_cards(s)
+    s.cards[card.id] = card
+    s._board = None
+
+
 def begin_in_place(state: State) -> Journal:
     """Let a ``Ctx`` write ``state``'s cards in place (so that rules code holding a card sees
     every change to it), keeping the first version of each card it writes."""
@@ -143,7 +159,9 @@ def end_in_place(state: State, j: Journal, keep: bool) -> None:
     states it is shared with are as before. ``keep``: ``state`` holds the written versions,
     as cards of its own (copy-on-write from then on); else ``state`` is thrown away."""
     own: set[int] = set()
-    if keep and j.cards:  # the dict is shared with the state it was derived from (``derive``)
+    if keep and j.new_dict:  # a card was added: the dict is the state's own already (``add_card``)
+        own.add(OWN_CARDS)
+    elif keep and j.cards:  # the dict is shared with the state it was derived from (``derive``)
         state.cards = dict(state.cards)
         own.add(OWN_CARDS)
     for cid, (card, first) in j.cards.items():
@@ -160,6 +178,7 @@ def end_in_place(state: State, j: Journal, keep: bool) -> None:
         state._board = None  # its written cards and players are other objects now
     j.cards.clear()
     j.players.clear()
+    j.new_dict = False
     state._w = own
     state._memo = None  # what was kept refers to the card objects of before the swap
 

@@ -44,6 +44,8 @@ from protocol.messages import (
     Join,
     ListMatches,
     MatchList,
+    Ping,
+    Pong,
     QuickMatch,
     Reconnect,
     ReplayLog,
@@ -149,6 +151,9 @@ class Session:
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
         # replay files sent on this connection (server.history.uploads: limits, reader processes)
         self.uploads = SessionUploads(services.readers, self.address, self.send, self.error)
+        # a client's heartbeat (``ping`` with ``silence_ms``): a connection silent for this long
+        # (seconds) is gone, and is closed (None: only the keepalive's pings judge it)
+        self.silence: float | None = None
 
     # ------------------------------------------------------------ output
 
@@ -223,8 +228,7 @@ class Session:
         self.services.connections.sessions.add(self)
         try:
             if await self._handshake():
-                async for frame in self.ws:
-                    await self._on_frame(frame)
+                await self._read()
         except ConnectionClosed:
             pass
         finally:
@@ -232,6 +236,24 @@ class Session:
             self.uploads.close()
             await self._unbind()
             await self._flush_and_stop()
+
+    async def _read(self) -> None:
+        """Every frame the client sends, in order, until the connection closes; or, once the client
+        has a heartbeat (``ping`` with ``silence_ms``), until it is silent for that long: its
+        connection is held up or cut somewhere (the close tells its match at once)."""
+        ws = self.ws
+        while True:
+            if self.silence is None:
+                frame = await ws.recv()
+            else:
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), self.silence)
+                except TimeoutError:
+                    self.services.metrics.inc("duel_heartbeats_missed_total")
+                    log.info("heartbeat_missed", session=self.id, match_id=self.match_id, silence_s=self.silence)
+                    await self.close(CloseCode.INTERNAL_ERROR, "no message within silence_ms")
+                    return
+            await self._on_frame(frame)
 
     async def _flush_and_stop(self, timeout: float = 2.0) -> None:
         """Let the drain send what is queued (at most ``timeout`` s), then stop it."""
@@ -401,6 +423,10 @@ class Session:
             self.send(catalogue())
         elif isinstance(msg, UploadReplay):
             await self.uploads.part(msg)
+        elif isinstance(msg, Ping):
+            if msg.silence_ms is not None:
+                self.silence = msg.silence_ms / 1000
+            self.send(Pong(msg.nonce))
         else:  # Hello
             self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
 

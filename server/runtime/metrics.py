@@ -40,6 +40,7 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_matches_live": ("gauge", "matches held in this process's memory"),
     "duel_slow_clients_dropped_total": ("counter", "clients dropped for a full outgoing queue"),
     "duel_keepalive_timeouts_total": ("counter", "connections closed for a keepalive ping not answered in time"),
+    "duel_heartbeats_missed_total": ("counter", "connections closed for silence beyond their ping's silence_ms"),
     "duel_snapshots_loaded_total": ("counter", "matches loaded from a snapshot"),
     "duel_snapshots_ignored_total": ("counter", "snapshots ignored (unreadable, or not agreeing with the log)"),
     "duel_snapshots_failed_total": ("counter", "snapshots that could not be made (the log has every entry)"),

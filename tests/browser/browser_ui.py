@@ -24,14 +24,25 @@ SETTLED = """() => {
 }"""
 
 
-def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False) -> Page:
+ALL_STOPS = (
+    '{"own": ["draw", "standby", "battle/start", "battle/end", "damage", "end"],'
+    ' "theirs": ["draw", "standby", "main1", "battle", "damage", "main2", "end"]}'
+)
+"""The page's "Stop at" setting with every box ticked: it stops wherever the player may act."""
+
+
+def open_page(
+    browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False, stops: str = ALL_STOPS
+) -> Page:
     """A page of the client in a fresh browser context.  Auto-pass (on by default
-    for players) is off unless asked for, so that tests click every pass; when on,
+    for players) is off unless asked for, and the page stops at every phase (a new player's
+    page moves on through some of its own), so that tests click every pass; when on,
     it passes at once (a player gets a moment to see the board first)."""
     ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
     ctx.add_init_script(
         f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); "
-        "localStorage.setItem('duel.autopass_ms', '0')"
+        + (f"localStorage.setItem('duel.stops', '{stops}'); " if stops else "")  # "": a new player's
+        + "localStorage.setItem('duel.autopass_ms', '0')"
     )
     page = ctx.new_page()
     page.set_default_timeout(20_000)
@@ -91,7 +102,12 @@ def click_and_wait(page: Page, locator: Any) -> None:
 
 
 def pass_button(page: Page) -> Any:
-    return page.locator(".decision button[data-action=pass]")
+    """The pass button; in a window of one's own turn with nothing to answer, where the pass is
+    shown as the move it makes, the nearest move through the turn."""
+    btn = page.locator(".decision button[data-action=pass]")
+    if btn.count():
+        return btn
+    return page.locator(".decision .acts button[data-move]").first
 
 
 def my_actionable(page: Page, zone: str | None = None) -> Any:
@@ -162,7 +178,7 @@ def take_turn_step(page: Page) -> str:
             assert want in card_actions(page, hand.first)
             choose_in_dialog(page, want)
             return want
-    for want in ("enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "pass"):
+    for want in ("enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "finish_turn", "pass"):
         btn = page.locator(f".decision .acts button[data-action={want}]")
         if btn.count():
             click_and_wait(page, btn.first)

@@ -180,3 +180,29 @@ def test_the_cards_dict_is_shared_until_a_card_is_written() -> None:
     assert b.cards is s.cards and s.cards[cid] is before  # the others see nothing
     write_card(s, cid).attacks += 2
     assert s.cards is not b.cards and b.cards[cid] is before and before.attacks == a.cards[cid].attacks - 1
+
+
+def test_a_token_made_by_an_action_is_in_the_new_state_only() -> None:
+    """A card added by an action (Scapegoat's Sheep Tokens, ``kernel.cow.add_card``) goes into the
+    new state's own cards dict: the state before, which shared its dict, is unchanged, and the
+    new state equals the fold of the facts."""
+    from engine.scenario import start_state
+
+    doc = {
+        "format": 1,
+        "start": {
+            "turn": 3,
+            "phase": "main1",
+            "A": {"hand": [{"card": "Scapegoat", "as": "goat"}]},
+            "B": {},
+        },
+    }
+    s, labels, _ = start_state(doc)
+    s1 = decide_state(s, 0, {"do": "activate", "card": labels["goat"]})[1]
+    s1 = decide_state(s1, 1, {"do": "pass"})[1]
+    before = copy.deepcopy(s1)
+    facts, s2 = decide_state(s1, 0, {"do": "pass"})
+    assert len(s2.cards) == len(s1.cards) + 4
+    assert len(s1.cards) == len(before.cards) and to_plain(s1) == to_plain(before)
+    assert full_state_hash(s2) == full_state_hash(fold(facts, s1))
+    assert sum(1 for c in s2.cards.values() if c.data.name == "Sheep Token") == 4

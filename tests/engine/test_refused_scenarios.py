@@ -48,6 +48,7 @@ ZONES = ("hand", "deck", "extra", "graveyard", "banished", "monsters", "spells_t
 
 _CONTINUOUS = "its effects are continuous: they apply while it is face-up, with no activation to refuse"
 _NORMAL = "a Normal Monster: no effect and no summoning condition"
+_FUSION = "a Fusion Monster with no effect: nothing activates, and its Summon follows SUM-1 and SUM-31"
 EXEMPT: dict[str, str] = {
     "Berserk Gorilla": _CONTINUOUS,
     "Blade Knight": _CONTINUOUS + " (the FLIP effects it negates are refused in morphing_jar_refused.yaml)",
@@ -55,6 +56,8 @@ EXEMPT: dict[str, str] = {
     "Dark Elf": _CONTINUOUS + " (its attack cost is paid as it attacks)",
     "Elemental HERO Bladedge": _CONTINUOUS,
     "Elemental HERO Wildheart": _CONTINUOUS,
+    "Ojama King": _CONTINUOUS + " (the zones are selected as it becomes face-up, without an activation)",
+    "Fiend Skull Dragon": _CONTINUOUS + " (it negates a Trap that targets it as that Trap resolves)",
     "Fusilier Dragon, the Dual-Mode Beast": "a summoning rule of its own (Summoned without Tributes), no activation",
     "Gyaku-Gire Panda": _CONTINUOUS,
     "Helios - The Primordial Sun": _CONTINUOUS,
@@ -63,6 +66,17 @@ EXEMPT: dict[str, str] = {
     "Spell Canceller": _CONTINUOUS,
     "Star Boy": _CONTINUOUS,
     "Thunder Nyan Nyan": _CONTINUOUS,
+    **{
+        name: _FUSION
+        for name in (
+            "Darkfire Dragon",
+            "Dragoness the Wicked Knight",
+            "Flame Ghost",
+            "Giltia the D. Knight",
+            "Master of Oz",
+            "Thousand Dragon",
+        )
+    },
     **{
         name: _NORMAL
         for name in (

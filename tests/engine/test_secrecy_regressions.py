@@ -178,3 +178,22 @@ def test_trap_dustshoot_shows_the_hand_to_its_controller_alone() -> None:
             assert asked is not None and {c["name"] for c in asked["cards"]} == {"Vorse Raider", "Battle Ox"}
             assert "cards" not in (vp.pending(state, None) or {})
     assert reveals == 3  # one fact, seen by each viewer
+
+
+def test_a_face_down_monster_taken_by_mind_control_is_shown_to_its_new_controller_only() -> None:
+    """Ruling GEN-30: a face-down monster whose control changes stays face-down; its new controller
+    may look at it (the view shows it to them), a spectator may not."""
+    doc = yaml.safe_load((SCENARIOS / "cards" / "mind_control.yaml").read_text())
+    runner = Runner(doc)
+    result = runner.run()
+    assert result.ok, result.failure
+    soldier = result.state.cards[runner.labels["soldier"]]
+    taken = next(
+        i for i, facts in enumerate(result.entries) if any(f["t"] == "moved" and f["card"] == soldier.id for f in facts)
+    )
+    for viewer, sees in ((0, True), (None, False)):
+        _facts, view, state = frames(result.entries, viewer)[taken]
+        assert state.cards[soldier.id].controller == 0 and not state.cards[soldier.id].face_up
+        shown = [c for c in view["players"][0]["monsters"] if c is not None and c.get("position") == "set"]
+        assert len(shown) == 1
+        assert (shown[0].get("code") == soldier.code) == sees, (viewer, shown)

@@ -29,6 +29,7 @@ def test_enum_values_are_the_logged_strings() -> None:
         "banished",
         "extra",
         "xyz_material",
+        "gone",
     )
     assert tuple(Position) == ("attack", "defense")
     assert all(isinstance(m, str) and m == m.value for e in (Phase, Step, Timing, Zone, Position) for m in e)

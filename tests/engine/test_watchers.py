@@ -61,6 +61,9 @@ def _module(path: Path) -> tuple[dict[str, ast.FunctionDef], dict[str, ast.expr]
     names = {
         t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
     }
+    for n in tree.body:  # ``NAME: Final = ...``
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is not None:
+            names[n.target.id] = n.value
     return functions, names
 
 

@@ -57,7 +57,7 @@ PREFERENCE = (
     "Tribute Summon",
     "Enter the Battle Phase",
     "Go to the Standby Phase",
-    "Go to the Main Phase 1",
+    "Go to Main Phase 1",
     "End the Battle Phase",
     "End the turn",
     "Finish the turn",

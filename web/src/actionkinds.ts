@@ -24,6 +24,7 @@ export type ActionKind =
   | "end_battle_phase"
   | "next_phase"
   | "end_turn"
+  | "finish_turn"
   | "concede";
 
 export const ACTION_KINDS: readonly ActionKind[] = [
@@ -41,6 +42,7 @@ export const ACTION_KINDS: readonly ActionKind[] = [
   "end_battle_phase",
   "next_phase",
   "end_turn",
+  "finish_turn",
   "concede",
 ];
 
@@ -160,10 +162,21 @@ export interface NextPhaseAction {
 }
 
 /**
- * move through the turn: to the End Phase
+ * move through the turn: to the End Phase (from Main Phase 1 or 2; from the Battle Step, through
+ * the End Step); in the Draw and Standby Phases it moves one phase on, as `next_phase` does
+ * (`finish_turn` ends the turn)
  */
 export interface EndTurnAction {
   do: "end_turn";
+}
+
+/**
+ * end the turn in one action: the turn player passes in each window of this turn left to it (the
+ * opponent is still asked in each) until the next turn begins; once a chain has resolved
+ * meanwhile, the decision is the turn player's again
+ */
+export interface FinishTurnAction {
+  do: "finish_turn";
 }
 
 /**
@@ -189,4 +202,5 @@ export type TypedAction =
   | EndBattlePhaseAction
   | NextPhaseAction
   | EndTurnAction
+  | FinishTurnAction
   | ConcedeAction;

@@ -2,6 +2,7 @@
 // The client only ever sends an action from `legal`, verbatim.
 
 import type { Catalogue } from "./cards";
+import { moveLabel } from "./moves";
 import type { Action, CardView, Id, View } from "./proto";
 
 export const SEATS = ["A", "B"];
@@ -143,10 +144,12 @@ export function describeAction(view: View, cat: Catalogue, a: Action, withCard =
     case "enter_battle_phase":
       return "Enter the Battle Phase";
     case "end_battle_phase":
-      return "End the Battle Phase";
+      return "End the Battle Phase (go to the End Step)";
     case "next_phase":
-      return nextPhaseLabel(view);
+      return moveLabel(view, a) ?? nextPhaseLabel(view);
     case "end_turn":
+      return moveLabel(view, a) ?? "Go to the End Phase";
+    case "finish_turn":
       return "End the turn";
     case "concede":
       return "Concede the duel";
@@ -159,12 +162,16 @@ export function describeAction(view: View, cat: Catalogue, a: Action, withCard =
   }
 }
 
+/** A view without `moves` (a replay recorded before them): the next phase or step, by the turn's
+ * order (Main Phase 1 leads to the Battle Phase when it may be entered, the End Step to Main Phase 2). */
 function nextPhaseLabel(view: View): string {
+  if (view.phase === "battle") {
+    const next: Record<string, string> = { start: "Battle Step", battle: "End Step", end: "Main Phase 2" };
+    return `Go to the ${next[view.step ?? ""] ?? "next step"}`;
+  }
   const order = ["draw", "standby", "main1", "battle", "main2", "end"];
-  const i = order.indexOf(view.phase);
-  if (view.phase === "main1") return "Go to the End Phase (skip the Battle Phase)";
-  const next = order[i + 1];
-  return next ? `Go to the ${PHASE_NAMES[next] ?? next}` : "Next phase";
+  const next = order[order.indexOf(view.phase) + 1];
+  return next ? `Go to the ${PHASE_NAMES[next] ?? next}` : "End the turn";
 }
 
 /** Where the duel stands, in words ("Battle Phase, Damage Step, during damage calculation"). */
@@ -180,6 +187,8 @@ export function passLabel(view: View, cat: Catalogue, promptText: string, kind: 
   if (kind === "trigger") return "Do not activate the effect";
   if (kind === "ahead") return "Pass: activate nothing now";
   if (kind !== "priority") return "Pass: decline";
+  const move = view.moves?.["pass"] !== undefined ? moveLabel(view, { do: "pass" }, view.you !== view.turn_player) : null;
+  if (move !== null) return move; // an open window: where the pass takes the turn
   const top = view.chain[view.chain.length - 1];
   if (top !== undefined) {
     const nm = top.code !== undefined ? (cat.name(top.code) ?? "a card") : cardLabel(view, cat, top.card);

@@ -12,7 +12,9 @@ import { Catalogue } from "./cards";
 import { Dialogs } from "./dialogs";
 import { h, replaceChildren, swap } from "./dom";
 import { autoPassDefault, Game, type MatchState } from "./game";
+import { focusDecision, installKeys } from "./keys";
 import { loadName, Lobby } from "./lobby";
+import { loadStops } from "./moves";
 import type { CardView, ConnState, MatchRow, ReplayPage, ServerMessage } from "./proto";
 import { ReplayViewer, type ReplayState } from "./replay";
 import { Session } from "./session";
@@ -33,7 +35,10 @@ export class App {
   name = loadName();
   hovered: CardView | null = null;
   autoPass = autoPassDefault();
+  stops = loadStops();
   renderPending = false;
+  /** An action was just sent: the next render gives the focus back to the decision. */
+  refocusDecision = false;
 
   constructor(root: HTMLElement) {
     this.root = root;
@@ -47,6 +52,21 @@ export class App {
       cat: this.cat,
       send: (a) => this.game?.sendAction(a),
       selectAttacker: (id) => this.game?.selectAttacker(id),
+      // the element that opened the dialog may have been drawn again meanwhile: the decision
+      closed: () => requestAnimationFrame(() => this.screen === "match" && !this.dialogs.el.open && focusDecision(this.root, false)),
+    });
+    installKeys({
+      screen: () => this.screen,
+      dialog: () => (this.dialogs.el.open ? this.dialogs.el : null),
+      root: () => this.root,
+      help: () => (this.dialogs.kind === "help" ? this.dialogs.close() : this.dialogs.help()),
+      replayStep: (by) => {
+        const v = this.viewer;
+        if (v === null) return;
+        v.step(by === "first" ? 0 : by === "last" ? v.r.entries.length - 1 : v.r.index + by);
+      },
+      replayPlay: () => this.viewer?.togglePlay(),
+      replayFaster: (by) => this.viewer?.faster(by),
     });
     window.addEventListener("hashchange", () => this.route());
     // a replay file dropped on the lobby or the replay viewer opens in the viewer (never
@@ -279,19 +299,24 @@ export class App {
     else replaceChildren(this.root, header, body);
     document.title = this.screen === "replay" ? "Replay · Duel" : this.screen === "match" ? (this.game?.title() ?? "Duel") : "Duel";
     (this.screen === "match" ? this.game?.side : this.screen === "replay" ? this.viewer?.side : undefined)?.afterRender();
+    if (this.screen === "match" && !this.dialogs.el.open) {
+      focusDecision(this.root, this.refocusDecision);
+      this.refocusDecision = false;
+    }
   }
 
   private renderHeader(): HTMLElement {
     const s = this.session.state;
     let status: string;
     let cls = "ok";
+    const wasOnline = this.session.opens > 0; // this screen's connection was up before: it is lost
     if (s.kind === "open") status = "connected";
     else if (s.kind === "connecting") {
-      status = "connecting…";
-      cls = "warn";
+      status = wasOnline ? "offline — reconnecting…" : "connecting…";
+      cls = wasOnline ? "bad" : "warn";
     } else if (s.kind === "waiting") {
-      status = `${s.why}; reconnecting (attempt ${s.attempt})…`;
-      cls = "warn";
+      status = `offline — reconnecting (${s.why}; attempt ${s.attempt})…`;
+      cls = "bad";
     } else {
       status = s.why === "left" ? "not connected" : `disconnected: ${s.why}`;
       cls = "bad";

@@ -17,15 +17,42 @@ import {
 } from "./actions";
 import type { Catalogue } from "./cards";
 import { h } from "./dom";
+import { numberButtons } from "./keys";
+import { destinationOf, isMove, OWN_STOPS, shownMoves, STOP_NAMES, THEIR_STOPS, type Stops } from "./moves";
 import type { Action, CardView, Pending, View } from "./proto";
+
+/** An LP change as its `lp` fact has it: `delta` the damage dealt (or LP gained), `reason`
+ * `battle`, `effect` or `cost`. */
+export interface LpChange {
+  delta: number;
+  reason: string;
+}
+
+const LP_REASONS: Record<string, string> = { battle: "battle damage", effect: "by an effect", cost: "paid as a cost" };
+
+/** Each seat's last LP change of the turn of entry `index` of a list of entries' facts (a
+ * replay): looking back from it to the start of its turn. */
+export function lastLpChanges(entries: { facts: { t: string }[] }[], index: number): (LpChange | null)[] {
+  const out: (LpChange | null)[] = [null, null];
+  for (let i = index; i >= 0; i--) {
+    const facts = entries[i]?.facts ?? [];
+    for (let j = facts.length - 1; j >= 0; j--) {
+      const f = facts[j] as { t: string; seat?: number; delta?: number; reason?: string };
+      if (f.t === "turn") return out;
+      if (f.t === "lp" && f.seat !== undefined && out[f.seat] === null) out[f.seat] = { delta: Number(f.delta), reason: String(f.reason ?? "") };
+    }
+  }
+  return out;
+}
 
 export interface Seatinfo {
   name: string;
-  lpDelta: number | null; // the last LP change
+  lpDelta: LpChange | null; // the last LP change of this turn
   lpDeltaFresh: boolean; // it happened in the last update
   clockMs: number | null; // remaining, as of clockAt
   clockRunning: boolean;
-  connected: boolean | null; // null: unknown
+  connected: boolean | null; // null: not shown
+  presenceWords?: string; // instead of "connected"/"disconnected" (the page is offline)
 }
 
 export interface BoardModel {
@@ -36,10 +63,12 @@ export interface BoardModel {
   pending: Pending | null;
   seats: Seatinfo[];
   interactive: boolean;
-  busy: boolean; // an action is on its way: nothing clickable
+  busy: boolean; // an action is on its way, or the page is offline: nothing clickable
+  offline?: boolean; // the page has no live connection: it says so where the decision is
   selecting: { attacker: string } | null;
   retargeting: boolean;
   autoPass: boolean;
+  stops: Stops | null; // where the page stops for the player (null: a replay)
 }
 
 export interface BoardHooks {
@@ -51,6 +80,7 @@ export interface BoardHooks {
   hover(card: CardView | null): void;
   concede(): void;
   autoPass(on: boolean): void;
+  stop(whose: "own" | "theirs", key: string, on: boolean): void;
   openChoice(): void;
 }
 
@@ -217,7 +247,8 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
   if (p === undefined || info === undefined) return h("div");
   const role = m.me === null ? null : seat === m.me ? "You" : "Opponent";
   const letter = SEATS[seat] ?? "?";
-  const delta = info.lpDelta;
+  const change = info.lpDelta;
+  const delta = change?.delta ?? null;
   return h(
     "div",
     { class: `playerbar${view.turn_player === seat ? " their-turn" : ""}`, "data-seat": seat },
@@ -226,14 +257,24 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
       "span",
       { class: "lp", "data-testid": `lp-${seat}`, "aria-label": `${SEATS[seat]} Life Points ${p.lp}` },
       `LP ${p.lp}`,
-      delta !== null && delta !== 0
-        ? h("span", { class: `lp-delta ${delta < 0 ? "down" : "up"}${info.lpDeltaFresh ? " fresh" : ""}` }, ` ${delta > 0 ? "+" : "−"}${Math.abs(delta)}`)
+      change !== null && delta !== null && delta !== 0
+        ? h(
+            "span",
+            {
+              class: `lp-delta ${delta < 0 ? "down" : "up"}${info.lpDeltaFresh ? " fresh" : ""}`,
+              "data-testid": `lp-delta-${seat}`,
+              title: `${delta > 0 ? "+" : "−"}${Math.abs(delta)} ${LP_REASONS[change.reason] ?? change.reason} this turn`,
+            },
+            ` ${delta > 0 ? "+" : "−"}${Math.abs(delta)}`,
+          )
         : null,
     ),
     info.clockMs !== null
       ? h("span", { class: `clock${info.clockRunning ? " running" : ""}`, "data-clock": seat, "aria-label": `${SEATS[seat]}'s clock` }, `Clock ${formatClock(info.clockMs)}`)
       : null,
-    info.connected === null ? null : h("span", { class: `presence ${info.connected ? "on" : "off"}`, "data-testid": `presence-${seat}` }, info.connected ? "connected" : "disconnected"),
+    info.connected === null
+      ? null
+      : h("span", { class: `presence ${info.connected ? "on" : "off"}`, "data-testid": `presence-${seat}` }, info.presenceWords ?? (info.connected ? "connected" : "disconnected")),
     h("span", { class: "count" }, `Deck ${p.deck_count}`),
     h("span", { class: "count" }, `Extra ${p.extra_count}`),
     h("span", { class: "count" }, `Hand ${p.hand_count}`),
@@ -359,7 +400,9 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
         const where = c ? ` (${c.zone === "graveyard" ? "in the Graveyard" : "banished"})` : "";
         kids.push(h("button", { type: "button", class: "act", "data-action": a.do, onclick: () => hooks.send(a) }, describeAction(view, cat, a) + where));
       }
-      const loose = m.legal.filter((a) => actionCard(a) === null && a.do !== "concede");
+      // the moves through the turn: one button per place they go, nearest first, after the rest
+      const moves = shownMoves(view, m.legal);
+      const loose = [...m.legal.filter((a) => actionCard(a) === null && a.do !== "concede" && !isMove(a)), ...moves];
       let retargetShown = false;
       for (const a of loose) {
         if (a.do === "retarget") {
@@ -374,28 +417,67 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
         const isPass = a.do === "pass";
         const label = isPass && pend ? passLabel(view, cat, pend.prompt, pend.kind) : describeAction(view, cat, a);
         kids.push(
-          h("button", { type: "button", class: `act${isPass ? " pass" : ""}`, "data-key": `act-${a.do}-${label}`, "data-action": a.do, onclick: () => hooks.send(a) }, label),
+          h("button", { type: "button", class: `act${isPass ? " pass" : ""}`, "data-key": `act-${a.do}-${label}`, "data-action": a.do, "data-move": isMove(a) ? (destinationOf(view, a) ?? "") : null, onclick: () => hooks.send(a) }, label),
         );
       }
     }
   }
-  const canConcede = m.interactive && m.me !== null && view.winner === null && pend !== null;
+  // the keyboard: digits press the first nine buttons; the first of them that passes or moves on
+  // (or opens the choice) is where the focus goes back to after every action (keys.ts)
+  numberButtons(kids);
+  const primary =
+    kids.find((b) => b.dataset["action"] === "open-choice" || b.dataset["action"] === "pass") ??
+    kids.find((b) => b.dataset["move"] !== undefined) ??
+    kids.find((b) => b.classList.contains("primary")) ??
+    kids[0];
+  primary?.setAttribute("data-primary", "");
+  const canConcede = m.interactive && m.me !== null && view.winner === null && pend !== null && !m.offline;
   return h(
     "section",
-    { class: `decision${m.interactive && m.legal.length && !m.busy ? " yours" : ""}`, "aria-label": "decision", "aria-live": "polite" },
-    h("p", { class: "prompt", "data-testid": "prompt" }, m.busy ? "Sending…" : prompt),
+    { class: `decision${m.interactive && m.legal.length && !m.busy ? " yours" : ""}`, "aria-label": "decision", "aria-live": "polite", tabindex: -1 },
+    h("p", { class: "prompt", "data-testid": "prompt" }, m.offline ? "Offline — reconnecting… (nothing can be sent until the page is back)" : m.busy ? "Sending…" : prompt),
     h("div", { class: "acts" }, kids),
     m.interactive && m.me !== null && view.winner === null
       ? h(
           "label",
           { class: "autopass" },
           h("input", { type: "checkbox", "data-key": "autopass", checked: m.autoPass, onchange: (e: Event) => hooks.autoPass((e.target as HTMLInputElement).checked) }),
-          " Pass for me when passing is all I can do",
+          " Pass for me when passing or moving on is all I can do",
         )
       : null,
     canConcede ? h("button", { type: "button", class: "act concede", "data-key": "concede", onclick: () => hooks.concede() }, "Concede…") : null,
+    m.interactive && m.me !== null && view.winner === null && m.stops !== null ? stopSettings(m.stops, hooks) : null,
   );
 }
+
+/** Where the page stops for the player: a checkbox per phase of their turn and of the
+ * opponent's; where they do not stop, the page moves on for them at once. */
+function stopSettings(stops: Stops, hooks: BoardHooks): HTMLElement {
+  const box = (whose: "own" | "theirs", key: string) =>
+    h(
+      "label",
+      { class: "stop" },
+      h("input", {
+        type: "checkbox",
+        "data-key": `stop-${whose}-${key}`,
+        "data-stop": `${whose}:${key}`,
+        checked: (whose === "own" ? stops.own : stops.theirs).includes(key),
+        onchange: (e: Event) => hooks.stop(whose, key, (e.target as HTMLInputElement).checked),
+      }),
+      ` ${STOP_NAMES[key] ?? key}`,
+    );
+  const el = h(
+    "details",
+    { class: "stops", "data-testid": "stops", open: stopsOpen, ontoggle: () => (stopsOpen = el.open) },
+    h("summary", { "data-key": "stops" }, "Stop at…"),
+    h("p", { class: "muted" }, "Where you are not stopped, the page moves on for you at once, whatever your cards (your opponent learns nothing from it). Your Main Phases and Battle Step always stop."),
+    h("fieldset", null, h("legend", null, "Your turn"), OWN_STOPS.map((k) => box("own", k))),
+    h("fieldset", null, h("legend", null, "The opponent's turn"), THEIR_STOPS.map((k) => box("theirs", k))),
+  );
+  return el;
+}
+
+let stopsOpen = false; // the "Stop at…" box stays open from one render to the next
 
 export function renderBoard(m: BoardModel, cat: Catalogue, hooks: BoardHooks): HTMLElement {
   const view = m.view;

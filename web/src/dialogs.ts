@@ -8,10 +8,13 @@ import { actionCard, cardLabel, cardsById, cardWhere, describeAction, key, SEATS
 import { cardDetail } from "./board";
 import type { Catalogue } from "./cards";
 import { h, replaceChildren, type Child } from "./dom";
+import { keysHelp, numberButtons } from "./keys";
 import type { Action, CardView, Id, Pending, View } from "./proto";
 
 export interface DialogHost {
   readonly cat: Catalogue;
+  /** A dialog closed (Esc, its button, or an action sent from it). */
+  closed?(): void;
   /** Send an action from `legal`. */
   send(a: Action): void;
   /** Start choosing the target of this attacker's attack on the board. */
@@ -56,6 +59,7 @@ export class Dialogs {
 
   constructor(private readonly host: DialogHost) {
     this.el = h("dialog", { class: "dlg", "aria-modal": "true" });
+    this.el.addEventListener("close", () => this.host.closed?.());
     document.body.appendChild(this.el);
   }
 
@@ -73,6 +77,7 @@ export class Dialogs {
     this.el.dataset["kind"] = kind;
     replaceChildren(this.el, h("h2", { id: "dlg-title" }, title), ...body, h("div", { class: "dlg-foot" }, close));
     this.el.setAttribute("aria-labelledby", "dlg-title");
+    numberButtons(Array.from(this.el.querySelectorAll<HTMLElement>(".dlg-acts button, .choice-cards button")));
     if (!this.el.open) this.el.showModal();
     this.el.querySelector<HTMLElement>(".dlg-acts button.primary, .dlg-acts button, button")?.focus();
   }
@@ -114,6 +119,11 @@ export class Dialogs {
       `${SEATS[seat]}'s ${where} (${cards.length})`,
       cards.length ? h("ol", { class: "pile-list", "data-pile-list": `${zone}-${seat}` }, items) : h("p", null, "Empty."),
     );
+  }
+
+  /** The keys of the keyboard (`?`). */
+  help(): void {
+    this.open("help", "Keyboard", keysHelp());
   }
 
   concede(): void {

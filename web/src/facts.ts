@@ -84,18 +84,21 @@ export interface ExtraBattlePhaseFact {
 }
 
 /**
- * a seat gets priority
+ * a seat gets priority (`intent`: where the turn player's passes now take the turn: `end` or
+ * `finish` carried into a new phase or step; nil: a chain resolved while the turn player was
+ * ending the turn, and the decision is its own again)
  */
 export interface PriorityFact {
   t: "priority";
   seat: number;
   passes: number;
-  intent?: string;
+  intent?: string | null;
 }
 
 /**
- * a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on; `auto`: passed by
- * the rules because it had nothing to activate)
+ * a seat passed (`intent`: `battle`, `end`, `next` when it moves the turn on, `finish` when it
+ * ends the turn; `auto`: passed by the rules because it had nothing to activate, or because it is
+ * ending the turn)
  */
 export interface PassedFact {
   t: "passed";
@@ -173,6 +176,28 @@ export interface FlippedFact {
   code?: number;
   position: string;
   by_attack?: boolean;
+}
+
+/**
+ * a Token is Special Summoned: made face-up in a Monster Zone of `seat` (`summoner`: the player
+ * who Summons it)
+ */
+export interface TokenMadeFact {
+  t: "token_made";
+  card?: Id;
+  code?: number;
+  seat: number;
+  summoner: number;
+  position: string;
+  slot?: number;
+}
+
+/**
+ * a Token that left the field ceases to exist
+ */
+export interface TokenGoneFact {
+  t: "token_gone";
+  card?: Id;
 }
 
 /**
@@ -258,8 +283,8 @@ export interface ChainResolvedFact {
 
 /**
  * a record: `no_effect` (a link resolved without effect), `excavated` (a card shown to both
- * players), `die_roll` and `coin_toss` (`result`), `random_discard` (a card picked at random from
- * `seat`'s hand, discarded next)
+ * players), `die_roll` and `coin_toss` (`result`), `effects_negated` (a card's effects are
+ * negated), `random_discard` (a card picked at random from `seat`'s hand, discarded next)
  */
 export interface NoteFact {
   t: "note";
@@ -434,6 +459,8 @@ export type Fact =
   | SummonedFact
   | PositionChangedFact
   | FlippedFact
+  | TokenMadeFact
+  | TokenGoneFact
   | ActivatedFact
   | TargetedFact
   | TriggeredFact

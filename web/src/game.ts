@@ -8,7 +8,9 @@ import type { App } from "./app";
 import { CHOICE_KINDS, formatClock, renderBoard, type BoardHooks, type BoardModel, type Seatinfo } from "./board";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
+import { onlyMovingOn, saveStops, stopMove } from "./moves";
 import type { Action, Pending, ServerMessage, Update, View } from "./proto";
+import type { LpChange } from "./board";
 
 const AUTOPASS_KEY = "duel.autopass";
 const LOG_MAX = 3000;
@@ -26,7 +28,8 @@ export interface MatchState {
   clockAt: number;
   presence: boolean[] | null;
   log: LogLine[];
-  lpDelta: (number | null)[];
+  lpDelta: (LpChange | null)[]; // each seat's last LP change of this turn, as the log has it
+  lpTurn: number; // the turn lpDelta is of
   lpFreshSeq: number;
   inflight: { id: string; msg: Record<string, unknown> } | null;
   awaitSeq: number;
@@ -76,6 +79,7 @@ export class Game {
       presence: null,
       log: [],
       lpDelta: [null, null],
+      lpTurn: 0,
       lpFreshSeq: -1,
       inflight: null,
       awaitSeq: 0,
@@ -173,19 +177,26 @@ export class Game {
       return;
     }
     m.started = true;
-    if (u.seq > m.seq) m.log.push(...storyLines(u.seq, u.story));
+    if (u.seq > m.seq) {
+      m.log.push(...storyLines(u.seq, u.story));
+      // the LP badge: each seat's last LP change of this turn, as its fact says (the damage dealt:
+      // 300 damage from 250 LP is -300, as the log says, not the -250 the LP went down)
+      for (const f of u.facts) {
+        if (f.t === "turn") {
+          m.lpDelta = [null, null];
+          m.lpTurn = f.turn;
+        } else if (f.t === "lp") {
+          m.lpDelta[f.seat] = { delta: f.delta, reason: f.reason };
+          m.lpFreshSeq = u.seq;
+        }
+      }
+    }
     if (m.log.length > LOG_MAX) m.log.splice(0, m.log.length - LOG_MAX);
     m.seq = u.seq;
     if (u.view === null) return; // a caught-up entry: its view comes with the last one
-    const before = m.view;
-    if (before !== null) {
-      u.view.players.forEach((p, i) => {
-        const was = before.players[i]?.lp;
-        if (was !== undefined && was !== p.lp) {
-          m.lpDelta[i] = p.lp - was;
-          m.lpFreshSeq = u.seq;
-        }
-      });
+    if (u.view.turn !== m.lpTurn) {
+      m.lpDelta = [null, null]; // a snapshot of a later turn: what changed in it is not known here
+      m.lpTurn = u.view.turn;
     }
     m.view = u.view;
     m.pending = u.pending;
@@ -229,21 +240,26 @@ export class Game {
     this.m.autoPassing = false;
   }
 
-  /** With auto-pass on, a window in which the only choice is to pass is passed
-   * for the player (after a moment, so the board can be seen). */
+  /** The moves the page makes for the player (after a moment, so the board can be seen): in an
+   * open window of a phase they do not stop at, the nearest move (whatever their cards: the
+   * opponent learns nothing from it); with auto-pass on, a window in which the only choice is
+   * to pass, or to move on to one place. */
   maybeAutoPass(): void {
     this.clearAutoPass();
     const m = this.m;
-    if (!this.app.autoPass || m.seat === null || m.view === null) return;
+    if (m.seat === null || m.view === null || m.legal.length === 0 || !this.online) return;
     const choices = m.legal.filter((a) => a.do !== "concede");
-    const only = choices.length === 1 && choices[0]?.do === "pass" ? choices[0] : null;
+    let only = stopMove(m.view, m.legal, this.app.stops, m.pending?.kind ?? "");
+    if (only === null && this.app.autoPass) {
+      only = onlyMovingOn(m.view, m.legal) ?? (choices.length === 1 && choices[0]?.do === "pass" ? choices[0] : null);
+    }
     if (only === null) return;
     const seq = m.seq;
     m.autoPassing = true;
     this.autoPassTimer = window.setTimeout(() => {
       this.autoPassTimer = null;
       m.autoPassing = false;
-      if (m.seq === seq && m.inflight === null && m.legal.includes(only) && this.app.autoPass) this.sendAction(only);
+      if (m.seq === seq && m.inflight === null && only !== null && m.legal.includes(only)) this.sendAction(only);
     }, autoPassDelay());
   }
 
@@ -259,6 +275,7 @@ export class Game {
     m.selecting = null;
     m.retargeting = false;
     this.clearAutoPass();
+    this.app.refocusDecision = true; // after every action, the focus is the decision's again
     this.app.dialogs.close();
     this.app.session.send(msg); // not connected: sent again after the reconnect, with the same id
     this.app.render();
@@ -294,6 +311,16 @@ export class Game {
         this.maybeAutoPass();
         this.app.render();
       },
+      stop: (whose, key, on) => {
+        const stops = this.app.stops;
+        const list = whose === "own" ? stops.own : stops.theirs;
+        const next = on ? [...new Set([...list, key])] : list.filter((k) => k !== key);
+        if (whose === "own") stops.own = next;
+        else stops.theirs = next;
+        saveStops(stops);
+        this.maybeAutoPass();
+        this.app.render();
+      },
       openChoice: () => this.openChoice(),
     };
   }
@@ -325,16 +352,33 @@ export class Game {
     return `Turn ${v.turn} · Duel`;
   }
 
+  /** Whether the page has a live connection (a welcomed socket, its heartbeat answered). */
+  get online(): boolean {
+    return this.app.connState.kind === "open";
+  }
+
   private seatInfos(view: View): Seatinfo[] {
     const m = this.m;
-    return [0, 1].map((seat) => ({
-      name: this.nameOf(seat),
-      lpDelta: m.lpDelta[seat] ?? null,
-      lpDeltaFresh: m.lpFreshSeq === m.seq,
-      clockMs: m.clocks === null ? null : this.clockOf(seat),
-      clockRunning: m.pending !== null && m.pending.seat === seat && view.winner === null,
-      connected: m.presence ? (m.presence[seat] ?? null) : null,
-    }));
+    const online = this.online;
+    return [0, 1].map((seat) => {
+      // presence as things are: offline, this page's own seat is not connected, and what the
+      // other seat's is cannot be known until the page is back
+      let connected = m.presence ? (m.presence[seat] ?? null) : null;
+      let presenceWords: string | undefined;
+      if (!online && m.presence !== null) {
+        connected = false;
+        presenceWords = seat === m.seat ? "offline (this page)" : "unknown (this page is offline)";
+      }
+      return {
+        name: this.nameOf(seat),
+        lpDelta: m.lpTurn === view.turn ? (m.lpDelta[seat] ?? null) : null,
+        lpDeltaFresh: m.lpFreshSeq === m.seq,
+        clockMs: m.clocks === null ? null : this.clockOf(seat),
+        clockRunning: m.pending !== null && m.pending.seat === seat && view.winner === null,
+        connected,
+        ...(presenceWords === undefined ? {} : { presenceWords }),
+      };
+    });
   }
 
   render(): HTMLElement {
@@ -349,10 +393,12 @@ export class Game {
       pending: m.pending,
       seats: this.seatInfos(view),
       interactive: m.seat !== null,
-      busy: m.inflight !== null || m.seq < m.awaitSeq,
+      busy: m.inflight !== null || m.seq < m.awaitSeq || (m.seat !== null && !this.online),
+      offline: m.seat !== null && !this.online,
       selecting: m.selecting,
       retargeting: m.retargeting,
       autoPass: this.app.autoPass,
+      stops: this.app.stops,
     };
     const finished = view.winner !== null && view.winner !== undefined;
     return this.kept.render(

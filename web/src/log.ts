@@ -21,11 +21,16 @@ export function storyLines(seq: number, story: string[] | undefined): LogLine[] 
   return (story ?? []).map((text) => ({ seq, text }));
 }
 
+/** A line that only says a player passed or moved on ("A passes", "B moves on", "A ends the
+ * turn"): a run of them is folded into one row of the log (style.css: `li.pass`), each still
+ * its own line of the story. */
+export const PASS_LINE = /^ *[AB] (passes( \((nothing to activate|ending the turn)\))?|moves on( towards the End Phase)?|moves to the Battle Phase|ends the turn)$/;
+
 function lineItem(l: LogLine): HTMLElement {
   const indent = /^ */.exec(l.text)?.[0] ?? "";
   return h(
     "li",
-    { class: /^===/.test(l.text) ? "heading" : null, "data-seq": l.seq },
+    { class: /^===/.test(l.text) ? "heading" : PASS_LINE.test(l.text) ? "pass" : null, "data-seq": l.seq },
     indent ? h("span", { class: "indent" }, indent) : null,
     h("span", { class: "line" }, l.text.slice(indent.length)),
   );

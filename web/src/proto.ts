@@ -72,6 +72,9 @@ export interface View {
   players: PlayerView[];
   winner: number | "draw" | null;
   end_reason: string | null;
+  /** For the seat that must decide in an open window: where each of its moves through the turn
+   * goes, by `do` (`main1`, `battle/start`, `battle/end`, `end`, `next_turn`, ...). */
+  moves?: Record<string, string> | null;
 }
 
 /** Who must decide now. The deciding seat gets the prompt in plain words and,
@@ -222,14 +225,33 @@ export interface ConnHooks {
   resume(welcome: ServerMessage, again: boolean): void;
 }
 
-/** One logical connection to the server: a websocket that says hello, and
- * reconnects with backoff when it drops (unless told not to). */
+/** A `ping` every this many ms while connected (PROTOCOL.md section 9). */
+export const HEARTBEAT_MS = 2000;
+/** Nothing heard from the server for this long: the connection is held up somewhere (its socket
+ * may look open for a minute): the page says it is offline and connects again. */
+export const SILENT_MS = 4500;
+/** What the server is asked to allow (`ping.silence_ms`) before it closes a quiet connection
+ * and tells the other seat this one is gone. */
+const SERVER_SILENCE_MS = 7000;
+/** A socket that has not said `welcome` within this long is given up and another one tried. */
+const HANDSHAKE_MS = 4000;
+
+/** One logical connection to the server: a websocket that says hello, keeps a heartbeat, and
+ * reconnects when it drops or goes quiet (unless told not to): while the page is visible within
+ * a second, else with backoff. */
 export class Connection {
   private ws: WebSocket | null = null;
   private attempt = 0;
   private timer: number | null = null;
   private stopped = false;
   private opened = false;
+  private beat: number | null = null;
+  private nonce = 0;
+  private heardAt = 0; // performance.now() of the last frame from the server
+  private readonly onVisible = () => {
+    if (document.visibilityState === "visible") this.retryNow();
+  };
+  private readonly onOnline = () => this.retryNow();
   welcome: ServerMessage | null = null;
   /** How many handshakes this connection has made (1 + reconnects). */
   opens = 0;
@@ -242,7 +264,14 @@ export class Connection {
   constructor(private readonly url: string, private readonly hooks: ConnHooks) {}
 
   start(): void {
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("online", this.onOnline);
     this.connect();
+  }
+
+  /** Whether a welcomed socket is open and the server was heard from lately. */
+  get live(): boolean {
+    return this.ws !== null && this.welcome !== null && this.ws.readyState === WebSocket.OPEN && performance.now() - this.heardAt < SILENT_MS;
   }
 
   send(msg: Record<string, unknown>): boolean {
@@ -271,6 +300,9 @@ export class Connection {
   /** Close for good (no reconnect). */
   stop(why = "closed"): void {
     this.stopped = true;
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("online", this.onOnline);
+    this.stopBeat();
     if (this.timer !== null) window.clearTimeout(this.timer);
     this.timer = null;
     const ws = this.ws;
@@ -291,6 +323,47 @@ export class Connection {
     this.connect();
   }
 
+  private stopBeat(): void {
+    if (this.beat !== null) window.clearInterval(this.beat);
+    this.beat = null;
+  }
+
+  /** The heartbeat of a welcomed socket: a `ping` every HEARTBEAT_MS (the first asks the server
+   * to close the connection if it goes quiet); a server not heard for SILENT_MS: give the socket
+   * up (its events are ignored from then on) and connect again. */
+  private startBeat(ws: WebSocket): void {
+    this.stopBeat();
+    const ping = (first: boolean) => {
+      this.nonce = (this.nonce + 1) % 2 ** 31;
+      const msg: Record<string, unknown> = { type: "ping", nonce: this.nonce };
+      if (first) msg["silence_ms"] = SERVER_SILENCE_MS;
+      this.send(msg); // counted against the rate limit like any frame (paceMs knows it)
+    };
+    ping(true);
+    this.beat = window.setInterval(() => {
+      if (this.ws !== ws) return this.stopBeat();
+      if (performance.now() - this.heardAt >= SILENT_MS) {
+        this.abandon(ws, `no answer from the server for ${SILENT_MS / 1000} s`);
+        return;
+      }
+      if (ws.readyState === WebSocket.OPEN) ping(false);
+    }, Math.min(HEARTBEAT_MS, SILENT_MS / 3));
+  }
+
+  /** Give a socket up (held up, or its handshake never came) and try another. */
+  private abandon(ws: WebSocket, why: string): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.welcome = null;
+    this.stopBeat();
+    try {
+      ws.close(4000, "client gave up");
+    } catch {
+      // closing a socket that never opened: nothing to do
+    }
+    if (!this.stopped) this.scheduleRetry(why);
+  }
+
   private connect(): void {
     this.hooks.state({ kind: "connecting" });
     let ws: WebSocket;
@@ -302,13 +375,18 @@ export class Connection {
     }
     ws.binaryType = "arraybuffer";
     this.ws = ws;
+    this.welcome = null;
     let welcomed = false;
+    const handshake = window.setTimeout(() => {
+      if (!welcomed) this.abandon(ws, "the server did not answer");
+    }, HANDSHAKE_MS);
     ws.onopen = () => {
       ws.send(encodeMessage({ type: "hello", versions: PROTOCOL_VERSIONS, client: "duel-web/0.1" }));
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (this.ws !== ws) return;
       if (!(ev.data instanceof ArrayBuffer)) return;
+      this.heardAt = performance.now();
       let msg: ServerMessage;
       try {
         msg = decodeMessage(ev.data);
@@ -318,6 +396,7 @@ export class Connection {
       if (!welcomed) {
         if (msg.type === "welcome") {
           welcomed = true;
+          window.clearTimeout(handshake);
           this.welcome = msg;
           const rate = Number(msg["rate_per_second"]);
           this.rate = Number.isFinite(rate) && rate > 0 ? rate : 50;
@@ -328,15 +407,20 @@ export class Connection {
           const again = this.opened;
           this.opened = true;
           this.hooks.state({ kind: "open" });
+          this.startBeat(ws);
           this.hooks.resume(msg, again);
           return;
         }
       }
+      if (msg.type === "pong") return; // the heartbeat's: hearing it is all it is for
       this.hooks.message(msg);
     };
     ws.onclose = (ev: CloseEvent) => {
+      window.clearTimeout(handshake);
       if (this.ws !== ws) return;
       this.ws = null;
+      this.welcome = null;
+      this.stopBeat();
       if (this.stopped) return;
       const fatal: Record<number, string> = {
         4001: "the seat token was refused",
@@ -356,9 +440,12 @@ export class Connection {
 
   private scheduleRetry(why: string): void {
     this.attempt += 1;
-    // backoff: 0.5 s, 1 s, 2 s, 4 s, ... at most 15 s, with jitter
-    const base = Math.min(15000, 500 * 2 ** Math.min(this.attempt - 1, 5));
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    // while the page is visible, again within a second (the player is looking at it: back as soon
+    // as the network is); hidden, backoff: 0.5 s, 1 s, 2 s, 4 s, ... at most 15 s, with jitter
+    // (a page coming back into view, or the network coming back, tries at once)
+    const visible = document.visibilityState === "visible";
+    const base = visible ? 600 : Math.min(15000, 500 * 2 ** Math.min(this.attempt - 1, 5));
+    const delay = Math.round(base * (visible ? 0.5 + Math.random() * 0.5 : 0.75 + Math.random() * 0.5));
     this.hooks.state({ kind: "waiting", retryAt: Date.now() + delay, attempt: this.attempt, why });
     this.timer = window.setTimeout(() => {
       this.timer = null;

@@ -14,7 +14,7 @@
 
 import { END_REASONS, SEATS } from "./actions";
 import type { App } from "./app";
-import { renderBoard, type BoardHooks, type BoardModel } from "./board";
+import { lastLpChanges, renderBoard, type BoardHooks, type BoardModel } from "./board";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
 import { randomId, type ReplayEntry, type ReplayPage, type ServerMessage } from "./proto";
@@ -22,7 +22,17 @@ import { randomId, type ReplayEntry, type ReplayPage, type ServerMessage } from 
 export type Viewpoint = "all" | "0" | "1" | "spectator";
 
 const PAGE = 100;
-const STEP_MS = 700;
+const STEP_MS = 700; // an entry's time on screen when playing at 1×
+export const SPEEDS = [0.5, 1, 2, 4, 8];
+const SPEED_KEY = "duel.replay.speed";
+const SKIP_KEY = "duel.replay.skip_passes";
+
+/** An entry in which nothing happened but passing (a pass, the priority it moved, the window it
+ * closed): what "skip passes" steps over. */
+export function onlyPasses(e: ReplayEntry): boolean {
+  // "event" (the window a pass closed) is only in the log's own facts (viewpoint "all")
+  return e.facts.length > 0 && e.facts.every((f) => f.t === "passed" || f.t === "priority" || (f.t as string) === "event");
+}
 /** Bytes per part: 3000 bytes are exactly 4000 base64 characters (PROTOCOL: at most 4000). */
 const PART_BYTES = 3000;
 const MAX_PARTS = 1024;
@@ -73,6 +83,13 @@ export interface ReplayState {
   result: ReplayPage["result"];
   keepSeq: number | null; // after a viewpoint switch: the entry to show again
   file: ReplayFile | null; // a replay file the user opened (null: a stored match)
+  speed: number; // playing: entries per 700 ms (0.5× ... 8×)
+  skipPasses: boolean; // play and step over the entries where nothing but passing happened
+}
+
+function savedSpeed(): number {
+  const s = Number(localStorage.getItem(SPEED_KEY) ?? 1);
+  return SPEEDS.includes(s) ? s : 1;
 }
 
 export class ReplayViewer {
@@ -96,7 +113,7 @@ export class ReplayViewer {
     matchId: string,
     file: { name: string; bytes: Uint8Array } | null = null,
   ) {
-    this.r = { matchId, viewpoint: "all", entries: [], total: null, nextSeq: 1, loading: matchId !== "" || file !== null, error: null, index: 0, playing: false, names: ["", ""], result: null, keepSeq: null, file: null };
+    this.r = { matchId, viewpoint: "all", entries: [], total: null, nextSeq: 1, loading: matchId !== "" || file !== null, error: null, index: 0, playing: false, names: ["", ""], result: null, keepSeq: null, file: null, speed: savedSpeed(), skipPasses: localStorage.getItem(SKIP_KEY) === "on" };
     if (file !== null) {
       this.bytes = file.bytes;
       const parts = Math.max(1, Math.ceil(file.bytes.length / PART_BYTES));
@@ -309,7 +326,13 @@ export class ReplayViewer {
   step(to: number): void {
     const r = this.r;
     if (r.entries.length === 0) return;
-    r.index = Math.max(0, Math.min(r.entries.length - 1, to));
+    let i = Math.max(0, Math.min(r.entries.length - 1, to));
+    if (r.skipPasses && i !== r.index && i > 0 && i < r.entries.length - 1) {
+      // over the entries where nothing but passing happened, in the direction of the step
+      const dir = i > r.index ? 1 : -1;
+      while (i > 0 && i < r.entries.length - 1 && onlyPasses(r.entries[i] as ReplayEntry)) i += dir;
+    }
+    r.index = i;
     if (r.index === r.entries.length - 1 && r.nextSeq === null) this.pause();
     this.app.render();
   }
@@ -321,8 +344,33 @@ export class ReplayViewer {
     } else {
       r.playing = true;
       if (r.index >= r.entries.length - 1) r.index = 0;
-      this.playTimer = window.setInterval(() => this.step(this.r.index + 1), STEP_MS);
+      this.startTimer();
     }
+    this.app.render();
+  }
+
+  private startTimer(): void {
+    if (this.playTimer !== null) window.clearInterval(this.playTimer);
+    this.playTimer = window.setInterval(() => this.step(this.r.index + 1), STEP_MS / this.r.speed);
+  }
+
+  /** Play at `speed` × (0.5 to 8); one step of the list (+1/-1) from the current one. */
+  setSpeed(speed: number): void {
+    const r = this.r;
+    r.speed = SPEEDS.includes(speed) ? speed : 1;
+    localStorage.setItem(SPEED_KEY, String(r.speed));
+    if (r.playing) this.startTimer();
+    this.app.render();
+  }
+
+  faster(by: number): void {
+    const i = SPEEDS.indexOf(this.r.speed);
+    this.setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, (i < 0 ? 1 : i) + by))] ?? 1);
+  }
+
+  setSkipPasses(on: boolean): void {
+    this.r.skipPasses = on;
+    localStorage.setItem(SKIP_KEY, on ? "on" : "off");
     this.app.render();
   }
 
@@ -358,6 +406,7 @@ export class ReplayViewer {
       hover: (card) => this.app.hover(card),
       concede: () => undefined,
       autoPass: () => undefined,
+      stop: () => undefined,
       openChoice: () => undefined,
     };
   }
@@ -400,6 +449,18 @@ export class ReplayViewer {
       ctl("last", "End ▶|", n === 0 || r.index >= n - 1, () => this.step(n - 1)),
       h("label", { for: "jump", class: "sr-only" }, "Jump to turn"),
       turnSel,
+      h("label", { for: "speed", class: "inline" }, "Speed"),
+      h(
+        "select",
+        { id: "speed", "data-key": "speed", "data-testid": "replay-speed", onchange: (e: Event) => this.setSpeed(Number((e.target as HTMLSelectElement).value)) },
+        SPEEDS.map((s) => h("option", { value: s, selected: s === r.speed }, `${s}×`)),
+      ),
+      h(
+        "label",
+        { class: "inline skip" },
+        h("input", { type: "checkbox", "data-key": "skip-passes", "data-testid": "replay-skip-passes", checked: r.skipPasses, onchange: (e: Event) => this.setSkipPasses((e.target as HTMLInputElement).checked) }),
+        " Skip passes",
+      ),
       h("span", { class: "vp" }, h("label", { for: "viewpoint" }, "Viewpoint"), vp),
       this.isFile
         ? null
@@ -424,7 +485,8 @@ export class ReplayViewer {
     let board: HTMLElement;
     if (view) {
       const me = r.viewpoint === "0" || r.viewpoint === "1" ? Number(r.viewpoint) : null;
-      const prev = r.entries[r.index - 1]?.view ?? null;
+      const changes = lastLpChanges(r.entries, r.index);
+      const fresh = new Set((entry?.facts ?? []).filter((f) => f.t === "lp").map((f) => (f as { seat: number }).seat));
       const model: BoardModel = {
         view,
         me,
@@ -432,12 +494,10 @@ export class ReplayViewer {
         legal: [],
         pending: view.pending ?? null,
         seats: [0, 1].map((seat) => {
-          const was = prev?.players[seat]?.lp;
-          const now = view.players[seat]?.lp;
           return {
             name: this.nameOf(seat),
-            lpDelta: was !== undefined && now !== undefined && was !== now ? now - was : null,
-            lpDeltaFresh: true,
+            lpDelta: changes[seat] ?? null,
+            lpDeltaFresh: fresh.has(seat),
             clockMs: null,
             clockRunning: false,
             connected: null,
@@ -448,6 +508,7 @@ export class ReplayViewer {
         selecting: null,
         retargeting: false,
         autoPass: false,
+        stops: null,
       };
       board = renderBoard(model, this.app.cat, this.hooks());
     } else {

@@ -264,7 +264,7 @@ class Game:
         about = render.pending_about(c.view, self.cat, self.me, c.pending)
         if about:
             self.out(f"   ({about})")
-        self.menu = [a for a in c.legal if a.get("do") != ActionKind.CONCEDE]
+        self.menu = render.menu_actions(c.view or {}, [a for a in c.legal if a.get("do") != ActionKind.CONCEDE])
         for line in render.menu_lines(c.view, self.cat, self.me, c.pending, self.menu):
             self.out(line)
         self.out(f"type a number (h: help, ? N: card text, c: concede, q: leave) · entry {c.seq}")

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from protocol.actions import ActionKind, WireAction
-from protocol.words import END_REASONS, PHASE_WORDS, phase_text
+from protocol.words import END_REASONS, PHASE_WORDS, STEP_WORDS, phase_text
 from server.clients.terminal.cards import Catalogue
 
 SEATS = ("A", "B")
@@ -42,6 +42,16 @@ commands:
   c          concede (asks to confirm)                 q        leave (the seat stays yours:
   h          this help                                            resume with --reconnect TOKEN)
 With --auto-pass the client passes for you whenever passing is the only legal action."""
+
+
+def destination_words(dest: str) -> str:
+    """A destination of the view's ``moves`` in words: ``main1`` "Main Phase 1", ``battle/end``
+    "the End Step", ``battle/start`` "the Battle Phase"."""
+    phase, _, step = dest.partition("/")
+    if phase == "battle" and step and step != "start":
+        return f"the {STEP_WORDS.get(step, step)}"
+    name = PHASE_WORDS.get(phase, phase)
+    return name if name.startswith("Main") else f"the {name}"
 
 
 def seat_label(seat: int, names: list[str] | None = None) -> str:
@@ -357,8 +367,10 @@ class Labeler:
         if do == ActionKind.END_BATTLE_PHASE:
             return "End the Battle Phase"
         if do == ActionKind.NEXT_PHASE:
-            return self.next_phase_label()
+            return self.move_label(do) or self.next_phase_label()
         if do == ActionKind.END_TURN:
+            return self.move_label(do) or "Go to the End Phase"
+        if do == ActionKind.FINISH_TURN:
             return "End the turn"
         if do == ActionKind.CONCEDE:
             return "Concede the duel"
@@ -368,6 +380,9 @@ class Labeler:
         kind = self.pending.get("kind")
         if kind == "trigger":
             return "Pass: do not activate the triggered effect"
+        dest = (self.view.get("moves") or {}).get("pass")
+        if isinstance(dest, str):
+            return "Pass: the turn ends" if dest == "next_turn" else f"Pass: on to {destination_words(dest)}"
         chain = self.view.get("chain") or []
         if chain:
             top = chain[-1]
@@ -375,6 +390,13 @@ class Labeler:
         if self.view.get("attack") and self.view.get("step") == "battle":
             return "Pass: do not respond"
         return "Pass"
+
+    def move_label(self, do: str) -> str | None:
+        """A move through the turn, named by where it goes (the view's ``moves``), if the view says."""
+        dest = (self.view.get("moves") or {}).get(do)
+        if not isinstance(dest, str):
+            return None
+        return "End the turn" if dest == "next_turn" else f"Go to {destination_words(dest)}"
 
     def next_phase_label(self) -> str:
         phase = str(self.view.get("phase"))
@@ -407,6 +429,25 @@ class Labeler:
 def describe_action(view: View, a: Action, cat: Catalogue | None = None) -> str:
     """One action in words, as the view's owner (``view["you"]``) would read it."""
     return Labeler(view, cat, view.get("you")).label(a)
+
+
+MOVE_PREFERENCE = ("finish_turn", "enter_battle_phase", "end_battle_phase", "next_phase", "end_turn", "pass")
+"""The moves through the turn, the one kept first when several go to the same place."""
+
+
+def menu_actions(view: View, legal: list[Action]) -> list[Action]:
+    """The actions of the menu: ``legal`` less the moves through the turn that go where another
+    one does (the view's ``moves``: in the Draw Phase "Go to the Standby Phase" once, not also as
+    ``end_turn`` and ``pass``), the most telling kept (``MOVE_PREFERENCE``), in their order."""
+    dests = view.get("moves") or {}
+    kept: dict[str, Action] = {}
+    for kind in MOVE_PREFERENCE:
+        for a in legal:
+            dest = dests.get(a.get("do")) if a.get("do") == kind else None
+            if isinstance(dest, str) and dest not in kept:
+                kept[dest] = a
+    chosen = {id(a) for a in kept.values()}
+    return [a for a in legal if a.get("do") not in MOVE_PREFERENCE or not dests or id(a) in chosen]
 
 
 def menu_lines(
