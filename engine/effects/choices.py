@@ -170,7 +170,9 @@ def summon_choosing_position(
     (ruling SEL-3: a Special Summon whose text names no position is in face-up Attack or
     Defense Position, the summoning player's choice); ``then`` runs after it with [card] if it
     was Summoned, [] if not."""
-    d = {"card": card, "seat": seat, "then": then, "data": dict(data or {}), "how": how}
+    d: dict[str, Any] = {"card": card, "seat": seat, "then": then, "data": dict(data or {})}
+    if how != "special":
+        d["how"] = how  # only when not the default: the choices logs hold from before stay the same
     ask_option(ctx, seat, list(positions), "summon.position", d, source=source)
 
 

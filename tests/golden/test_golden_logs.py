@@ -39,3 +39,19 @@ def test_golden_log_replays_exactly(path: Path) -> None:
         s = fold(facts, s)
         assert state_hash(s) == entry["hash"], f"entry {i}: state hash differs"
     assert s.turn > 3 and any(f["t"] == "battle" for e in golden["log"] for f in e["facts"])
+
+
+REPLAYS = sorted(Path(__file__).parent.glob("*.duelreplay"))
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=[p.stem for p in REPLAYS])
+def test_golden_replay_files_rerun_to_their_facts(path: Path) -> None:
+    """The golden replay files (what ``duel verify`` checks a kept duel against): today's rules
+    re-decide every entry into the facts recorded (a choice's data included: a key added to it
+    changes old duels), as for the JSON logs above."""
+    from server.history.replay import verify_log
+    from server.history.replay_file import read
+
+    divergence, state = verify_log(read(path).entries, hashes=False)
+    assert divergence is None, f"{path.name}: {divergence}"
+    assert state is not None and state.finished
