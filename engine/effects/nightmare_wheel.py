@@ -13,6 +13,8 @@ monster is on the field as it activates and as it resolves."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .api import (
     Card,
     Ctx,
@@ -34,7 +36,7 @@ from .api import (
     target_ok,
 )
 
-WHEEL = "wheel"
+WHEEL: Final = "wheel"
 
 
 def _held(s: State, card: Card) -> Card | None:

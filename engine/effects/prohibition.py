@@ -14,12 +14,12 @@ say and the engine does not forbid (ruling CARD-4)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .api import Card, Ctx, Effect, Flag, Link, Script, State, by_name, card_names, register
 
-NAME = "prohibited"
-FREE = "prohibition_free"
+NAME: Final = "prohibited"
+FREE: Final = "prohibition_free"
 
 
 def _names(s: State, card: Card, seat: int) -> list[list[Any]]:

@@ -10,10 +10,11 @@ as they stay on the field."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .api import Card, Ctx, Effect, Flag, Link, Script, State, Zone, by_name, register
 
-XING = "xing"
+XING: Final = "xing"
 
 
 def _set_cards(s: State, card: Card) -> list[int]:
