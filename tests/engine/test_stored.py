@@ -20,7 +20,7 @@ from tests.engine.test_pool_duels import random_deck
 KEY = b"stored-test-key"
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_every_position_of_a_duel_round_trips(seed: int) -> None:
     rnd = random.Random(seed)
@@ -29,7 +29,7 @@ def test_every_position_of_a_duel_round_trips(seed: int) -> None:
     s = fold(genesis)
     vp = Viewpoints(KEY)
     vp.apply(genesis)
-    for _ in range(250):
+    for _ in range(200):
         data = dump_state(s)
         loaded = load_state(data)
         assert dump_state(loaded) == data
