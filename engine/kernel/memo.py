@@ -48,7 +48,7 @@ def sources(s: State, work_out: Callable[[State], tuple[list[Any], bool]]) -> li
     and players give the same sources, across facts and states), else with the state."""
     board = board_of(s)
     got = board.sources
-    if got is not None:
+    if got is not None and not s.chain:  # a chain may hold a card's own activation (ruling CH-7)
         return got
     memo = memo_of(s)
     got = memo.sources
