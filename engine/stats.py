@@ -26,7 +26,8 @@ def continuous_sources(s: State) -> list[tuple[Card, Script]]:
     003, TCG Substep 7: cards are banished "if Macro Cosmos is active").
 
     Read only: the list is the state's (worked out once per state or board)."""
-    got: list[tuple[Card, Script]] = memo.sources(s, _continuous_sources)
+    pending = bool(s.chain) and bool(activating(s))
+    got: list[tuple[Card, Script]] = memo.sources(s, _continuous_sources, board_ok=not pending)
     return got
 
 

@@ -6,7 +6,7 @@ destroyed by battle and sent to the Graveyard, draw 1 card."
 - The FLIP effect is mandatory and does not target: the face-up monster of the opponent that
   gets the counter is selected as it resolves (ruling SEL-1); with none when it is flipped, it
   does not activate.
-- The A-Counter rule applies through ``common.a_counter_stat`` while it battles.
+- The A-Counter rule applies through ``families.a_counter_stat`` while it battles.
 - That it was flipped face-up is recorded when it is (``used`` key naming this stay on the
   field); destroyed by battle and sent to the Graveyard afterwards, a mandatory trigger draws 1."""
 

@@ -4,7 +4,7 @@ Battle Phase. When this card is removed from the field, all monsters that were S
 by this card's effect are destroyed."
 
 - A-Counters (the rule printed on Alien Grey): a monster with A-Counters that battles an "Alien"
-  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``common.a_counter_stat``
+  monster loses 300 ATK and DEF per A-Counter during damage calculation only. ``families.a_counter_stat``
   is the continuous effect every "Alien" monster module applies as a face-up source.
 - The monsters it destroys by battle that had an A-Counter at damage calculation and went to the
   Graveyard are recorded on it (rule bookkeeping in ``watch``: flags ``am_marked`` at damage

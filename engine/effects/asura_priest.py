@@ -4,7 +4,7 @@ controls once each."
 
 - A Spirit monster: it cannot be Special Summoned (``Script.cannot_special_summon``); in the End
   Phase of the turn it was Normal Summoned or flipped face-up, if it is still face-up, a mandatory
-  trigger returns it to its owner's hand (``common.spirit_return``).
+  trigger returns it to its owner's hand (``families.spirit_return``).
 - It attacks each monster the opponent controls once (``Script.attack_all``, as Wildedge; ruling
   BS-6), and no more directly once it has attacked."""
 

@@ -5,7 +5,7 @@ monster from your Deck, except "Gladiator Beast Laquari"."
 
 The original ATK change is applied as it is Summoned (rule bookkeeping in ``watch``: a
 ``set_original`` modifier that lasts while it is on the field). The end-of-Battle-Phase tag-out
-is shared with Bestiari (``common.tag_out``; ruling ES-1; seed 003, TCG End Step)."""
+is shared with Bestiari (``families.tag_out``; ruling ES-1; seed 003, TCG End Step)."""
 
 from __future__ import annotations
 

@@ -10,65 +10,13 @@ from his/her hand."
   (a target turned face-down by Book of Moon survives): at once, in the middle of a chain too;
   after the whole chain when an Equip Spell Card targeted it; after damage calculation when the
   link resolved in the Damage Step before it (ruling CARD-27, the 2005-era rulings of this wording;
-  ``common.destroy_when_targeted``, the Damage Step's wait: ruling DS-3).
+  ``families.reaper``, the Damage Step's wait: ruling DS-3).
 - A mandatory trigger after damage calculation of its direct attack that dealt battle damage:
   the opponent discards 1 card at random (the duel's PRNG); with an empty hand it does not
   activate (ruling GEN-4)."""
 
 from __future__ import annotations
 
-from .api import (
-    Card,
-    Ctx,
-    Effect,
-    EventKind,
-    GameEvent,
-    Link,
-    Script,
-    State,
-    by_name,
-    destroy_when_targeted,
-    discard_at_random,
-    inflicted_battle_damage,
-    other,
-    register,
-    targeted_doomed,
-)
+from .api import by_name, reaper, register
 
-
-def _battle_proof(s: State, src: Card, c: Card) -> bool:
-    return c.id == src.id
-
-
-def _direct_hit(s: State, card: Card, ev: GameEvent) -> bool:
-    return inflicted_battle_damage(s, card, ev, direct=True)
-
-
-def _opponent_holds(s: State, card: Card, seat: int) -> bool:
-    return bool(s.players[other(seat)].hand)
-
-
-def _discard(ctx: Ctx, link: Link) -> None:
-    discard_at_random(ctx, other(link.controller), link.card)
-
-
-register(
-    by_name("Spirit Reaper").code,
-    Script(
-        effects=(
-            Effect(
-                kind="trigger",
-                speed=1,
-                trigger_on=EventKind.BATTLE_DAMAGE,
-                trigger_match=_direct_hit,
-                optional=False,
-                condition=_opponent_holds,
-                resolve=_discard,
-                label="random discard",
-            ),
-        ),
-        battle_indestructible=_battle_proof,
-        after_targeted=destroy_when_targeted,
-        self_destroy=targeted_doomed,
-    ),
-)
+register(by_name("Spirit Reaper").code, reaper())

@@ -5,7 +5,7 @@ Summoned or flipped face-up, flip 1 face-up monster on the field into face-down 
 - A Spirit monster: it cannot be Special Summoned (``Script.cannot_special_summon``; ruling SUM-1
   names such monsters); in the End Phase of the turn it was Normal Summoned or flipped face-up
   (a Flip Summon too), if it is still face-up, a mandatory trigger returns it to its owner's hand
-  (``common.spirit_return``).
+  (``families.spirit_return``).
 - Its Normal Summon (not a Set) or its flip face-up (a Flip Summon, an attack after damage
   calculation, an effect) triggers a mandatory effect that targets 1 face-up monster on the
   field, itself included (the card's later wording, "Target 1 face-up monster on the field",

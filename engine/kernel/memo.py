@@ -42,13 +42,16 @@ def legal(s: State, seat: int, work_out: Callable[[State, int], list[Any]]) -> l
     return got
 
 
-def sources(s: State, work_out: Callable[[State], tuple[list[Any], bool]]) -> list[Any]:
+def sources(s: State, work_out: Callable[[State], tuple[list[Any], bool]], board_ok: bool = True) -> list[Any]:
     """The continuous sources of ``s``: ``work_out(s)`` gives them and whether they depend on more
     than the board (cards and players). Kept with the board while they do not (the same cards
-    and players give the same sources, across facts and states), else with the state."""
+    and players give the same sources, across facts and states), else with the state.
+    ``board_ok``: whether the board's kept sources hold for ``s`` (not while a card's own
+    activation is on its chain, ruling CH-7: a state without that chain, sharing the board, may
+    have kept them)."""
     board = board_of(s)
     got = board.sources
-    if got is not None and not s.chain:  # a chain may hold a card's own activation (ruling CH-7)
+    if got is not None and board_ok:
         return got
     memo = memo_of(s)
     got = memo.sources

@@ -69,10 +69,10 @@ def _module(path: Path) -> tuple[dict[str, ast.FunctionDef], dict[str, ast.expr]
 
 def declared() -> dict[str, tuple[set[str], set[str]]]:
     """Per card module with a watcher: (the kinds its ``watch_on`` names, the kinds its ``watch``
-    function compares with). A watcher shared in ``common`` (the Spirit monsters' ``spirit_watch``
+    function compares with). A watcher shared in ``families`` (the Spirit monsters' ``spirit_watch``
     with ``SPIRIT_WATCH_ON``) is read there."""
     out: dict[str, tuple[set[str], set[str]]] = {}
-    shared_functions, shared_names = _module(EFFECTS / "common.py")
+    shared_functions, shared_names = _module(EFFECTS / "families.py")
     for path in sorted(EFFECTS.glob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
         functions = {**shared_functions, **{n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}}
