@@ -67,7 +67,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ),
     ("legal", {"engine.owed", "engine.legal"}),
     ("flow", {"engine.flow", "engine.genesis"}),
-    ("card API", {"engine.effects.common", "engine.effects.families", "engine.effects.api"}),  # and every card module (``CARDS`` below)
+    # and every card module (``CARDS`` below)
+    ("card API", {"engine.effects.common", "engine.effects.families", "engine.effects.api"}),
     ("decide and view", {"engine.decide", "engine.view"}),
     ("registry", {"engine.effects", "engine.viewpoints", "engine.catalog", "engine.stored"}),
     (
