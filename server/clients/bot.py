@@ -6,9 +6,16 @@ its own card aliases) and returns one of the legal actions; it never concedes.
 * :func:`random_legal` picks any legal action (a fuzzer with manners);
 * :func:`greedy` plays like a keen beginner: it uses its cards (activates
   whatever it can, Sets its Traps), summons its strongest monster, attacks
-  only where it wins or deals damage, and otherwise moves the duel on.
+  only where it wins or deals damage, and otherwise moves the duel on;
+* ``curious`` (:class:`server.clients.curious.Curious`) plays its deck's cards
+  willingly: it prefers an action that uses a card it has not activated or
+  summoned yet, and remembers what it used (a memory several duels may share).
 
-:class:`BotPlayer` (``server/clients/bot_player.py``) runs a policy over the protocol.
+``POLICIES`` names them; each entry makes a fresh policy (a curious bot's memory is its own).
+A policy may also have ``observe(facts)``, which is given the facts of each update its seat
+receives, and ``study(catalogue, deck)``, given the card catalogue (``get_cards``' cards by
+passcode) and the deck it brought, when known. :class:`BotPlayer`
+(``server/clients/bot_player.py``) runs a policy over the protocol.
 """
 
 from __future__ import annotations
@@ -137,4 +144,16 @@ def _is_monster(card: dict[str, Any] | None) -> bool:
     return card is not None and ("atk" in card or card.get("zone") == "monsters")
 
 
-POLICIES: dict[str, Policy] = {"greedy": greedy, "random": random_legal}
+def curious() -> Policy:
+    """A fresh ``curious`` policy (``server/clients/curious.py``) with a memory of its own."""
+    from server.clients.curious import Curious  # it builds on this module
+
+    return Curious()
+
+
+POLICIES: dict[str, Callable[[], Policy]] = {
+    "curious": curious,
+    "greedy": lambda: greedy,
+    "random": lambda: random_legal,
+}
+"""The bot policies by name; each entry makes a fresh policy."""

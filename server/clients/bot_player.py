@@ -2,9 +2,11 @@
 
 ``duel bot`` runs one against a server; the server runs one itself for a
 player who asks to play against the bot (``create_match`` with ``opponent:
-"bot"``). It connects, takes a seat (join, quick match, or a token), and
-answers every decision it owes with its policy (``server.clients.bot``), after an
-optional think time; a dropped connection is resumed with its token. With
+"bot"``). It connects, takes a seat (join, quick match, a token, or a match it
+creates), and answers every decision it owes with its policy
+(``server.clients.bot``), after an optional think time; a policy with ``observe``
+is given the facts of every update the seat receives. A dropped connection is
+resumed with its token. With
 ``abandoned_after`` set (the server's own bot: server.lobby.bot_seats), it leaves a
 match whose opponent has been disconnected that long.
 """
@@ -15,7 +17,8 @@ import asyncio
 import contextlib
 import random
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
@@ -23,6 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from protocol.messages import (
     Closing,
+    CreateMatch,
     Error,
     Join,
     Presence,
@@ -30,6 +34,7 @@ from protocol.messages import (
     Reconnect,
     Rejected,
     Seated,
+    Update,
 )
 from server.clients.bot import POLICIES, Policy, greedy
 from server.clients.client import ClientError, DuelClient
@@ -58,6 +63,7 @@ class BotPlayer:
     deck: list[int] | None = None
     headers: dict[str, str] | None = None  # more HTTP headers for each connection's handshake
     abandoned_after: float | None = None  # leave once the opponent has been disconnected this long
+    on_seated: Callable[[Seated], None] | None = None  # told where it sits (the match it created)
     rnd: random.Random = field(init=False)
     actions: int = 0
 
@@ -66,7 +72,12 @@ class BotPlayer:
 
     @classmethod
     def named(cls, url: str, policy: str, **kw: Any) -> BotPlayer:
-        return cls(url, POLICIES[policy], **kw)
+        return cls(url, POLICIES[policy](), **kw)
+
+    async def create(self, request: CreateMatch) -> BotResult:
+        """Create a match (``request``'s options; its deck and name are the bot's) and play seat 0
+        once an opponent joins (``on_seated`` learns the match id)."""
+        return await self._play(replace(request, deck=self.deck, name=self.name, request_id=_request_id()))
 
     async def join(self, match_id: str) -> BotResult:
         return await self._play(Join(match_id=match_id, deck=self.deck, name=self.name, request_id=_request_id()))
@@ -77,11 +88,13 @@ class BotPlayer:
     async def resume(self, token: str) -> BotResult:
         return await self._play(Reconnect(token=token))
 
-    async def _play(self, first: Join | QuickMatch | Reconnect) -> BotResult:
+    async def _play(self, first: CreateMatch | Join | QuickMatch | Reconnect) -> BotResult:
         client = await DuelClient.connect(self.url, self.name, headers=self.headers)
         await client.send(first)
         seated = await _seated(client)
         token, match_id, seat = seated.token, seated.match_id, seated.seat
+        if self.on_seated is not None:
+            self.on_seated(seated)
         while True:
             try:
                 left = await self._loop(client, 1 - seat)
@@ -111,7 +124,15 @@ class BotPlayer:
         asked_at = -1
         loop = asyncio.get_running_loop()
         gone_since: float | None = None
+        observe = getattr(self.policy, "observe", None)
+        observed = 0
         while True:
+            if callable(observe):
+                while observed < len(client.inbox):
+                    msg = client.inbox[observed]
+                    observed += 1
+                    if isinstance(msg, Update):
+                        observe(msg.facts)
             if client.finished:
                 return False
             if client.closed:

@@ -23,16 +23,20 @@ Out = Callable[[str], None]
 
 
 async def bot_main(args: argparse.Namespace, policy_name: str, think: float, quiet: bool, out: Out) -> int:
-    policy = POLICIES[policy_name]
+    policy = POLICIES[policy_name]()
     rnd = random.Random(args.seed)
     say = (lambda line: None) if quiet else out
     client = await connect(args.url, "bot")
     deck = None
-    if args.deck:
+    study = getattr(policy, "study", None)
+    if args.deck or callable(study):
         cat = Catalogue.of(await fetch_catalogue(client))
-        deck = cat.deck(args.deck)
-        if deck is None:
+        deck = cat.deck(args.deck) if args.deck else None
+        if args.deck and deck is None:
             raise CliError(f"no demo deck called {args.deck!r}; the decks are: {', '.join(cat.deck_names())}", 2)
+        if callable(study):
+            study(cat.cards, deck)  # what it knows of the cards and of its deck (the server's, when None)
+    observe = getattr(policy, "observe", None)
     name = str(args.name)
     request: ClientMessage
     if args.join:
@@ -60,6 +64,8 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
             msg = c.inbox[shown]
             shown += 1
             if isinstance(msg, Update):
+                if callable(observe):
+                    observe(msg.facts)
                 for line in msg.story:
                     say(line)
             elif isinstance(msg, Presence) and any(msg.players):
