@@ -112,6 +112,8 @@ class Curious:
         if self.seat is None and isinstance(view.get("you"), int):
             self.seat = int(view["you"])
         playable = [a for a in legal if a.get("do") != ActionKind.CONCEDE] or legal
+        if len(playable) == 1:
+            return playable[0]  # nothing to weigh (a window with nothing to activate)
         cards = cards_by_id(view)
         pending = view.get("pending") or {}
         action = self._answer(view, pending, playable, cards, rnd) or self._decide(view, playable, cards, pending, rnd)

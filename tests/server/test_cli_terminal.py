@@ -201,7 +201,7 @@ def test_the_help_documents_the_url_and_its_default() -> None:
     assert rc == 0 and "--url URL" in out and "default: ws://127.0.0.1:8765" in " ".join(out.split())
     assert "--auto-pass" in out and "--vs-bot" in out and "--spectate" in out and "--list" in out
     rc, out = run_to_end("bot", "--help")
-    assert rc == 0 and "--policy {greedy,random}" in out and "--think SECONDS" in out and "--deck NAME" in out
+    assert rc == 0 and "--policy {curious,greedy,random}" in out and "--think SECONDS" in out and "--deck NAME" in out
 
 
 def test_serve_on_a_busy_port_is_one_line(redis_url: str, tmp_path: Path) -> None:
@@ -345,8 +345,9 @@ def test_watch_a_match_and_list_the_live_and_finished_ones(server: ServeProcess)
 
 
 def test_duel_bot_against_duel_bot_reaches_a_result(server: ServeProcess) -> None:
-    """Two `duel bot --quick` processes pair, play to a result and agree on it; one prints the
-    story (one line per event) with the demo deck it was given, the other only the result."""
+    """Two `duel bot --quick` processes pair, play to a result and agree on it; one (the curious
+    policy, which reads the catalogue for its deck) prints the story (one line per event) with
+    the demo deck it was given, the other only the result."""
     deck = next(d for d in DECKS_BY_NAME.values() if d.public)
     env_args = ["--url", server.url, "--quick"]
     procs = [
@@ -362,7 +363,7 @@ def test_duel_bot_against_duel_bot_reaches_a_result(server: ServeProcess) -> Non
                 "--name",
                 f"Bot{i}",
                 "--policy",
-                ("greedy", "random")[i],
+                ("curious", "random")[i],
                 "--think",
                 "0",
                 *(["--quiet"] if i else ["--deck", deck.name]),
