@@ -15,7 +15,8 @@ monster is the only way to an unused Fusion Monster, and every other match anywa
 (``curious.wants_side``, ``curious.sided``: its 15 cards in, as many of the Spells and Traps used
 most out).
 
-What counts, read from each match's log (the server's record, not the bots' memory): an
+Each match's log is verified (``duel verify``: the rules re-run over its actions give the same
+facts and states). What counts, read from the log (the server's record, not the bots' memory): an
 ``activated`` fact of a card by its owner, or a ``summoned`` fact (not a Set) of a card by its
 owner. The cards of a list are the distinct cards of its ``.ydk`` (Main, Fusion and Side Deck;
 the table gives each one's copies and how often it was used).
@@ -56,6 +57,7 @@ from server.clients.bot_player import BotPlayer
 from server.clients.client import DuelClient
 from server.clients.curious import Curiosity, Curious, sided, wants_side
 from server.clients.load import LOAD_TEST_LIMITS
+from server.history.replay import verify_log
 from server.storage.store import RedisEventStore
 
 CONCURRENCY = 8
@@ -145,6 +147,8 @@ class Run:
         assert ended, f"match {match_id}: its last entry does not end the duel"
         self.results[ended[0].reason] += 1
         self.actions += len(log) - 1
+        divergence, _ = verify_log(log)  # today's rules, re-run over the logged actions, agree
+        assert divergence is None, f"match {match_id}: {divergence}"
         start = next(f for f in log[0].facts if isinstance(f, DuelStarted))
         cards = [(seat, cid, code) for seat in (0, 1) for cid, code in [*start.decks[seat], *start.extra[seat]]]
         owner = {cid: seat for seat, cid, _ in cards}
