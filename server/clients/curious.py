@@ -14,14 +14,21 @@ summoned), and, when it is given them (:meth:`Curious.study`), the public card c
 that play one deck list in several duels and share one memory go on to the cards the earlier
 duels left unused (tests/server/test_goat_bot_duels.py plays every Goat list that way).
 
-Choosing cards for a prompt, it tells fetching from giving away by where the offered cards are:
-cards from its hand or field (a discard, a cost, a monster handed over) are picked among those
-it has used, cards from elsewhere (its Deck, Graveyard or Fusion Deck: a search, a revival, a
-Special Summon) among those it has not. A cost paid with one monster (Metamorphosis' Tribute)
-is learned: which cards paying with a monster of that Level offered afterwards; it prefers a cost
-that offered unused cards, or one not tried yet, and keeps the card when its cost can offer
-nothing new. Knowing its Fusion Deck, it finds promising a monster whose Level an unused Fusion
-Monster there shares (to summon it, to take it from the opponent, to pay with it).
+- Choosing cards for a prompt, it tells fetching from giving away by where the offered cards
+  are: cards from its hand or field (a discard, a cost, a monster handed over) are picked among
+  those it has used, cards from elsewhere (its Deck, Graveyard or Fusion Deck: a search, a
+  revival, a Special Summon) among those it has not, first a Fusion Monster that no Level of its
+  Main Deck leads to.
+- A cost paid with one card (Metamorphosis' Tribute) is learned: which cards paying with a
+  monster of that Level offered afterwards. It pays a cost that offered unused cards, or one not
+  tried yet, and keeps the card while its cost can offer nothing new.
+- Knowing its Fusion Deck, it finds a monster promising when an unused Fusion Monster there
+  shares its Level: it summons one, takes the opponent's (targets it) while it holds a card that
+  pays with monsters, and does not Tribute one away for a monster that is neither.
+- It does not Set a Spell that is not Quick-Play, ends its turn from the Main Phase without a
+  monster in Attack Position (no Battle Phase windows), and answers a lone legal action at once.
+
+:func:`sided` and :func:`wants_side` are how a curious player sides between games.
 """
 
 from __future__ import annotations
@@ -69,7 +76,7 @@ class Curious:
     fusion_deck: list[int] = field(default_factory=list)  # the Fusion Deck it brought
     main_levels: set[int] = field(default_factory=set)  # the Levels of its Main Deck's monsters
     seat: int | None = None
-    _paid: tuple[int, int] | None = None  # the offers key of the last one-card cost it paid
+    _paid: tuple[int, int] | None = field(default=None, init=False, repr=False)  # the last one-card cost paid
 
     def study(self, catalogue: dict[int, dict[str, Any]], deck: list[int] | None) -> None:
         """Take the card catalogue (``get_cards``' cards by passcode) and the deck it brought."""
