@@ -2,7 +2,8 @@
 out the same (read back by the server's own parser, engine/ydk.py); the search filters; the
 format's limits on each card and the deck checked as it grows; a deck built by clicking is kept
 in the browser and played against the bot (its cards are the duel's cards); a pasted ``.ydk``
-list is accepted by the lobby. The editor's screenshot is docs/deck-editor.png (README)."""
+list is accepted by the lobby; the editor fits a desktop and a phone. docs/deck-editor.png (README)
+is a copy of the screenshot taken here."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from browser_env import REPO, LiveServer
-from browser_ui import open_page, wait_app
+from browser_ui import PHONE, no_horizontal_scroll, open_page, shot, wait_app
 from msgpack import unpackb
 
 from engine.ydk import DeckList, parse_ydk, parse_ydke
@@ -241,8 +242,9 @@ def test_a_pasted_ydk_list_is_accepted_by_the_lobby(browser: Any, live_server: L
     page.context.close()
 
 
-def test_the_deck_editor_screenshot(browser: Any, live_server: LiveServer) -> None:
-    """docs/deck-editor.png, as the README shows it: a Goat list with the card view open."""
+def test_the_deck_editor_screenshot(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    """The editor as the README shows it (docs/deck-editor.png is a copy of this screenshot): a
+    Goat list with the card view open, fitting a desktop without horizontal scrolling."""
     page = open_page(browser, live_server.http + "/#/decks", {"width": 1280, "height": 800})
     wait_app(page, "() => window.duelApp.cat.loaded && window.duelApp.screen === 'decks'")
     page.set_input_files("#deck-file", str(GOAT_CONTROL))
@@ -253,7 +255,17 @@ def test_the_deck_editor_screenshot(browser: Any, live_server: LiveServer) -> No
     page.locator(f"[data-testid=results] li[data-code='{breaker}'] .ecard").click()
     page.locator("[data-testid=card-view]", has_text="Breaker the Magical Warrior").wait_for()
     page.mouse.move(0, 0)
-    out = REPO / "docs" / "deck-editor.png"
-    page.screenshot(path=str(out))
-    assert out.stat().st_size > 10_000
+    assert page.locator("[data-testid=deck-legal]").inner_text() == "Legal in Goat (April 2005)."
+    assert no_horizontal_scroll(page)
+    assert shot(page, screenshots, "deck-editor-1280x800").stat().st_size > 10_000
+    page.context.close()
+
+
+def test_the_deck_editor_fits_a_phone(browser: Any, live_server: LiveServer, screenshots: Path) -> None:
+    page = open_page(browser, live_server.http + "/#/decks", PHONE)
+    wait_app(page, "() => window.duelApp.cat.loaded && window.duelApp.screen === 'decks'")
+    page.set_input_files("#deck-file", str(WARRIOR))
+    page.locator("[data-testid=deck-note]", has_text="Imported").wait_for()
+    assert no_horizontal_scroll(page)
+    shot(page, screenshots, "deck-editor-390x844")
     page.context.close()
