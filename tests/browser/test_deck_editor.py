@@ -140,7 +140,9 @@ def test_the_search_filters_and_the_limits_as_a_deck_grows(browser: Any, live_se
         page.get_by_label(label).select_option(value)
     page.get_by_label("ATK at least").fill("")
     page.get_by_label("DEF at most").fill("")
-    page.get_by_label("Search name or text").fill("banish graveyard")
+    # typed key by key: the field keeps its text and caret while the results are drawn again
+    page.get_by_label("Search name or text").press_sequentially("banish graveyard")
+    assert page.get_by_label("Search name or text").input_value() == "banish graveyard"
     page.wait_for_timeout(100)
     found = shown()
     assert found and all("banish" in c["text"].lower() and "graveyard" in c["text"].lower() for c in found)
