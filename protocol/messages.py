@@ -119,12 +119,14 @@ class Join:
 
 @message
 class QuickMatch:
-    """Pair with the next waiting player who is still connected, or wait for one."""
+    """Pair with the next waiting player of the same ``format`` who is still connected, or wait
+    for one; the match is played under that format (its deck rules apply to ``deck``)."""
 
     type: ClassVar[str] = "quick_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     name: str = field(default="", metadata=NAME)
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
+    format: str = field(default="current", metadata=FORMAT)
 
 
 @message

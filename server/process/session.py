@@ -66,6 +66,7 @@ from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED
 from server.match.matches import LiveMatch, Watcher
+from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
 from server.storage.redisconn import store_failure
 
@@ -149,6 +150,7 @@ class Session:
         self.dropped = False
         self.conn_id = f"{services.process_id}/{self.id}"
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
+        self._quick_format = DEFAULT_FORMAT  # the queue it waits in (quick match pairs within a format)
         # replay files sent on this connection (server.history.uploads: limits, reader processes)
         self.uploads = SessionUploads(services.readers, self.address, self.send, self.error)
         # a client's heartbeat (``ping`` with ``silence_ms``): a connection silent for this long
@@ -296,7 +298,7 @@ class Session:
                 lm = self.services.service.cached(self.match_id)
                 if lm is None or not lm.started:
                     with contextlib.suppress(*REDIS_ERRORS):
-                        await self.services.quick.leave(self.match_id)  # a ghost is never paired
+                        await self.services.quick.leave(self.match_id, self._quick_format)  # a ghost is never paired
         if self.match_id is not None and self.watcher is not None:
             self.services.service.detach(self.match_id, self.watcher)
             seat = self.watcher.seat
@@ -550,7 +552,8 @@ class Session:
     async def _quick(self, msg: QuickMatch) -> None:
         if not self._free():
             return
-        me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1), msg.name)
+        fmt = format_named(msg.format).name  # an unknown format is refused (deck/invalid), as by create_match
+        me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1, fmt), msg.name, fmt)
         own_match_id = self.services.tokens.match_id_for(me.request_id)
         if not await self._may_create(own_match_id):  # it may have to wait in a match of its own
             return
@@ -561,6 +564,7 @@ class Session:
             await self._seat(pairing.match_id, 0)
             lm = self.services.service.cached(pairing.match_id)
             if lm is None or not lm.started:
+                self._quick_format = fmt
                 self._waiting = asyncio.create_task(self._wait_for_opponent(pairing.match_id, me))
             return
         waiter = pairing.waiter or await self.services.quick.waiter(pairing.match_id)
@@ -577,7 +581,7 @@ class Session:
 
     async def _create_quick(self, match_id: str, waiter: Entrant) -> None:
         await self.services.directory.create(
-            match_id, waiter.request_id, waiter.deck, spectators=True, quick=True, name=waiter.name
+            match_id, waiter.request_id, waiter.deck, spectators=True, quick=True, name=waiter.name, fmt=waiter.format
         )
 
     async def _wait_for_opponent(self, match_id: str, me: Entrant) -> None:
@@ -589,7 +593,7 @@ class Session:
                 lm = self.services.service.cached(match_id)
                 if lm is not None and lm.started:
                     return
-                if await self.services.quick.still_waiting(match_id):
+                if await self.services.quick.still_waiting(match_id, me.format):
                     continue
                 joiner = await self.services.quick.joiner(match_id)
                 if joiner is None:

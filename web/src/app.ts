@@ -5,10 +5,11 @@
 // Routes: #/ (lobby), #/join/ID, #/match/ID (a seat whose token this tab
 // keeps), #/watch/ID, #/replay/ID, #/replay-file (a replay file the user
 // opened: a file input, or a file dropped on the lobby or the replay viewer),
-// #/seat/TOKEN (take a seat by its token).
+// #/seat/TOKEN (take a seat by its token), #/decks and #/decks/ID (the deck editor).
 
 import { cardDetail } from "./board";
 import { Catalogue } from "./cards";
+import { DeckEditor } from "./deckeditor";
 import { Dialogs } from "./dialogs";
 import { h, replaceChildren, swap } from "./dom";
 import { autoPassDefault, Game, type MatchState } from "./game";
@@ -21,7 +22,7 @@ import { Session } from "./session";
 
 const SEAT_KEY = (id: string) => `duel.seat.${id}`;
 
-type Screen = "lobby" | "match" | "replay";
+type Screen = "lobby" | "match" | "replay" | "decks";
 
 export class App {
   readonly cat = new Catalogue();
@@ -32,6 +33,7 @@ export class App {
   screen: Screen = "lobby";
   game: Game | null = null;
   viewer: ReplayViewer | null = null;
+  editor: DeckEditor | null = null;
   name = loadName();
   hovered: CardView | null = null;
   autoPass = autoPassDefault();
@@ -86,7 +88,9 @@ export class App {
       e.preventDefault();
       document.body.classList.remove("dragging");
       const file = e.dataTransfer?.files[0];
-      if (file !== undefined && this.screen !== "match") void this.openReplayFile(file);
+      if (file === undefined || this.screen === "match") return;
+      if (this.screen === "decks" && this.editor !== null) void this.editor.importFile(file); // a .ydk list
+      else void this.openReplayFile(file);
     });
     window.setInterval(() => {
       if (this.screen === "match") this.game?.tickClocks(this.root);
@@ -146,6 +150,12 @@ export class App {
       this.viewer = new ReplayViewer(this, "");
       this.session.open();
       this.render();
+    } else if (what === "decks") {
+      if (!again && this.screen === "decks" && this.editor !== null && (id === "" || this.editor.deck.id === id)) return;
+      this.leave("decks");
+      this.editor = new DeckEditor(this, id || null);
+      this.session.open(); // for the card catalogue (kept in this browser by version)
+      this.render();
     } else if (what === "replay" && id) {
       if (!again && this.viewer?.r.matchId === id && this.screen === "replay") return;
       this.leave("replay");
@@ -183,6 +193,7 @@ export class App {
     this.viewer?.stop();
     this.game = null;
     this.viewer = null;
+    if (next !== "decks") this.editor = null;
     this.dialogs.close();
     this.hovered = null;
     this.lobby.reset();
@@ -202,7 +213,7 @@ export class App {
     this.lobby.reset(); // answers to asks on the old socket never come
     if (this.screen === "match") this.game?.resume();
     else if (this.screen === "replay") this.viewer?.resume();
-    else this.lobby.refresh();
+    else if (this.screen === "lobby") this.lobby.refresh();
     this.session.askAgain(); // a seat request whose answer was lost: the same request_id again
     this.renderSoon();
   }
@@ -292,12 +303,19 @@ export class App {
   /** Render now: after what the player did (so the page answers the click at once). */
   render(): void {
     this.renderPending = false;
-    const body = this.screen === "lobby" ? this.lobby.render() : this.screen === "match" ? (this.game?.render() ?? h("main")) : (this.viewer?.render() ?? h("main"));
+    const body =
+      this.screen === "lobby"
+        ? this.lobby.render()
+        : this.screen === "match"
+          ? (this.game?.render() ?? h("main"))
+          : this.screen === "decks"
+            ? (this.editor?.render() ?? h("main"))
+            : (this.viewer?.render() ?? h("main"));
     const header = this.renderHeader();
     const [oldHeader, oldBody] = [this.root.children[0], this.root.children[1]];
     if (oldHeader !== undefined && oldBody === body) swap(oldHeader, header); // the screen's element is kept: only what changed is new
     else replaceChildren(this.root, header, body);
-    document.title = this.screen === "replay" ? "Replay · Duel" : this.screen === "match" ? (this.game?.title() ?? "Duel") : "Duel";
+    document.title = this.screen === "replay" ? "Replay · Duel" : this.screen === "match" ? (this.game?.title() ?? "Duel") : this.screen === "decks" ? "Deck editor · Duel" : "Duel";
     (this.screen === "match" ? this.game?.side : this.screen === "replay" ? this.viewer?.side : undefined)?.afterRender();
     if (this.screen === "match" && !this.dialogs.el.open) {
       focusDecision(this.root, this.refocusDecision);
@@ -326,6 +344,9 @@ export class App {
       { class: "top" },
       h("a", { href: "#/", class: "brand", "data-key": "home", onclick: (e: Event) => { e.preventDefault(); this.go("#/"); } }, "Duel"),
       h("span", { class: `conn ${cls}`, role: "status", "data-testid": "conn" }, status),
+      this.screen === "lobby" || this.screen === "decks"
+        ? h("nav", { class: "topnav", "aria-label": "screens" }, h("a", { href: "#/", "aria-current": this.screen === "lobby" ? "page" : null, "data-key": "nav-lobby" }, "Lobby"), h("a", { href: "#/decks", "aria-current": this.screen === "decks" ? "page" : null, "data-key": "nav-decks" }, "Deck editor"))
+        : null,
       s.kind === "waiting" ? h("button", { type: "button", class: "act small", onclick: () => this.session.conn?.retryNow() }, "Reconnect now") : null,
       s.kind === "closed" && s.why !== "left" && this.screen !== "lobby" ? h("button", { type: "button", class: "act small", onclick: () => this.route(true) }, "Try again") : null,
     );

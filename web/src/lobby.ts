@@ -1,17 +1,23 @@
-// The lobby: a name, a deck (one of the server's demo decks, offered by
-// title with its description, or a pasted decklist), a clock; play against
-// the server's bot, create a match to share, quick match, join by id or
-// link; the live matches (to join or watch) and the finished ones (to
-// replay), a page at a time; a replay file to open.
+// The lobby: a name, a format (the catalogue's formats: `current`, `goat`),
+// a deck of that format (one of the server's demo decks, offered by title
+// with its description, one built in the deck editor and kept in this
+// browser, or a pasted decklist, `.ydk` list or `ydke://` link), a clock;
+// play against the server's bot (which brings a demo deck of the format),
+// create a match to share, quick match (paired with a player of the same
+// format), join by id or link; the live matches (to join or watch) and the
+// finished ones (to replay), a page at a time; a replay file to open.
 
 import { END_REASONS, SEATS } from "./actions";
 import type { App } from "./app";
 import { parseDecklist } from "./cards";
+import { checkDeck, deckFormats, formatNamed } from "./deckrules";
+import { getDeck, loadDecks, type SavedDeck } from "./deckstore";
 import { h } from "./dom";
 import type { MatchRow } from "./proto";
 import { replayFileInput } from "./replay";
 
 const NAME_KEY = "duel.name";
+const FORMAT_KEY = "duel.format";
 const PAGE = 20;
 
 type Status = "live" | "finished";
@@ -37,7 +43,7 @@ export class Lobby {
   deckErrors: string[] = [];
   joinId: string | null = null;
   busy: string | null = null;
-  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", join_id: "" };
+  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", join_id: "", format: localStorage.getItem(FORMAT_KEY) ?? "current" };
   /** The lists asked for, in order: one connection answers its requests in order. */
   private asked: { status: Status; older: boolean }[] = [];
 
@@ -82,20 +88,44 @@ export class Lobby {
     }
   }
 
-  /** The deck to send: passcodes, null for the server's choice, false when the pasted list has errors. */
+  /** The format the lobby makes matches of (one the catalogue lists; the default until it has loaded). */
+  format(): string {
+    return formatNamed(this.app.cat, this.form["format"]).name;
+  }
+
+  /** Choose a deck built in the deck editor (and its format) for the next match. */
+  useDeck(deck: SavedDeck): void {
+    this.form["format"] = deck.format;
+    this.form["deck"] = `saved:${deck.id}`;
+    localStorage.setItem(FORMAT_KEY, deck.format);
+    this.deckErrors = [];
+  }
+
+  /** The deck to send: passcodes, null for the server's choice, false when the list has errors. */
   private deck(): number[] | null | false {
     const choice = this.form["deck"] ?? "server";
+    const cat = this.app.cat;
     this.deckErrors = [];
+    if ((choice === "paste" || choice.startsWith("saved:")) && !cat.loaded) {
+      this.deckErrors = ["the card list is still loading from the server; try again in a moment"];
+      return false;
+    }
+    const fmt = formatNamed(cat, this.form["format"]);
     if (choice === "paste") {
-      if (!this.app.cat.loaded) {
-        this.deckErrors = ["the card list is still loading from the server; try again in a moment"];
-        return false;
-      }
-      const parsed = parseDecklist(this.form["decklist"] ?? "", this.app.cat);
+      const parsed = parseDecklist(this.form["decklist"] ?? "", cat, fmt);
       this.deckErrors = parsed.errors;
       return parsed.errors.length ? false : parsed.cards;
     }
-    if (choice.startsWith("demo:")) return this.app.cat.decks.find((d) => d.name === choice.slice(5))?.cards ?? null;
+    if (choice.startsWith("saved:")) {
+      const saved = getDeck(choice.slice(6));
+      if (saved === null) {
+        this.deckErrors = ["that deck is no longer kept in this browser; choose another"];
+        return false;
+      }
+      this.deckErrors = checkDeck(saved, fmt, cat).map((p) => `${saved.name || "Untitled deck"}: ${p}`);
+      return this.deckErrors.length ? false : [...saved.main, ...saved.extra];
+    }
+    if (choice.startsWith("demo:")) return cat.decks.find((d) => d.name === choice.slice(5))?.cards ?? null;
     return null;
   }
 
@@ -122,8 +152,10 @@ export class Lobby {
         msg["increment_ms"] = Number(f["increment"] ?? 0) * 1000;
       }
       if (kind === "bot") msg["opponent"] = "bot";
+      msg["format"] = this.format();
     } else if (kind === "quick") {
       msg["type"] = "quick_match";
+      msg["format"] = this.format();
     } else {
       msg["type"] = "join";
       msg["match_id"] = (this.joinId ?? f["join_id"] ?? "").trim();
@@ -141,7 +173,12 @@ export class Lobby {
       const el = e.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
       if (field === "name") app.name = el.value;
       else f[field] = el.value;
-      if (field === "deck") app.render();
+      if (field === "format") {
+        localStorage.setItem(FORMAT_KEY, el.value);
+        f["deck"] = "server"; // the decks offered are the format's
+        this.deckErrors = [];
+      }
+      if (field === "deck" || field === "format") app.render();
     };
     const select = (id: string, options: [string, string][]) => {
       const el = h("select", { id, name: id, "data-key": id, onchange: bind(id) }, options.map(([v, label]) => h("option", { value: v }, label)));
@@ -156,17 +193,29 @@ export class Lobby {
         h("span", { class: "deck-title" }, title),
         description ? h("span", { class: "deck-desc", title: description }, description) : null,
       );
+    const fmt = formatNamed(app.cat, f["format"]);
+    const formats = deckFormats(app.cat);
+    const formatField = h(
+      "div",
+      { class: "field" },
+      h("label", { for: "format" }, "Format"),
+      select("format", formats.map((x) => [x.name, x.title])),
+      fmt.info.description ? h("p", { class: "muted small", "data-testid": "format-desc" }, fmt.info.description) : null,
+    );
+    const mine = loadDecks().filter((d) => d.format === fmt.name);
     const decks = h(
       "fieldset",
       { class: "decks", "data-testid": "decks" },
-      h("legend", null, "Deck"),
-      deckOption("server", "The server's choice", "A demo deck picked by the server."),
-      // this lobby makes matches of the default format: its playable demo decks only (docs/formats.md)
+      h("legend", null, `Deck (${fmt.title})`),
+      deckOption("server", "The server's choice", `A demo deck of ${fmt.title} picked by the server.`),
+      // the format's playable demo decks (docs/formats.md)
       app.cat.decks
-        .filter((d) => (d.format ?? "current") === "current" && d.playable !== false)
+        .filter((d) => (d.format ?? "current") === fmt.name && d.playable !== false)
         .map((d) => deckOption(`demo:${d.name}`, d.title || d.name, d.description || null)),
       !app.cat.loaded ? h("p", { class: "muted" }, "Loading the demo decks…") : null,
-      deckOption("paste", "Paste a decklist…", null),
+      mine.map((d) => deckOption(`saved:${d.id}`, `${d.name || "Untitled deck"} (yours)`, `Built in the deck editor: ${d.main.length} Main, ${d.extra.length} ${fmt.extraName}, ${d.side.length} Side.`)),
+      deckOption("paste", "Paste a decklist…", "A .ydk list, a ydke:// link, or card names."),
+      h("p", { class: "editor-link" }, h("a", { href: "#/decks", "data-key": "open-editor" }, "Build or edit your decks in the deck editor…")),
     );
     const btn = (kind: SeatRequest, label: string, primary = false) =>
       h("button", { type: "button", class: `act${primary ? " primary" : ""}`, "data-key": `lobby-${kind}-${label}`, "data-lobby": kind, disabled: this.busy !== null, onclick: () => this.start(kind) }, label);
@@ -174,6 +223,7 @@ export class Lobby {
       "form",
       { class: "lobby-form", "aria-label": "start a duel", onsubmit: (e: Event) => { e.preventDefault(); this.start(this.joinId !== null ? "join" : "bot"); } },
       h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), h("input", { id: "name", name: "name", maxlength: 32, autocomplete: "nickname", value: app.name, "data-key": "name", placeholder: "Duelist", oninput: bind("name") })),
+      formatField,
       decks,
       f["deck"] === "paste"
         ? h(
@@ -187,7 +237,7 @@ export class Lobby {
               "data-key": "decklist",
               value: f["decklist"] ?? "",
               oninput: bind("decklist"),
-              placeholder: "One card a line: a passcode or a name, optionally with a count\n3 Honest\n37742478\nBlue-Eyes White Dragon x2",
+              placeholder: "A .ydk list (#main, #extra, !side), a ydke:// link, or one card a line: a passcode or a name, optionally with a count\n3 Honest\n37742478\nBlue-Eyes White Dragon x2",
               "aria-describedby": "deck-errors",
             }),
           )
@@ -259,6 +309,11 @@ function busyText(kind: SeatRequest): string {
   return kind === "bot" ? "Starting a duel against the bot…" : kind === "quick" ? "Looking for an opponent…" : kind === "join" ? "Joining…" : "Creating the match…";
 }
 
+/** " · goat" for a match of another format than the default. */
+function formatTag(r: MatchRow): string {
+  return r.format && r.format !== "current" ? ` · ${r.format}` : "";
+}
+
 function who(r: MatchRow, seat: number): string {
   const n = r.players?.[seat] ?? "";
   if (n) return n;
@@ -273,7 +328,7 @@ function liveRow(r: MatchRow): HTMLElement {
       "div",
       { class: "what" },
       h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
-      h("span", { class: "muted details" }, ` ${r.status} · ${r.seq} entries · since ${new Date(r.created_ms).toLocaleTimeString()}`),
+      h("span", { class: "muted details" }, ` ${r.status}${formatTag(r)} · ${r.seq} entries · since ${new Date(r.created_ms).toLocaleTimeString()}`),
     ),
     h(
       "div",
@@ -297,7 +352,7 @@ function finishedRow(r: MatchRow): HTMLElement {
       { class: "what" },
       h("span", { class: "mname" }, `${who(r, 0)} vs ${who(r, 1)}`),
       h("span", { class: "result" }, ` · ${result}`),
-      h("span", { class: "muted details" }, `${why ? ` (${why})` : ""} · ${r.turns === 1 ? "1 turn" : `${r.turns ?? "?"} turns`}, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
+      h("span", { class: "muted details" }, `${why ? ` (${why})` : ""}${formatTag(r)} · ${r.turns === 1 ? "1 turn" : `${r.turns ?? "?"} turns`}, ${r.length ?? r.seq} entries${when ? ` · ${when}` : ""}`),
     ),
     h("div", { class: "row-acts" }, h("a", { class: "act small", href: `#/replay/${r.match_id}`, "data-replay": r.match_id }, "Replay")),
   );
