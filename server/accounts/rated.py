@@ -138,6 +138,7 @@ class RatedMatches:
         if now < ended_ms + self.delay_ms:
             return "later"
         outcome = await self.ladder.apply(RatedResult(match_id, info.format, info.accounts, winner), now)
+        self.metrics.inc("duel_rated_reports_total", outcome=outcome)
         if outcome == "applied":
             self.metrics.inc("duel_rating_updates_total")
             log.info("match_rated", match_id=match_id, format=info.format, winner=winner)
