@@ -197,8 +197,7 @@ def register(sub: Any) -> None:
         type=_seconds_or_never,
         default=60.0,
         metavar="SECONDS",
-        help="a seat of a rated match whose player has been gone this long concedes "
-        "(default: %(default)s; 'never')",
+        help="a seat of a rated match whose player has been gone this long concedes (default: %(default)s; 'never')",
     )
     add_redis_options(p)
     p.set_defaults(func=run)

@@ -28,6 +28,7 @@ from protocol.messages import (
     Update,
 )
 from server.accounts.ladder import Ladder, RatedResult
+from server.history import archive
 from server.clients.client import DuelClient
 from server.storage import keys
 
@@ -99,6 +100,12 @@ def test_a_rated_duel_played_to_its_end_updates_both_ratings_once(redis_url: str
             assert isinstance(history, MatchList)
             (row,) = [r for r in history.matches if r["match_id"] == match_id]
             assert row["rated"] and row["seat"] == 1 and row["status"] == "finished"
+            # the archive lists it by account too (duel matches --account NAME)
+            info = await server.directory.get(match_id)
+            assert info is not None
+            for account_id in info.accounts:
+                rows = await archive.history(client, account_id=account_id, limit=10)
+                assert [r.match_id for r in rows] == [match_id]
             for c in (a, b):
                 await c.close()
         await client.aclose()
