@@ -2,7 +2,8 @@
 
 duel export MATCH_ID FILE        # one self-contained replay file (docs/replay-format.md)
 duel import FILE [--as ID]       # load it into Redis as a finished match
-duel matches [--player NAME] [--account NAME] [--since 2026-11-01] [--result A|B|draw] [--prune --keep N --max-age-days D] [--seal]
+duel matches [--player NAME] [--account NAME] [--since 2026-11-01] [--result A|B|draw]
+             [--prune --keep N --max-age-days D] [--seal]
 """
 
 from __future__ import annotations

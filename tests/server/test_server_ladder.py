@@ -28,8 +28,8 @@ from protocol.messages import (
     Update,
 )
 from server.accounts.ladder import Ladder, RatedResult
-from server.history import archive
 from server.clients.client import DuelClient
+from server.history import archive
 from server.storage import keys
 
 PASSWORD = "a ladder password, long enough"
