@@ -217,4 +217,3 @@ def test_a_token_of_one_account_never_acts_for_another(redis_url: str, tmp_path:
                 await c.close()
 
     run(body())
-
