@@ -67,6 +67,16 @@ SEQ = _int(0, 2**53)
 FORMAT = _str(32, pattern=r"[a-z0-9-]+")
 """A format's name (``current``, ``goat``: the ``cards`` message lists them; docs/formats.md)."""
 PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
+ACCOUNT_NAME_MIN = 3
+PASSWORD_MIN = 8
+PASSWORD_MAX = 128
+ACCOUNT_NAME = {**_str(NAME_MAX, min_len=ACCOUNT_NAME_MIN, pattern=r"\S(?:.*\S)?"), "display_name": True}
+"""An account's name: a display name (:mod:`protocol.names`) of 3 to 32 characters that neither
+starts nor ends with a space. Two names that differ only in case or width (NFKC, casefolded) are
+one account."""
+PASSWORD = _str(PASSWORD_MAX, min_len=PASSWORD_MIN)
+"""A password: 8 to 128 characters (any; the server hashes its NFKC form). It appears in no frame
+the server sends, no log line, no error reason and no metric."""
 
 
 # --------------------------------------------------------------------------
@@ -104,6 +114,7 @@ class CreateMatch:
     increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
     format: str = field(default="current", metadata=FORMAT)
+    rated: bool = False
 
 
 @message
@@ -235,6 +246,79 @@ class Ping:
     silence_ms: int | None = field(default=None, metadata=_int(2_000, 600_000))
 
 
+@message
+class Register:
+    """Make an account with this name and password, and log this connection in as it (answer:
+    ``logged_in``). The password is never sent back, logged or stored: only its argon2id hash."""
+
+    type: ClassVar[str] = "register"
+    name: str = field(metadata=ACCOUNT_NAME)
+    password: str = field(metadata=PASSWORD, repr=False)
+
+
+@message
+class Login:
+    """Log this connection in with an account's name and password (answer: ``logged_in``)."""
+
+    type: ClassVar[str] = "login"
+    name: str = field(metadata=ACCOUNT_NAME)
+    password: str = field(metadata=PASSWORD, repr=False)
+
+
+@message
+class LoginToken:
+    """Log this connection in with the session token a ``logged_in`` gave (while it has not
+    expired and was not revoked by ``logout``)."""
+
+    type: ClassVar[str] = "login_token"
+    token: str = field(metadata=_str(TOKEN_MAX), repr=False)
+
+
+@message
+class Logout:
+    """Log this connection out and revoke its session token (``everywhere``: every session token
+    of the account)."""
+
+    type: ClassVar[str] = "logout"
+    everywhere: bool = False
+
+
+@message
+class GetLadder:
+    """A page of a format's leaderboard: ``limit`` rows from rank ``offset + 1``."""
+
+    type: ClassVar[str] = "get_ladder"
+    format: str = field(default="current", metadata=FORMAT)
+    offset: int = field(default=0, metadata=_int(0, 10_000))
+    limit: int = field(default=50, metadata=_int(1, 100))
+
+
+@message
+class GetProfile:
+    """An account's ratings, one per format it has played rated matches in."""
+
+    type: ClassVar[str] = "get_profile"
+    name: str = field(metadata=ACCOUNT_NAME)
+
+
+@message
+class GetHistory:
+    """An account's matches (the ones it sat in while logged in), newest first, paged back as
+    ``list_matches`` pages (``before_ms``: the ``created_ms`` of the last row, ``before_id`` its
+    ``match_id``). Answer: ``match_list``."""
+
+    type: ClassVar[str] = "get_history"
+    name: str = field(metadata=ACCOUNT_NAME)
+    before_ms: int | None = field(default=None, metadata=_int(0, 2**53))
+    limit: int = field(default=50, metadata=_int(1, 200))
+    before_id: str | None = field(default=None, metadata=MATCH_ID)
+
+
+ACCOUNT_REQUESTS = (Register, Login, LoginToken, Logout, GetLadder, GetProfile, GetHistory)
+"""The client messages about accounts and the ladder (server.accounts answers them)."""
+
+AccountRequest = Register | Login | LoginToken | Logout | GetLadder | GetProfile | GetHistory
+
 ClientMessage = (
     Hello
     | CreateMatch
@@ -249,6 +333,7 @@ ClientMessage = (
     | GetCards
     | UploadReplay
     | Ping
+    | AccountRequest
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
@@ -267,6 +352,7 @@ CLIENT_TYPES: dict[str, type[ClientMessage]] = {
         GetCards,
         UploadReplay,
         Ping,
+        *ACCOUNT_REQUESTS,
     )
 }
 
@@ -466,6 +552,50 @@ class Closing:
     reconnect: bool = True
 
 
+@message
+class LoggedIn:
+    """This connection is logged in as ``name`` (the account's name as registered). ``token``: a
+    session token for ``login_token`` (keep it as secret as a password), valid until
+    ``expires_ms`` unless revoked by ``logout``."""
+
+    type: ClassVar[str] = "logged_in"
+    name: str
+    token: str = field(repr=False)
+    expires_ms: int
+
+
+@message
+class LoggedOut:
+    """This connection is logged out; its session token (or every one, ``everywhere``) is revoked."""
+
+    type: ClassVar[str] = "logged_out"
+
+
+@message
+class LadderPage:
+    """A page of a format's leaderboard: ``rows`` ``[{rank, name, rating, rd, games, wins,
+    losses, draws}]`` by rank; ``total`` rated accounts in the format; ``next_offset`` the
+    ``offset`` of the next page (None: this is the last)."""
+
+    type: ClassVar[str] = "ladder"
+    format: str
+    rows: list[Data]
+    total: int
+    offset: int = 0
+    next_offset: int | None = None
+
+
+@message
+class Profile:
+    """An account: its name, when it was made, and its ``ratings`` ``[{format, rating, rd, games,
+    wins, losses, draws, rank}]``."""
+
+    type: ClassVar[str] = "profile"
+    name: str
+    created_ms: int
+    ratings: list[Data] = field(default_factory=list)
+
+
 ServerMessage = (
     Welcome
     | Seated
@@ -481,6 +611,10 @@ ServerMessage = (
     | Error
     | Closing
     | Pong
+    | LoggedIn
+    | LoggedOut
+    | LadderPage
+    | Profile
 )
 
 SERVER_TYPES: dict[str, type[ServerMessage]] = {
@@ -500,6 +634,10 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         Error,
         Closing,
         Pong,
+        LoggedIn,
+        LoggedOut,
+        LadderPage,
+        Profile,
     )
 }
 

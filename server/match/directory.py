@@ -4,7 +4,8 @@ Per match (same hash tag as the log): ``match:{id}:meta``, a hash with
 ``status`` (waiting | live | finished), ``created_ms``, ``spectators``
 (1/0), ``spectator_delay`` (entries), ``quick`` (1/0), ``opponent`` (``bot``
 or empty), ``format`` (the match's format; absent in matches made before formats: ``current``),
-the decks (msgpack), the players' display names, the request id
+``rated`` (1: a rated match, server.accounts) and the account that took each seat logged in
+(``acct0``/``acct1``; absent: a guest), the decks (msgpack), the players' display names, the request id
 that took each seat (``req0``/``req1``), the connection holding each seat
 now (``conn0``/``conn1``) and, while the match waits, when a seat's connection
 let go of it (``left0``/``left1``: server.lobby.expiry).  The log stays the only truth about the duel; the
@@ -51,7 +52,8 @@ return 'OK'
 
 JOIN_LUA = """
 -- KEYS[1] meta; ARGV[1] request id, ARGV[2] deck (msgpack), ARGV[3] display name, ARGV[4] bell
--- channel (a 'presence' bell: watchers learn the joiner's name before the duel's first entry)
+-- channel (a 'presence' bell: watchers learn the joiner's name before the duel's first entry),
+-- ARGV[5] the joiner's account ('': a guest)
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'NOTFOUND' end
 local taken = redis.call('HGET', KEYS[1], 'req1')
 if taken then
@@ -60,6 +62,7 @@ if taken then
 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 'FULL' end
 redis.call('HSET', KEYS[1], 'req1', ARGV[1], 'seat1', '1', 'deck1', ARGV[2], 'name1', ARGV[3])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'acct1', ARGV[5]) end
 redis.call('PUBLISH', ARGV[4], 'presence')
 return 'OK'
 """
@@ -163,6 +166,8 @@ class MatchInfo:
     holders: tuple[str, str] = ("", "")  # connection ids holding the seats ("": nobody)
     format: str = "current"  # the match's format (docs/formats.md)
     result: dict[str, Any] | None = None  # finished: {winner, reason, length, turns, finished_ms}
+    rated: bool = False  # a rated match (server.accounts): both seats taken by accounts
+    accounts: tuple[str, str] = ("", "")  # the account that took each seat ("": a guest)
 
     def public(self, seq: int) -> dict[str, Any]:
         """The lobby row; ``seq`` is the log's length, shown as far as a
@@ -177,6 +182,8 @@ class MatchInfo:
             "players": list(self.names),
             "format": self.format,
         }
+        if self.rated:
+            row["rated"] = True
         if self.result is not None:
             row.update(self.result)
         return row
@@ -241,6 +248,8 @@ class MatchDirectory:
         opponent: str = "",
         created_ms: int | None = None,
         fmt: str = "current",
+        rated: bool = False,
+        account: str = "",
     ) -> CreateOutcome:
         """Create the match with seat 0 taken by ``request_id``: ``ok``; ``mine`` when this
         request created it before (a retry); ``taken`` when the id belongs to another match."""
@@ -257,6 +266,10 @@ class MatchDirectory:
             "clock": pack(None if clock is None else clock.to_action()),
             "format": fmt,
         }
+        if rated:
+            fields["rated"] = 1
+        if account:
+            fields["acct0"] = account
         args: list[Any] = [request_id]
         for k, v in fields.items():
             args.extend((k, v))
@@ -266,13 +279,15 @@ class MatchDirectory:
             await self._cmd("ZADD", keys.LOBBY_WAITING, "NX", now, match_id)
         return "ok" if reply == "OK" else "mine" if reply == "MINE" else "taken"
 
-    async def join(self, match_id: str, request_id: str, deck1: list[int], name: str = "") -> JoinOutcome:
-        """Take seat 1 for ``request_id``: ``ok``, ``mine`` (taken by this request before),
-        ``full`` (someone else has it, or the match is not waiting), ``notfound``."""
+    async def join(
+        self, match_id: str, request_id: str, deck1: list[int], name: str = "", account: str = ""
+    ) -> JoinOutcome:
+        """Take seat 1 for ``request_id`` (as ``account``, if logged in): ``ok``, ``mine`` (taken
+        by this request before), ``full`` (someone else has it, or the match is not waiting),
+        ``notfound``."""
+        bell = keys.bell_channel(match_id)
         reply = _text(
-            await self._join(
-                keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name, keys.bell_channel(match_id)]
-            )
+            await self._join(keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name, bell, account])
         )
         return {"OK": "ok", "MINE": "mine", "FULL": "full"}.get(reply, "notfound")  # type: ignore[return-value]
 
@@ -305,6 +320,8 @@ class MatchDirectory:
             holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
             result=_result(f),
             format=_text(f.get("format", b"current")),
+            rated=f.get("rated", b"0") == b"1",
+            accounts=(_text(f.get("acct0", b"")), _text(f.get("acct1", b""))),
         )
 
     async def status(self, match_id: str) -> str | None:

@@ -15,7 +15,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import rules
+from server import accounts, rules
 from server.history.replays import FileCache, LogCache
 from server.history.uploads import Readers, Refused
 from server.lobby.bot_seats import BotSeats
@@ -59,7 +59,8 @@ class DuelServer:
         self.store = RedisEventStore(self.redis, self.pipe)
         self.directory = MatchDirectory(self.redis, self.pipe)
         self.quick = QuickQueue(self.redis)
-        self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
+        secret = secret if secret is not None else load_secret(config.data_dir)
+        self.tokens = SeatTokens(secret)
         self.sealer = (
             None
             if config.seal_after is None
@@ -73,6 +74,10 @@ class DuelServer:
             self.process_id,
             config.out_queue,
             sealer=self.sealer,
+        )
+        # accounts, session tokens and the rated ladder (server.accounts; it hears of each end)
+        self.accounts = accounts.build(
+            self.redis, self.directory, self.store, self.service, self.metrics, secret, config.accounts
         )
         self.connections = Connections()
         self.fanout = FanOut(
@@ -142,6 +147,7 @@ class DuelServer:
             replay_logs=self.replay_logs,
             bots=self.bot_seats,
             connections=self.connections,
+            accounts=self.accounts.desk,
         )
         self._server: Server | None = None
         self.draining = False
@@ -180,6 +186,7 @@ class DuelServer:
         if self.sealer is not None:
             self.bots.add(asyncio.create_task(self.sealer.run(), name="sealer"))
         self.bots.add(asyncio.create_task(self.expiry.run(), name="expiry"))
+        self.bots.add(asyncio.create_task(self.accounts.rated.run(), name="rated"))
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -329,6 +336,7 @@ class DuelServer:
                         lm.lock.release()
         for task in list(self.bots):
             task.cancel()
+        self.accounts.rated.stop()
         sessions = list(self.sessions)
         await asyncio.gather(*(s.goodbye("server restarting") for s in sessions), return_exceptions=True)
         if self._server is not None:
@@ -341,6 +349,7 @@ class DuelServer:
         await self.fanout.stop()
         self.service.loop_clock.stop()
         self.readers.close()
+        self.accounts.passwords.close()
         await self.redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()

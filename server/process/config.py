@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
+from server.accounts.limits import AccountSettings
 from server.history.replay_limits import DEFAULT_LIMITS, MIB, ReplayLimits
 from server.match.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 from server.runtime.gctune import GcMode
@@ -72,6 +73,8 @@ class ServerConfig:
     replay_readers: int = 1
     replay_queue: int = 8
     replay_reader_memory: int = 1024 * MIB  # address space of one reader process (RLIMIT_AS)
+    # accounts, their logins and the rated ladder (server.accounts.limits)
+    accounts: AccountSettings = field(default_factory=AccountSettings)
 
     def replay_limits(self) -> ReplayLimits:
         return ReplayLimits(

@@ -32,6 +32,7 @@ from protocol import errors as E
 from protocol.codec import decode_client, encode
 from protocol.errors import CloseCode, ProtocolError
 from protocol.messages import (
+    ACCOUNT_REQUESTS,
     SUPPORTED_VERSIONS,
     Act,
     ClientMessage,
@@ -57,6 +58,7 @@ from protocol.messages import (
     UploadReplay,
     Welcome,
 )
+from server.accounts import Refused as AccountRefused
 from server.history import replays
 from server.history.uploads import SessionUploads
 from server.lobby.catalog import catalogue, format_names
@@ -71,6 +73,7 @@ from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, for
 from server.storage.redisconn import store_failure
 
 if TYPE_CHECKING:
+    from server.accounts import AccountDesk
     from server.history.replays import LogCache
     from server.history.uploads import Readers
     from server.lobby.bot_seats import BotSeats
@@ -111,6 +114,7 @@ class SessionServices:
     replay_logs: LogCache
     bots: BotSeats
     connections: Connections
+    accounts: AccountDesk
 
 
 class Session:
@@ -156,6 +160,7 @@ class Session:
         # a client's heartbeat (``ping`` with ``silence_ms``): a connection silent for this long
         # (seconds) is gone, and is closed (None: only the keepalive's pings judge it)
         self.silence: float | None = None
+        self.login = services.accounts.connection()  # the account it is logged in as (server.accounts)
 
     # ------------------------------------------------------------ output
 
@@ -384,6 +389,8 @@ class Session:
             await self._dispatch(msg)
         except DeckError as exc:
             self.error(E.DECK_INVALID, str(exc))
+        except AccountRefused as exc:
+            self.error(exc.code, exc.reason)
         except ConnectionClosed:
             raise
         except Exception as exc:
@@ -429,6 +436,8 @@ class Session:
             if msg.silence_ms is not None:
                 self.silence = msg.silence_ms / 1000
             self.send(Pong(msg.nonce))
+        elif isinstance(msg, ACCOUNT_REQUESTS):
+            self.send(await self.services.accounts.handle(msg, self.login, self.address))
         else:  # Hello
             self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
 
@@ -497,6 +506,7 @@ class Session:
     async def _create(self, msg: CreateMatch) -> str | None:
         if not self._free():
             return None
+        account = await self.services.accounts.for_create(self.login, msg.rated, msg.opponent)
         fmt = format_named(msg.format).name
         deck = deck_or_demo(msg.deck, 0, fmt)
         if msg.opponent == "bot":
@@ -517,6 +527,8 @@ class Session:
             spectator_delay=msg.spectator_delay,
             opponent=msg.opponent or "",
             fmt=fmt,
+            rated=msg.rated,
+            account=account,
         )
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
@@ -527,6 +539,7 @@ class Session:
             await self._seat(match_id, 0, (False, (msg.name, "")))
         else:
             await self._seat(match_id, 0)
+        await self.services.accounts.seated(account, match_id)
         if msg.opponent == "bot" and outcome == "ok":
             self.services.bots.start(match_id)
         log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine", format=fmt)
@@ -537,7 +550,9 @@ class Session:
             return
         info = await self.services.directory.get(msg.match_id)
         deck = deck_or_demo(msg.deck, 1, info.format if info is not None else None)
-        outcome = await self.services.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
+        account = await self.services.accounts.for_join(self.login, info)
+        request_id = self._request_id(msg.request_id)
+        outcome = await self.services.directory.join(msg.match_id, request_id, deck, msg.name, account)
         if outcome == "notfound":
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
@@ -547,6 +562,7 @@ class Session:
         names = await self.services.service.refresh_presence(msg.match_id)  # the joiner's name before the board
         await self._start(msg.match_id)
         await self._seat(msg.match_id, 1, self._known(msg.match_id, names))
+        await self.services.accounts.seated(account, msg.match_id)
         log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
 
     async def _quick(self, msg: QuickMatch) -> None:
@@ -646,6 +662,7 @@ class Session:
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {claim.match_id}")
             return
+        self.services.accounts.for_seat(self.login, info, claim.seat)
         started = await self.services.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started, list(info.names)))
         await self._bind(claim.match_id, claim.seat, msg.last_seq)

@@ -131,3 +131,73 @@ def quick_request_key(request_id: str) -> str:
 PROCESSES = "duel:processes"
 """ZSET of server process ids by their last heartbeat (ms): seats held by a process whose
 heartbeat stopped count as disconnected."""
+
+
+# Accounts and the rated ladder (server.accounts): every key shares the hash tag {accounts}, so
+# that on Redis Cluster they live in one slot and one script may touch both players' ratings,
+# the leaderboard and the record that a match's update was applied, together.
+
+ACCOUNT_ID_RE = re.compile(r"[A-Za-z0-9_-]{16}")
+FORMAT_RE = re.compile(r"[a-z0-9-]{1,32}")
+
+ACCOUNT_NAMES = "accounts:{accounts}:names"
+"""HASH: an account name's key (NFKC, casefolded) -> the account's id."""
+
+
+def _account(account_id: str) -> str:
+    if not ACCOUNT_ID_RE.fullmatch(account_id):
+        raise ValueError(f"bad account id {account_id!r}")
+    return account_id
+
+
+def _format(fmt: str) -> str:
+    if not FORMAT_RE.fullmatch(fmt):
+        raise ValueError(f"bad format {fmt!r}")
+    return fmt
+
+
+def account_key(account_id: str) -> str:
+    """HASH: ``name`` (as registered), ``hash`` (argon2id), ``created_ms``."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}"
+
+
+def account_sessions_key(account_id: str) -> str:
+    """HASH: session id -> when it expires (ms); a session token whose id is not here is revoked."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}:sessions"
+
+
+def account_matches_key(account_id: str) -> str:
+    """ZSET: the matches the account sat in (logged in), by creation time (ms)."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}:matches"
+
+
+def login_failures_key(name_digest: str) -> str:
+    """STRING (expires): failed logins of one account name (its key's SHA-256, hex) in the window."""
+    if not re.fullmatch(r"[0-9a-f]{64}", name_digest):
+        raise ValueError("bad name digest")
+    return f"accounts:{{accounts}}:fail:{name_digest}"
+
+
+def ratings_key(fmt: str) -> str:
+    """HASH: account id -> its rating in format ``fmt`` (JSON: server.accounts.ratings)."""
+    return f"accounts:{{accounts}}:ladder:{_format(fmt)}:ratings"
+
+
+def board_key(fmt: str) -> str:
+    """ZSET: account id by its ladder score in format ``fmt`` (the leaderboard)."""
+    return f"accounts:{{accounts}}:ladder:{_format(fmt)}:board"
+
+
+RATINGS_APPLIED = "accounts:{accounts}:ladder:applied"
+"""HASH: match id -> the rating update it made (JSON), written with the new ratings in one script:
+a match is rated once."""
+
+RATED_OPEN = "accounts:{accounts}:ladder:open"
+"""ZSET: rated matches whose update is not applied yet, by when they were registered (ms)."""
+
+RATING_LOG = "accounts:{accounts}:ladder:log"
+"""STREAM: every rating update applied (match id, accounts, before and after), in order."""
+
+RATED_ABSENT = "accounts:{accounts}:ladder:absent"
+"""HASH: ``<match id>:<seat>`` -> when the seat of a live rated match was first seen without a
+connection (ms); a seat gone longer than the grace concedes (server.accounts.rated)."""
