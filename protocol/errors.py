@@ -60,6 +60,7 @@ MATCH_RATED_REFUSED: Final = "match/rated_refused"
 
 # deck/*
 DECK_INVALID: Final = "deck/invalid"
+DECK_TOO_MANY: Final = "deck/too_many"
 
 # account/*
 ACCOUNT_NAME_TAKEN: Final = "account/name_taken"
@@ -112,6 +113,7 @@ ALL_CODES: Final = frozenset(
         MATCH_EXPIRED,
         MATCH_RATED_REFUSED,
         DECK_INVALID,
+        DECK_TOO_MANY,
         ACCOUNT_NAME_TAKEN,
         ACCOUNT_BAD_LOGIN,
         ACCOUNT_BAD_TOKEN,

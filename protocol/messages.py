@@ -74,6 +74,10 @@ ACCOUNT_NAME = {**_str(NAME_MAX, min_len=ACCOUNT_NAME_MIN, pattern=r"\S(?:.*\S)?
 """An account's name: a display name (:mod:`protocol.names`) of 3 to 32 characters that neither
 starts nor ends with a space. Two names that differ only in case or width (NFKC, casefolded) are
 one account."""
+DECK_ID = _str(32, pattern=r"[A-Za-z0-9_-]+")
+"""A deck's id, chosen by the client (the web client's: 12 random characters); unique per account."""
+DECK_NAME = {**_str(64, min_len=0), "display_name": True}
+"""A deck's name: 0 to 64 characters, the rules of display names (:mod:`protocol.names`)."""
 PASSWORD = _str(PASSWORD_MAX, min_len=PASSWORD_MIN)
 """A password: 8 to 128 characters (any; the server hashes its NFKC form). It appears in no frame
 the server sends, no log line, no error reason and no metric."""
@@ -131,13 +135,15 @@ class Join:
 @message
 class QuickMatch:
     """Pair with the next waiting player of the same ``format`` who is still connected, or wait
-    for one; the match is played under that format (its deck rules apply to ``deck``)."""
+    for one; the match is played under that format (its deck rules apply to ``deck``).
+    ``rated``: a rated match, paired by rating (a logged-in connection only; server.lobby.rated_queue)."""
 
     type: ClassVar[str] = "quick_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     name: str = field(default="", metadata=NAME)
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
     format: str = field(default="current", metadata=FORMAT)
+    rated: bool = False
 
 
 @message
@@ -314,10 +320,56 @@ class GetHistory:
     before_id: str | None = field(default=None, metadata=MATCH_ID)
 
 
-ACCOUNT_REQUESTS = (Register, Login, LoginToken, Logout, GetLadder, GetProfile, GetHistory)
+@message
+class SaveDeck:
+    """Keep a deck with the logged-in account (a new one, or a new version of ``deck_id``): its
+    ``name``, ``format``, ``deck`` (Main and Extra Deck passcodes, as a match takes them) and
+    ``side``. A deck being built is kept as it is (not checked against the format's rules); every
+    passcode must be a card the server knows. Answer: ``deck_saved``."""
+
+    type: ClassVar[str] = "save_deck"
+    deck_id: str = field(metadata=DECK_ID)
+    name: str = field(default="", metadata=DECK_NAME)
+    format: str = field(default="current", metadata=FORMAT)
+    deck: list[int] = field(default_factory=list, metadata=PASSCODE_LIST)
+    side: list[int] = field(default_factory=list, metadata=PASSCODE_LIST)
+
+
+@message
+class ListDecks:
+    """The logged-in account's decks (answer: ``decks``)."""
+
+    type: ClassVar[str] = "list_decks"
+
+
+@message
+class DeleteDeck:
+    """Delete one of the logged-in account's decks (answer: ``deck_deleted``)."""
+
+    type: ClassVar[str] = "delete_deck"
+    deck_id: str = field(metadata=DECK_ID)
+
+
+DECK_REQUESTS = (SaveDeck, ListDecks, DeleteDeck)
+"""The client messages about the decks kept with an account (server.accounts.decks)."""
+
+ACCOUNT_REQUESTS = (
+    Register,
+    Login,
+    LoginToken,
+    Logout,
+    GetLadder,
+    GetProfile,
+    GetHistory,
+    SaveDeck,
+    ListDecks,
+    DeleteDeck,
+)
 """The client messages about accounts and the ladder (server.accounts answers them)."""
 
-AccountRequest = Register | Login | LoginToken | Logout | GetLadder | GetProfile | GetHistory
+AccountRequest = (
+    Register | Login | LoginToken | Logout | GetLadder | GetProfile | GetHistory | SaveDeck | ListDecks | DeleteDeck
+)
 
 ClientMessage = (
     Hello
@@ -596,6 +648,36 @@ class Profile:
     ratings: list[Data] = field(default_factory=list)
 
 
+@message
+class DeckSaved:
+    """The deck is kept with the account, as of ``updated_ms`` (the server's clock); ``count``: the
+    account's decks now."""
+
+    type: ClassVar[str] = "deck_saved"
+    deck_id: str
+    updated_ms: int
+    count: int
+
+
+@message
+class DeckShelf:
+    """The logged-in account's decks, the last changed first: ``[{deck_id, name, format, deck,
+    side, updated_ms}]``; ``max_decks``: how many it may keep."""
+
+    type: ClassVar[str] = "decks"
+    decks: list[Data]
+    max_decks: int
+
+
+@message
+class DeckDeleted:
+    """``deck_id`` is no longer kept with the account (``deleted``: false if it was not)."""
+
+    type: ClassVar[str] = "deck_deleted"
+    deck_id: str
+    deleted: bool
+
+
 ServerMessage = (
     Welcome
     | Seated
@@ -615,6 +697,9 @@ ServerMessage = (
     | LoggedOut
     | LadderPage
     | Profile
+    | DeckSaved
+    | DeckShelf
+    | DeckDeleted
 )
 
 SERVER_TYPES: dict[str, type[ServerMessage]] = {
@@ -638,6 +723,9 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         LoggedOut,
         LadderPage,
         Profile,
+        DeckSaved,
+        DeckShelf,
+        DeckDeleted,
     )
 }
 

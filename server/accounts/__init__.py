@@ -3,13 +3,15 @@
 ``store``: the accounts in Redis; ``limits``: attempts per connection, address and name), the
 ratings (``ratings``: openskill's Weng-Lin model on Glicko's scale; ``ladder``: per account and
 format in Redis, each finished rated match applied once), rated matches from start to rating
-(``rated``), and the requests (``desk``). :func:`build` makes them for a server process."""
+(``rated``), the decks kept with an account (``decks``), and the requests (``desk``). :func:`build`
+makes them for a server process."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from server.accounts.decks import AccountDecks
 from server.accounts.desk import AccountDesk, ConnectionLogin, Refused
 from server.accounts.ladder import Ladder
 from server.accounts.limits import AccountSettings
@@ -49,8 +51,9 @@ def build(
     """The accounts' services of one server process; the match service tells ``rated`` of each end."""
     ladder = Ladder(client)
     passwords = Passwords(settings.hash_threads, settings.hash_queue)
+    decks = AccountDecks(client)
     desk = AccountDesk(
-        AccountStore(client), ladder, passwords, SessionTokens(secret), directory, events, metrics, settings
+        AccountStore(client), ladder, passwords, SessionTokens(secret), directory, events, metrics, settings, decks
     )
     rated = RatedMatches(
         client,

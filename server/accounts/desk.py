@@ -22,10 +22,12 @@ import structlog
 from protocol import errors as E
 from protocol.messages import (
     AccountRequest,
+    DeleteDeck,
     GetHistory,
     GetLadder,
     GetProfile,
     LadderPage,
+    ListDecks,
     LoggedIn,
     LoggedOut,
     Login,
@@ -34,9 +36,11 @@ from protocol.messages import (
     MatchList,
     Profile,
     Register,
+    SaveDeck,
     ServerMessage,
 )
 from server import rules
+from server.accounts.decks import AccountDecks, DeckRefused
 from server.accounts.ladder import Ladder
 from server.accounts.limits import AccountSettings, Attempts
 from server.accounts.passwords import Busy, Passwords
@@ -88,6 +92,7 @@ class AccountDesk:
         events: RedisEventStore,
         metrics: Metrics,
         settings: AccountSettings,
+        decks: AccountDecks,
     ) -> None:
         self.store = store
         self.ladder = ladder
@@ -98,6 +103,7 @@ class AccountDesk:
         self.metrics = metrics
         self.settings = settings
         self.attempts = Attempts(settings)
+        self.decks = decks
 
     def connection(self) -> ConnectionLogin:
         return ConnectionLogin(self.attempts.connection_bucket())
@@ -115,7 +121,9 @@ class AccountDesk:
             return await self._ladder(msg)
         if isinstance(msg, GetProfile):
             return await self._profile(msg)
-        return await self._history(msg)
+        if isinstance(msg, GetHistory):
+            return await self._history(msg)
+        return await self._decks(msg, login)
 
     # ------------------------------------------------------------ logging in
 
@@ -243,6 +251,20 @@ class AccountDesk:
             rows.append(row)
         return MatchList(rows)
 
+    # ------------------------------------------------------------ decks kept with the account
+
+    async def _decks(self, msg: SaveDeck | ListDecks | DeleteDeck, login: ConnectionLogin) -> ServerMessage:
+        """The logged-in account's own decks (server.accounts.decks): no request names an account."""
+        account_id = await self._current(login, "decks are kept with an account: register or log in first")
+        try:
+            if isinstance(msg, SaveDeck):
+                return await self.decks.save(account_id, msg, _now_ms())
+            if isinstance(msg, ListDecks):
+                return await self.decks.shelf(account_id)
+            return await self.decks.delete(account_id, msg)
+        except DeckRefused as exc:
+            raise Refused(exc.code, exc.reason) from None
+
     # ------------------------------------------------------------ what rated matches ask
 
     async def _current(self, login: ConnectionLogin, why: str) -> str:
@@ -263,11 +285,17 @@ class AccountDesk:
             raise Refused(E.MATCH_RATED_REFUSED, "a rated match is played by two accounts, not against the bot")
         return await self._current(login, "a rated match needs an account: register or log in first")
 
+    async def for_rated_quick(self, login: ConnectionLogin) -> str:
+        """The account a rated quick match is asked for (server.lobby.rated_queue pairs it)."""
+        return await self._current(login, "a rated quick match needs an account: register or log in first")
+
     async def for_join(self, login: ConnectionLogin, info: MatchInfo | None) -> str:
         """The account seat 1 is taken as; for a rated match, the checks (an account, not seat 0's)
         and its registration on the ladder, before the seat is taken."""
         if info is None or not info.rated:
             return login.account_id
+        if info.quick:
+            raise Refused(E.MATCH_RATED_REFUSED, "a rated quick match's opponent is paired by rating: send quick_match")
         account_id = await self._current(login, "this match is rated: register or log in to join it")
         if account_id == info.accounts[0]:
             raise Refused(E.MATCH_RATED_REFUSED, "an account cannot play itself in a rated match")

@@ -199,6 +199,14 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="a seat of a rated match whose player has been gone this long concedes (default: %(default)s; 'never')",
     )
+    p.add_argument(
+        "--rated-widen-every",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="rated quick match: the rating gap a pairing accepts (100 at first) widens by 50 every this many "
+        "seconds a player waits, up to 1000 (default: %(default)s)",
+    )
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -218,6 +226,7 @@ def _seconds_or_never(text: str) -> float | None:
 def run(args: argparse.Namespace) -> int:
     from server import rules
     from server.accounts import AccountSettings
+    from server.lobby.rated_queue import RatedWindow
     from server.process.app import DuelServer
     from server.process.config import ServerConfig
     from server.runtime import gctune
@@ -258,6 +267,7 @@ def run(args: argparse.Namespace) -> int:
         replay_max_entries=args.replay_max_entries,
         replay_uploads_per_address=args.replay_uploads_per_address,
         replay_readers=max(1, args.replay_readers),
+        rated_window=RatedWindow(every_s=max(0.1, args.rated_widen_every)),
         accounts=AccountSettings(
             session_days=max(1 / 24, args.session_days),
             hash_threads=max(1, args.password_threads),

@@ -118,9 +118,19 @@ class Entrant:
     name: str
     format: str = DEFAULT_FORMAT
     """The format the player asked for (its match is played under it)."""
+    account: str = ""
+    """The account it is logged in as ("": a guest); a rated quick match's seats are its accounts'."""
+    rated: bool = False
+    """A rated quick match (server.lobby.rated_queue): its match is created rated."""
 
     def pack(self) -> bytes:
-        return pack({"request_id": self.request_id, "deck": self.deck, "name": self.name, "format": self.format})
+        record: dict[str, Any] = {"request_id": self.request_id, "deck": self.deck, "name": self.name}
+        record["format"] = self.format
+        if self.account:
+            record["account"] = self.account
+        if self.rated:
+            record["rated"] = True
+        return pack(record)
 
     @classmethod
     def unpack(cls, blob: object) -> Entrant | None:
@@ -128,7 +138,9 @@ class Entrant:
             return None
         raw: Any = msgpack.unpackb(blob)
         fmt = str(raw.get("format", DEFAULT_FORMAT))  # a record of a server older than formats: the default
-        return cls(str(raw["request_id"]), [int(x) for x in raw["deck"]], str(raw.get("name", "")), fmt)
+        deck = [int(x) for x in raw["deck"]]
+        account, rated = str(raw.get("account", "")), bool(raw.get("rated", False))
+        return cls(str(raw["request_id"]), deck, str(raw.get("name", "")), fmt, account, rated)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from server.lobby.bot_seats import BotSeats
 from server.lobby.creation_limits import CreationLimits
 from server.lobby.expiry import WaitingExpiry
 from server.lobby.quick import QuickQueue
+from server.lobby.rated_queue import RatedQueue
 from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory
 from server.match.fanout import FanOut
@@ -59,6 +60,7 @@ class DuelServer:
         self.store = RedisEventStore(self.redis, self.pipe)
         self.directory = MatchDirectory(self.redis, self.pipe)
         self.quick = QuickQueue(self.redis)
+        self.rated_quick = RatedQueue(self.redis, config.rated_window)
         secret = secret if secret is not None else load_secret(config.data_dir)
         self.tokens = SeatTokens(secret)
         self.sealer = (
@@ -140,6 +142,7 @@ class DuelServer:
             directory=self.directory,
             service=self.service,
             quick=self.quick,
+            rated_quick=self.rated_quick,
             tokens=self.tokens,
             creations=self.creations,
             addresses=self.addresses,

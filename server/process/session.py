@@ -68,6 +68,7 @@ from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED
 from server.match.matches import LiveMatch, Watcher
+from server.process import rated_quick
 from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
 from server.storage.redisconn import store_failure
@@ -79,6 +80,7 @@ if TYPE_CHECKING:
     from server.lobby.bot_seats import BotSeats
     from server.lobby.creation_limits import CreationLimits
     from server.lobby.quick import QuickQueue
+    from server.lobby.rated_queue import RatedQueue
     from server.lobby.tokens import SeatTokens
     from server.match.directory import MatchDirectory
     from server.match.matches import MatchService
@@ -107,6 +109,7 @@ class SessionServices:
     directory: MatchDirectory
     service: MatchService
     quick: QuickQueue
+    rated_quick: RatedQueue
     tokens: SeatTokens
     creations: CreationLimits
     addresses: AddressLimits
@@ -155,6 +158,7 @@ class Session:
         self.conn_id = f"{services.process_id}/{self.id}"
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
         self._quick_format = DEFAULT_FORMAT  # the queue it waits in (quick match pairs within a format)
+        self._quick_rated = False  # ... the format's rated queue (server.process.rated_quick)
         # replay files sent on this connection (server.history.uploads: limits, reader processes)
         self.uploads = SessionUploads(services.readers, self.address, self.send, self.error)
         # a client's heartbeat (``ping`` with ``silence_ms``): a connection silent for this long
@@ -303,7 +307,7 @@ class Session:
                 lm = self.services.service.cached(self.match_id)
                 if lm is None or not lm.started:
                     with contextlib.suppress(*REDIS_ERRORS):
-                        await self.services.quick.leave(self.match_id, self._quick_format)  # a ghost is never paired
+                        await self._leave_queue(self.match_id)
         if self.match_id is not None and self.watcher is not None:
             self.services.service.detach(self.match_id, self.watcher)
             seat = self.watcher.seat
@@ -312,6 +316,17 @@ class Session:
                 with contextlib.suppress(*REDIS_ERRORS):
                     await self.services.directory.release(self.match_id, seat, self.conn_id)
         self.watcher = None
+
+    async def _leave_queue(self, match_id: str) -> None:
+        """This waiting quick-match player's connection closed: a ghost is never paired. Unless
+        another connection took the seat over (``reconnect``): that one waits on."""
+        (holder, _), _names = await self.services.directory.holders(match_id)
+        if holder not in ("", self.conn_id):
+            return
+        if self._quick_rated:
+            await self.services.rated_quick.leave(match_id, self._quick_format)
+        else:
+            await self.services.quick.leave(match_id, self._quick_format)
 
     # ------------------------------------------------------------ input
 
@@ -566,6 +581,9 @@ class Session:
         log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
 
     async def _quick(self, msg: QuickMatch) -> None:
+        if msg.rated:
+            await rated_quick.request(self, msg)  # paired by rating (server.lobby.rated_queue)
+            return
         if not self._free():
             return
         fmt = format_named(msg.format).name  # an unknown format is refused (deck/invalid), as by create_match
@@ -673,6 +691,7 @@ class Session:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now
             await self._start(claim.match_id)
+        await rated_quick.reconnected(self, info, claim.seat)  # a rated quick-match player waits again
         log.info("reconnected", match_id=claim.match_id, seat=claim.seat, last_seq=msg.last_seq)
 
     async def _act(self, msg: Act) -> None:

@@ -123,6 +123,22 @@ QUICK_JOINER = "lobby:{lobby}:quick:joiner"
 """HASH match id -> msgpack of the player paired with it (either server completes the join)."""
 
 
+QUICK_RATED_SINCE = "lobby:{lobby}:quick:rated:since"
+"""HASH match id -> ms since which its rated quick-match player has waited (what widens its window)."""
+
+
+QUICK_RATED_ACCOUNT = "lobby:{lobby}:quick:rated:account"
+"""HASH match id -> the account of its waiting rated quick-match player (never paired with itself)."""
+
+
+def rated_queue_key(fmt: str) -> str:
+    """ZSET of the match ids of rated quick-match players of format ``fmt`` waiting for an
+    opponent, by rating (server.lobby.rated_queue)."""
+    if not re.fullmatch(r"[a-z0-9-]{1,32}", fmt):
+        raise ValueError(f"bad format {fmt!r}")
+    return f"lobby:{{lobby}}:quick:rated:{fmt}"
+
+
 def quick_request_key(request_id: str) -> str:
     """STRING (expires): the outcome of a quick-match request, ``wait:<id>`` or ``join:<id>``."""
     return f"lobby:{{lobby}}:quick:req:{request_id}"
@@ -169,6 +185,11 @@ def account_sessions_key(account_id: str) -> str:
 def account_matches_key(account_id: str) -> str:
     """ZSET: the matches the account sat in (logged in), by creation time (ms)."""
     return f"accounts:{{accounts}}:acct:{_account(account_id)}:matches"
+
+
+def account_decks_key(account_id: str) -> str:
+    """HASH: deck id -> a deck kept with the account (JSON: server.accounts.decks)."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}:decks"
 
 
 def login_failures_key(name_digest: str) -> str:
