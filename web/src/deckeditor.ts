@@ -362,7 +362,13 @@ export class DeckEditor {
 
   private savedList(): HTMLElement {
     const decks = loadDecks();
-    if (decks.length === 0) return h("p", { class: "muted" }, "None yet: a deck is kept here as soon as it has a card or a name.");
+    // logged in: the decks are kept with the account too (decksync.ts)
+    const synced = this.app.account.name !== null ? h("p", { class: "muted small", "data-testid": "deck-sync" }, this.app.decks.status ?? `Kept with your account (${this.app.account.name}) too.`) : null;
+    if (decks.length === 0) return h("div", null, synced, h("p", { class: "muted" }, "None yet: a deck is kept here as soon as it has a card or a name."));
+    return h("div", null, synced, this.savedRows(decks));
+  }
+
+  private savedRows(decks: SavedDeck[]): HTMLElement {
     return h(
       "ul",
       { class: "matches", "data-testid": "saved-decks" },

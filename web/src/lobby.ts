@@ -129,6 +129,11 @@ export class Lobby {
     return null;
   }
 
+  /** A rated quick match is asked for (and may be: logged in). */
+  private rated(): boolean {
+    return this.form["rated"] === "1" && this.app.account.name !== null;
+  }
+
   private saveName(): string {
     const name = this.app.name.trim().slice(0, 32);
     this.app.name = name;
@@ -143,7 +148,9 @@ export class Lobby {
       return;
     }
     const f = this.form;
-    const msg: Record<string, unknown> = { deck, name: this.saveName() || "Duelist" };
+    // a rated match shows the account's name (the ladder's); otherwise the name typed, or the account's
+    const account = this.app.account.name;
+    const msg: Record<string, unknown> = { deck, name: (kind === "quick" && this.rated() ? account : null) ?? (this.saveName() || account || "Duelist") };
     if (kind === "create" || kind === "bot") {
       msg["type"] = "create_match";
       const clock = Number(f["clock"] ?? 0);
@@ -156,12 +163,13 @@ export class Lobby {
     } else if (kind === "quick") {
       msg["type"] = "quick_match";
       msg["format"] = this.format();
+      if (this.rated()) msg["rated"] = true; // paired by rating, on the ladder (account.ts logs the connection in)
     } else {
       msg["type"] = "join";
       msg["match_id"] = (this.joinId ?? f["join_id"] ?? "").trim();
     }
     this.error = null;
-    this.busy = busyText(kind);
+    this.busy = kind === "quick" && this.rated() ? "Looking for an opponent of your rating…" : busyText(kind);
     this.app.session.ask(msg);
     this.app.render();
   }
@@ -251,6 +259,9 @@ export class Lobby {
       ),
       this.joinId !== null ? h("div", { class: "joinbox" }, h("p", null, `You were invited to match ${this.joinId}.`), btn("join", "Join this match", true)) : null,
       h("div", { class: "buttons" }, btn("bot", "Play against the bot", this.joinId === null), btn("create", "Create a match (invite a friend)"), btn("quick", "Quick match")),
+      app.account.name !== null
+        ? h("label", { class: "inline rated-opt" }, h("input", { type: "checkbox", "data-key": "rated", checked: f["rated"] === "1", onchange: (e: Event) => (f["rated"] = (e.target as HTMLInputElement).checked ? "1" : "") }), " Rated quick match: paired by rating, on the ladder")
+        : h("p", { class: "muted small" }, h("a", { href: "#/account" }, "Log in"), " to play rated quick matches on the ladder."),
       h(
         "details",
         { class: "joinbyid", open: (f["join_id"] ?? "") !== "" },
