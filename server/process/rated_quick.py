@@ -151,6 +151,8 @@ async def _waiting(s: Session, match_id: str, me: Entrant) -> None:
                     return
         except REDIS_DOWN:
             log.warning("rated_quick_wait_redis_unavailable", match_id=match_id, session=s.id)
+        except Exception:  # the next look tries again (every step is safe to run twice)
+            log.exception("rated_quick_wait_failed", match_id=match_id, session=s.id)
 
 
 async def _taken_or_lapsed(s: Session, match_id: str, me: Entrant, rating: float) -> Pairing | None:
