@@ -71,7 +71,8 @@ export class DeckSync {
   loggedIn(name: string): void {
     this.account = name;
     this.saving = [];
-    this.app.account.ask({ type: "list_decks" }, "list_decks");
+    // where decks are chosen or edited (a duel or a replay does without)
+    if (this.app.screen === "lobby" || this.app.screen === "decks" || this.app.screen === "account") this.app.account.ask({ type: "list_decks" }, "list_decks");
   }
 
   loggedOut(name: string): void {
