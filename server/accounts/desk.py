@@ -127,10 +127,10 @@ class AccountDesk:
 
     # ------------------------------------------------------------ logging in
 
-    def _attempt(self, login: ConnectionLogin, address: str) -> None:
+    def _attempt(self, login: ConnectionLogin, address: str, *, tokens_only: bool = False) -> None:
         if login.account is not None:
             raise Refused(E.ACCOUNT_LOGGED_IN, "this connection is logged in already: log out first")
-        why = self.attempts.take(login.bucket, address)
+        why = self.attempts.take(login.bucket, None if tokens_only else address)
         if why is not None:
             self.metrics.inc("duel_logins_total", outcome="limited")
             raise Refused(E.RATE_LOGIN_LIMITED, why)
@@ -167,11 +167,12 @@ class AccountDesk:
     async def _login(self, msg: Login, login: ConnectionLogin, address: str) -> LoggedIn:
         self._attempt(login, address)
         s = self.settings
-        if await self.store.failures(msg.name) >= s.name_failures:
+        from_here, everywhere = await self.store.failures(msg.name, address)
+        if from_here >= s.name_failures or everywhere >= s.name_failures_all:
             self.metrics.inc("duel_logins_total", outcome="locked")
             raise Refused(
                 E.RATE_LOGIN_LIMITED,
-                f"{s.name_failures} failed logins for this name within {s.name_window:g} s: try again later",
+                f"too many failed logins for this name within {s.name_window:g} s: try again later",
             )
         found = await self.store.credentials(msg.name)
         if found is None:
@@ -179,11 +180,11 @@ class AccountDesk:
         else:
             ok = await self._hashing(self.passwords.check(found.hash, msg.password))
         if not ok or found is None:
-            await self.store.failed(msg.name, int(s.name_window * 1000))
+            await self.store.failed(msg.name, address, int(s.name_window * 1000))
             self.metrics.inc("duel_logins_total", outcome="wrong")
             log.info("login_failed", name=msg.name, address=address)
             raise Refused(E.ACCOUNT_BAD_LOGIN, "wrong name or password")
-        await self.store.clear_failures(msg.name)
+        await self.store.clear_failures(msg.name, address)
         if self.passwords.needs_rehash(found.hash):
             await self.store.set_hash(found.account.account_id, await self._hashing(self.passwords.hash(msg.password)))
         self.metrics.inc("duel_logins_total", outcome="ok")
@@ -191,7 +192,9 @@ class AccountDesk:
         return await self._logged_in(login, found.account)
 
     async def _login_token(self, msg: LoginToken, login: ConnectionLogin, address: str) -> LoggedIn:
-        self._attempt(login, address)
+        # a signed token is no password guess: only the connection's own bucket (a page opens a
+        # connection per screen and logs each in with its token)
+        self._attempt(login, address, tokens_only=True)
         now = _now_ms()
         try:
             claim = self.sessions.verify(msg.token, now)

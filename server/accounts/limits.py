@@ -6,10 +6,13 @@ Three limits, each checked before any password is hashed or checked (PROTOCOL.md
   burst, then one every ``connection_every`` seconds;
 * per client address, all its connections on this process together: ``address_per_minute`` a
   minute, in bursts of as many;
-* per account name, on every process (counted in Redis): ``name_failures`` failed logins within
-  ``name_window`` seconds lock that name's password logins until the window ends (a correct
-  password then too: whoever guesses cannot tell a hit from the lock). A login that succeeds
-  clears the count.
+* per account name, on every process (counted in Redis): ``name_failures`` failed logins of one
+  name from one address within ``name_window`` seconds lock that name's password logins from that
+  address until the window ends (a correct password then too: whoever guesses cannot tell a hit
+  from the lock); ``name_failures_all`` failures from every address together lock it everywhere
+  (a guesser spread over many addresses). So one address guessing cannot lock the owner out,
+  and a login that succeeds clears its own address's count. Logins by session token
+  (``login_token``) take only from the connection's bucket: a signed token is not a guess.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ class AccountSettings:
     connection_attempts: int = 5  # attempts one connection may make in a burst
     connection_every: float = 10.0  # ... then one per this many seconds
     address_per_minute: int = 20  # attempts from one address a minute (bursts of as many)
-    name_failures: int = 5  # failed logins of one name ...
-    name_window: float = 900.0  # ... within this many seconds lock it until the window ends
+    name_failures: int = 5  # failed logins of one name from one address ...
+    name_failures_all: int = 100  # ... or from every address ...
+    name_window: float = 900.0  # ... within this many seconds lock it (there, everywhere) until the window ends
     rating_delay: float = 0.0  # seconds between a rated match's end and its update (tests of the sweep)
     rated_sweep_every: float = 5.0  # seconds between each process's looks at the open rated matches
     rated_grace: float | None = 60.0  # a rated seat gone this long concedes (None: never)
@@ -48,12 +52,12 @@ class Attempts:
         s = self.settings
         return TokenBucket(1.0 / s.connection_every, s.connection_attempts)
 
-    def take(self, connection: TokenBucket, address: str) -> str | None:
-        """Take one attempt; None, or why it is refused."""
+    def take(self, connection: TokenBucket, address: str | None) -> str | None:
+        """Take one attempt; None, or why it is refused (``address`` None: the connection's only)."""
         if not connection.take():
             every = self.settings.connection_every
             return f"at most {self.settings.connection_attempts} attempts on one connection, then one every {every:g} s"
-        if address == SERVER_OWNED:
+        if address is None or address == SERVER_OWNED:
             return None
         bucket = self._addresses.get(address)
         if bucket is None:

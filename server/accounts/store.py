@@ -162,15 +162,26 @@ class AccountStore:
 
     # ------------------------------------------------------------ failed logins
 
-    async def failures(self, name: str) -> int:
-        raw = await self._redis.get(keys.login_failures_key(name_digest(name)))
-        return 0 if raw is None else int(raw)
+    @staticmethod
+    def _failure_keys(name: str, address: str) -> tuple[str, str]:
+        """The count of one name's failed logins from one address, and from every address."""
+        whole = name_digest(name)
+        pair = hashlib.sha256(f"{whole}\0{address}".encode()).hexdigest()
+        return keys.login_failures_key(pair), keys.login_failures_key(whole)
 
-    async def failed(self, name: str, window_ms: int) -> int:
-        return int(await self._fail(keys=[keys.login_failures_key(name_digest(name))], args=[window_ms]))
+    async def failures(self, name: str, address: str) -> tuple[int, int]:
+        """Failed logins of ``name`` in the window: from ``address``, and from every address."""
+        raw = await self._redis.mget(list(self._failure_keys(name, address)))
+        from_here, everywhere = (0 if r is None else int(r) for r in raw)
+        return from_here, everywhere
 
-    async def clear_failures(self, name: str) -> None:
-        await self._redis.delete(keys.login_failures_key(name_digest(name)))
+    async def failed(self, name: str, address: str, window_ms: int) -> None:
+        for key in self._failure_keys(name, address):
+            await self._fail(keys=[key], args=[window_ms])
+
+    async def clear_failures(self, name: str, address: str) -> None:
+        """A login that succeeded clears its own address's count (not the others')."""
+        await self._redis.delete(self._failure_keys(name, address)[0])
 
     # ------------------------------------------------------------ matches
 

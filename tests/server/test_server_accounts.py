@@ -80,35 +80,54 @@ def test_register_log_in_and_a_wrong_password(redis_url: str, tmp_path: Path) ->
 
 
 def test_wrong_passwords_are_rate_limited(redis_url: str, tmp_path: Path) -> None:
-    """Per connection (5, then one per 10 s), per name (5 failures lock it, on every process:
-    counted in Redis), per address (20 a minute); each limit answers before any hash is made."""
+    """Per connection (5, then one per 10 s); per name and address (5 failures lock that name from
+    that address, on every process: counted in Redis) while the owner elsewhere still logs in; per
+    name from every address (``name_failures_all``); each limit answers before any hash is made.
+    The addresses are told by X-Forwarded-For from a trusted proxy (127.0.0.1)."""
+
+    def at(address: str) -> dict[str, str]:
+        return {"X-Forwarded-For": address}
 
     async def body() -> None:
-        async with running_server(redis_url, tmp_path) as server:
+        settings = AccountSettings(name_failures_all=8)
+        proxied = {"trusted_proxies": ("127.0.0.1",), "accounts": settings}
+        async with running_server(redis_url, tmp_path, **proxied) as server:
             url = url_of(server)
             name = unique("Bob")
             first, _ = await registered(url, name, PASSWORD)
             passwords = server.accounts.passwords
-            c = await DuelClient.connect(url, "C")
+            c = await DuelClient.connect(url, "C", headers=at("203.0.113.7"))
             for _ in range(5):
                 await refused(c, Login(name=name, password="wrong password"), E.ACCOUNT_BAD_LOGIN)
             hashed = passwords.hashed
             await refused(c, Login(name=name, password="wrong password"), E.RATE_LOGIN_LIMITED)
             assert passwords.hashed == hashed, "a refused attempt checked no password"
-            # the name is locked now, on any connection, the right password too
-            d = await DuelClient.connect(url, "D")
+            # the name is locked from that address now, on any connection, the right password too
+            d = await DuelClient.connect(url, "D", headers=at("203.0.113.7"))
             locked = await refused(d, Login(name=name, password=PASSWORD), E.RATE_LOGIN_LIMITED)
             assert "failed logins for this name" in locked.reason and passwords.hashed == hashed
             # another server process (the same Redis) sees the same lock
-            async with running_server(redis_url, tmp_path / "other") as other:
-                e = await DuelClient.connect(url_of(other), "E")
+            async with running_server(redis_url, tmp_path / "other", **proxied) as other:
+                e = await DuelClient.connect(url_of(other), "E", headers=at("203.0.113.7"))
                 await refused(e, Login(name=name, password=PASSWORD), E.RATE_LOGIN_LIMITED)
                 await e.close()
+            # the owner, from another address, is not locked out by the guesser
+            owner = await DuelClient.connect(url, "Owner", headers=at("198.51.100.1"))
+            assert isinstance(await ask(owner, Login(name=name, password=PASSWORD), LoggedIn), LoggedIn)
+            # guesses spread over addresses: at name_failures_all (8) failures in all, locked everywhere
+            for i in range(3):
+                g = await DuelClient.connect(url, f"G{i}", headers=at(f"192.0.2.{i + 1}"))
+                await refused(g, Login(name=name, password="wrong password"), E.ACCOUNT_BAD_LOGIN)
+                await g.close()
+            hashed = passwords.hashed
+            late = await DuelClient.connect(url, "Late", headers=at("198.51.100.2"))
+            await refused(late, Login(name=name, password=PASSWORD), E.RATE_LOGIN_LIMITED)
+            assert passwords.hashed == hashed
             # another name is not locked
             other_name = unique("Cid")
             g, _ = await registered(url, other_name, PASSWORD)
             h = await logged_in(url, other_name, PASSWORD)
-            for x in (first, c, d, g, h):
+            for x in (first, c, d, owner, late, g, h):
                 await x.close()
 
     run(body())
