@@ -46,7 +46,8 @@ WATCH = """() => {
     for (const [k, sel] of Object.entries(kinds)) {
       const els = Array.from(document.querySelectorAll(sel));
       const running = els.filter(e => e.getAnimations().some(a => a.playState === 'running'));
-      const s = window.fx.seen[k] ??= {first: null, last: null, afterUpdate: null, texts: [], places: [], durations: [], present: 0};
+      const s = window.fx.seen[k] ??=
+        {first: null, last: null, afterUpdate: null, texts: [], places: [], durations: [], present: 0};
       s.present = els.length;
       if (running.length === 0) continue;
       if (s.first === null) { s.first = t; s.afterUpdate = t - seqAt; }
@@ -76,7 +77,9 @@ def seen(page: Page, kind: str) -> dict[str, Any]:
 def assert_shown_then_gone(page: Page, kind: str) -> dict[str, Any]:
     """The effect ran, began with the update that told it, lasted less than 300 ms, and its
     elements are gone from the page afterwards."""
-    page.wait_for_function("k => { const s = window.fx.seen[k]; return !!s && s.first !== null && s.present === 0 }", arg=kind)
+    page.wait_for_function(
+        "k => { const s = window.fx.seen[k]; return !!s && s.first !== null && s.present === 0 }", arg=kind
+    )
     s = seen(page, kind)
     assert s["afterUpdate"] < 100, s  # shown at once (the first frames after the update)
     assert s["last"] - s["first"] < FX_LIMIT_MS, s
@@ -178,7 +181,7 @@ def test_a_summon_and_a_direct_attack(browser: Browser, live_server: LiveServer)
     a.locator(".card.actionable[data-zone=hand][data-name='Celtic Guardian']").click()
     click_and_wait(a, a.locator("dialog.dlg[open] .dlg-acts button[data-action=summon]"))
     for page in (a, b):
-        wait_app(page, "() => window.duelApp.match.view.players[0].monsters.some(c => c && c.name === 'Celtic Guardian')")
+        wait_app(page, "() => window.duelApp.match.view.players[0].monsters.some(c => c?.name === 'Celtic Guardian')")
         summon = assert_shown_then_gone(page, "summon")
         assert len(summon["places"]) == 1 and summon["places"][0].startswith("0/monsters/"), summon
         assert page.locator(".card[data-zone=monsters][data-name='Celtic Guardian']:not(.fx)").count() == 1
@@ -200,6 +203,25 @@ def test_a_summon_and_a_direct_attack(browser: Browser, live_server: LiveServer)
         wait_app(page, "() => window.duelApp.match.view.players[1].lp === 5500")
         lp = assert_shown_then_gone(page, "lp")
         assert lp["texts"] == ["\u22122500"], lp
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_a_flip(browser: Browser, live_server: LiveServer) -> None:
+    """An attack on a face-down monster turns it face-up: shown on the card, for less than 300 ms."""
+    a, b = pages(browser, live_server, position("battle", [{"card": "Mystical Elf", "position": "set"}]))
+    for page in (a, b):
+        watch(page)
+    a.locator(".card.actionable[data-name='Dark Magician']").click()
+    click_and_wait(a, a.locator(".card.targetable[data-zone=monsters][data-seat='1']"))
+    both_pass_until(a, b, "() => window.duelApp.match.view.players[1].graveyard.length === 1")
+    for page in (a, b):
+        wait_app(page, "() => window.duelApp.match.view.players[1].graveyard.length === 1")
+        flip = assert_shown_then_gone(page, "flip")
+        assert flip["places"] == ["1/monsters/0"], flip
+        assert "Mystical Elf" in flip["texts"][0], flip
+        destroy = assert_shown_then_gone(page, "destroy")
+        assert any("Mystical Elf destroyed" in t for t in destroy["texts"]), destroy
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
 

@@ -44,7 +44,10 @@ POSITION: dict[str, Any] = {
         },
         "B": {
             "hand": ["Celtic Guardian"],
-            "monsters": [{"card": "Gemini Elf", "position": "set"}, {"card": "Giant Soldier of Stone", "position": "defense"}],
+            "monsters": [
+                {"card": "Gemini Elf", "position": "set"},
+                {"card": "Giant Soldier of Stone", "position": "defense"},
+            ],
             "spells_traps": [{"card": "Trap Jammer", "set": True}],
             "deck": DECK,
         },
@@ -223,7 +226,8 @@ WORDS_SPLIT = """() => {
         range.setEnd(t, m.index + m[0].length);
         const text = range.getBoundingClientRect(), box = t.parentElement.getBoundingClientRect();
         const along = t.parentElement.closest('.card.defense') ? 'height' : 'width';
-        if (range.getClientRects().length !== 1 || text[along] > box[along] + 0.1) bad.push(name.textContent + ': ' + m[0]);
+        const broken = range.getClientRects().length !== 1 || text[along] > box[along] + 0.1;
+        if (broken) bad.push(name.textContent + ': ' + m[0]);
       }
     }
   }
@@ -246,11 +250,11 @@ def test_a_phone_keeps_the_lp_in_sight_and_names_whole(
         page.wait_for_timeout(50)
         lb, db = lp.bounding_box(), decision.bounding_box()
         assert lb is not None and db is not None
-        assert 0 <= lb["y"] and lb["y"] + lb["height"] <= height, (y, lb)
+        assert lb["y"] >= 0 and lb["y"] + lb["height"] <= height, (y, lb)
         assert not overlap(lb, db), (y, lb, db)
         # and the LP is what is drawn there (nothing over it)
         at = page.evaluate(
-            "([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && !!e.closest('[data-testid=lp-0]'); }",
+            "([x, y]) => !!document.elementFromPoint(x, y)?.closest('[data-testid=lp-0]')",
             [lb["x"] + 4, lb["y"] + lb["height"] / 2],
         )
         assert at, y
