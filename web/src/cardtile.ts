@@ -1,41 +1,15 @@
-// A card as the deck editor shows it: a small frame in its kind's colour (Normal, Effect, Fusion,
+// A card as the deck editor shows it: a row in its kind's frame colour (Normal, Effect, Fusion,
 // Flip, Spell, Trap ...), its name, Level, Attribute, Type and ATK/DEF, and the format's limit on
-// it (Forbidden, Limited, Semi-Limited); and the large view of one card, with the text the
-// format plays. No artwork: the frame is drawn by the style sheet.
+// it (Forbidden, Limited, Semi-Limited); and the large view of one card (cardframe.ts, the same
+// as the board's), with the text the format plays. No artwork: the frame is drawn by the style
+// sheet (cards.css).
 
+import { frameOf, kindWords, largeCard, statWords } from "./cardframe";
 import type { DeckFormat } from "./deckrules";
 import { h } from "./dom";
 import type { CardInfo } from "./proto";
 
-const PROPS: Record<string, string> = { "quick-play": "Quick-Play", continuous: "Continuous", counter: "Counter", field: "Field", equip: "Equip", ritual: "Ritual", normal: "Normal" };
-
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/** The frame a card is drawn in: `fusion`, `effect`, `normal`, `spell`, `trap`, ... */
-export function frameOf(c: CardInfo): string {
-  if (c.kind !== "monster") return c.kind;
-  for (const k of ["fusion", "ritual", "synchro", "xyz", "link", "token"]) if (c.monster_kinds.includes(k)) return k;
-  return c.monster_kinds.includes("normal") ? "normal" : "effect";
-}
-
-/** "Quick-Play Spell", "Effect Monster", "Flip / Effect Monster". */
-export function kindWords(c: CardInfo): string {
-  if (c.kind !== "monster") return `${PROPS[c.prop] ?? cap(c.prop)} ${cap(c.kind)}`.trim();
-  const kinds = c.monster_kinds.length ? c.monster_kinds : ["normal"];
-  return `${kinds.map(cap).join(" / ")} Monster`;
-}
-
-function stat(n: number): string {
-  return n < 0 ? "?" : String(n);
-}
-
-/** "★4 · DARK · Spellcaster" and "ATK 1800 / DEF 1000" for a monster; the kind for the others. */
-export function statWords(c: CardInfo): string[] {
-  if (c.kind !== "monster") return [kindWords(c)];
-  return [`★${c.level} · ${c.attribute} · ${c.type}`, `ATK ${stat(c.atk)} / DEF ${stat(c.def)}`];
-}
+export { frameOf, kindWords, statWords };
 
 /** The format's limit on a card as a badge ("Limited 1"), or null when its list names it not. */
 export function limitBadge(c: CardInfo, f: DeckFormat): HTMLElement | null {
@@ -62,23 +36,25 @@ export function cardTile(c: CardInfo, f: DeckFormat, key: string, onclick?: () =
   return onclick ? h("button", { ...attrs, type: "button", onclick }, body) : h("span", attrs, body);
 }
 
-/** The large view of one card: its frame, facts, the format's limit and the text it plays there. */
+/** The large view of one card (the board's: cardframe.ts), the text the format plays, and the
+ * format's limit on it. */
 export function cardView(c: CardInfo | null, f: DeckFormat, inDeck: number): HTMLElement {
   if (c === null) return h("div", { class: "bigcard empty", "data-testid": "card-view" }, "Choose a card to read it.");
   const listed = f.listed(c.code);
   const limit = f.limit(c.code);
+  const text = c.texts?.[f.name];
   return h(
     "div",
-    { class: `bigcard frame-${frameOf(c)}`, "data-testid": "card-view", "data-code": c.code },
-    h("h3", null, c.name),
-    h("p", { class: "meta" }, kindWords(c)),
-    c.kind === "monster" ? h("p", { class: "meta" }, `Level ${c.level} · ${c.attribute} · ${c.type}`) : null,
-    h("p", { class: "text" }, c.texts?.[f.name] ?? c.text),
-    c.kind === "monster" ? h("p", { class: "meta stats" }, `ATK ${stat(c.atk)} / DEF ${stat(c.def)}`) : null,
-    h(
-      "p",
-      { class: "meta" },
-      `${listed !== null ? `${listed} in ${f.title}: at most ${limit}` : `At most ${limit} in a deck`}` + ` · ${inDeck} in this deck` + (c.supported === false ? " · not playable on this server yet" : ""),
-    ),
+    { class: "bigcard has-face", "data-testid": "card-view", "data-code": c.code },
+    largeCard(c, c.name, {
+      ...(text === undefined ? {} : { text }),
+      extra: [
+        h(
+          "p",
+          { class: "meta limits" },
+          `${listed !== null ? `${listed} in ${f.title}: at most ${limit}` : `At most ${limit} in a deck`}` + ` · ${inDeck} in this deck` + (c.supported === false ? " · not playable on this server yet" : ""),
+        ),
+      ],
+    }),
   );
 }

@@ -9,6 +9,7 @@ import { CHOICE_KINDS, formatClock, renderBoard, type BoardHooks, type BoardMode
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
 import { onlyMovingOn, saveStops, stopMove } from "./moves";
+import { Story } from "./story";
 import type { Action, Pending, ServerMessage, Update, View } from "./proto";
 import type { LpChange } from "./board";
 
@@ -57,6 +58,7 @@ export class Game {
   private autoPassTimer: number | null = null;
   private choiceShownFor = -1;
   readonly side = new SidePanel();
+  private readonly story = new Story();
   private readonly kept = new Kept();
 
   constructor(
@@ -192,6 +194,7 @@ export class Game {
       }
     }
     if (m.log.length > LOG_MAX) m.log.splice(0, m.log.length - LOG_MAX);
+    if (u.snapshot || u.seq > m.seq) this.story.take(u.facts, u.view, this.app.cat, !u.snapshot && u.seq === m.seq + 1);
     m.seq = u.seq;
     if (u.view === null) return; // a caught-up entry: its view comes with the last one
     if (u.view.turn !== m.lpTurn) {
@@ -408,7 +411,7 @@ export class Game {
         { class: "board-wrap" },
         m.seat === null ? h("p", { class: "banner" }, `Watching ${this.nameOf(0)} vs ${this.nameOf(1)}${m.delay ? ` (${m.delay} entries behind the live duel)` : ""}`) : null,
         m.error ? h("p", { class: "error", role: "alert", "data-testid": "error" }, m.error) : null,
-        renderBoard(model, this.app.cat, this.hooks()),
+        this.story.decorate(renderBoard(model, this.app.cat, this.hooks())),
         finished
           ? h(
               "div",
