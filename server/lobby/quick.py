@@ -23,7 +23,7 @@ The waiting player's match is created from what it put on record
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgpack
@@ -118,9 +118,14 @@ class Entrant:
     name: str
     format: str = DEFAULT_FORMAT
     """The format the player asked for (its match is played under it)."""
+    side: list[int] = field(default_factory=list)
+    """Its Side Deck (the format's match may be of several duels: server.match.series)."""
 
     def pack(self) -> bytes:
-        return pack({"request_id": self.request_id, "deck": self.deck, "name": self.name, "format": self.format})
+        record: dict[str, Any] = {"request_id": self.request_id, "deck": self.deck, "name": self.name, "format": self.format}
+        if self.side:
+            record["side"] = self.side
+        return pack(record)
 
     @classmethod
     def unpack(cls, blob: object) -> Entrant | None:
@@ -128,7 +133,8 @@ class Entrant:
             return None
         raw: Any = msgpack.unpackb(blob)
         fmt = str(raw.get("format", DEFAULT_FORMAT))  # a record of a server older than formats: the default
-        return cls(str(raw["request_id"]), [int(x) for x in raw["deck"]], str(raw.get("name", "")), fmt)
+        side = [int(x) for x in raw.get("side", [])]
+        return cls(str(raw["request_id"]), [int(x) for x in raw["deck"]], str(raw.get("name", "")), fmt, side)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,8 @@ class SeatEvents(Protocol):
 
     def match_expired(self, match_id: str) -> Awaitable[None] | None: ...
 
+    def match_news(self, match_id: str) -> Awaitable[None] | None: ...
+
 
 SYNC_CONCURRENCY = 16
 """At most this many catch-up syncs run at once (resubscribe, sweep)."""
@@ -289,6 +291,10 @@ class FanOut:
             closing = self._seats.match_expired(match_id) if self._seats is not None else None
             if closing is not None:
                 self._spawn(closing)
+        elif text == "match":  # a match of several duels moved on (server.match.matchplay)
+            following = self._seats.match_news(match_id) if self._seats is not None else None
+            if following is not None:
+                self._spawn(following)
         else:
             self._schedule(match_id, _seq(data))
 

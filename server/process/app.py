@@ -26,11 +26,13 @@ from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory
 from server.match.fanout import FanOut
 from server.match.matches import MatchService
+from server.match.matchplay import MatchPlay
 from server.match.sealing import Sealer
 from server.process import webapp
 from server.process.config import ServerConfig
 from server.process.connections import Connections
 from server.process.keepalive import Keepalive
+from server.process.matchdesk import MatchDesk
 from server.process.session import Session, SessionServices
 from server.runtime.limits import AddressLimits, client_address, forwarded_for
 from server.runtime.metrics import Metrics
@@ -79,6 +81,11 @@ class DuelServer:
         self.accounts = accounts.build(
             self.redis, self.directory, self.store, self.service, self.metrics, secret, config.accounts
         )
+        # matches of several duels (server.match.matchplay): it hears of each duel's end first, and
+        # tells the rated matches of a whole match's end
+        self.play = MatchPlay(self.redis, self.directory, self.service, self.store, self.metrics, self.pipe)
+        self.play.rated_ended = self.service.ended
+        self.service.ended = self.play.ended
         self.connections = Connections()
         self.fanout = FanOut(
             redisconn.connect(redis_url, 8),
@@ -148,6 +155,7 @@ class DuelServer:
             bots=self.bot_seats,
             connections=self.connections,
             accounts=self.accounts.desk,
+            matches=MatchDesk(self.play),
         )
         self._server: Server | None = None
         self.draining = False
@@ -337,6 +345,7 @@ class DuelServer:
         for task in list(self.bots):
             task.cancel()
         self.accounts.rated.stop()
+        self.play.stop()
         sessions = list(self.sessions)
         await asyncio.gather(*(s.goodbye("server restarting") for s in sessions), return_exceptions=True)
         if self._server is not None:
