@@ -317,7 +317,7 @@ class MatchService:
         *,
         first: int | None = 0,
         match: dict[str, Any] | None = None,
-    ) -> None:
+    ) -> bool:
         """Append the genesis entry (seq 1) once both seats are taken.  The
         match's options (clock, spectator delay, its format) are part of it, so that every
         process (and a replay) reads them from the log, and so are the players'
@@ -345,7 +345,7 @@ class MatchService:
             action[FIRST_KEY] = first
         if match is not None:
             action[MATCH_KEY] = match
-        await self.genesis(match_id, action, lambda: rules.genesis(seed, mains, extra, fmt, first))
+        return await self.genesis(match_id, action, lambda: rules.genesis(seed, mains, extra, fmt, first))
 
     async def genesis(self, match_id: str, action: dict[str, Any], make_facts: Callable[[], list[rules.Fact]]) -> bool:
         """Append entry 1 (``action`` by the server, with the facts

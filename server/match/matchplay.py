@@ -116,6 +116,7 @@ class MatchPlay:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[object]] = set()
         self.extra = extra_codes()
+        self.last_changed = False  # did the last ``change`` change the record (its log lines)
 
     # ------------------------------------------------------------------ the record
 
@@ -127,7 +128,9 @@ class MatchPlay:
 
     async def change(self, match_id: str, change: Change, bell: Callable[[S.Series], str] | None = None) -> S.Series:
         """Apply ``change`` to the record once (None from it: nothing to change), retrying on a lost
-        race; the record as it then is. ``bell``: the channel of whose duel to ring with the change."""
+        race; the record as it then is (``last_changed``: whether this call changed it). ``bell``:
+        the channel of whose duel to ring with the change."""
+        self.last_changed = False
         for _ in range(CAS_TRIES):
             before = await self.record(match_id)
             if before is None:
@@ -139,6 +142,7 @@ class MatchPlay:
             args = [before.version, S.dumps(after), channel]
             if await self._cas(keys=[keys.series_key(match_id)], args=args):
                 self.metrics.inc("duel_match_changes_total")
+                self.last_changed = True
                 return dataclasses.replace(after, version=before.version + 1)
         raise RuntimeError(f"the record of match {match_id} kept changing")
 
@@ -164,7 +168,8 @@ class MatchPlay:
         )
         decks = (S.SeatDeck(tuple(info.decks[0]), tuple(info.sides[0])), S.SeatDeck(tuple(info.decks[1]), tuple(info.sides[1])))
         rec = S.new_series(info.match_id, settings, decks)
-        await self._cas(keys=[keys.series_key(info.match_id)], args=["0", S.dumps(rec), ""])
+        bell = keys.bell_channel(info.match_id)  # its watchers (the creator, waiting) are told
+        await self._cas(keys=[keys.series_key(info.match_id)], args=["0", S.dumps(rec), bell])
         return await self.record(info.match_id)
 
     def state_for(self, rec: S.Series, seat: int | None) -> Any:
@@ -205,7 +210,8 @@ class MatchPlay:
             match_id, lambda s: S.after_duel(s, duel, now, left) if s.current == number and not s.has_result(number) else None,
             bell=lambda s: s.watch_id,
         )
-        log.info("match_duel_ended", match_id=match_id, duel=number, winner=duel.winner, phase=rec.phase)
+        if self.last_changed:
+            log.info("match_duel_ended", match_id=match_id, duel=number, winner=duel.winner, phase=rec.phase)
         await self.after_change(rec)
         return rec
 
@@ -360,10 +366,10 @@ class MatchPlay:
         clock = st.clock
         if clock is not None and rec.clocks_left is not None:
             clock = ClockSettings(clock.base_ms, clock.increment_ms, rec.clocks_left)
-        await self.service.start(
+        if await self.service.start(
             duel_id, decks, clock, st.spectator_delay, st.names, st.fmt, first=rec.first, match=match
-        )
-        log.info("match_duel_started", match_id=rec.match_id, duel=rec.current, first=rec.first)
+        ):
+            log.info("match_duel_started", match_id=rec.match_id, duel=rec.current, first=rec.first)
         # the watchers still follow the last duel: tell them (and anyone on the new one) to move on
         for number in (rec.current - 1, rec.current):
             await resp.command(self._redis, self._pipe, "PUBLISH", keys.bell_channel(rec.duel_id(number)), "match")

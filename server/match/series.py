@@ -251,7 +251,7 @@ def state_for(s: Series, seat: int | None, extra: frozenset[int]) -> MatchState:
         match_id=s.match_id,
         best_of=s.settings.best_of,
         duel=s.current,
-        duel_id=s.duel_id(),
+        duel_id=s.watch_id,
         phase=s.phase,
         score=s.score,
         duels=[duel_row(d, over) for d in s.duels],

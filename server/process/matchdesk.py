@@ -90,16 +90,18 @@ class MatchDesk:
     async def follow(self, session: Session) -> None:
         """The match's news: tell the connection, and move it to the next duel once that began."""
         async with session.following:
-            if session.series is None or session.watcher is None or session.match_id is None:
+            watcher = session.watcher
+            if session.series is None or watcher is None or session.match_id is None:
                 return
             rec = await self.play.current(session.series)
-            if rec is None:
-                return
+            if rec is None or session.watcher is not watcher:
+                return  # nothing yet, or the connection closed meanwhile
             target = rec.watch_id
             if target != session.match_id and await self.play.store.last_seq(target) > 0:
-                await session.move_to(target, Place(target, 0, rec.match_id, rec))
+                if session.watcher is watcher:
+                    await session.move_to(target, Place(target, 0, rec.match_id, rec))
                 return
-            session.send(self.play.state_for(rec, session.watcher.seat))
+            session.send(self.play.state_for(rec, watcher.seat))
             if rec.phase == S.SIDING:
                 self.play.arm(rec)
 

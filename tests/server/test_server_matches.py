@@ -1,0 +1,195 @@
+"""Matches of several duels (issue 39): a best of three to its end (2-0, 2-1), the loser's choice
+of who goes first honoured, siding validated (an illegal swap refused, nothing changed) and
+secret (the opponent learns only the counts), a concession that ends the match, the record that
+links the duels' logs, each duel's log replayable alone. Real Redis, real websockets."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from duel_helpers import run, running_server, url_of
+from match_helpers import at, concede_duel, duel_started, first_update, play_duel, side_cards, start_match, until
+
+from protocol.messages import Accepted, ChooseFirst, Error, GetMatch, GetReplay, MatchState, ReplayLog, SideDeck
+from server import rules
+from server.history.replay import verify_log
+from server.storage import keys
+
+
+def test_best_of_three_two_nil_and_the_loser_chooses(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            assert a.match is not None and a.match.best_of == 3 and a.match.duel == 1 and a.match.score == [0, 0]
+            # duel 1: B gives it up (the duel only)
+            await concede_duel(b)
+            for c in (a, b):
+                await until(c, at("siding", 2))
+            m = b.match
+            assert m is not None and m.score == [1, 0] and m.chooser == 1 and m.first is None
+            assert m.deadline_ms is not None and m.deck is not None
+            assert a.match is not None and a.match.chooser == 1
+            # the loser (B) chooses to go second: A goes first in duel 2
+            err = await a_choose_refused(a)
+            assert err.code == "match/not_chooser"
+            await b.choose_first(False)
+            for c in (a, b):
+                await c.keep_deck()
+            for c in (a, b):
+                await until(c, duel_started(2))
+            duel2 = keys.duel_id(match_id, 2)
+            assert a.match is not None and a.match.duel_id == duel2
+            first = first_update(a, duel2)
+            assert first.view is not None and first.view["turn_player"] == 0
+            # duel 2: B gives it up again: 2-0, the match is over
+            await concede_duel(b)
+            for c in (a, b):
+                await until(c, lambda c: c.finished)
+            m = a.match
+            assert m is not None and m.phase == "finished" and m.score == [2, 0]
+            assert m.result == {"winner": 0, "reason": "score"}
+            assert [d["duel_id"] for d in m.duels] == [match_id, duel2]
+            assert all(d["conceded"] == "duel" and len(d["deck_hashes"]) == 2 for d in m.duels)
+            assert m.duels[1]["chooser"] == 1 and m.duels[1]["first"] == 0
+            # no third duel was made; each duel's log replays alone
+            assert await server.store.last_seq(keys.duel_id(match_id, 3)) == 0
+            for duel_id in (match_id, duel2):
+                divergence, _state = verify_log(await server.store.read(duel_id))
+                assert divergence is None
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+async def a_choose_refused(a: object) -> Error:
+    from server.clients.client import DuelClient
+
+    assert isinstance(a, DuelClient)
+    await a.choose_first(True)
+    return await a.expect(Error)
+
+
+def test_best_of_three_two_one_played_out_with_a_choice_each_time(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server))
+            # duel 1 played to its end (no concession)
+            await play_duel([a, b], random.Random(5))
+            for c in (a, b):
+                await until(c, lambda c: c.match is not None and c.match.phase != "dueling")
+            assert a.view is not None
+            w1 = a.view["winner"]
+            assert w1 in (0, 1)
+            loser = 1 - w1
+            clients = (a, b)
+            assert a.match is not None and a.match.chooser == loser
+            # the loser goes second: the winner goes first
+            await clients[loser].choose_first(False)
+            for c in clients:
+                await c.keep_deck()
+            for c in clients:
+                await until(c, duel_started(2))
+            assert first_update(a, keys.duel_id(match_id, 2)).view["turn_player"] == w1  # type: ignore[index]
+            # duel 2: the winner of duel 1 gives it up: 1-1
+            await concede_duel(clients[w1])
+            for c in clients:
+                await until(c, at("siding", 3))
+            assert a.match is not None and a.match.score == [1, 1] and a.match.chooser == w1
+            await clients[w1].choose_first(True)
+            for c in clients:
+                await c.keep_deck()
+            for c in clients:
+                await until(c, duel_started(3))
+            assert first_update(b, keys.duel_id(match_id, 3)).view["turn_player"] == w1  # type: ignore[index]
+            # duel 3: the loser of duel 1 gives it up: 2-1 to the winner of duel 1
+            await concede_duel(clients[loser])
+            for c in clients:
+                await until(c, lambda c: c.finished)
+            m = b.match
+            assert m is not None and m.score == ([2, 1] if w1 == 0 else [1, 2])
+            assert m.result == {"winner": w1, "reason": "score"}
+            assert [d["winner"] for d in m.duels] == [w1, loser, w1]
+            assert [d["first"] for d in m.duels][1:] == [w1, w1]
+            # the record is there for anyone (get_match), and the full replays open now
+            c = a
+            await c.send(GetMatch(match_id=keys.duel_id(match_id, 2)))
+            got = await c.expect(MatchState)
+            assert got.phase == "finished" and got.deck is None and len(got.duels) == 3
+            await c.send(GetReplay(match_id=keys.duel_id(match_id, 3)))
+            page = await c.expect(ReplayLog)
+            assert page.entries[0]["action"]["match"] == {"id": match_id, "duel": 3, "best_of": 3}
+            for c in clients:
+                await c.close()
+
+    run(body())
+
+
+def test_a_concession_ends_the_match(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server), best_of=5)
+            reply = await a.act({"do": "concede"})
+            assert isinstance(reply, Accepted)
+            for c in (a, b):
+                await until(c, lambda c: c.finished)
+            m = b.match
+            assert m is not None and m.phase == "finished" and m.score == [0, 1]
+            assert m.result == {"winner": 1, "reason": "concede"} and m.duels[0]["conceded"] == "match"
+            assert await server.store.last_seq(keys.duel_id(match_id, 2)) == 0
+            info = await server.directory.get(match_id)
+            assert info is not None and info.match_result == {"score": [0, 1], "winner": 1, "reason": "concede"}
+            for c in (a, b):
+                await c.close()
+
+    run(body())
+
+
+def test_siding_is_checked_and_secret(redis_url: str, tmp_path: Path) -> None:
+    """A's Side Deck holds cards in nobody's deck; an illegal swap is refused with the reason and
+    changes nothing; a legal one is played in duel 2; B is told only counts, never a card."""
+
+    async def body() -> None:
+        deck_a, deck_b = rules.default_deck(0), rules.default_deck(1)
+        side = side_cards(3, set(deck_a) | set(deck_b))
+        async with running_server(redis_url, tmp_path) as server:
+            a, b, match_id, _ = await start_match(url_of(server), sides=(side, None))
+            await concede_duel(a)
+            for c in (a, b):
+                await until(c, at("siding", 2))
+            m = a.match
+            assert m is not None and m.deck == deck_a and m.side == side and m.counts[0][2] == 3
+            mark = len(b.frames)
+            # not one for one: a Side Deck card in, nothing out
+            await a.send(SideDeck(deck=[*deck_a, side[0]], side=side[1:]))
+            err = await a.expect(Error)
+            assert err.code == "deck/invalid" and "one for one" in err.reason
+            # a card A never registered
+            await a.send(SideDeck(deck=[*deck_a[1:], deck_b[0] if deck_b[0] not in deck_a else 89631139], side=side))
+            err = await a.expect(Error)
+            assert err.code == "deck/invalid" and "not in the deck and Side Deck you registered" in err.reason
+            rec = await server.play.record(match_id)
+            assert rec is not None and not rec.ready[0] and list(rec.decks[0].deck) == deck_a
+            # a legal swap: the first card of the deck out, side[0] in
+            new_deck = [side[0], *deck_a[1:]]
+            new_side = [deck_a[0], *side[1:]]
+            await a.send(SideDeck(deck=new_deck, side=new_side))
+            await until(b, lambda c: c.match is not None and c.match.ready[0])
+            assert b.match is not None and b.match.deck == rules.default_deck(1) and b.match.counts[0] == [40, 0, 3]
+            await b.keep_deck()  # B chooses (it lost... no: A lost; A chooses)
+            await a.choose_first(True)
+            for c in (a, b):
+                await until(c, duel_started(2))
+            duel2 = keys.duel_id(match_id, 2)
+            genesis = await server.store.entry(duel2, 1)
+            assert genesis is not None and sorted(genesis.action["decks"][0]) == sorted(new_deck)
+            # B's frames from the break to duel 2's first update: no card of A's Side Deck in them
+            seen = b"".join(b.frames[mark:])
+            for code in side:
+                assert b"\xce" + code.to_bytes(4, "big") not in seen
+            assert not any(isinstance(x, Error) for x in b.inbox)
+            for c in (a, b):
+                await c.close()
+
+    run(body())
