@@ -122,7 +122,12 @@ class Entrant:
     """Its Side Deck (the format's match may be of several duels: server.match.series)."""
 
     def pack(self) -> bytes:
-        record: dict[str, Any] = {"request_id": self.request_id, "deck": self.deck, "name": self.name, "format": self.format}
+        record: dict[str, Any] = {
+            "request_id": self.request_id,
+            "deck": self.deck,
+            "name": self.name,
+            "format": self.format,
+        }
         if self.side:
             record["side"] = self.side
         return pack(record)

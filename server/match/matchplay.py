@@ -166,7 +166,10 @@ class MatchPlay:
             info.spectator_delay,
             info.names,
         )
-        decks = (S.SeatDeck(tuple(info.decks[0]), tuple(info.sides[0])), S.SeatDeck(tuple(info.decks[1]), tuple(info.sides[1])))
+        decks = (
+            S.SeatDeck(tuple(info.decks[0]), tuple(info.sides[0])),
+            S.SeatDeck(tuple(info.decks[1]), tuple(info.sides[1])),
+        )
         rec = S.new_series(info.match_id, settings, decks)
         bell = keys.bell_channel(info.match_id)  # its watchers (the creator, waiting) are told
         await self._cas(keys=[keys.series_key(info.match_id)], args=["0", S.dumps(rec), bell])
@@ -207,7 +210,8 @@ class MatchPlay:
         duel, left = result
         now = _now_ms()
         rec = await self.change(
-            match_id, lambda s: S.after_duel(s, duel, now, left) if s.current == number and not s.has_result(number) else None,
+            match_id,
+            lambda s: S.after_duel(s, duel, now, left) if s.current == number and not s.has_result(number) else None,
             bell=lambda s: s.watch_id,
         )
         if self.last_changed:
@@ -215,7 +219,9 @@ class MatchPlay:
         await self.after_change(rec)
         return rec
 
-    async def _result(self, rec: S.Series, number: int, duel_id: str) -> tuple[S.DuelResult, tuple[int, int] | None] | None:
+    async def _result(
+        self, rec: S.Series, number: int, duel_id: str
+    ) -> tuple[S.DuelResult, tuple[int, int] | None] | None:
         """Duel ``number``'s result from its log (None: it has not ended), and the clocks it left."""
         lm = await self.service.load(duel_id)
         if lm.state is None or not lm.finished:

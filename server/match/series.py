@@ -283,6 +283,10 @@ def _pair(raw: Any) -> tuple[Any, Any]:
     return raw[0], raw[1]
 
 
+def _duel_out(d: DuelResult) -> list[Any]:
+    return [d.number, d.duel_id, d.first, d.chooser, d.winner, d.reason, d.conceded, list(d.deck_hashes), d.finished_ms]
+
+
 def dumps(s: Series) -> bytes:
     st = s.settings
     return pack(
@@ -302,11 +306,7 @@ def dumps(s: Series) -> bytes:
             "decks": [_deck_out(d) for d in s.decks],
             "phase": s.phase,
             "current": s.current,
-            "duels": [
-                [d.number, d.duel_id, d.first, d.chooser, d.winner, d.reason, d.conceded, list(d.deck_hashes)]
-                + [d.finished_ms]
-                for d in s.duels
-            ],
+            "duels": [_duel_out(d) for d in s.duels],
             "chooser": s.chooser,
             "first": s.first,
             "deadline_ms": s.deadline_ms,

@@ -145,7 +145,9 @@ class MatchDesk:
             return
         registered = rec.registered[seat]
         try:
-            deck, side = check_swap((list(registered.deck), list(registered.side)), msg.deck, msg.side, rec.settings.fmt)
+            deck, side = check_swap(
+                (list(registered.deck), list(registered.side)), msg.deck, msg.side, rec.settings.fmt
+            )
         except DeckError as exc:
             # to the sender only, about its own cards; the log line names no card
             log.info("side_refused", match_id=rec.match_id, seat=seat, duel=rec.current)

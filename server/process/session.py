@@ -31,10 +31,10 @@ from websockets.protocol import State
 from protocol import errors as E
 from protocol.codec import decode_client, encode
 from protocol.errors import CloseCode, ProtocolError
-from protocol.messages import SIDE_MS_DEFAULT
 from protocol.messages import (
     ACCOUNT_REQUESTS,
     MATCH_REQUESTS,
+    SIDE_MS_DEFAULT,
     SUPPORTED_VERSIONS,
     Act,
     ClientMessage,
@@ -70,8 +70,8 @@ from server.lobby.siding import check_registered
 from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED, MatchInfo
-from server.match.series import DUEL_CONCESSION_PREFIX
 from server.match.matches import LiveMatch, Watcher
+from server.match.series import DUEL_CONCESSION_PREFIX
 from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
 from server.storage.redisconn import store_failure
@@ -649,9 +649,7 @@ class Session:
         waiter = pairing.waiter or await self.services.quick.waiter(pairing.match_id)
         if waiter is not None:  # its server may not have got to create the match yet
             await self._create_quick(pairing.match_id, waiter)
-        outcome = await self.services.directory.join(
-            pairing.match_id, me.request_id, me.deck, me.name, side1=me.side
-        )
+        outcome = await self.services.directory.join(pairing.match_id, me.request_id, me.deck, me.name, side1=me.side)
         if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
             self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
             return
@@ -762,7 +760,9 @@ class Session:
             self.error(E.SESSION_SPECTATOR, "spectators cannot act")
             return
         if msg.client_action_id.startswith(DUEL_CONCESSION_PREFIX):
-            self.error(E.MESSAGE_BAD_FIELD, f"client action ids starting with {DUEL_CONCESSION_PREFIX!r} are the server's")
+            self.error(
+                E.MESSAGE_BAD_FIELD, f"client action ids starting with {DUEL_CONCESSION_PREFIX!r} are the server's"
+            )
             return
         if await self.services.matches.concede_between(self, seat, msg):
             return

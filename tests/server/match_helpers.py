@@ -4,6 +4,7 @@ concede its duels, over real websockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -54,10 +55,8 @@ async def until(c: DuelClient, ready: Callable[[DuelClient], bool], timeout: flo
         c.drain()
         if ready(c):
             return
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(c.changed.wait(), max(0.01, deadline - loop.time()))
-        except TimeoutError:
-            pass
 
 
 def at(phase: str, duel: int) -> Callable[[DuelClient], bool]:

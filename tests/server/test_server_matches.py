@@ -6,15 +6,30 @@ links the duels' logs, each duel's log replayable alone. Real Redis, real websoc
 from __future__ import annotations
 
 import random
+import signal
 from pathlib import Path
 
+import redis.asyncio as aioredis
 from duel_helpers import run, running_server, url_of
 from match_helpers import at, concede_duel, duel_started, first_update, play_duel, side_cards, start_match, until
+from proc_helpers import ServeProcess
 
-from protocol.messages import Accepted, ChooseFirst, Error, GetMatch, GetReplay, MatchState, ReplayLog, SideDeck
+from protocol.messages import (
+    Accepted,
+    ChooseFirst,
+    Error,
+    GetMatch,
+    GetReplay,
+    MatchState,
+    Reconnect,
+    ReplayLog,
+    SideDeck,
+)
 from server import rules
+from server.clients.client import DuelClient
 from server.history.replay import verify_log
 from server.storage import keys
+from server.storage.entry import LogEntry
 
 
 def test_best_of_three_two_nil_and_the_loser_chooses(redis_url: str, tmp_path: Path) -> None:
@@ -63,11 +78,8 @@ def test_best_of_three_two_nil_and_the_loser_chooses(redis_url: str, tmp_path: P
     run(body())
 
 
-async def a_choose_refused(a: object) -> Error:
-    from server.clients.client import DuelClient
-
-    assert isinstance(a, DuelClient)
-    await a.choose_first(True)
+async def a_choose_refused(a: DuelClient) -> Error:
+    await a.send(ChooseFirst(go_first=True))
     return await a.expect(Error)
 
 
@@ -193,3 +205,56 @@ def test_siding_is_checked_and_secret(redis_url: str, tmp_path: Path) -> None:
                 await c.close()
 
     run(body())
+
+
+def test_a_server_killed_between_duels_loses_nothing(redis_url: str, tmp_path: Path) -> None:
+    """Between duels 1 and 2, A has sided and B has not chosen: the server is SIGKILLed. A new
+    server process goes on from the record: A's deck as sided, B's choice, duel 2 started once."""
+    workdir = tmp_path / "k"
+    first = ServeProcess(workdir, "--redis-url", redis_url).start()
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        deck_a, deck_b = rules.default_deck(0), rules.default_deck(1)
+        side = side_cards(2, set(deck_a) | set(deck_b))
+        a, b, match_id, tokens = await start_match(first.url, sides=(side, None))
+        await concede_duel(b)
+        for c in (a, b):
+            await until(c, at("siding", 2))
+        new_deck, new_side = [side[0], *deck_a[1:]], [deck_a[0], side[1]]
+        await a.send(SideDeck(deck=new_deck, side=new_side))
+        await until(b, lambda c: c.match is not None and c.match.ready[0])
+        first.stop(signal.SIGKILL)
+        second = ServeProcess(workdir, "--redis-url", redis_url).start()
+        try:
+            a2 = await DuelClient.connect(second.url, "A2")
+            b2 = await DuelClient.connect(second.url, "B2")
+            for c, token, last in ((a2, tokens[0], a.seq), (b2, tokens[1], b.seq)):
+                await c.send(Reconnect(token=token, last_seq=last, duel=1))
+                await until(c, at("siding", 2))
+            assert a2.match is not None and a2.match.ready == [True, False] and a2.match.deck == new_deck
+            assert a2.match.side == new_side and a2.match.chooser == 1
+            await b2.choose_first(False)
+            await b2.keep_deck()
+            for c in (a2, b2):
+                await until(c, duel_started(2))
+            duel2 = keys.duel_id(match_id, 2)
+            rows = await client.xrange(keys.log_key(duel2), count=2)
+            assert len(rows) == 1  # its genesis, once
+            genesis = LogEntry.from_fields(rows[0][1])
+            assert sorted(genesis.action["decks"][0]) == sorted(new_deck) and genesis.action.get("first", 0) == 0
+            await concede_duel(b2)
+            for c in (a2, b2):
+                await until(c, lambda c: c.finished)
+            assert a2.match is not None and a2.match.score == [2, 0] and len(a2.match.duels) == 2
+            for c in (a, b, a2, b2):
+                await c.close()
+        finally:
+            second.stop()
+        await client.aclose()
+
+    try:
+        run(body())
+    finally:
+        if first.proc is not None and first.proc.poll() is None:
+            first.stop()
