@@ -5,11 +5,14 @@ links the duels' logs, each duel's log replayable alone. Real Redis, real websoc
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import signal
 from pathlib import Path
 
 import redis.asyncio as aioredis
+from account_helpers import ask, registered, unique
 from duel_helpers import run, running_server, url_of
 from match_helpers import at, concede_duel, duel_started, first_update, play_duel, side_cards, start_match, until
 from proc_helpers import ServeProcess
@@ -17,12 +20,15 @@ from proc_helpers import ServeProcess
 from protocol.messages import (
     Accepted,
     ChooseFirst,
+    CreateMatch,
     Error,
     GetMatch,
     GetReplay,
+    Join,
     MatchState,
     Reconnect,
     ReplayLog,
+    Seated,
     SideDeck,
 )
 from server import rules
@@ -258,3 +264,48 @@ def test_a_server_killed_between_duels_loses_nothing(redis_url: str, tmp_path: P
     finally:
         if first.proc is not None and first.proc.poll() is None:
             first.stop()
+
+
+def test_a_rated_best_of_three_is_rated_once_on_the_match(redis_url: str, tmp_path: Path) -> None:
+    """Duel 1's end rates nothing; the match's end rates both accounts once, on its winner."""
+
+    async def body() -> None:
+        client = aioredis.Redis.from_url(redis_url)
+        async with running_server(redis_url, tmp_path) as server:
+            url = url_of(server)
+            a, _ = await registered(url, unique("Ann"), "a long enough password")
+            b, _ = await registered(url, unique("Bob"), "a long enough password")
+            seated = await ask(a, CreateMatch(rated=True, best_of=3), Seated)
+            assert isinstance(seated, Seated)
+            match_id = seated.match_id
+            assert isinstance(await ask(b, Join(match_id=match_id), Seated), Seated)
+            for c in (a, b):
+                await until(c, lambda c: c.view is not None)
+            await concede_duel(a)  # duel 1 to B
+            for c in (a, b):
+                await until(c, at("siding", 2))
+            assert server.accounts.rated is not None
+            assert await server.accounts.rated.settle(match_id) == "live"
+            assert not await client.hexists(keys.RATINGS_APPLIED, match_id)
+            for c in (a, b):
+                await c.keep_deck()
+            for c in (a, b):
+                await until(c, duel_started(2))
+            await concede_duel(a)  # duel 2 to B: 0-2
+            for c in (a, b):
+                await until(c, lambda c: c.finished)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 20
+            while not await client.hexists(keys.RATINGS_APPLIED, match_id):
+                assert loop.time() < deadline, "the match was not rated"
+                await asyncio.sleep(0.05)
+            assert await server.accounts.rated.settle(match_id) == "done"
+            rows = [f for _id, f in await client.xrange(keys.RATING_LOG, "-", "+") if f[b"match"] == match_id.encode()]
+            assert len(rows) == 1 and json.loads(rows[0][b"update"])["winner"] == 1
+            logged = {f[b"match"] for _id, f in await client.xrange(keys.RATING_LOG, "-", "+")}
+            assert keys.duel_id(match_id, 2).encode() not in logged  # no duel is rated on its own
+            for c in (a, b):
+                await c.close()
+        await client.aclose()
+
+    run(body())
