@@ -40,7 +40,10 @@ def names(codes: list[int]) -> list[str]:
 
 
 def at_duel(page: Page, duel: int, phase: str) -> None:
-    at = "a => { const m = window.duelApp.match; return !!m && !!m.match && m.match.duel === a[0] && m.match.phase === a[1]; }"
+    at = (
+        "a => { const m = window.duelApp.match;"
+        " return !!m && !!m.match && m.match.duel === a[0] && m.match.phase === a[1]; }"
+    )
     wait_app(page, at, [duel, phase])
 
 
