@@ -175,6 +175,28 @@ class MatchPlay:
         await self._cas(keys=[keys.series_key(info.match_id)], args=["0", S.dumps(rec), bell])
         return await self.record(info.match_id)
 
+    async def over(self, info: MatchInfo) -> bool:
+        """Is the match of duel ``info`` over (a match of one duel: that duel)? A duel's full replay
+        shows both decks: a match's duels open only when the match is over (siding is secret)."""
+        if info.best_of <= 1:
+            return info.status == "finished"
+        rec = await self.record(info.match_id_of_series)
+        return rec is not None and rec.phase == S.FINISHED
+
+    def record_json(self, rec: S.Series) -> dict[str, Any]:
+        """A finished match's record as ``GET /matches/<id>.json`` serves it (docs/replay-format.md)."""
+        state = S.state_for(rec, None, self.extra)
+        return {
+            "match_id": rec.match_id,
+            "best_of": state.best_of,
+            "format": rec.settings.fmt,
+            "players": list(rec.settings.names),
+            "score": state.score,
+            "result": state.result,
+            "clock_scope": state.clock_scope,
+            "duels": [{**d, "replay": f"/replays/{d['duel_id']}.duelreplay"} for d in state.duels],
+        }
+
     def state_for(self, rec: S.Series, seat: int | None) -> Any:
         return S.state_for(rec, seat, self.extra)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import socket
 from http import HTTPStatus
@@ -281,6 +282,8 @@ class DuelServer:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
+        if path.startswith("/matches/") and path.endswith(".json"):
+            return await self._match_record(path[len("/matches/") : -len(".json")])
         if "upgrade" in request.headers.get("Connection", "").lower() and not self.bot_seats.owns(request.headers):
             address = client_address(
                 connection.remote_address, forwarded_for(request.headers), self.config.trusted_proxies
@@ -306,7 +309,7 @@ class DuelServer:
             return _text(HTTPStatus.NOT_FOUND, "no such match\n")
         try:
             info = await self.directory.get(match_id)
-            if info is None or info.status != FINISHED or not info.spectators:
+            if info is None or info.status != FINISHED or not info.spectators or not await self.play.over(info):
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
             data = self.downloads.get(match_id)
             if data is None:
@@ -328,6 +331,21 @@ class DuelServer:
             ]
         )
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
+
+    async def _match_record(self, match_id: str) -> Response:
+        """``GET /matches/<match id>.json``: a finished match of several duels' record, listing its
+        duels' replay files (docs/replay-format.md), for matches that allow spectators."""
+        if not keys.MATCH_ID_RE.fullmatch(match_id):
+            return _text(HTTPStatus.NOT_FOUND, "no such match\n")
+        try:
+            info = await self.directory.get(match_id)
+            rec = None if info is None or not info.spectators else await self.play.record(info.match_id_of_series)
+        except REDIS_DOWN:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        if rec is None or rec.phase != "finished":
+            return _text(HTTPStatus.NOT_FOUND, "no finished match of several duels with that id, public\n")
+        body = json.dumps(self.play.record_json(rec), indent=1) + "\n"
+        return _text(HTTPStatus.OK, body, "application/json")
 
     async def stop(self) -> None:
         """Drain: refuse new connections, let in-flight actions finish, tell

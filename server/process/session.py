@@ -787,12 +787,10 @@ class Session:
         if not info.spectators and not seated_here:
             self.error(E.SESSION_UNAUTHORIZED, "this match's replay is for its players only")
             return
-        if info.best_of > 1:
-            rec = await self.services.matches.play.record(info.match_id_of_series)
-            if rec is None or rec.phase != "finished":
-                # the full replay of a duel shows both decks: not before the match is over (siding)
-                self.error(E.MATCH_NOT_FINISHED, "the duels' full replays open when the whole match ends")
-                return
+        if info.best_of > 1 and not await self.services.matches.play.over(info):
+            # the full replay of a duel shows both decks: not before the match is over (siding)
+            self.error(E.MATCH_NOT_FINISHED, "the duels' full replays open when the whole match ends")
+            return
         log_entries = self.services.replay_logs.get(msg.match_id)
         if log_entries is None:
             if info.status != FINISHED:

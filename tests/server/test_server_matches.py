@@ -9,6 +9,8 @@ import asyncio
 import json
 import random
 import signal
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import redis.asyncio as aioredis
@@ -51,6 +53,10 @@ def test_best_of_three_two_nil_and_the_loser_chooses(redis_url: str, tmp_path: P
             assert m is not None and m.score == [1, 0] and m.chooser == 1 and m.first is None
             assert m.deadline_ms is not None and m.deck is not None
             assert a.match is not None and a.match.chooser == 1
+            # duel 1's full replay (both decks) stays closed until the match is over
+            assert await http_status(server.port, f"/replays/{match_id}.duelreplay") == 404
+            await b.send(GetReplay(match_id=match_id))
+            assert (await b.expect(Error)).code == "match/not_finished"
             # the loser (B) chooses to go second: A goes first in duel 2
             err = await a_choose_refused(a)
             assert err.code == "match/not_chooser"
@@ -73,6 +79,13 @@ def test_best_of_three_two_nil_and_the_loser_chooses(redis_url: str, tmp_path: P
             assert [d["duel_id"] for d in m.duels] == [match_id, duel2]
             assert all(d["conceded"] == "duel" and len(d["deck_hashes"]) == 2 for d in m.duels)
             assert m.duels[1]["chooser"] == 1 and m.duels[1]["first"] == 0
+            # the record lists the duels' replay files; each is served now
+            record = json.loads(await http_body(server.port, f"/matches/{match_id}.json"))
+            assert record["score"] == [2, 0] and [d["replay"] for d in record["duels"]] == [
+                f"/replays/{match_id}.duelreplay",
+                f"/replays/{duel2}.duelreplay",
+            ]
+            assert await http_status(server.port, f"/replays/{duel2}.duelreplay") == 200
             # no third duel was made; each duel's log replays alone
             assert await server.store.last_seq(keys.duel_id(match_id, 3)) == 0
             for duel_id in (match_id, duel2):
@@ -82,6 +95,25 @@ def test_best_of_three_two_nil_and_the_loser_chooses(redis_url: str, tmp_path: P
                 await c.close()
 
     run(body())
+
+
+async def http_body(port: int, path: str) -> str:
+    def get() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+            return str(r.read().decode())
+
+    return await asyncio.to_thread(get)
+
+
+async def http_status(port: int, path: str) -> int:
+    def get() -> int:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                return int(r.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
+
+    return await asyncio.to_thread(get)
 
 
 async def a_choose_refused(a: DuelClient) -> Error:
