@@ -278,7 +278,9 @@ class MatchPlay:
         if rec.phase == S.FINISHED:
             result = {"score": rec.score, "winner": "draw" if rec.winner is None else rec.winner, "reason": rec.reason}
             await self.directory.set_match_result(rec.match_id, result)
-            self.metrics.inc("duel_matches_finished_total", reason=rec.reason)
+            if self.last_changed:
+                self.metrics.inc("duel_matches_finished_total", reason=rec.reason)
+                log.info("match_over", match_id=rec.match_id, winner=rec.winner, reason=rec.reason, score=rec.score)
             self.rated_ended(rec.match_id)
         elif rec.phase == S.SIDING:
             self.arm(rec)
