@@ -328,7 +328,7 @@ export class Game {
         if (this.m.view) this.app.dialogs.pile(this.m.view, seat, zone, this.m.seat === null ? [] : this.m.legal);
       },
       hover: (card) => this.app.hover(card),
-      concede: () => this.app.dialogs.concede(),
+      concede: () => this.app.dialogs.concede(this.m.match === null ? "duel" : "match"),
       autoPass: (on) => {
         this.app.autoPass = on;
         localStorage.setItem(AUTOPASS_KEY, on ? "on" : "off");
