@@ -341,3 +341,39 @@ def test_a_rated_best_of_three_is_rated_once_on_the_match(redis_url: str, tmp_pa
         await client.aclose()
 
     run(body())
+
+
+def test_clocks_over_the_whole_match_go_on_from_duel_to_duel(redis_url: str, tmp_path: Path) -> None:
+    """``clock_scope: "match"``: duel 2's clocks start where duel 1's ended (recorded in its
+    genesis); with the default, each duel's clocks start afresh."""
+
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path) as server:
+            for scope in ("match", "duel"):
+                a, b, match_id, _ = await start_match(url_of(server), clock_ms=600_000, clock_scope=scope)
+                await asyncio.sleep(0.3)  # the seat to move spends time on its decision
+                actor = a if a.legal else b
+                reply = await actor.act(actor.legal[0])
+                assert isinstance(reply, Accepted)
+                await until(a, lambda c: c.seq >= 2)
+                await concede_duel(b)
+                for c in (a, b):
+                    await until(c, at("siding", 2))
+                    await c.keep_deck()
+                for c in (a, b):
+                    await until(c, duel_started(2))
+                genesis = await server.store.entry(keys.duel_id(match_id, 2), 1)
+                assert genesis is not None
+                clock = genesis.action["clock"]
+                if scope == "match":
+                    left = clock["left_ms"]
+                    assert left[actor.seat or 0] < 600_000 + 1 and min(left) < 600_000
+                    first = first_update(a, keys.duel_id(match_id, 2))
+                    assert first.clocks == left
+                else:
+                    assert "left_ms" not in clock
+                    assert first_update(a, keys.duel_id(match_id, 2)).clocks == [600_000, 600_000]
+                for c in (a, b):
+                    await c.close()
+
+    run(body())
