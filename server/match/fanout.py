@@ -37,7 +37,9 @@ connection takes a seat (the process holding an older connection for that
 seat closes it: one live connection per seat) and ``presence`` when one lets
 go; both make the processes holding the match re-read who is connected; and
 ``expired`` when a waiting match nobody joined expired (server.lobby.expiry: the process
-holding its creator's connection tells it and closes it).
+holding its creator's connection tells it and closes it); and ``match`` when a match of several
+duels whose duel it is moved on (server.match.matchplay: the connections watching that duel are
+told, and follow it to the next duel: server.process.matchdesk).
 Each process also keeps a heartbeat in ``duel:processes`` (a sorted set by
 time); a seat held by a process whose heartbeat stopped counts as
 disconnected, so a crash shows as a disconnection.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -55,9 +55,24 @@ class Place:
     record: S.Series | None
 
 
+def series_fields(best_of: int, side: list[int], side_ms: int, clock_scope: str) -> dict[str, Any] | None:
+    """What a match's meta records of a match of several duels (server.match.directory)."""
+    if best_of <= 1 and not side:
+        return None
+    return {"best_of": best_of, "side0": side, "side_ms": side_ms, "clock_scope": clock_scope}
+
+
 class MatchDesk:
     def __init__(self, play: MatchPlay) -> None:
         self.play = play
+
+    async def begin(self, info: MatchInfo) -> tuple[int | None, dict[str, Any] | None]:
+        """Before a match's first duel starts: a match of several duels gets its record, and its
+        first player by a coin toss from the seed (None); the genesis's ``first`` and ``match``."""
+        if info.best_of <= 1:
+            return 0, None
+        await self.play.begin(info)
+        return None, {"id": info.match_id, "duel": 1, "best_of": info.best_of}
 
     async def resolve(self, info: MatchInfo, duel: int, last_seq: int) -> Place:
         """The duel of match ``info`` (or of the match whose duel it is) a connection watches now;
@@ -181,9 +196,14 @@ class MatchDesk:
         assert session.match_id is not None
         await self.play.service.submit(session.match_id, seat, act, reply)
 
-    async def concede_between(self, session: Session, seat: int, act: Act) -> bool:
-        """``action {"do": "concede"}`` between two duels concedes the match: True if it was handled
-        here (answered ``accepted`` with the last duel's seq), False if the duel should take it."""
+    async def intercept(self, session: Session, seat: int, act: Act) -> bool:
+        """An ``action`` the duel does not take: True if it was answered here. A client action id
+        of the server's own (``duel:``, a duel's concession) is refused; ``{"do": "concede"}``
+        between two duels concedes the match (answered ``accepted`` with the last duel's seq)."""
+        if act.client_action_id.startswith(S.DUEL_CONCESSION_PREFIX):
+            prefix = S.DUEL_CONCESSION_PREFIX
+            session.error(E.MESSAGE_BAD_FIELD, f"client action ids starting with {prefix!r} are the server's")
+            return True
         if session.series is None or act.action.get("do") != "concede":
             return False
         rec = await self.play.record(session.series)

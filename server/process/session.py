@@ -19,7 +19,7 @@ import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -71,7 +71,7 @@ from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED, MatchInfo
 from server.match.matches import LiveMatch, Watcher
-from server.match.series import DUEL_CONCESSION_PREFIX
+from server.process.matchdesk import series_fields
 from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
 from server.storage.redisconn import store_failure
@@ -490,14 +490,8 @@ class Session:
 
     async def move_to(self, duel_id: str, place: Place) -> None:
         """Leave the duel watched for the match's next one (matchdesk.follow)."""
-        old, watcher = self.match_id, self.watcher
-        if old is not None and watcher is not None:
-            self.services.service.detach(old, watcher)
-            if watcher.seat is not None:
-                self.services.connections.leave_seat(old, watcher.seat, self)
-                with contextlib.suppress(*REDIS_ERRORS):
-                    await self.services.directory.release(old, watcher.seat, self.conn_id)
-        seat = None if watcher is None else watcher.seat
+        seat = None if self.watcher is None else self.watcher.seat
+        await self._unbind()
         await self._attach(duel_id, seat, 0, self.services.matches.greet(self, place, None))
 
     async def _attach(
@@ -544,19 +538,9 @@ class Session:
         info = await self.services.directory.get(match_id)
         if info is None or info.decks[0] is None or info.decks[1] is None or info.parent:
             return
-        several = info.best_of > 1
-        if several:
-            await self.services.matches.play.begin(info)
-        await self.services.service.start(
-            match_id,
-            (info.decks[0], info.decks[1]),
-            info.clock,
-            info.spectator_delay,
-            info.names,
-            info.format,
-            first=None if several else 0,
-            match={"id": match_id, "duel": 1, "best_of": info.best_of} if several else None,
-        )
+        first, match = await self.services.matches.begin(info)
+        duel = (match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names, info.format)
+        await self.services.service.start(*duel, first=first, match=match)
 
     async def _create(self, msg: CreateMatch) -> str | None:
         if not self._free():
@@ -588,7 +572,7 @@ class Session:
             fmt=fmt,
             rated=msg.rated,
             account=account,
-            series=_series_fields(msg.best_of, side, msg.side_ms, msg.clock_scope),
+            series=series_fields(msg.best_of, side, msg.side_ms, msg.clock_scope),
         )
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
@@ -669,7 +653,7 @@ class Session:
             quick=True,
             name=waiter.name,
             fmt=waiter.format,
-            series=_series_fields(best_of, waiter.side, SIDE_MS_DEFAULT, "duel"),
+            series=series_fields(best_of, waiter.side, SIDE_MS_DEFAULT, "duel"),
         )
 
     async def _wait_for_opponent(self, match_id: str, me: Entrant) -> None:
@@ -759,13 +743,8 @@ class Session:
         if seat is None:
             self.error(E.SESSION_SPECTATOR, "spectators cannot act")
             return
-        if msg.client_action_id.startswith(DUEL_CONCESSION_PREFIX):
-            self.error(
-                E.MESSAGE_BAD_FIELD, f"client action ids starting with {DUEL_CONCESSION_PREFIX!r} are the server's"
-            )
-            return
-        if await self.services.matches.concede_between(self, seat, msg):
-            return
+        if await self.services.matches.intercept(self, seat, msg):
+            return  # a match of several duels: a server's action id, or the match conceded between duels
         await self.services.service.submit(self.match_id, seat, msg, self.send)
 
     async def _sync(self, msg: Sync) -> None:
@@ -814,13 +793,6 @@ class Session:
                 result=got.result,
             )
         )
-
-
-def _series_fields(best_of: int, side: list[int], side_ms: int, clock_scope: str) -> dict[str, Any] | None:
-    """What a match's meta records of a match of several duels (server.match.directory)."""
-    if best_of <= 1 and not side:
-        return None
-    return {"best_of": best_of, "side0": side, "side_ms": side_ms, "clock_scope": clock_scope}
 
 
 __all__ = ["Session"]
