@@ -133,6 +133,7 @@ def test_two_pages_play_a_best_of_three_with_a_spectator(
         assert page.locator("[data-testid=match-score]").get_attribute("data-score") == "1-1"
     b.locator("[data-testid=go-first]").click()
     for page in (a, b):
+        page.locator("[data-testid=first-chosen]", has_text="Bob goes first in duel 3").wait_for()
         page.locator("[data-testid=side-done]").click()
     for page in (a, b, spectator):
         board_of_duel(page, 3)
