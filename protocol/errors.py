@@ -57,6 +57,8 @@ MATCH_NOT_FINISHED: Final = "match/not_finished"
 MATCH_EXPIRED: Final = "match/expired"
 
 MATCH_RATED_REFUSED: Final = "match/rated_refused"
+MATCH_NOT_BETWEEN_DUELS: Final = "match/not_between_duels"
+MATCH_NOT_CHOOSER: Final = "match/not_chooser"
 
 # deck/*
 DECK_INVALID: Final = "deck/invalid"
@@ -112,6 +114,8 @@ ALL_CODES: Final = frozenset(
         MATCH_NOT_FINISHED,
         MATCH_EXPIRED,
         MATCH_RATED_REFUSED,
+        MATCH_NOT_BETWEEN_DUELS,
+        MATCH_NOT_CHOOSER,
         DECK_INVALID,
         DECK_TOO_MANY,
         ACCOUNT_NAME_TAKEN,

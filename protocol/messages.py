@@ -67,6 +67,11 @@ SEQ = _int(0, 2**53)
 FORMAT = _str(32, pattern=r"[a-z0-9-]+")
 """A format's name (``current``, ``goat``: the ``cards`` message lists them; docs/formats.md)."""
 PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
+SIDE_MAX = 30
+SIDE_LIST = {"max_items": SIDE_MAX, "min": 0, "max": 2**32}
+"""A Side Deck's passcodes (a format allows at most 15: engine.formats.DeckRules)."""
+SIDE_MS_DEFAULT = 180_000
+"""How long players may side deck between the duels of a match, unless ``create_match`` says."""
 ACCOUNT_NAME_MIN = 3
 PASSWORD_MIN = 8
 PASSWORD_MAX = 128
@@ -119,6 +124,10 @@ class CreateMatch:
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
     format: str = field(default="current", metadata=FORMAT)
     rated: bool = False
+    best_of: int = field(default=1, metadata=_int(1, 5))
+    side: list[int] | None = field(default=None, metadata=SIDE_LIST)
+    side_ms: int = field(default=SIDE_MS_DEFAULT, metadata=_int(10_000, 30 * 60 * 1000))
+    clock_scope: str = field(default="duel", metadata=_str(8, pattern="duel|match"))
 
 
 @message
@@ -130,6 +139,7 @@ class Join:
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     name: str = field(default="", metadata=NAME)
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
+    side: list[int] | None = field(default=None, metadata=SIDE_LIST)
 
 
 @message
@@ -144,6 +154,7 @@ class QuickMatch:
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
     format: str = field(default="current", metadata=FORMAT)
     rated: bool = False
+    side: list[int] | None = field(default=None, metadata=SIDE_LIST)
 
 
 @message
@@ -168,6 +179,7 @@ class Spectate:
     type: ClassVar[str] = "spectate"
     match_id: str = field(metadata=MATCH_ID)
     last_seq: int = field(default=0, metadata=SEQ)
+    duel: int = field(default=1, metadata=_int(1, 5))
 
 
 @message
@@ -177,6 +189,7 @@ class Reconnect:
     type: ClassVar[str] = "reconnect"
     token: str = field(metadata=_str(TOKEN_MAX))
     last_seq: int = field(default=0, metadata=SEQ)
+    duel: int = field(default=1, metadata=_int(1, 5))
 
 
 @message
@@ -371,6 +384,49 @@ AccountRequest = (
     Register | Login | LoginToken | Logout | GetLadder | GetProfile | GetHistory | SaveDeck | ListDecks | DeleteDeck
 )
 
+
+@message
+class SideDeck:
+    """Between two duels of a match: the deck (Main and Extra Deck, one list) and the Side Deck
+    this seat plays the next duel with, the cards it registered swapped one for one (PROTOCOL.md
+    section 5b). Sending it says the seat is done siding; it may be sent again until the duel
+    starts."""
+
+    type: ClassVar[str] = "side_deck"
+    deck: list[int] = field(metadata=PASSCODE_LIST)
+    side: list[int] = field(default_factory=list, metadata=SIDE_LIST)
+
+
+@message
+class ChooseFirst:
+    """Between two duels: the seat that chooses (the loser of the last duel) goes first or second."""
+
+    type: ClassVar[str] = "choose_first"
+    go_first: bool
+
+
+@message
+class ConcedeDuel:
+    """Give up the current duel only (the match goes on if it is not decided); answered as an
+    action (``accepted``/``rejected``). ``action {"do": "concede"}`` concedes the whole match."""
+
+    type: ClassVar[str] = "concede_duel"
+    client_action_id: str = field(metadata=_str(ID_MAX))
+
+
+@message
+class GetMatch:
+    """Ask for a match's record (``match_state``): its duels, score and result."""
+
+    type: ClassVar[str] = "get_match"
+    match_id: str = field(metadata=MATCH_ID)
+
+
+MATCH_REQUESTS = (SideDeck, ChooseFirst, ConcedeDuel, GetMatch)
+"""The client messages about a match of several duels (server.process.matchdesk answers them)."""
+
+MatchRequest = SideDeck | ChooseFirst | ConcedeDuel | GetMatch
+
 ClientMessage = (
     Hello
     | CreateMatch
@@ -386,6 +442,7 @@ ClientMessage = (
     | UploadReplay
     | Ping
     | AccountRequest
+    | MatchRequest
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
@@ -405,6 +462,7 @@ CLIENT_TYPES: dict[str, type[ClientMessage]] = {
         UploadReplay,
         Ping,
         *ACCOUNT_REQUESTS,
+        *MATCH_REQUESTS,
     )
 }
 
@@ -678,6 +736,35 @@ class DeckDeleted:
     deleted: bool
 
 
+@message
+class MatchState:
+    """A match of several duels as the receiver may know it (PROTOCOL.md section 5b): sent to its
+    seats and spectators when they take their place and whenever it changes (a duel ends, a seat
+    is done siding, the loser chooses, the next duel starts), and as the answer to ``get_match``.
+    ``duel_id`` is the current duel's id: its updates carry it as their ``match_id``, from seq 1.
+    ``deck`` and ``side`` are the receiver's own (a seat between duels); of the other seat it is
+    told only ``counts`` and ``ready``."""
+
+    type: ClassVar[str] = "match_state"
+    match_id: str
+    best_of: int
+    duel: int
+    duel_id: str
+    phase: str
+    score: list[int]
+    duels: list[Data] = field(default_factory=list)
+    result: Data | None = None
+    chooser: int | None = None
+    first: int | None = None
+    deadline_ms: int | None = None
+    ready: list[bool] = field(default_factory=lambda: [False, False])
+    counts: list[list[int]] = field(default_factory=list)
+    deck: list[int] | None = None
+    side: list[int] | None = None
+    clock_scope: str = "duel"
+    side_ms: int = SIDE_MS_DEFAULT
+
+
 ServerMessage = (
     Welcome
     | Seated
@@ -700,6 +787,7 @@ ServerMessage = (
     | DeckSaved
     | DeckShelf
     | DeckDeleted
+    | MatchState
 )
 
 SERVER_TYPES: dict[str, type[ServerMessage]] = {
@@ -726,6 +814,7 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         DeckSaved,
         DeckShelf,
         DeckDeleted,
+        MatchState,
     )
 }
 

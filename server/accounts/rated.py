@@ -25,11 +25,12 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 
 from server.accounts.ladder import Ladder, RatedResult
+from server.match import series
 from server.match.directory import LIVE, MatchDirectory, MatchInfo
 from server.rules import wire_facts
 from server.runtime.metrics import Metrics
@@ -104,9 +105,20 @@ class RatedMatches:
         except Exception:
             log.exception("rating_failed", match_id=match_id)
 
+    async def _record(self, info: MatchInfo) -> series.Series | None:
+        """A match of several duels' record (server.match.series)."""
+        raw: list[Any] = await self._redis.hmget(keys.series_key(info.match_id), ["v", "rec"])
+        return None if raw[1] is None else series.loads(raw[1], int(raw[0]))
+
     async def result(self, info: MatchInfo) -> tuple[bool, int | None, int]:
         """(has the match ended, the winning seat or None, when it ended in ms), from its recorded
-        end or else from its log's last entry (an end nobody recorded)."""
+        end or else from its log's last entry (an end nobody recorded). A match of several duels
+        ends with its record's last change (server.match.series), not with a duel."""
+        if info.best_of > 1:
+            rec = await self._record(info)
+            if rec is None or rec.phase != series.FINISHED:
+                return False, None, 0
+            return True, rec.winner, rec.finished_ms
         if info.result is not None:
             return True, _winner(info.result["winner"]), int(info.result["finished_ms"])
         seq = await self.store.last_seq(info.match_id)
@@ -131,8 +143,9 @@ class RatedMatches:
             return "unrated"
         over, winner, ended_ms = await self.result(info)
         if not over:
-            if sweeping and info.status == LIVE:
-                await self._watch_seats(info)
+            live = await self._live_duel(info) if sweeping else None
+            if live is not None:
+                await self._watch_seats(live)
             return "live"
         now = _now_ms()
         if now < ended_ms + self.delay_ms:
@@ -146,6 +159,16 @@ class RatedMatches:
         return outcome
 
     # ------------------------------------------------------------ players who left
+
+    async def _live_duel(self, info: MatchInfo) -> MatchInfo | None:
+        """The duel of the match being played now (a match of several: its current one), if any."""
+        if info.best_of <= 1:
+            return info if info.status == LIVE else None
+        rec = await self._record(info)
+        if rec is None or rec.phase != series.DUELING:
+            return None
+        duel = await self.directory.get(rec.duel_id())
+        return duel if duel is not None and duel.status == LIVE else None
 
     async def _present(self, holder: str) -> bool:
         if not holder:

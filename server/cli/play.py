@@ -96,6 +96,14 @@ def register(sub: Any) -> None:
         "--increment", type=float, default=0.0, metavar="SECONDS", help="with --clock: seconds added per decision"
     )
     p.add_argument(
+        "--best-of",
+        type=int,
+        choices=(1, 3, 5),
+        default=None,
+        help="with --create/--vs-bot: a match of 1, 3 or 5 duels, with siding between them (default 1; "
+        "--quick plays the format's usual match: Goat best of 3)",
+    )
+    p.add_argument(
         "--give-up-after",
         type=float,
         default=30.0,
@@ -143,6 +151,8 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
     out = print
     if args.clock is not None and not (args.create or args.vs_bot):
         raise CliError("--clock goes with --create or --vs-bot (the match's creator sets the clock)", 2)
+    if args.best_of is not None and not (args.create or args.vs_bot):
+        raise CliError("--best-of goes with --create or --vs-bot (--quick plays the format's usual match)", 2)
     client: DuelClient | None = await connect(args.url, "cli")
     assert client is not None
     if args.list:
@@ -172,6 +182,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 clock_ms=clock_ms,
                 increment_ms=increment_ms if clock_ms else 0,
                 format=fmt,
+                best_of=args.best_of or 1,
             )
         elif mode == "create":
             request = CreateMatch(
@@ -181,6 +192,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 clock_ms=clock_ms,
                 increment_ms=increment_ms if clock_ms else 0,
                 format=fmt,
+                best_of=args.best_of or 1,
             )
         elif mode == "join":
             request, match_hint = (
@@ -217,6 +229,9 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         outcome = await game.run()
         if outcome != "finished":
             return 0
+        m = seat.client.match
+        if m is not None and m.best_of > 1:
+            out("replay its duels: " + " · ".join(f"duel replay {d['duel_id']}" for d in m.duels))
         out(
             f"replay this duel: duel replay {seat.match_id}"
             + (f" --as {seat.seat_name}" if seat.seat is not None else "")

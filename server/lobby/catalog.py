@@ -78,7 +78,9 @@ def format_entry(f: rules.Format, playable: set[int]) -> dict[str, Any]:
             "extra_name": d.extra_name,
             "side_max": d.side_max,
             "side_full_or_empty": d.side_full_or_empty,
+            "side_extra": d.side_extra,
         },
+        "best_of": f.best_of,
         "pool": len(f.pool),
         "supported": sum(1 for c in f.pool if c in playable),
         # what a deck editor needs to check a deck as the server will (engine.deckcheck)

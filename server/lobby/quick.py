@@ -23,7 +23,7 @@ The waiting player's match is created from what it put on record
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgpack
@@ -122,6 +122,8 @@ class Entrant:
     """The account it is logged in as ("": a guest); a rated quick match's seats are its accounts'."""
     rated: bool = False
     """A rated quick match (server.lobby.rated_queue): its match is created rated."""
+    side: list[int] = field(default_factory=list)
+    """Its Side Deck (the format's match may be of several duels: server.match.series)."""
 
     def pack(self) -> bytes:
         record: dict[str, Any] = {"request_id": self.request_id, "deck": self.deck, "name": self.name}
@@ -130,6 +132,8 @@ class Entrant:
             record["account"] = self.account
         if self.rated:
             record["rated"] = True
+        if self.side:
+            record["side"] = self.side
         return pack(record)
 
     @classmethod
@@ -140,7 +144,8 @@ class Entrant:
         fmt = str(raw.get("format", DEFAULT_FORMAT))  # a record of a server older than formats: the default
         deck = [int(x) for x in raw["deck"]]
         account, rated = str(raw.get("account", "")), bool(raw.get("rated", False))
-        return cls(str(raw["request_id"]), deck, str(raw.get("name", "")), fmt, account, rated)
+        side = [int(x) for x in raw.get("side", [])]
+        return cls(str(raw["request_id"]), deck, str(raw.get("name", "")), fmt, account, rated, side)
 
 
 @dataclass(frozen=True, slots=True)

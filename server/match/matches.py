@@ -46,7 +46,7 @@ from server.match.directory import FINISHED, LIVE, MatchDirectory
 from server.match.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.match.loopclock import LoopClock
 from server.runtime.metrics import Metrics
-from server.storage.entry import EXTRA_KEY, FORMAT_KEY, PLAYERS_KEY, LogEntry
+from server.storage.entry import EXTRA_KEY, FIRST_KEY, FORMAT_KEY, MATCH_KEY, PLAYERS_KEY, LogEntry
 from server.storage.redisconn import REDIS_DOWN, StoreFailure, store_failure
 from server.storage.store import RedisEventStore, action_key, fingerprint
 from server.storage.storehealth import StoreHealth
@@ -314,14 +314,20 @@ class MatchService:
         spectator_delay: int = 0,
         players: tuple[str, str] | None = None,
         fmt: str = rules.DEFAULT_FORMAT,
-    ) -> None:
+        *,
+        first: int | None = 0,
+        match: dict[str, Any] | None = None,
+    ) -> bool:
         """Append the genesis entry (seq 1) once both seats are taken.  The
         match's options (clock, spectator delay, its format) are part of it, so that every
         process (and a replay) reads them from the log, and so are the players'
         display names: the history an imported replay file adds takes them from
         the log (server.history.archive). A seat's deck is one list: its Extra Deck monsters
-        go to its Extra Deck (recorded apart, ``extra``, when a seat has one)."""
+        go to its Extra Deck (recorded apart, ``extra``, when a seat has one). ``first``: the seat
+        that goes first (None: a coin toss from the seed, the first duel of a match of several);
+        ``match``: the match of several duels it is a duel of (recorded, ``MATCH_KEY``)."""
         seed = secrets.randbits(63)
+        first = (seed >> 31) & 1 if first is None else first
         mains, extras = rules.split_decks(decks)
         extra = extras if extras[0] or extras[1] else None
         action: dict[str, Any] = {"do": "start", "seed": seed, "decks": [mains[0], mains[1]]}
@@ -335,7 +341,11 @@ class MatchService:
             action["clock"] = clock.to_action()
         if spectator_delay > 0:
             action[SPECTATOR_DELAY_KEY] = spectator_delay
-        await self.genesis(match_id, action, lambda: rules.genesis(seed, mains, extra, fmt))
+        if first:
+            action[FIRST_KEY] = first
+        if match is not None:
+            action[MATCH_KEY] = match
+        return await self.genesis(match_id, action, lambda: rules.genesis(seed, mains, extra, fmt, first))
 
     async def genesis(self, match_id: str, action: dict[str, Any], make_facts: Callable[[], list[rules.Fact]]) -> bool:
         """Append entry 1 (``action`` by the server, with the facts

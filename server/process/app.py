@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import socket
 from http import HTTPStatus
@@ -27,11 +28,13 @@ from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory
 from server.match.fanout import FanOut
 from server.match.matches import MatchService
+from server.match.matchplay import MatchPlay
 from server.match.sealing import Sealer
 from server.process import webapp
 from server.process.config import ServerConfig
 from server.process.connections import Connections
 from server.process.keepalive import Keepalive
+from server.process.matchdesk import MatchDesk
 from server.process.session import Session, SessionServices
 from server.runtime.limits import AddressLimits, client_address, forwarded_for
 from server.runtime.metrics import Metrics
@@ -81,6 +84,11 @@ class DuelServer:
         self.accounts = accounts.build(
             self.redis, self.directory, self.store, self.service, self.metrics, secret, config.accounts
         )
+        # matches of several duels (server.match.matchplay): it hears of each duel's end first, and
+        # tells the rated matches of a whole match's end
+        self.play = MatchPlay(self.redis, self.directory, self.service, self.store, self.metrics, self.pipe)
+        self.play.rated_ended = self.service.ended
+        self.service.ended = self.play.ended
         self.connections = Connections()
         self.fanout = FanOut(
             redisconn.connect(redis_url, 8),
@@ -151,6 +159,7 @@ class DuelServer:
             bots=self.bot_seats,
             connections=self.connections,
             accounts=self.accounts.desk,
+            matches=MatchDesk(self.play),
         )
         self._server: Server | None = None
         self.draining = False
@@ -276,6 +285,8 @@ class DuelServer:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
+        if path.startswith("/matches/") and path.endswith(".json"):
+            return await self._match_record(path[len("/matches/") : -len(".json")])
         if "upgrade" in request.headers.get("Connection", "").lower() and not self.bot_seats.owns(request.headers):
             address = client_address(
                 connection.remote_address, forwarded_for(request.headers), self.config.trusted_proxies
@@ -301,7 +312,7 @@ class DuelServer:
             return _text(HTTPStatus.NOT_FOUND, "no such match\n")
         try:
             info = await self.directory.get(match_id)
-            if info is None or info.status != FINISHED or not info.spectators:
+            if info is None or info.status != FINISHED or not info.spectators or not await self.play.over(info):
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
             data = self.downloads.get(match_id)
             if data is None:
@@ -324,6 +335,21 @@ class DuelServer:
         )
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
 
+    async def _match_record(self, match_id: str) -> Response:
+        """``GET /matches/<match id>.json``: a finished match of several duels' record, listing its
+        duels' replay files (docs/replay-format.md), for matches that allow spectators."""
+        if not keys.MATCH_ID_RE.fullmatch(match_id):
+            return _text(HTTPStatus.NOT_FOUND, "no such match\n")
+        try:
+            info = await self.directory.get(match_id)
+            rec = None if info is None or not info.spectators else await self.play.record(info.match_id_of_series)
+        except REDIS_DOWN:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        if rec is None or rec.phase != "finished":
+            return _text(HTTPStatus.NOT_FOUND, "no finished match of several duels with that id, public\n")
+        body = json.dumps(self.play.record_json(rec), indent=1) + "\n"
+        return _text(HTTPStatus.OK, body, "application/json")
+
     async def stop(self) -> None:
         """Drain: refuse new connections, let in-flight actions finish, tell
         every client to reconnect (close 1012), then release Redis."""
@@ -340,6 +366,7 @@ class DuelServer:
         for task in list(self.bots):
             task.cancel()
         self.accounts.rated.stop()
+        self.play.stop()
         sessions = list(self.sessions)
         await asyncio.gather(*(s.goodbye("server restarting") for s in sessions), return_exceptions=True)
         if self._server is not None:

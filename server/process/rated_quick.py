@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING
 import structlog
 
 from protocol import errors as E
-from protocol.messages import QuickMatch
+from protocol.messages import SIDE_MS_DEFAULT, QuickMatch
 from server.lobby.decks import deck_or_demo, format_named
 from server.lobby.quick import Entrant, Pairing
+from server.lobby.siding import check_registered
 from server.match.directory import WAITING, MatchInfo
+from server.process.matchdesk import series_fields
 from server.storage.redisconn import REDIS_DOWN
 
 if TYPE_CHECKING:
@@ -44,7 +46,9 @@ async def request(s: Session, msg: QuickMatch) -> None:
     sv = s.services
     account = await sv.accounts.for_rated_quick(s.login)
     fmt = format_named(msg.format).name
-    me = Entrant(s._request_id(msg.request_id), deck_or_demo(msg.deck, 1, fmt), msg.name, fmt, account, rated=True)
+    deck = deck_or_demo(msg.deck, 1, fmt)
+    side = check_registered(deck, msg.side, fmt)
+    me = Entrant(s._request_id(msg.request_id), deck, msg.name, fmt, account, rated=True, side=side)
     own = sv.tokens.match_id_for(me.request_id)
     if not await s._may_create(own):  # it may have to wait in a match of its own
         return
@@ -81,7 +85,9 @@ async def reconnected(s: Session, info: MatchInfo, seat: int) -> None:
 
 
 async def _create(s: Session, match_id: str, waiter: Entrant) -> None:
-    """The waiting player's rated match (whoever gets there first: it is made once)."""
+    """The waiting player's rated match (whoever gets there first: it is made once), the format's
+    usual match (``best_of``: Goat plays best of 3; rated once, on the match's result)."""
+    best_of = format_named(waiter.format).best_of
     await s.services.directory.create(
         match_id,
         waiter.request_id,
@@ -92,6 +98,7 @@ async def _create(s: Session, match_id: str, waiter: Entrant) -> None:
         fmt=waiter.format,
         rated=True,
         account=waiter.account,
+        series=series_fields(best_of, waiter.side, SIDE_MS_DEFAULT, "duel"),
     )
 
 
@@ -105,7 +112,7 @@ async def _join(s: Session, pairing: Pairing, me: Entrant, *, moving: bool = Fal
     if waiter is not None:
         await _create(s, match_id, waiter)
     await sv.accounts.ladder.register(match_id, _now_ms())  # on the ladder before its first entry
-    if await sv.directory.join(match_id, me.request_id, me.deck, me.name, me.account) in ("notfound", "full"):
+    if await sv.directory.join(match_id, me.request_id, me.deck, me.name, me.account, me.side) in ("notfound", "full"):
         return False
     own, watcher = s.match_id, s.watcher
     if moving and own is not None:

@@ -57,6 +57,8 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_rating_updates_total": ("counter", "rated matches whose rating update this process applied"),
     "duel_rated_reports_total": ("counter", "ends of rated matches reported to the ladder, by outcome (applied, done)"),
     "duel_rated_forfeits_total": ("counter", "seats of rated matches conceded for a player gone past the grace"),
+    "duel_match_changes_total": ("counter", "changes this process made to records of matches of several duels"),
+    "duel_matches_finished_total": ("counter", "matches of several duels over, by reason (score, concede, drop, time)"),
 }
 _HISTOGRAMS = {
     "duel_action_latency_seconds": "time from an action frame to its reply",

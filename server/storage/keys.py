@@ -62,6 +62,19 @@ def sealing_key(match_id: str) -> str:
     return f"match:{{{check_match_id(match_id)}}}:sealing"
 
 
+def series_key(match_id: str) -> str:
+    """HASH: a match of several duels (server.match.series): ``v``, the record's version (each
+    change is a compare-and-set on it), and ``rec``, the record (msgpack)."""
+    return f"match:{{{check_match_id(match_id)}}}:series"
+
+
+def duel_id(match_id: str, number: int) -> str:
+    """The id of duel ``number`` of a match: its first duel is the match's own id (its log is the
+    match's log, as a match of one duel has), duel N > 1 ``<match id>-N`` (a log and a meta of its
+    own; never a match id the server makes: those are 12 characters)."""
+    return match_id if number == 1 else check_match_id(f"{match_id}-{number}")
+
+
 def match_keys(match_id: str) -> list[str]:
     """Every key that holds a match's data (all in the match's hash slot)."""
     return [
@@ -71,6 +84,7 @@ def match_keys(match_id: str) -> list[str]:
         snapshots_key(match_id),
         sealed_key(match_id),
         sealing_key(match_id),
+        series_key(match_id),
     ]
 
 

@@ -43,7 +43,8 @@ export class Lobby {
   deckErrors: string[] = [];
   joinId: string | null = null;
   busy: string | null = null;
-  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", join_id: "", format: localStorage.getItem(FORMAT_KEY) ?? "current" };
+  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", best_of: "1", join_id: "", format: localStorage.getItem(FORMAT_KEY) ?? "current" };
+  private sideDeck: number[] = []; // the Side Deck of the deck to send (a saved or pasted list's)
   /** The lists asked for, in order: one connection answers its requests in order. */
   private asked: { status: Status; older: boolean }[] = [];
 
@@ -106,6 +107,7 @@ export class Lobby {
     const choice = this.form["deck"] ?? "server";
     const cat = this.app.cat;
     this.deckErrors = [];
+    this.sideDeck = [];
     if ((choice === "paste" || choice.startsWith("saved:")) && !cat.loaded) {
       this.deckErrors = ["the card list is still loading from the server; try again in a moment"];
       return false;
@@ -114,6 +116,7 @@ export class Lobby {
     if (choice === "paste") {
       const parsed = parseDecklist(this.form["decklist"] ?? "", cat, fmt);
       this.deckErrors = parsed.errors;
+      this.sideDeck = parsed.deck.side;
       return parsed.errors.length ? false : parsed.cards;
     }
     if (choice.startsWith("saved:")) {
@@ -123,6 +126,7 @@ export class Lobby {
         return false;
       }
       this.deckErrors = checkDeck(saved, fmt, cat).map((p) => `${saved.name || "Untitled deck"}: ${p}`);
+      this.sideDeck = [...saved.side];
       return this.deckErrors.length ? false : [...saved.main, ...saved.extra];
     }
     if (choice.startsWith("demo:")) return cat.decks.find((d) => d.name === choice.slice(5))?.cards ?? null;
@@ -151,6 +155,7 @@ export class Lobby {
     // a rated match shows the account's name (the ladder's); otherwise the name typed, or the account's
     const account = this.app.account.name;
     const msg: Record<string, unknown> = { deck, name: (kind === "quick" && this.rated() ? account : null) ?? (this.saveName() || account || "Duelist") };
+    if (this.sideDeck.length) msg["side"] = this.sideDeck; // matches of several duels side from it
     if (kind === "create" || kind === "bot") {
       msg["type"] = "create_match";
       const clock = Number(f["clock"] ?? 0);
@@ -159,6 +164,7 @@ export class Lobby {
         msg["increment_ms"] = Number(f["increment"] ?? 0) * 1000;
       }
       if (kind === "bot") msg["opponent"] = "bot";
+      msg["best_of"] = Number(f["best_of"] ?? 1); // 1, 3 or 5 duels (PROTOCOL.md section 5b)
       msg["format"] = this.format();
     } else if (kind === "quick") {
       msg["type"] = "quick_match";
@@ -257,6 +263,7 @@ export class Lobby {
         h("span", null, h("label", { for: "clock" }, "Chess clock"), select("clock", [["0", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["600", "10 minutes"], ["1800", "30 minutes"]])),
         h("span", null, h("label", { for: "increment" }, "Increment"), select("increment", [["0", "none"], ["2", "+2 s"], ["5", "+5 s"], ["10", "+10 s"]])),
       ),
+      h("div", { class: "field" }, h("label", { for: "best_of" }, "Match"), select("best_of", [["1", "one duel"], ["3", "best of 3 (siding between duels)"], ["5", "best of 5"]])),
       this.joinId !== null ? h("div", { class: "joinbox" }, h("p", null, `You were invited to match ${this.joinId}.`), btn("join", "Join this match", true)) : null,
       h("div", { class: "buttons" }, btn("bot", "Play against the bot", this.joinId === null), btn("create", "Create a match (invite a friend)"), btn("quick", "Quick match")),
       app.account.name !== null
