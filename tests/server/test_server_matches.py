@@ -164,8 +164,11 @@ def test_best_of_three_two_one_played_out_with_a_choice_each_time(redis_url: str
             assert [d["first"] for d in m.duels][1:] == [w1, w1]
             # the record is there for anyone (get_match), and the full replays open now
             c = a
+            c.drain()
             await c.send(GetMatch(match_id=keys.duel_id(match_id, 2)))
             got = await c.expect(MatchState)
+            while got.phase != "finished":  # pushes of the match's earlier states may be queued first
+                got = await c.expect(MatchState)
             assert got.phase == "finished" and got.deck is None and len(got.duels) == 3
             await c.send(GetReplay(match_id=keys.duel_id(match_id, 3)))
             page = await c.expect(ReplayLog)
