@@ -35,7 +35,7 @@ from server.match.directory import LIVE, MatchDirectory, MatchInfo
 from server.rules import wire_facts
 from server.runtime.metrics import Metrics
 from server.storage import keys
-from server.storage.redisconn import REDIS_DOWN
+from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
@@ -218,9 +218,12 @@ class RatedMatches:
             except asyncio.CancelledError:
                 raise
             except REDIS_DOWN:
+                raise_if_cancelled()
                 log.warning("rated_sweep_redis_unavailable")
             except Exception:
+                raise_if_cancelled()
                 log.exception("rated_sweep_failed")
+            raise_if_cancelled()  # a cancellation redis-py swallowed in a command of the sweep
             await asyncio.sleep(self.every * (0.75 + 0.5 * _jitter.random()))
 
     def stop(self) -> None:

@@ -363,10 +363,15 @@ class DuelServer:
                     async with asyncio.timeout(self.config.drain_timeout):
                         await lm.lock.acquire()
                         lm.lock.release()
-        for task in list(self.bots):
+        background = list(self.bots)
+        for task in background:
             task.cancel()
         self.accounts.rated.stop()
         self.play.stop()
+        if background:
+            # ended before Redis is released: a task cancelled in the middle of a Redis command
+            # and left to end after the connections close could hang the loop's shutdown
+            await asyncio.wait(background, timeout=self.config.drain_timeout)
         sessions = list(self.sessions)
         await asyncio.gather(*(s.goodbye("server restarting") for s in sessions), return_exceptions=True)
         if self._server is not None:

@@ -26,7 +26,7 @@ from server.lobby.quick import Entrant, Pairing
 from server.lobby.siding import check_registered
 from server.match.directory import WAITING, MatchInfo
 from server.process.matchdesk import series_fields
-from server.storage.redisconn import REDIS_DOWN
+from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
 
 if TYPE_CHECKING:
     from server.process.session import Session
@@ -157,8 +157,10 @@ async def _waiting(s: Session, match_id: str, me: Entrant) -> None:
                 if got is None:
                     return
         except REDIS_DOWN:
+            raise_if_cancelled()
             log.warning("rated_quick_wait_redis_unavailable", match_id=match_id, session=s.id)
         except Exception:  # the next look tries again (every step is safe to run twice)
+            raise_if_cancelled()
             log.exception("rated_quick_wait_failed", match_id=match_id, session=s.id)
 
 

@@ -75,7 +75,7 @@ from server.process import rated_quick
 from server.process.matchdesk import series_fields
 from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
-from server.storage.redisconn import store_failure
+from server.storage.redisconn import raise_if_cancelled, store_failure
 
 if TYPE_CHECKING:
     from server.accounts import AccountDesk
@@ -697,6 +697,7 @@ class Session:
                     await self.services.quick.done(match_id)
                     log.info("quick_pairing_completed", match_id=match_id, session=self.id)
             except REDIS_ERRORS:
+                raise_if_cancelled()
                 log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
     async def _list(self, msg: ListMatches) -> None:
