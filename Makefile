@@ -53,7 +53,9 @@ check: $(STAMP) $(WEB_STAMP)
 
 # the suite on the compiled engine, then (DUEL_ENGINE=pure) the tests that change the engine's
 # module globals, which only the Python source looks up (the `pure_engine` marker)
-test: system $(STAMP) check web native $(PEER_STAMP)
+# (the checks and the compile step side by side: mypy and mypyc's code generator each use one core)
+test: system $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target check web native $(PEER_STAMP)
 	DUEL_ENGINE=native $(BIN)/pytest
 	DUEL_ENGINE=pure $(BIN)/pytest -m pure_engine
 

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--seconds", type=float, default=15.0)
     a = p.parse_args(argv)
     if a.tiny:
-        a.rounds, a.duels, a.hold, a.seconds = 1, 4, 4, 2.0
+        a.rounds, a.duels, a.hold, a.seconds = 1, 4, 4, 0.5
     res: dict[str, dict[str, list[float]]] = {m: {} for m in MODES}
 
     def add(mode: str, key: str, value: float) -> None:

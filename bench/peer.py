@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--install-only", action="store_true", help="install boardgame.io (make does this), then stop")
     a = p.parse_args(argv)
     if a.tiny:
-        a.rounds, a.matches, a.seconds = 1, 4, 2.0
+        a.rounds, a.matches, a.seconds = 1, 4, 0.5
     try:
         node, npm = node_tools()
         modules = install(npm)

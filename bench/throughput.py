@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
     a = p.parse_args(argv)
     if a.tiny:
-        a.rounds, a.duels, a.seconds, a.hold = 1, 4, 2.0, "4"
+        a.rounds, a.duels, a.seconds, a.hold = 1, 4, 0.5, "4"
     holds = [int(x) for x in a.hold.split(",")]
     results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(os.sched_getaffinity(0))}
     with tempfile.TemporaryDirectory() as d:
@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # duel look a third smaller than what a duel takes (59.6 against ~88 KiB)
                 fresh_real = serve_for_load(Path(d) / f"held{n}", rds.url)
                 fresh_bare = Bare(rds.url, free_port())
-                seconds = max(a.seconds, 10.0 if not a.tiny else 3.0)
+                seconds = max(a.seconds, 10.0 if not a.tiny else 1.0)
                 try:
                     pid = fresh_real.proc.pid if fresh_real.proc else 0
                     for t in (Target("real", fresh_real.url, pid), Target("bare", fresh_bare.url, fresh_bare.proc.pid)):

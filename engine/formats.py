@@ -70,6 +70,9 @@ class DeckRules:
     """Copies of a card a deck may hold (over Main, Extra and Side Deck) when its list names it not."""
     extra_name: str = "Extra Deck"
     """What the format calls the Extra Deck (Goat: the Fusion Deck)."""
+    side_extra: bool = True
+    """Between the duels of a match, Extra (Fusion) Deck cards may be swapped with Side Deck cards
+    one for one, as Main Deck cards are (server.lobby.siding)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -85,6 +88,8 @@ class Format:
     lists: tuple[TournamentList, ...] = ()
     """The format's tournament deck lists (its demo decks: ``engine.decks``)."""
     description: str = ""
+    best_of: int = 1
+    """The duels of the format's usual match (quick match plays it): 1, 3 or 5."""
 
     def limit(self, code: int) -> int:
         """The copies of card ``code`` a deck may hold (Forbidden: 0)."""
@@ -126,6 +131,7 @@ GOAT: Final = Format(
     lists=GOAT_LISTS,
     description="The TCG Advanced format of April 2005: the cards of its nine tournament lists, the April 2005 "
     "Forbidden/Limited list, the Goat-era card texts, the first player draws, one Field Spell, priority.",
+    best_of=3,
 )
 FORMATS: Final[dict[str, Format]] = {f.name: f for f in (CURRENT, GOAT)}
 DEFAULT: Final = CURRENT

@@ -9,6 +9,7 @@ The namespace tells who is at fault and what the client should do:
 * ``action/*``  -- a duel action was refused; nothing was appended.
 * ``match/*``   -- the match does not exist, is full, is not started, ...
 * ``deck/*``    -- a decklist was refused.
+* ``account/*`` -- registering, logging in, or what needs an account (rated matches).
 * ``rate/*``    -- the client is sending too fast, or its address has made too many
                    matches (a minute's worth, or too many waiting at once).
 * ``server/*``  -- the server failed; the client may retry the same request.
@@ -55,8 +56,21 @@ MATCH_FINISHED: Final = "match/finished"
 MATCH_NOT_FINISHED: Final = "match/not_finished"
 MATCH_EXPIRED: Final = "match/expired"
 
+MATCH_RATED_REFUSED: Final = "match/rated_refused"
+MATCH_NOT_BETWEEN_DUELS: Final = "match/not_between_duels"
+MATCH_NOT_CHOOSER: Final = "match/not_chooser"
+
 # deck/*
 DECK_INVALID: Final = "deck/invalid"
+DECK_TOO_MANY: Final = "deck/too_many"
+
+# account/*
+ACCOUNT_NAME_TAKEN: Final = "account/name_taken"
+ACCOUNT_BAD_LOGIN: Final = "account/bad_login"
+ACCOUNT_BAD_TOKEN: Final = "account/bad_token"
+ACCOUNT_REQUIRED: Final = "account/required"
+ACCOUNT_NOT_FOUND: Final = "account/not_found"
+ACCOUNT_LOGGED_IN: Final = "account/logged_in"
 
 # replay/*
 REPLAY_INVALID: Final = "replay/invalid"
@@ -67,10 +81,12 @@ REPLAY_BUSY: Final = "replay/busy"
 RATE_LIMITED: Final = "rate/limited"
 RATE_CREATE_LIMITED: Final = "rate/create_limited"
 RATE_TOO_MANY_WAITING: Final = "rate/too_many_waiting"
+RATE_LOGIN_LIMITED: Final = "rate/login_limited"
 
 # server/*
 SERVER_UNAVAILABLE: Final = "server/unavailable"
 SERVER_INTERNAL: Final = "server/internal"
+SERVER_BUSY: Final = "server/busy"
 
 ALL_CODES: Final = frozenset(
     {
@@ -97,15 +113,27 @@ ALL_CODES: Final = frozenset(
         MATCH_FINISHED,
         MATCH_NOT_FINISHED,
         MATCH_EXPIRED,
+        MATCH_RATED_REFUSED,
+        MATCH_NOT_BETWEEN_DUELS,
+        MATCH_NOT_CHOOSER,
         DECK_INVALID,
+        DECK_TOO_MANY,
+        ACCOUNT_NAME_TAKEN,
+        ACCOUNT_BAD_LOGIN,
+        ACCOUNT_BAD_TOKEN,
+        ACCOUNT_REQUIRED,
+        ACCOUNT_NOT_FOUND,
+        ACCOUNT_LOGGED_IN,
         REPLAY_INVALID,
         REPLAY_TOO_LARGE,
         REPLAY_BUSY,
         RATE_LIMITED,
         RATE_CREATE_LIMITED,
         RATE_TOO_MANY_WAITING,
+        RATE_LOGIN_LIMITED,
         SERVER_UNAVAILABLE,
         SERVER_INTERNAL,
+        SERVER_BUSY,
     }
 )
 

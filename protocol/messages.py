@@ -67,6 +67,25 @@ SEQ = _int(0, 2**53)
 FORMAT = _str(32, pattern=r"[a-z0-9-]+")
 """A format's name (``current``, ``goat``: the ``cards`` message lists them; docs/formats.md)."""
 PASSCODE_LIST = {"max_items": DECK_MAX, "min": 0, "max": 2**32}
+SIDE_MAX = 30
+SIDE_LIST = {"max_items": SIDE_MAX, "min": 0, "max": 2**32}
+"""A Side Deck's passcodes (a format allows at most 15: engine.formats.DeckRules)."""
+SIDE_MS_DEFAULT = 180_000
+"""How long players may side deck between the duels of a match, unless ``create_match`` says."""
+ACCOUNT_NAME_MIN = 3
+PASSWORD_MIN = 8
+PASSWORD_MAX = 128
+ACCOUNT_NAME = {**_str(NAME_MAX, min_len=ACCOUNT_NAME_MIN, pattern=r"\S(?:.*\S)?"), "display_name": True}
+"""An account's name: a display name (:mod:`protocol.names`) of 3 to 32 characters that neither
+starts nor ends with a space. Two names that differ only in case or width (NFKC, casefolded) are
+one account."""
+DECK_ID = _str(32, pattern=r"[A-Za-z0-9_-]+")
+"""A deck's id, chosen by the client (the web client's: 12 random characters); unique per account."""
+DECK_NAME = {**_str(64, min_len=0), "display_name": True}
+"""A deck's name: 0 to 64 characters, the rules of display names (:mod:`protocol.names`)."""
+PASSWORD = _str(PASSWORD_MAX, min_len=PASSWORD_MIN)
+"""A password: 8 to 128 characters (any; the server hashes its NFKC form). It appears in no frame
+the server sends, no log line, no error reason and no metric."""
 
 
 # --------------------------------------------------------------------------
@@ -104,6 +123,11 @@ class CreateMatch:
     increment_ms: int = field(default=0, metadata=_int(0, 10 * 60 * 1000))
     spectator_delay: int = field(default=0, metadata=_int(0, MAX_SPECTATOR_DELAY))
     format: str = field(default="current", metadata=FORMAT)
+    rated: bool = False
+    best_of: int = field(default=1, metadata=_int(1, 5))
+    side: list[int] | None = field(default=None, metadata=SIDE_LIST)
+    side_ms: int = field(default=SIDE_MS_DEFAULT, metadata=_int(10_000, 30 * 60 * 1000))
+    clock_scope: str = field(default="duel", metadata=_str(8, pattern="duel|match"))
 
 
 @message
@@ -115,16 +139,22 @@ class Join:
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     name: str = field(default="", metadata=NAME)
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
+    side: list[int] | None = field(default=None, metadata=SIDE_LIST)
 
 
 @message
 class QuickMatch:
-    """Pair with the next waiting player who is still connected, or wait for one."""
+    """Pair with the next waiting player of the same ``format`` who is still connected, or wait
+    for one; the match is played under that format (its deck rules apply to ``deck``).
+    ``rated``: a rated match, paired by rating (a logged-in connection only; server.lobby.rated_queue)."""
 
     type: ClassVar[str] = "quick_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
     name: str = field(default="", metadata=NAME)
     request_id: str | None = field(default=None, metadata=REQUEST_ID)
+    format: str = field(default="current", metadata=FORMAT)
+    rated: bool = False
+    side: list[int] | None = field(default=None, metadata=SIDE_LIST)
 
 
 @message
@@ -149,6 +179,7 @@ class Spectate:
     type: ClassVar[str] = "spectate"
     match_id: str = field(metadata=MATCH_ID)
     last_seq: int = field(default=0, metadata=SEQ)
+    duel: int = field(default=1, metadata=_int(1, 5))
 
 
 @message
@@ -158,6 +189,7 @@ class Reconnect:
     type: ClassVar[str] = "reconnect"
     token: str = field(metadata=_str(TOKEN_MAX))
     last_seq: int = field(default=0, metadata=SEQ)
+    duel: int = field(default=1, metadata=_int(1, 5))
 
 
 @message
@@ -233,6 +265,168 @@ class Ping:
     silence_ms: int | None = field(default=None, metadata=_int(2_000, 600_000))
 
 
+@message
+class Register:
+    """Make an account with this name and password, and log this connection in as it (answer:
+    ``logged_in``). The password is never sent back, logged or stored: only its argon2id hash."""
+
+    type: ClassVar[str] = "register"
+    name: str = field(metadata=ACCOUNT_NAME)
+    password: str = field(metadata=PASSWORD, repr=False)
+
+
+@message
+class Login:
+    """Log this connection in with an account's name and password (answer: ``logged_in``)."""
+
+    type: ClassVar[str] = "login"
+    name: str = field(metadata=ACCOUNT_NAME)
+    password: str = field(metadata=PASSWORD, repr=False)
+
+
+@message
+class LoginToken:
+    """Log this connection in with the session token a ``logged_in`` gave (while it has not
+    expired and was not revoked by ``logout``)."""
+
+    type: ClassVar[str] = "login_token"
+    token: str = field(metadata=_str(TOKEN_MAX), repr=False)
+
+
+@message
+class Logout:
+    """Log this connection out and revoke its session token (``everywhere``: every session token
+    of the account)."""
+
+    type: ClassVar[str] = "logout"
+    everywhere: bool = False
+
+
+@message
+class GetLadder:
+    """A page of a format's leaderboard: ``limit`` rows from rank ``offset + 1``."""
+
+    type: ClassVar[str] = "get_ladder"
+    format: str = field(default="current", metadata=FORMAT)
+    offset: int = field(default=0, metadata=_int(0, 10_000))
+    limit: int = field(default=50, metadata=_int(1, 100))
+
+
+@message
+class GetProfile:
+    """An account's ratings, one per format it has played rated matches in."""
+
+    type: ClassVar[str] = "get_profile"
+    name: str = field(metadata=ACCOUNT_NAME)
+
+
+@message
+class GetHistory:
+    """An account's matches (the ones it sat in while logged in), newest first, paged back as
+    ``list_matches`` pages (``before_ms``: the ``created_ms`` of the last row, ``before_id`` its
+    ``match_id``). Answer: ``match_list``."""
+
+    type: ClassVar[str] = "get_history"
+    name: str = field(metadata=ACCOUNT_NAME)
+    before_ms: int | None = field(default=None, metadata=_int(0, 2**53))
+    limit: int = field(default=50, metadata=_int(1, 200))
+    before_id: str | None = field(default=None, metadata=MATCH_ID)
+
+
+@message
+class SaveDeck:
+    """Keep a deck with the logged-in account (a new one, or a new version of ``deck_id``): its
+    ``name``, ``format``, ``deck`` (Main and Extra Deck passcodes, as a match takes them) and
+    ``side``. A deck being built is kept as it is (not checked against the format's rules); every
+    passcode must be a card the server knows. Answer: ``deck_saved``."""
+
+    type: ClassVar[str] = "save_deck"
+    deck_id: str = field(metadata=DECK_ID)
+    name: str = field(default="", metadata=DECK_NAME)
+    format: str = field(default="current", metadata=FORMAT)
+    deck: list[int] = field(default_factory=list, metadata=PASSCODE_LIST)
+    side: list[int] = field(default_factory=list, metadata=PASSCODE_LIST)
+
+
+@message
+class ListDecks:
+    """The logged-in account's decks (answer: ``decks``)."""
+
+    type: ClassVar[str] = "list_decks"
+
+
+@message
+class DeleteDeck:
+    """Delete one of the logged-in account's decks (answer: ``deck_deleted``)."""
+
+    type: ClassVar[str] = "delete_deck"
+    deck_id: str = field(metadata=DECK_ID)
+
+
+DECK_REQUESTS = (SaveDeck, ListDecks, DeleteDeck)
+"""The client messages about the decks kept with an account (server.accounts.decks)."""
+
+ACCOUNT_REQUESTS = (
+    Register,
+    Login,
+    LoginToken,
+    Logout,
+    GetLadder,
+    GetProfile,
+    GetHistory,
+    SaveDeck,
+    ListDecks,
+    DeleteDeck,
+)
+"""The client messages about accounts and the ladder (server.accounts answers them)."""
+
+AccountRequest = (
+    Register | Login | LoginToken | Logout | GetLadder | GetProfile | GetHistory | SaveDeck | ListDecks | DeleteDeck
+)
+
+
+@message
+class SideDeck:
+    """Between two duels of a match: the deck (Main and Extra Deck, one list) and the Side Deck
+    this seat plays the next duel with, the cards it registered swapped one for one (PROTOCOL.md
+    section 5b). Sending it says the seat is done siding; it may be sent again until the duel
+    starts."""
+
+    type: ClassVar[str] = "side_deck"
+    deck: list[int] = field(metadata=PASSCODE_LIST)
+    side: list[int] = field(default_factory=list, metadata=SIDE_LIST)
+
+
+@message
+class ChooseFirst:
+    """Between two duels: the seat that chooses (the loser of the last duel) goes first or second."""
+
+    type: ClassVar[str] = "choose_first"
+    go_first: bool
+
+
+@message
+class ConcedeDuel:
+    """Give up the current duel only (the match goes on if it is not decided); answered as an
+    action (``accepted``/``rejected``). ``action {"do": "concede"}`` concedes the whole match."""
+
+    type: ClassVar[str] = "concede_duel"
+    client_action_id: str = field(metadata=_str(ID_MAX))
+
+
+@message
+class GetMatch:
+    """Ask for a match's record (``match_state``): its duels, score and result."""
+
+    type: ClassVar[str] = "get_match"
+    match_id: str = field(metadata=MATCH_ID)
+
+
+MATCH_REQUESTS = (SideDeck, ChooseFirst, ConcedeDuel, GetMatch)
+"""The client messages about a match of several duels (server.process.matchdesk answers them)."""
+
+MatchRequest = SideDeck | ChooseFirst | ConcedeDuel | GetMatch
+
 ClientMessage = (
     Hello
     | CreateMatch
@@ -247,6 +441,8 @@ ClientMessage = (
     | GetCards
     | UploadReplay
     | Ping
+    | AccountRequest
+    | MatchRequest
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
@@ -265,6 +461,8 @@ CLIENT_TYPES: dict[str, type[ClientMessage]] = {
         GetCards,
         UploadReplay,
         Ping,
+        *ACCOUNT_REQUESTS,
+        *MATCH_REQUESTS,
     )
 }
 
@@ -464,6 +662,109 @@ class Closing:
     reconnect: bool = True
 
 
+@message
+class LoggedIn:
+    """This connection is logged in as ``name`` (the account's name as registered). ``token``: a
+    session token for ``login_token`` (keep it as secret as a password), valid until
+    ``expires_ms`` unless revoked by ``logout``."""
+
+    type: ClassVar[str] = "logged_in"
+    name: str
+    token: str = field(repr=False)
+    expires_ms: int
+
+
+@message
+class LoggedOut:
+    """This connection is logged out; its session token (or every one, ``everywhere``) is revoked."""
+
+    type: ClassVar[str] = "logged_out"
+
+
+@message
+class LadderPage:
+    """A page of a format's leaderboard: ``rows`` ``[{rank, name, rating, rd, games, wins,
+    losses, draws}]`` by rank; ``total`` rated accounts in the format; ``next_offset`` the
+    ``offset`` of the next page (None: this is the last)."""
+
+    type: ClassVar[str] = "ladder"
+    format: str
+    rows: list[Data]
+    total: int
+    offset: int = 0
+    next_offset: int | None = None
+
+
+@message
+class Profile:
+    """An account: its name, when it was made, and its ``ratings`` ``[{format, rating, rd, games,
+    wins, losses, draws, rank}]``."""
+
+    type: ClassVar[str] = "profile"
+    name: str
+    created_ms: int
+    ratings: list[Data] = field(default_factory=list)
+
+
+@message
+class DeckSaved:
+    """The deck is kept with the account, as of ``updated_ms`` (the server's clock); ``count``: the
+    account's decks now."""
+
+    type: ClassVar[str] = "deck_saved"
+    deck_id: str
+    updated_ms: int
+    count: int
+
+
+@message
+class DeckShelf:
+    """The logged-in account's decks, the last changed first: ``[{deck_id, name, format, deck,
+    side, updated_ms}]``; ``max_decks``: how many it may keep."""
+
+    type: ClassVar[str] = "decks"
+    decks: list[Data]
+    max_decks: int
+
+
+@message
+class DeckDeleted:
+    """``deck_id`` is no longer kept with the account (``deleted``: false if it was not)."""
+
+    type: ClassVar[str] = "deck_deleted"
+    deck_id: str
+    deleted: bool
+
+
+@message
+class MatchState:
+    """A match of several duels as the receiver may know it (PROTOCOL.md section 5b): sent to its
+    seats and spectators when they take their place and whenever it changes (a duel ends, a seat
+    is done siding, the loser chooses, the next duel starts), and as the answer to ``get_match``.
+    ``duel_id`` is the current duel's id: its updates carry it as their ``match_id``, from seq 1.
+    ``deck`` and ``side`` are the receiver's own (a seat between duels); of the other seat it is
+    told only ``counts`` and ``ready``."""
+
+    type: ClassVar[str] = "match_state"
+    match_id: str
+    best_of: int
+    duel: int
+    duel_id: str
+    phase: str
+    score: list[int]
+    duels: list[Data] = field(default_factory=list)
+    result: Data | None = None
+    chooser: int | None = None
+    first: int | None = None
+    deadline_ms: int | None = None
+    ready: list[bool] = field(default_factory=lambda: [False, False])
+    counts: list[list[int]] = field(default_factory=list)
+    deck: list[int] | None = None
+    side: list[int] | None = None
+    clock_scope: str = "duel"
+    side_ms: int = SIDE_MS_DEFAULT
+
+
 ServerMessage = (
     Welcome
     | Seated
@@ -479,6 +780,14 @@ ServerMessage = (
     | Error
     | Closing
     | Pong
+    | LoggedIn
+    | LoggedOut
+    | LadderPage
+    | Profile
+    | DeckSaved
+    | DeckShelf
+    | DeckDeleted
+    | MatchState
 )
 
 SERVER_TYPES: dict[str, type[ServerMessage]] = {
@@ -498,6 +807,14 @@ SERVER_TYPES: dict[str, type[ServerMessage]] = {
         Error,
         Closing,
         Pong,
+        LoggedIn,
+        LoggedOut,
+        LadderPage,
+        Profile,
+        DeckSaved,
+        DeckShelf,
+        DeckDeleted,
+        MatchState,
     )
 }
 

@@ -43,11 +43,13 @@ def genesis(
     decks: tuple[list[int], list[int]],
     extra: tuple[list[int], list[int]] | None = None,
     fmt: str | None = None,
+    first: int = 0,
 ) -> list[Fact]:
     """The genesis facts of a duel (shuffles, opening hands): each seat's Main Deck and Extra
-    Deck, under format ``fmt`` (None or ``current``: named nowhere, as before formats existed)."""
+    Deck, under format ``fmt`` (None or ``current``: named nowhere, as before formats existed);
+    ``first``: the seat that goes first."""
     options: dict[str, Any] = {} if fmt is None or fmt == DEFAULT_FORMAT else {_formats.FORMAT_KEY: fmt}
-    config = engine.DuelConfig(seed=seed, decks=decks, extra=extra or ([], []), options=options)
+    config = engine.DuelConfig(seed=seed, decks=decks, extra=extra or ([], []), options=options, first=first)
     facts: list[Fact] = engine.create(config)
     return facts
 

@@ -32,8 +32,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "match": frozenset({"rules", "runtime", "storage"}),
     "history": frozenset({"rules", "runtime", "storage", "match"}),
     "lobby": frozenset({"rules", "runtime", "storage", "match", "clients"}),
-    "process": frozenset({"rules", "runtime", "storage", "match", "history", "lobby", "clients"}),
-    "cli": frozenset({"rules", "runtime", "storage", "match", "history", "lobby", "clients", "process"}),
+    "accounts": frozenset({"rules", "runtime", "storage", "match"}),
+    "process": frozenset({"rules", "runtime", "storage", "match", "history", "lobby", "clients", "accounts"}),
+    "cli": frozenset({"rules", "runtime", "storage", "match", "history", "lobby", "clients", "process", "accounts"}),
     "__init__": frozenset({"runtime"}),
 }
 """The server packages each server package may import (besides itself and ``protocol``)."""

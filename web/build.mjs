@@ -20,7 +20,7 @@ await build({
   legalComments: "linked",
   logLevel: "warning",
 });
-for (const name of ["index.html", "style.css", "favicon.svg"]) {
+for (const name of ["index.html", "style.css", "cards.css", "favicon.svg"]) {
   copyFileSync(join(here, "static", name), join(out, name));
 }
 console.log(`web client built into ${out}`);

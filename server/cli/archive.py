@@ -2,7 +2,8 @@
 
 duel export MATCH_ID FILE        # one self-contained replay file (docs/replay-format.md)
 duel import FILE [--as ID]       # load it into Redis as a finished match
-duel matches [--player NAME] [--since 2026-11-01] [--result A|B|draw] [--prune --keep N --max-age-days D] [--seal]
+duel matches [--player NAME] [--account NAME] [--since 2026-11-01] [--result A|B|draw]
+             [--prune --keep N --max-age-days D] [--seal]
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def register(sub: Any) -> None:
 
     m: argparse.ArgumentParser = sub.add_parser("matches", help="list finished matches (the match history)")
     m.add_argument("--player", help="only matches this player (display name) took part in")
+    m.add_argument("--account", help="only matches this account (its name) sat in, logged in")
     m.add_argument("--since", help="only matches finished since this date (YYYY-MM-DD, UTC)")
     m.add_argument("--result", choices=("A", "B", "draw"), help="only matches with this result")
     m.add_argument("--limit", type=int, default=50)
@@ -152,8 +154,18 @@ def run_matches(args: argparse.Namespace) -> int:
         try:
             deleted = await archive.prune(client, keep=args.keep, max_age_days=args.max_age_days) if args.prune else []
             sealed = await seal_finished(client) if args.seal else {}
+            account_id = None
+            if args.account:
+                from server.accounts.store import AccountStore
+
+                account_id = await AccountStore(client).id_of(args.account) or "(none)"
             rows = await archive.history(
-                client, player=args.player, since_ms=since, result=args.result, limit=args.limit
+                client,
+                player=args.player,
+                since_ms=since,
+                result=args.result,
+                limit=args.limit,
+                account_id=account_id,
             )
             return rows, deleted, sealed
         finally:
@@ -178,7 +190,10 @@ def run_matches(args: argparse.Namespace) -> int:
             + (f": {raw / 1024:.1f} KiB of entries in {packed / 1024:.1f} KiB" if done else "")
         )
     if not rows:
-        print("no finished matches" + (" match the filters" if args.player or since or args.result else ""))
+        print(
+            "no finished matches"
+            + (" match the filters" if args.player or args.account or since or args.result else "")
+        )
         return 0
     print(f"{'match':<14} {'finished (UTC)':<17} {'players':<28} {'result':<14} {'entries':>7} {'turns':>5}")
     for r in rows:

@@ -2,6 +2,8 @@
 
     duel play --vs-bot                 # a duel against the server's bot, at once
     duel play --vs-bot --format goat --deck goat-control-flc22   # a Goat duel (docs/formats.md)
+    duel play --vs-bot --format goat --deck my-goat.ydk          # your own deck: a .ydk file or a ydke:// link
+    duel play --quick --format goat    # pair with the next waiting player of the Goat format
     duel play --create                 # create a match, print the command your opponent types
     duel play --join MATCH_ID          # take the free seat of a match
     duel play --quick                  # pair with the next waiting player (or wait for one)
@@ -18,7 +20,13 @@ you answer tells your opponent nothing; this option gives that up for speed).
 
 Every failure is one line on stderr (``error: ...``) and a non-zero exit status: 1 for what
 happened (no server, an unknown or full match, a refused token, a lost connection), 2 for what
-was asked (a bad ``--url``, an unknown ``--deck``).
+was asked (a bad ``--url``, an unknown ``--deck``, a deck list that is not legal in the format).
+
+``--deck`` takes a demo deck's name, a ``.ydk`` file or a ``ydke://`` link (docs/formats.md). A
+deck list is checked here against the duel's format (``--format``; ``current`` when none is
+given) with ``duel deck check``'s rules before anything is sent, and its Main and Extra Deck are
+played (the protocol's deck has no Side Deck). With ``--join`` the match's format is the
+creator's: the list is read here and checked by the server.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from protocol.names import REPLACEMENT, shown
@@ -66,14 +75,15 @@ def register(sub: Any) -> None:
     how.add_argument("--list", action="store_true", help="list the live and the finished matches, then exit")
     p.add_argument(
         "--deck",
-        metavar="NAME",
-        help="a demo deck by name (default: the server's demo deck for your seat); an unknown name lists them",
+        metavar="NAME|FILE.ydk|ydke://...",
+        help="a demo deck by name (default: the server's demo deck for your seat; an unknown name lists them), "
+        "or your own deck: a .ydk file or a ydke:// link, checked against the format first",
     )
     p.add_argument(
         "--format",
         metavar="FORMAT",
-        help="with --create/--vs-bot: the format of the duel (current, goat; default: the --deck's format, "
-        "else current); see docs/formats.md",
+        help="with --create/--vs-bot/--quick: the format of the duel (current, goat; default: the --deck's "
+        "format, else current); --quick pairs you with a player of the same format; see docs/formats.md",
     )
     p.add_argument(
         "--name", type=name_arg, default=_default_name(), help="your display name (default: your login name)"
@@ -84,6 +94,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--increment", type=float, default=0.0, metavar="SECONDS", help="with --clock: seconds added per decision"
+    )
+    p.add_argument(
+        "--best-of",
+        type=int,
+        choices=(1, 3, 5),
+        default=None,
+        help="with --create/--vs-bot: a match of 1, 3 or 5 duels, with siding between them (default 1; "
+        "--quick plays the format's usual match: Goat best of 3)",
     )
     p.add_argument(
         "--give-up-after",
@@ -133,6 +151,8 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
     out = print
     if args.clock is not None and not (args.create or args.vs_bot):
         raise CliError("--clock goes with --create or --vs-bot (the match's creator sets the clock)", 2)
+    if args.best_of is not None and not (args.create or args.vs_bot):
+        raise CliError("--best-of goes with --create or --vs-bot (--quick plays the format's usual match)", 2)
     client: DuelClient | None = await connect(args.url, "cli")
     assert client is not None
     if args.list:
@@ -162,6 +182,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 clock_ms=clock_ms,
                 increment_ms=increment_ms if clock_ms else 0,
                 format=fmt,
+                best_of=args.best_of or 1,
             )
         elif mode == "create":
             request = CreateMatch(
@@ -171,6 +192,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 clock_ms=clock_ms,
                 increment_ms=increment_ms if clock_ms else 0,
                 format=fmt,
+                best_of=args.best_of or 1,
             )
         elif mode == "join":
             request, match_hint = (
@@ -178,7 +200,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 args.join,
             )
         elif mode == "quick":
-            request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id())
+            request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id(), format=fmt)
         elif mode == "reconnect":
             request, match_hint = Reconnect(token=args.reconnect), None
         else:
@@ -207,6 +229,9 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         outcome = await game.run()
         if outcome != "finished":
             return 0
+        m = seat.client.match
+        if m is not None and m.best_of > 1:
+            out("replay its duels: " + " · ".join(f"duel replay {d['duel_id']}" for d in m.duels))
         out(
             f"replay this duel: duel replay {seat.match_id}"
             + (f" --as {seat.seat_name}" if seat.seat is not None else "")
@@ -236,10 +261,12 @@ def _deck_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int
     if fmt is not None:
         if fmt not in cat.format_names():
             raise CliError(f"no format {fmt!r}; the formats are: {', '.join(cat.format_names())}", 2)
-        if not (args.create or args.vs_bot):
-            raise CliError("--format goes with --create or --vs-bot (the match's creator names its format)", 2)
+        if not (args.create or args.vs_bot or getattr(args, "quick", False)):
+            raise CliError("--format goes with --create, --vs-bot or --quick (a match's creator names its format)", 2)
     if not args.deck:
         return None, fmt or "current"
+    if _is_deck_list(args.deck, cat):
+        return _deck_from_list(args.deck, fmt, check=not getattr(args, "join", None)), fmt or "current"
     entry = cat.deck_entry(args.deck)
     if entry is None:
         raise CliError(f"no demo deck called {args.deck!r}; the decks are: {cat.deck_list_words()}", 2)
@@ -254,6 +281,40 @@ def _deck_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int
             2,
         )
     return [int(x) for x in entry["cards"]], fmt or deck_format
+
+
+def _is_deck_list(arg: str, cat: Catalogue) -> bool:
+    """``--deck`` names a deck list (a ``ydke://`` link, a ``.ydk`` file, or any file that is not
+    a demo deck's name), not a demo deck."""
+    if arg.startswith("ydke://") or arg.lower().endswith(".ydk"):
+        return True
+    return cat.deck_entry(arg) is None and Path(arg).is_file()
+
+
+def _deck_from_list(arg: str, fmt: str | None, *, check: bool) -> list[int]:
+    """The deck a ``.ydk`` file or a ``ydke://`` link writes, as the protocol sends it (its Main
+    Deck, then its Extra Deck), checked against format ``fmt`` (None: ``current``) as ``duel
+    deck check`` does unless ``check`` is false; ``CliError`` (status 2) naming every problem."""
+    from server.cli.deck import read_list
+    from server.rules import FORMATS, DeckListError, check_deck, named_format, parse_deck_list
+
+    shown = arg[:40] + "..." if arg.startswith("ydke://") and len(arg) > 43 else arg
+    try:
+        deck = parse_deck_list(read_list(arg))
+    except OSError as exc:
+        raise CliError(f"cannot read {arg}: {exc.strerror or exc}", 2) from None
+    except DeckListError as exc:
+        raise CliError(f"{shown} is not a deck list:\n  " + "\n  ".join(exc.problems), 2) from None
+    if check:
+        want = named_format(fmt)
+        problems = check_deck(deck, want)
+        if problems:
+            hint = ""
+            if fmt is None:  # legal in another format? say which flag plays it
+                other = next((f for f in FORMATS.values() if f is not want and not check_deck(deck, f)), None)
+                hint = f"\n(it is legal in {other.title}: add --format {other.name})" if other is not None else ""
+            raise CliError(f"{shown} is not legal in {want.title}:\n  " + "\n  ".join(problems) + hint, 2)
+    return list(deck.main + deck.extra)
 
 
 async def _close(seat: Seat) -> None:

@@ -163,6 +163,50 @@ def register(sub: Any) -> None:
         metavar="HOST:PORT,...",
         help="a Redis Cluster's seed nodes (password from $REDIS_PASSWORD); same as --redis-url redis+cluster://...",
     )
+    p.add_argument(
+        "--session-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="how long an account's session token is valid (default: %(default)s)",
+    )
+    p.add_argument(
+        "--password-threads",
+        type=int,
+        default=2,
+        metavar="N",
+        help="password hashes (argon2id) run at once, off the event loop (default: %(default)s)",
+    )
+    p.add_argument(
+        "--rating-delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="rate a finished rated match this long after its end (default: %(default)s; the sweep does "
+        "it if the process stops first)",
+    )
+    p.add_argument(
+        "--rated-sweep-every",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how often this process looks at the rated matches not rated yet (default: %(default)s)",
+    )
+    p.add_argument(
+        "--rated-grace",
+        type=_seconds_or_never,
+        default=60.0,
+        metavar="SECONDS",
+        help="a seat of a rated match whose player has been gone this long concedes (default: %(default)s; 'never')",
+    )
+    p.add_argument(
+        "--rated-widen-every",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="rated quick match: the rating gap a pairing accepts (100 at first) widens by 50 every this many "
+        "seconds a player waits, up to 1000 (default: %(default)s)",
+    )
     add_redis_options(p)
     p.set_defaults(func=run)
 
@@ -181,6 +225,8 @@ def _seconds_or_never(text: str) -> float | None:
 
 def run(args: argparse.Namespace) -> int:
     from server import rules
+    from server.accounts import AccountSettings
+    from server.lobby.rated_queue import RatedWindow
     from server.process.app import DuelServer
     from server.process.config import ServerConfig
     from server.runtime import gctune
@@ -221,6 +267,14 @@ def run(args: argparse.Namespace) -> int:
         replay_max_entries=args.replay_max_entries,
         replay_uploads_per_address=args.replay_uploads_per_address,
         replay_readers=max(1, args.replay_readers),
+        rated_window=RatedWindow(every_s=max(0.1, args.rated_widen_every)),
+        accounts=AccountSettings(
+            session_days=max(1 / 24, args.session_days),
+            hash_threads=max(1, args.password_threads),
+            rating_delay=max(0.0, args.rating_delay),
+            rated_sweep_every=max(0.1, args.rated_sweep_every),
+            rated_grace=args.rated_grace,
+        ),
     )
     if args.redis_cluster:
         from server.storage.redisconn import cluster_url

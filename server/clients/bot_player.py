@@ -106,14 +106,14 @@ class BotPlayer:
                 closing = next((m for m in reversed(client.inbox) if isinstance(m, Closing)), None)
                 if closing is not None and not closing.reconnect:
                     raise
-                client = await self._reconnect(token, client.seq)
+                client = await self._reconnect(token, client.seq, client.match.duel if client.match else 1)
 
-    async def _reconnect(self, token: str, last_seq: int) -> DuelClient:
+    async def _reconnect(self, token: str, last_seq: int, duel: int = 1) -> DuelClient:
         for attempt in range(RECONNECT_TRIES):
             await asyncio.sleep(min(5.0, 0.2 * 2**attempt))
             with contextlib.suppress(OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
                 client = await DuelClient.connect(self.url, self.name, headers=self.headers)
-                await client.send(Reconnect(token=token, last_seq=last_seq))
+                await client.send(Reconnect(token=token, last_seq=last_seq, duel=duel))
                 await _seated(client)
                 return client
         raise ConnectionError(f"could not reconnect to {self.url}")
@@ -121,7 +121,7 @@ class BotPlayer:
     async def _loop(self, client: DuelClient, opponent: int) -> bool:
         """Play until the duel ends (False) or the opponent has been gone ``abandoned_after``
         seconds (True)."""
-        asked_at = -1
+        asked_at: tuple[str, int] = ("", -1)
         loop = asyncio.get_running_loop()
         gone_since: float | None = None
         observe = getattr(self.policy, "observe", None)
@@ -137,6 +137,8 @@ class BotPlayer:
                 return False
             if client.closed:
                 raise EOFError("connection closed")
+            if client.between_duels:
+                await client.keep_deck()  # a bot sides nothing, and goes first when it chooses
             wait = 5.0
             if self.abandoned_after is not None:
                 if client.presence is None or client.presence[opponent]:
@@ -146,11 +148,11 @@ class BotPlayer:
                     wait = gone_since + self.abandoned_after - loop.time()
                     if wait <= 0:
                         return True
-            if client.legal and client.view is not None and asked_at != client.seq:
-                asked_at = client.seq
+            if client.legal and client.view is not None and asked_at != client.position:
+                asked_at = client.position
                 if self.think_s:
                     await asyncio.sleep(self.think_s * (0.5 + self.rnd.random()))
-                    if client.seq != asked_at:
+                    if client.position != asked_at:
                         continue  # the duel moved on while we thought
                 action = self.policy(client.view, client.legal, self.rnd)
                 try:
@@ -158,12 +160,12 @@ class BotPlayer:
                 except ClientError as exc:
                     if exc.error.code == "server/unavailable":
                         await asyncio.sleep(0.5)
-                        asked_at = -1
+                        asked_at = ("", -1)
                         continue
                     raise
                 self.actions += 1
                 if isinstance(reply, Rejected):
-                    asked_at = -1  # stale: decide again on the next update
+                    asked_at = ("", -1)  # stale: decide again on the next update
                 continue
             client.changed.clear()
             with contextlib.suppress(TimeoutError):

@@ -22,12 +22,17 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     Accepted,
     Act,
+    ChooseFirst,
     ClientMessage,
+    ConcedeDuel,
     Error,
     Hello,
+    MatchState,
     Presence,
     Rejected,
+    Seated,
     ServerMessage,
+    SideDeck,
     Update,
     Welcome,
 )
@@ -71,6 +76,10 @@ class DuelClient:
     legal: list[dict[str, Any]] = field(default_factory=list)
     state_hash: str = ""
     presence: list[bool] | None = None  # whether each seat has a live connection, as last told
+    seat: int | None = None  # the seat taken (``seated``)
+    match: MatchState | None = None  # a match of several duels, as last told (``match_state``)
+    _kept_for: int = 0  # the duel whose break ``keep_deck`` answered
+    _chose_for: int = 0  # the duel whose first player this seat chose
     inbox: list[ServerMessage] = field(default_factory=list)
     frames: list[bytes] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -108,6 +117,13 @@ class DuelClient:
                 self.inbox.append(msg)
                 if isinstance(msg, Accepted) and msg.seq > self.seq:
                     self.legal = []  # our view is older than our own entry: wait for its update
+                if isinstance(msg, MatchState):
+                    before = self.match.duel_id if self.match is not None else msg.match_id
+                    if before != msg.duel_id:
+                        self.seq, self.view, self.pending, self.legal = 0, None, None, []  # another duel's log
+                    self.match = msg
+                elif isinstance(msg, Seated):
+                    self.seat = msg.seat
                 if isinstance(msg, Update):
                     self.seq = msg.seq
                     self.state_hash = msg.state_hash
@@ -154,6 +170,11 @@ class DuelClient:
                 self._queue.put_nowait(None)
                 return
 
+    @property
+    def position(self) -> tuple[str, int]:
+        """Where the client is: the duel (its id; "" for a match of one) and the seq in it."""
+        return ("" if self.match is None else self.match.duel_id, self.seq)
+
     def next_action_id(self) -> str:
         """Unique per seat even across reconnects: a random part per connection, then a count."""
         return f"{self.name}-{self._prefix}-{next(self._ids)}"
@@ -184,8 +205,55 @@ class DuelClient:
         return bool(self.legal)
 
     @property
-    def finished(self) -> bool:
+    def duel_over(self) -> bool:
+        """The duel watched is over (a match of several may go on)."""
         return self.view is not None and self.pending is None and self.view.get("winner") is not None
+
+    @property
+    def finished(self) -> bool:
+        """The match is over: its only duel, or the last of several (``match_state``)."""
+        if self.match is not None and self.match.best_of > 1:
+            return self.match.phase == "finished"
+        return self.duel_over
+
+    @property
+    def between_duels(self) -> bool:
+        return self.match is not None and self.match.phase == "siding"
+
+    async def keep_deck(self) -> bool:
+        """Between two duels: done siding with the deck as it is, and, if this seat chooses, go
+        first (what the bots do). True if anything was sent."""
+        m = self.match
+        if m is None or m.phase != "siding" or self.seat is None or self._kept_for == m.duel:
+            return False
+        self._kept_for = m.duel
+        sent = False
+        if not m.ready[self.seat] and m.deck is not None:
+            await self.send(SideDeck(deck=list(m.deck), side=list(m.side or [])))
+            sent = True
+        if m.chooser == self.seat and m.first is None and self._chose_for != m.duel:
+            await self.choose_first(True)
+            sent = True
+        return sent
+
+    async def choose_first(self, go_first: bool) -> None:
+        """Between two duels, as the seat that chooses: go first or second in the next one."""
+        if self.match is not None:
+            self._chose_for = self.match.duel
+        await self.send(ChooseFirst(go_first=go_first))
+
+    async def concede_duel(self, timeout: float = 10.0) -> Accepted | Rejected:
+        """Give up the current duel only (the match goes on if it is not decided)."""
+        cid = self.next_action_id()
+        await self.send(ConcedeDuel(client_action_id=cid))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            msg = await self.recv(max(0.01, deadline - loop.time()))
+            if isinstance(msg, Accepted | Rejected) and msg.client_action_id == cid:
+                return msg
+            if isinstance(msg, Error):
+                raise ClientError(msg)
 
     async def close(self) -> None:
         await self.ws.close()

@@ -165,9 +165,10 @@ async def history(
     since_ms: int | None = None,
     result: str | None = None,
     limit: int = 50,
+    account_id: str | None = None,
 ) -> list[HistoryRow]:
-    """Finished matches, newest first, filtered by a player's name, a start time, and the
-    result (``A`` or ``B`` won, or ``draw``)."""
+    """Finished matches, newest first, filtered by a player's name, a start time, the
+    result (``A`` or ``B`` won, or ``draw``), and an account that sat in it (server.accounts)."""
     directory = MatchDirectory(client)
     out: list[HistoryRow] = []
     cursor: tuple[int, str] | None = None
@@ -181,6 +182,8 @@ async def history(
             if since_ms is not None and finished < since_ms:
                 return out
             if player is not None and player not in info.names:
+                continue
+            if account_id is not None and account_id not in info.accounts:
                 continue
             winner = r.get("winner")
             if result is not None and {"A": 0, "B": 1, "draw": "draw"}.get(result) != winner:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server import rules
-from server.storage.entry import EXTRA_KEY, FORMAT_KEY, LogEntry
+from server.storage.entry import EXTRA_KEY, FORMAT_KEY, LogEntry, first_of
 
 SEAT_NAMES = ("A", "B")
 
@@ -148,6 +148,7 @@ def verify_log(entries: list[LogEntry], *, hashes: bool = True) -> tuple[Diverge
                     (list(decks[0]), list(decks[1])),
                     None if extra is None else (list(extra[0]), list(extra[1])),
                     action.get(FORMAT_KEY),
+                    first_of(action),
                 )
             else:
                 if entry.seat is None:

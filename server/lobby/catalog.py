@@ -1,7 +1,8 @@
 """The card catalogue a client can ask for (``get_cards``): every card's facts and text (and the
 text each format plays where it differs), the demo decks of every format (whether the engine
-plays every card of each), and the formats, with a version that changes whenever any of it does
-(clients cache by it)."""
+plays every card of each), and the formats (with their card pools and Forbidden/Limited lists,
+so that a deck editor checks a deck as the server will), with a version that changes whenever
+any of it does (clients cache by it)."""
 
 from __future__ import annotations
 
@@ -77,9 +78,17 @@ def format_entry(f: rules.Format, playable: set[int]) -> dict[str, Any]:
             "extra_name": d.extra_name,
             "side_max": d.side_max,
             "side_full_or_empty": d.side_full_or_empty,
+            "side_extra": d.side_extra,
         },
+        "best_of": f.best_of,
         "pool": len(f.pool),
         "supported": sum(1 for c in f.pool if c in playable),
+        # what a deck editor needs to check a deck as the server will (engine.deckcheck)
+        "cards": sorted(f.pool),
+        "copies": d.copies,
+        "list": f.banlist.title,
+        "limits": [[code, n] for code, n in sorted(f.banlist.limits.items()) if code in rules.CARDS],
+        "aliases": [[alt, code] for alt, code in sorted(f.banlist.aliases.items())],
     }
 
 

@@ -34,7 +34,7 @@ import structlog
 from server.match.directory import WAITING, MatchDirectory
 from server.match.matches import MatchService
 from server.runtime.metrics import Metrics
-from server.storage.redisconn import REDIS_DOWN
+from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
 
 log = structlog.get_logger("duel.expiry")
 
@@ -78,8 +78,10 @@ class WaitingExpiry:
             except asyncio.CancelledError:
                 raise
             except REDIS_DOWN:
+                raise_if_cancelled()
                 log.warning("expiry_redis_unavailable")
             except Exception:
+                raise_if_cancelled()
                 log.exception("expiry_sweep_failed")
 
     async def sweep(self) -> list[str]:

@@ -1,13 +1,13 @@
 """The quick-match queue: pairing that no lost reply or crash can break.
 
-All keys share the ``{lobby}`` hash tag (one slot on Redis Cluster). One
-script pairs a player: it pops the oldest waiting player who is still
-connected (a waiting player's server refreshes ``quick:alive`` every few
-seconds; a player whose entry lapsed, or who left, is dropped, never paired)
-and records the pairing (``quick:joiner``) and the request's outcome
-(``quick:req:<request id>``) in the same step, or, with nobody to pair with,
-queues the player. Whatever happens after that step, the pairing is on
-record:
+All keys share the ``{lobby}`` hash tag (one slot on Redis Cluster). Each format has its own
+queue (``queue_key``): a player is paired only with a player of the same format, and the match
+is played under it (the waiting player's record names it). One script pairs a player: it pops
+the oldest waiting player of its queue who is still connected (a waiting player's server
+refreshes ``quick:alive`` every few seconds; a player whose entry lapsed, or who left, is
+dropped, never paired) and records the pairing (``quick:joiner``) and the request's outcome
+(``quick:req:<request id>``) in the same step, or, with nobody to pair with, queues the player.
+Whatever happens after that step, the pairing is on record:
 
 * a retry of the same request (the reply was lost, the server crashed) gets
   the same outcome back and finishes it: both steps after the script (create
@@ -23,13 +23,14 @@ The waiting player's match is created from what it put on record
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgpack
 import redis.asyncio as aioredis
 
 from protocol.codec import pack
+from server.rules import DEFAULT_FORMAT
 from server.storage import keys
 
 ALIVE_MS = 15_000
@@ -94,6 +95,12 @@ return queued
 """
 
 
+def queue_key(fmt: str) -> str:
+    """The queue of the players of format ``fmt``, oldest first. The default format's is the
+    queue's first name (players queued by a server older than formats are still paired)."""
+    return keys.QUICK_QUEUE if fmt == DEFAULT_FORMAT else f"{keys.QUICK_QUEUE}:format:{fmt}"
+
+
 def _now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -109,16 +116,36 @@ class Entrant:
     request_id: str
     deck: list[int]
     name: str
+    format: str = DEFAULT_FORMAT
+    """The format the player asked for (its match is played under it)."""
+    account: str = ""
+    """The account it is logged in as ("": a guest); a rated quick match's seats are its accounts'."""
+    rated: bool = False
+    """A rated quick match (server.lobby.rated_queue): its match is created rated."""
+    side: list[int] = field(default_factory=list)
+    """Its Side Deck (the format's match may be of several duels: server.match.series)."""
 
     def pack(self) -> bytes:
-        return pack({"request_id": self.request_id, "deck": self.deck, "name": self.name})
+        record: dict[str, Any] = {"request_id": self.request_id, "deck": self.deck, "name": self.name}
+        record["format"] = self.format
+        if self.account:
+            record["account"] = self.account
+        if self.rated:
+            record["rated"] = True
+        if self.side:
+            record["side"] = self.side
+        return pack(record)
 
     @classmethod
     def unpack(cls, blob: object) -> Entrant | None:
         if not isinstance(blob, bytes) or not blob:
             return None
         raw: Any = msgpack.unpackb(blob)
-        return cls(str(raw["request_id"]), [int(x) for x in raw["deck"]], str(raw.get("name", "")))
+        fmt = str(raw.get("format", DEFAULT_FORMAT))  # a record of a server older than formats: the default
+        deck = [int(x) for x in raw["deck"]]
+        account, rated = str(raw.get("account", "")), bool(raw.get("rated", False))
+        side = [int(x) for x in raw.get("side", [])]
+        return cls(str(raw["request_id"]), deck, str(raw.get("name", "")), fmt, account, rated, side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,11 +167,11 @@ class QuickQueue:
         self._requeue = client.register_script(REQUEUE_LUA)
 
     async def pair(self, me: Entrant, own_match_id: str) -> Pairing:
-        """Pair ``me`` with the oldest connected waiting player, or queue ``me`` as
+        """Pair ``me`` with the oldest connected waiting player of its format, or queue ``me`` as
         ``own_match_id``. The same request always gets the same answer."""
         reply = await self._pair(
             keys=[
-                keys.QUICK_QUEUE,
+                queue_key(me.format),
                 keys.QUICK_ALIVE,
                 keys.quick_request_key(me.request_id),
                 keys.QUICK_WAITER,
@@ -164,21 +191,23 @@ class QuickQueue:
             return Pairing("join", match_id, Entrant.unpack(reply[1]))
         return Pairing("wait", match_id)
 
-    async def still_waiting(self, match_id: str) -> bool:
-        """The waiting player is still connected; False once it is no longer queued."""
-        return bool(await self._alive(keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE], args=[match_id, _now_ms() + ALIVE_MS]))
+    async def still_waiting(self, match_id: str, fmt: str = DEFAULT_FORMAT) -> bool:
+        """The waiting player (in the queue of ``fmt``) is still connected; False once it is no
+        longer queued."""
+        return bool(await self._alive(keys=[queue_key(fmt), keys.QUICK_ALIVE], args=[match_id, _now_ms() + ALIVE_MS]))
 
     async def requeue(self, me: Entrant, match_id: str) -> None:
         """Queue a waiting player again whose entry lapsed (its server went quiet too long)."""
         now = _now_ms()
         await self._requeue(
-            keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE, keys.QUICK_WAITER],
+            keys=[queue_key(me.format), keys.QUICK_ALIVE, keys.QUICK_WAITER],
             args=[match_id, now, now + ALIVE_MS, me.pack()],
         )
 
-    async def leave(self, match_id: str) -> bool:
-        """The waiting player left before anyone was paired with it; True if it was queued."""
-        return bool(await self._leave(keys=[keys.QUICK_QUEUE, keys.QUICK_ALIVE, keys.QUICK_WAITER], args=[match_id]))
+    async def leave(self, match_id: str, fmt: str = DEFAULT_FORMAT) -> bool:
+        """The waiting player (in the queue of ``fmt``) left before anyone was paired with it;
+        True if it was queued."""
+        return bool(await self._leave(keys=[queue_key(fmt), keys.QUICK_ALIVE, keys.QUICK_WAITER], args=[match_id]))
 
     async def joiner(self, match_id: str) -> Entrant | None:
         """The player paired with ``match_id``'s waiting player, if any."""
@@ -192,6 +221,7 @@ class QuickQueue:
         await self._redis.hdel(keys.QUICK_JOINER, match_id)
         await self._redis.hdel(keys.QUICK_WAITER, match_id)
 
-    async def waiting(self) -> int:
-        n: int = await self._redis.zcard(keys.QUICK_QUEUE)
+    async def waiting(self, fmt: str = DEFAULT_FORMAT) -> int:
+        """How many players wait in the queue of ``fmt``."""
+        n: int = await self._redis.zcard(queue_key(fmt))
         return n

@@ -42,16 +42,24 @@ this wait ends."""
 class ClockSettings:
     base_ms: int
     increment_ms: int = 0
+    # what each seat has at the duel's start, when not ``base_ms``: a later duel of a match whose
+    # clocks run over the whole match (server.match.series) starts where the last one ended
+    left: tuple[int, int] | None = None
 
-    def to_action(self) -> dict[str, int]:
-        return {"base_ms": self.base_ms, "increment_ms": self.increment_ms}
+    def to_action(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"base_ms": self.base_ms, "increment_ms": self.increment_ms}
+        if self.left is not None:
+            out["left_ms"] = [self.left[0], self.left[1]]
+        return out
 
     @classmethod
     def from_genesis(cls, action: dict[str, Any]) -> ClockSettings | None:
         raw = action.get("clock")
         if not isinstance(raw, dict):
             return None
-        return cls(int(raw["base_ms"]), int(raw.get("increment_ms", 0)))
+        left = raw.get("left_ms")
+        kept = (int(left[0]), int(left[1])) if isinstance(left, list) and len(left) == 2 else None
+        return cls(int(raw["base_ms"]), int(raw.get("increment_ms", 0)), kept)
 
 
 @dataclass(slots=True)
@@ -61,6 +69,8 @@ class Clock:
 
     @classmethod
     def start(cls, settings: ClockSettings) -> Clock:
+        if settings.left is not None:
+            return cls(settings, list(settings.left))
         return cls(settings, [settings.base_ms, settings.base_ms])
 
     def charge(self, seat: int, spent_ms: int) -> None:

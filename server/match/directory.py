@@ -4,7 +4,8 @@ Per match (same hash tag as the log): ``match:{id}:meta``, a hash with
 ``status`` (waiting | live | finished), ``created_ms``, ``spectators``
 (1/0), ``spectator_delay`` (entries), ``quick`` (1/0), ``opponent`` (``bot``
 or empty), ``format`` (the match's format; absent in matches made before formats: ``current``),
-the decks (msgpack), the players' display names, the request id
+``rated`` (1: a rated match, server.accounts) and the account that took each seat logged in
+(``acct0``/``acct1``; absent: a guest), the decks (msgpack), the players' display names, the request id
 that took each seat (``req0``/``req1``), the connection holding each seat
 now (``conn0``/``conn1``) and, while the match waits, when a seat's connection
 let go of it (``left0``/``left1``: server.lobby.expiry).  The log stays the only truth about the duel; the
@@ -51,7 +52,8 @@ return 'OK'
 
 JOIN_LUA = """
 -- KEYS[1] meta; ARGV[1] request id, ARGV[2] deck (msgpack), ARGV[3] display name, ARGV[4] bell
--- channel (a 'presence' bell: watchers learn the joiner's name before the duel's first entry)
+-- channel (a 'presence' bell: watchers learn the joiner's name before the duel's first entry),
+-- ARGV[5] the joiner's account ('': a guest), ARGV[6] its Side Deck (msgpack)
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'NOTFOUND' end
 local taken = redis.call('HGET', KEYS[1], 'req1')
 if taken then
@@ -59,7 +61,8 @@ if taken then
   return 'FULL'
 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 'FULL' end
-redis.call('HSET', KEYS[1], 'req1', ARGV[1], 'seat1', '1', 'deck1', ARGV[2], 'name1', ARGV[3])
+redis.call('HSET', KEYS[1], 'req1', ARGV[1], 'seat1', '1', 'deck1', ARGV[2], 'name1', ARGV[3], 'side1', ARGV[6])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'acct1', ARGV[5]) end
 redis.call('PUBLISH', ARGV[4], 'presence')
 return 'OK'
 """
@@ -163,6 +166,22 @@ class MatchInfo:
     holders: tuple[str, str] = ("", "")  # connection ids holding the seats ("": nobody)
     format: str = "current"  # the match's format (docs/formats.md)
     result: dict[str, Any] | None = None  # finished: {winner, reason, length, turns, finished_ms}
+    rated: bool = False  # a rated match (server.accounts): both seats taken by accounts
+    accounts: tuple[str, str] = ("", "")  # the account that took each seat ("": a guest)
+    # a match of several duels (server.match.series): its duels, the Side Decks, how long siding
+    # lasts, whether clocks run per duel or over the match; a duel N > 1 names its match (``parent``)
+    best_of: int = 1
+    sides: tuple[list[int], list[int]] = ([], [])
+    side_ms: int = 180_000
+    clock_scope: str = "duel"
+    parent: str = ""
+    duel: int = 1
+    match_result: dict[str, Any] | None = None  # a match of several, over: {score, winner, reason}
+
+    @property
+    def match_id_of_series(self) -> str:
+        """The match this duel belongs to (itself, for a match's first or only duel)."""
+        return self.parent or self.match_id
 
     def public(self, seq: int) -> dict[str, Any]:
         """The lobby row; ``seq`` is the log's length, shown as far as a
@@ -177,8 +196,16 @@ class MatchInfo:
             "players": list(self.names),
             "format": self.format,
         }
+        if self.rated:
+            row["rated"] = True
         if self.result is not None:
             row.update(self.result)
+        if self.best_of > 1:
+            row["best_of"] = self.best_of
+            row["duel"] = self.duel
+            row["series"] = self.match_id_of_series
+            if self.match_result is not None:
+                row["match_result"] = self.match_result
         return row
 
 
@@ -193,6 +220,13 @@ def _result(f: dict[str, Any]) -> dict[str, Any] | None:
         "turns": int(f.get("turns", b"0")),
         "finished_ms": int(f["finished_ms"]),
     }
+
+
+def _match_result(blob: object) -> dict[str, Any] | None:
+    if not isinstance(blob, bytes):
+        return None
+    raw = msgpack.unpackb(blob, raw=False)
+    return raw if isinstance(raw, dict) else None
 
 
 def _clock(blob: object) -> ClockSettings | None:
@@ -241,6 +275,9 @@ class MatchDirectory:
         opponent: str = "",
         created_ms: int | None = None,
         fmt: str = "current",
+        rated: bool = False,
+        account: str = "",
+        series: dict[str, Any] | None = None,
     ) -> CreateOutcome:
         """Create the match with seat 0 taken by ``request_id``: ``ok``; ``mine`` when this
         request created it before (a retry); ``taken`` when the id belongs to another match."""
@@ -257,6 +294,12 @@ class MatchDirectory:
             "clock": pack(None if clock is None else clock.to_action()),
             "format": fmt,
         }
+        if rated:
+            fields["rated"] = 1
+        if account:
+            fields["acct0"] = account
+        if series is not None:  # a match of several duels: best_of, side0, side_ms, clock_scope, parent, duel
+            fields.update({k: pack(v) if isinstance(v, list) else v for k, v in series.items()})
         args: list[Any] = [request_id]
         for k, v in fields.items():
             args.extend((k, v))
@@ -266,14 +309,21 @@ class MatchDirectory:
             await self._cmd("ZADD", keys.LOBBY_WAITING, "NX", now, match_id)
         return "ok" if reply == "OK" else "mine" if reply == "MINE" else "taken"
 
-    async def join(self, match_id: str, request_id: str, deck1: list[int], name: str = "") -> JoinOutcome:
-        """Take seat 1 for ``request_id``: ``ok``, ``mine`` (taken by this request before),
-        ``full`` (someone else has it, or the match is not waiting), ``notfound``."""
-        reply = _text(
-            await self._join(
-                keys=[keys.meta_key(match_id)], args=[request_id, pack(deck1), name, keys.bell_channel(match_id)]
-            )
-        )
+    async def join(
+        self,
+        match_id: str,
+        request_id: str,
+        deck1: list[int],
+        name: str = "",
+        account: str = "",
+        side1: list[int] | None = None,
+    ) -> JoinOutcome:
+        """Take seat 1 for ``request_id`` (as ``account``, if logged in; ``side1``: its Side Deck):
+        ``ok``, ``mine`` (taken by this request before), ``full`` (someone else has it, or the
+        match is not waiting), ``notfound``."""
+        bell = keys.bell_channel(match_id)
+        args = [request_id, pack(deck1), name, bell, account, pack(side1 or [])]
+        reply = _text(await self._join(keys=[keys.meta_key(match_id)], args=args))
         return {"OK": "ok", "MINE": "mine", "FULL": "full"}.get(reply, "notfound")  # type: ignore[return-value]
 
     async def get(self, match_id: str) -> MatchInfo | None:
@@ -305,6 +355,15 @@ class MatchDirectory:
             holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
             result=_result(f),
             format=_text(f.get("format", b"current")),
+            rated=f.get("rated", b"0") == b"1",
+            accounts=(_text(f.get("acct0", b"")), _text(f.get("acct1", b""))),
+            best_of=int(f.get("best_of", b"1")),
+            sides=(deck("side0") or [], deck("side1") or []),
+            side_ms=int(f.get("side_ms", b"180000")),
+            clock_scope=_text(f.get("clock_scope", b"duel")),
+            parent=_text(f.get("parent", b"")),
+            duel=int(f.get("duel", b"1")),
+            match_result=_match_result(f.get("match_result")),
         )
 
     async def status(self, match_id: str) -> str | None:
@@ -314,6 +373,10 @@ class MatchDirectory:
 
     async def set_status(self, match_id: str, status: str) -> None:
         await self._cmd("HSET", keys.meta_key(match_id), "status", status)
+
+    async def set_match_result(self, match_id: str, result: dict[str, Any]) -> None:
+        """A match of several duels is over: its result on its first duel's meta (its lobby row)."""
+        await self._cmd("HSET", keys.meta_key(match_id), "match_result", pack(result))
 
     async def finish(
         self,

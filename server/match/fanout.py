@@ -37,7 +37,9 @@ connection takes a seat (the process holding an older connection for that
 seat closes it: one live connection per seat) and ``presence`` when one lets
 go; both make the processes holding the match re-read who is connected; and
 ``expired`` when a waiting match nobody joined expired (server.lobby.expiry: the process
-holding its creator's connection tells it and closes it).
+holding its creator's connection tells it and closes it); and ``match`` when a match of several
+duels whose duel it is moved on (server.match.matchplay: the connections watching that duel are
+told, and follow it to the next duel: server.process.matchdesk).
 Each process also keeps a heartbeat in ``duel:processes`` (a sorted set by
 time); a seat held by a process whose heartbeat stopped counts as
 disconnected, so a crash shows as a disconnection.
@@ -67,6 +69,8 @@ class SeatEvents(Protocol):
     def seat_taken(self, match_id: str, seat: int, conn: str) -> Awaitable[None] | None: ...
 
     def match_expired(self, match_id: str) -> Awaitable[None] | None: ...
+
+    def match_news(self, match_id: str) -> Awaitable[None] | None: ...
 
 
 SYNC_CONCURRENCY = 16
@@ -289,6 +293,10 @@ class FanOut:
             closing = self._seats.match_expired(match_id) if self._seats is not None else None
             if closing is not None:
                 self._spawn(closing)
+        elif text == "match":  # a match of several duels moved on (server.match.matchplay)
+            following = self._seats.match_news(match_id) if self._seats is not None else None
+            if following is not None:
+                self._spawn(following)
         else:
             self._schedule(match_id, _seq(data))
 

@@ -46,7 +46,7 @@ from server.match.directory import FINISHED, LIVE, MatchDirectory
 from server.match.live import SPECTATOR_DELAY_KEY, Checkpoint, LiveMatch, Send, Watcher, now_ms, spectator_delay_of
 from server.match.loopclock import LoopClock
 from server.runtime.metrics import Metrics
-from server.storage.entry import EXTRA_KEY, FORMAT_KEY, PLAYERS_KEY, LogEntry
+from server.storage.entry import EXTRA_KEY, FIRST_KEY, FORMAT_KEY, MATCH_KEY, PLAYERS_KEY, LogEntry
 from server.storage.redisconn import REDIS_DOWN, StoreFailure, store_failure
 from server.storage.store import RedisEventStore, action_key, fingerprint
 from server.storage.storehealth import StoreHealth
@@ -101,6 +101,8 @@ class MatchService:
         self.sealer = sealer
         # told when this process starts and stops holding a match (server.match.fanout: its bell)
         self.holding: Callable[[str, bool], None] = _ignore_holding
+        # told of every match whose end this process records (server.accounts: rated matches)
+        self.ended: Callable[[str], None] = _ignore_end
         self._live: dict[str, LiveMatch] = {}
 
     # ------------------------------------------------------------------ loading
@@ -300,6 +302,7 @@ class MatchService:
         )
         if first and self.sealer is not None:
             self.sealer.add(lm.match_id)  # its log is sealed a little later
+        self.ended(lm.match_id)
 
     # ------------------------------------------------------------------ start
 
@@ -311,14 +314,20 @@ class MatchService:
         spectator_delay: int = 0,
         players: tuple[str, str] | None = None,
         fmt: str = rules.DEFAULT_FORMAT,
-    ) -> None:
+        *,
+        first: int | None = 0,
+        match: dict[str, Any] | None = None,
+    ) -> bool:
         """Append the genesis entry (seq 1) once both seats are taken.  The
         match's options (clock, spectator delay, its format) are part of it, so that every
         process (and a replay) reads them from the log, and so are the players'
         display names: the history an imported replay file adds takes them from
         the log (server.history.archive). A seat's deck is one list: its Extra Deck monsters
-        go to its Extra Deck (recorded apart, ``extra``, when a seat has one)."""
+        go to its Extra Deck (recorded apart, ``extra``, when a seat has one). ``first``: the seat
+        that goes first (None: a coin toss from the seed, the first duel of a match of several);
+        ``match``: the match of several duels it is a duel of (recorded, ``MATCH_KEY``)."""
         seed = secrets.randbits(63)
+        first = (seed >> 31) & 1 if first is None else first
         mains, extras = rules.split_decks(decks)
         extra = extras if extras[0] or extras[1] else None
         action: dict[str, Any] = {"do": "start", "seed": seed, "decks": [mains[0], mains[1]]}
@@ -332,7 +341,11 @@ class MatchService:
             action["clock"] = clock.to_action()
         if spectator_delay > 0:
             action[SPECTATOR_DELAY_KEY] = spectator_delay
-        await self.genesis(match_id, action, lambda: rules.genesis(seed, mains, extra, fmt))
+        if first:
+            action[FIRST_KEY] = first
+        if match is not None:
+            action[MATCH_KEY] = match
+        return await self.genesis(match_id, action, lambda: rules.genesis(seed, mains, extra, fmt, first))
 
     async def genesis(self, match_id: str, action: dict[str, Any], make_facts: Callable[[], list[rules.Fact]]) -> bool:
         """Append entry 1 (``action`` by the server, with the facts
@@ -662,6 +675,42 @@ class MatchService:
             log.warning("timeout_not_stored", match_id=match_id, seq=seq, why=failure.health)
             self.store_failed(failure)  # armed again once Redis serves
 
+    async def forfeit(self, match_id: str, seat: int, action_id: str) -> bool:
+        """Concede for ``seat``, whose player left (server.accounts.rated: a rated match's seat
+        gone past its grace), as a clock timeout is appended (``_timeout``): by the server, under
+        ``action_id``, so that of several processes one appends it. True if this call did."""
+        lm = await self.get(match_id)
+        try:
+            async with lm.lock:
+                await self._sync(lm)
+                if not lm.started or lm.finished or lm.state is None:
+                    return False
+                action: rules.WireAction = {"do": "concede"}
+                decided = self._decide(lm, seat, action)
+                if isinstance(decided, Refusal):
+                    log.error("forfeit_refused", match_id=match_id, seat=seat, code=decided.code)
+                    return False
+                facts, new_state = decided
+                result = await self._append(lm, seat, action, facts, new_state, action_id, 0)
+                if result is not None and not result[1]:
+                    log.info("seat_forfeited", match_id=match_id, seq=result[0].seq, seat=seat)
+                    await self._after(lm)
+                    return True
+                await self._fan_out_followed(lm)
+                return False
+        finally:
+            if not lm.watchers:
+                self._drop(match_id, lm)
+
+    def _drop(self, match_id: str, lm: LiveMatch) -> None:
+        """Forget a match nobody here watches (``detach``'s end)."""
+        if self._live.get(match_id) is lm and not lm.watchers and not lm.lock.locked():
+            if lm.timer is not None:
+                lm.timer.cancel()
+            del self._live[match_id]
+            self.metrics.set("duel_matches_live", len(self._live))
+            self.holding(match_id, False)
+
     # ------------------------------------------------------------------ watchers
 
     async def attach(
@@ -787,6 +836,10 @@ class MatchService:
 
 def _ignore_holding(match_id: str, held: bool) -> None:
     """``MatchService.holding`` with no fan-out (a process alone, the tools)."""
+
+
+def _ignore_end(match_id: str) -> None:
+    """``MatchService.ended`` with nobody to tell (the tools)."""
 
 
 def _same_id(act: Act, lm: LiveMatch, seq: int, recorded: str) -> Accepted | Rejected:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import socket
 from http import HTTPStatus
@@ -15,22 +16,25 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import rules
+from server import accounts, rules
 from server.history.replays import FileCache, LogCache
 from server.history.uploads import Readers, Refused
 from server.lobby.bot_seats import BotSeats
 from server.lobby.creation_limits import CreationLimits
 from server.lobby.expiry import WaitingExpiry
 from server.lobby.quick import QuickQueue
+from server.lobby.rated_queue import RatedQueue
 from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory
 from server.match.fanout import FanOut
 from server.match.matches import MatchService
+from server.match.matchplay import MatchPlay
 from server.match.sealing import Sealer
 from server.process import webapp
 from server.process.config import ServerConfig
 from server.process.connections import Connections
 from server.process.keepalive import Keepalive
+from server.process.matchdesk import MatchDesk
 from server.process.session import Session, SessionServices
 from server.runtime.limits import AddressLimits, client_address, forwarded_for
 from server.runtime.metrics import Metrics
@@ -59,7 +63,9 @@ class DuelServer:
         self.store = RedisEventStore(self.redis, self.pipe)
         self.directory = MatchDirectory(self.redis, self.pipe)
         self.quick = QuickQueue(self.redis)
-        self.tokens = SeatTokens(secret if secret is not None else load_secret(config.data_dir))
+        self.rated_quick = RatedQueue(self.redis, config.rated_window)
+        secret = secret if secret is not None else load_secret(config.data_dir)
+        self.tokens = SeatTokens(secret)
         self.sealer = (
             None
             if config.seal_after is None
@@ -74,6 +80,15 @@ class DuelServer:
             config.out_queue,
             sealer=self.sealer,
         )
+        # accounts, session tokens and the rated ladder (server.accounts; it hears of each end)
+        self.accounts = accounts.build(
+            self.redis, self.directory, self.store, self.service, self.metrics, secret, config.accounts
+        )
+        # matches of several duels (server.match.matchplay): it hears of each duel's end first, and
+        # tells the rated matches of a whole match's end
+        self.play = MatchPlay(self.redis, self.directory, self.service, self.store, self.metrics, self.pipe)
+        self.play.rated_ended = self.service.ended
+        self.service.ended = self.play.ended
         self.connections = Connections()
         self.fanout = FanOut(
             redisconn.connect(redis_url, 8),
@@ -135,6 +150,7 @@ class DuelServer:
             directory=self.directory,
             service=self.service,
             quick=self.quick,
+            rated_quick=self.rated_quick,
             tokens=self.tokens,
             creations=self.creations,
             addresses=self.addresses,
@@ -142,6 +158,8 @@ class DuelServer:
             replay_logs=self.replay_logs,
             bots=self.bot_seats,
             connections=self.connections,
+            accounts=self.accounts.desk,
+            matches=MatchDesk(self.play),
         )
         self._server: Server | None = None
         self.draining = False
@@ -180,6 +198,7 @@ class DuelServer:
         if self.sealer is not None:
             self.bots.add(asyncio.create_task(self.sealer.run(), name="sealer"))
         self.bots.add(asyncio.create_task(self.expiry.run(), name="expiry"))
+        self.bots.add(asyncio.create_task(self.accounts.rated.run(), name="rated"))
         self._server = await serve(
             self._handle,
             cfg.host,
@@ -266,6 +285,8 @@ class DuelServer:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
+        if path.startswith("/matches/") and path.endswith(".json"):
+            return await self._match_record(path[len("/matches/") : -len(".json")])
         if "upgrade" in request.headers.get("Connection", "").lower() and not self.bot_seats.owns(request.headers):
             address = client_address(
                 connection.remote_address, forwarded_for(request.headers), self.config.trusted_proxies
@@ -291,7 +312,7 @@ class DuelServer:
             return _text(HTTPStatus.NOT_FOUND, "no such match\n")
         try:
             info = await self.directory.get(match_id)
-            if info is None or info.status != FINISHED or not info.spectators:
+            if info is None or info.status != FINISHED or not info.spectators or not await self.play.over(info):
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
             data = self.downloads.get(match_id)
             if data is None:
@@ -314,6 +335,21 @@ class DuelServer:
         )
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
 
+    async def _match_record(self, match_id: str) -> Response:
+        """``GET /matches/<match id>.json``: a finished match of several duels' record, listing its
+        duels' replay files (docs/replay-format.md), for matches that allow spectators."""
+        if not keys.MATCH_ID_RE.fullmatch(match_id):
+            return _text(HTTPStatus.NOT_FOUND, "no such match\n")
+        try:
+            info = await self.directory.get(match_id)
+            rec = None if info is None or not info.spectators else await self.play.record(info.match_id_of_series)
+        except REDIS_DOWN:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        if rec is None or rec.phase != "finished":
+            return _text(HTTPStatus.NOT_FOUND, "no finished match of several duels with that id, public\n")
+        body = json.dumps(self.play.record_json(rec), indent=1) + "\n"
+        return _text(HTTPStatus.OK, body, "application/json")
+
     async def stop(self) -> None:
         """Drain: refuse new connections, let in-flight actions finish, tell
         every client to reconnect (close 1012), then release Redis."""
@@ -327,8 +363,15 @@ class DuelServer:
                     async with asyncio.timeout(self.config.drain_timeout):
                         await lm.lock.acquire()
                         lm.lock.release()
-        for task in list(self.bots):
+        background = list(self.bots)
+        for task in background:
             task.cancel()
+        self.accounts.rated.stop()
+        self.play.stop()
+        if background:
+            # ended before Redis is released: a task cancelled in the middle of a Redis command
+            # and left to end after the connections close could hang the loop's shutdown
+            await asyncio.wait(background, timeout=self.config.drain_timeout)
         sessions = list(self.sessions)
         await asyncio.gather(*(s.goodbye("server restarting") for s in sessions), return_exceptions=True)
         if self._server is not None:
@@ -341,6 +384,7 @@ class DuelServer:
         await self.fanout.stop()
         self.service.loop_clock.stop()
         self.readers.close()
+        self.accounts.passwords.close()
         await self.redis.aclose()
         if self.pipe is not None:
             await self.pipe.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from protocol.codec import HARD_MAX_FRAME, MAX_CLIENT_FRAME
+from server.accounts.limits import AccountSettings
 from server.history.replay_limits import DEFAULT_LIMITS, MIB, ReplayLimits
+from server.lobby.rated_queue import RatedWindow
 from server.match.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 from server.runtime.gctune import GcMode
 
@@ -48,6 +50,8 @@ class ServerConfig:
     # once: server.lobby.creation_limits
     address_matches_per_minute: int = 30
     address_waiting_matches: int = 8
+    # rated quick match: the rating gap a pairing accepts, widening with the wait (server.lobby.rated_queue)
+    rated_window: RatedWindow = field(default_factory=RatedWindow)
     keep_matches: int | None = None  # retention: keep the newest N finished matches (None: all)
     keep_days: float | None = None  # retention: delete finished matches older than this (None: never)
     retention_every: float = 3600.0  # seconds between retention passes
@@ -72,6 +76,8 @@ class ServerConfig:
     replay_readers: int = 1
     replay_queue: int = 8
     replay_reader_memory: int = 1024 * MIB  # address space of one reader process (RLIMIT_AS)
+    # accounts, their logins and the rated ladder (server.accounts.limits)
+    accounts: AccountSettings = field(default_factory=AccountSettings)
 
     def replay_limits(self) -> ReplayLimits:
         return ReplayLimits(

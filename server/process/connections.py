@@ -38,6 +38,14 @@ class Connections:
         self.leave_seat(match_id, seat, session)
         return session.taken_over()
 
+    def match_news(self, match_id: str) -> Awaitable[None] | None:
+        """The match of several duels whose duel ``match_id`` is changed (server.match.matchplay): each
+        connection here that watches that duel is told, and follows it (server.process.matchdesk)."""
+        watching = [s for s in self.sessions if s.match_id == match_id and s.series is not None]
+        if not watching:
+            return None
+        return _follow(watching)
+
     def match_expired(self, match_id: str) -> Awaitable[None] | None:
         """A waiting match expired (server.lobby.expiry): its creator's connection here, if any, is
         told and closed."""
@@ -46,6 +54,11 @@ class Connections:
             return None
         self.leave_seat(match_id, 0, session)
         return tell_expired(session)
+
+
+async def _follow(sessions: list[Session]) -> None:
+    for session in sessions:
+        await session.services.matches.follow(session)
 
 
 async def tell_expired(session: Session) -> None:

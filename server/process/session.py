@@ -32,6 +32,9 @@ from protocol import errors as E
 from protocol.codec import decode_client, encode
 from protocol.errors import CloseCode, ProtocolError
 from protocol.messages import (
+    ACCOUNT_REQUESTS,
+    MATCH_REQUESTS,
+    SIDE_MS_DEFAULT,
     SUPPORTED_VERSIONS,
     Act,
     ClientMessage,
@@ -57,29 +60,37 @@ from protocol.messages import (
     UploadReplay,
     Welcome,
 )
+from server.accounts import Refused as AccountRefused
 from server.history import replays
 from server.history.uploads import SessionUploads
 from server.lobby.catalog import catalogue, format_names
 from server.lobby.decks import DeckError, deck_or_demo, format_named
 from server.lobby.quick import REFRESH_S, Entrant
+from server.lobby.siding import check_registered
 from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
-from server.match.directory import FINISHED
+from server.match.directory import FINISHED, MatchInfo
 from server.match.matches import LiveMatch, Watcher
+from server.process import rated_quick
+from server.process.matchdesk import series_fields
+from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
-from server.storage.redisconn import store_failure
+from server.storage.redisconn import raise_if_cancelled, store_failure
 
 if TYPE_CHECKING:
+    from server.accounts import AccountDesk
     from server.history.replays import LogCache
     from server.history.uploads import Readers
     from server.lobby.bot_seats import BotSeats
     from server.lobby.creation_limits import CreationLimits
     from server.lobby.quick import QuickQueue
+    from server.lobby.rated_queue import RatedQueue
     from server.lobby.tokens import SeatTokens
     from server.match.directory import MatchDirectory
     from server.match.matches import MatchService
     from server.process.config import ServerConfig
     from server.process.connections import Connections
+    from server.process.matchdesk import MatchDesk, Place
     from server.runtime.limits import AddressLimits
     from server.runtime.metrics import Metrics
     from server.storage.store import RedisEventStore
@@ -103,6 +114,7 @@ class SessionServices:
     directory: MatchDirectory
     service: MatchService
     quick: QuickQueue
+    rated_quick: RatedQueue
     tokens: SeatTokens
     creations: CreationLimits
     addresses: AddressLimits
@@ -110,6 +122,8 @@ class SessionServices:
     replay_logs: LogCache
     bots: BotSeats
     connections: Connections
+    accounts: AccountDesk
+    matches: MatchDesk
 
 
 class Session:
@@ -131,8 +145,10 @@ class Session:
         # at saturation, over half of it from here)
         self._loop = asyncio.get_running_loop()
         self.version: int | None = None
-        self.match_id: str | None = None
+        self.match_id: str | None = None  # the duel watched (a match of several: its current one)
         self.watcher: Watcher | None = None
+        self.series: str | None = None  # a match of several duels: its id (server.process.matchdesk)
+        self.following = asyncio.Lock()  # the match's news, one at a time (matchdesk.follow)
         self.bucket = TokenBucket(self.cfg.rate_per_second, self.cfg.rate_burst)
         headers = ws.request.headers if ws.request is not None else None
         self.address = (
@@ -149,11 +165,14 @@ class Session:
         self.dropped = False
         self.conn_id = f"{services.process_id}/{self.id}"
         self._waiting: asyncio.Task[None] | None = None  # a quick-match player waiting to be paired
+        self._quick_format = DEFAULT_FORMAT  # the queue it waits in (quick match pairs within a format)
+        self._quick_rated = False  # ... the format's rated queue (server.process.rated_quick)
         # replay files sent on this connection (server.history.uploads: limits, reader processes)
         self.uploads = SessionUploads(services.readers, self.address, self.send, self.error)
         # a client's heartbeat (``ping`` with ``silence_ms``): a connection silent for this long
         # (seconds) is gone, and is closed (None: only the keepalive's pings judge it)
         self.silence: float | None = None
+        self.login = services.accounts.connection()  # the account it is logged in as (server.accounts)
 
     # ------------------------------------------------------------ output
 
@@ -296,7 +315,7 @@ class Session:
                 lm = self.services.service.cached(self.match_id)
                 if lm is None or not lm.started:
                     with contextlib.suppress(*REDIS_ERRORS):
-                        await self.services.quick.leave(self.match_id)  # a ghost is never paired
+                        await self._leave_queue(self.match_id)
         if self.match_id is not None and self.watcher is not None:
             self.services.service.detach(self.match_id, self.watcher)
             seat = self.watcher.seat
@@ -305,6 +324,17 @@ class Session:
                 with contextlib.suppress(*REDIS_ERRORS):
                     await self.services.directory.release(self.match_id, seat, self.conn_id)
         self.watcher = None
+
+    async def _leave_queue(self, match_id: str) -> None:
+        """This waiting quick-match player's connection closed: a ghost is never paired. Unless
+        another connection took the seat over (``reconnect``): that one waits on."""
+        (holder, _), _names = await self.services.directory.holders(match_id)
+        if holder not in ("", self.conn_id):
+            return
+        if self._quick_rated:
+            await self.services.rated_quick.leave(match_id, self._quick_format)
+        else:
+            await self.services.quick.leave(match_id, self._quick_format)
 
     # ------------------------------------------------------------ input
 
@@ -382,6 +412,8 @@ class Session:
             await self._dispatch(msg)
         except DeckError as exc:
             self.error(E.DECK_INVALID, str(exc))
+        except AccountRefused as exc:
+            self.error(exc.code, exc.reason)
         except ConnectionClosed:
             raise
         except Exception as exc:
@@ -427,6 +459,10 @@ class Session:
             if msg.silence_ms is not None:
                 self.silence = msg.silence_ms / 1000
             self.send(Pong(msg.nonce))
+        elif isinstance(msg, ACCOUNT_REQUESTS):
+            self.send(await self.services.accounts.handle(msg, self.login, self.address))
+        elif isinstance(msg, MATCH_REQUESTS):
+            await self.services.matches.handle(self, msg)
         else:  # Hello
             self.error(E.MESSAGE_UNEXPECTED, "hello was already received")
 
@@ -447,7 +483,34 @@ class Session:
         return True
 
     async def _bind(
-        self, match_id: str, seat: int | None, last_seq: int, greet: Callable[[LiveMatch], None] | None = None
+        self,
+        match_id: str,
+        seat: int | None,
+        last_seq: int,
+        greet: Callable[[LiveMatch], None] | None = None,
+        *,
+        duel: int = 1,
+        info: MatchInfo | None = None,
+    ) -> None:
+        """Bind to ``match_id`` (a match of several duels: to the duel it is at, server.process.matchdesk;
+        ``duel``: the duel ``last_seq`` counts in)."""
+        info = info or await self.services.directory.get(match_id)
+        if info is None:
+            await self._attach(match_id, seat, last_seq, greet)
+            return
+        self.watcher = Watcher(seat, self.send, self.flush)
+        place = await self.services.matches.resolve(info, duel, last_seq)
+        self.series = place.series
+        await self._attach(place.duel_id, seat, place.last_seq, self.services.matches.greet(self, place, greet))
+
+    async def move_to(self, duel_id: str, place: Place) -> None:
+        """Leave the duel watched for the match's next one (matchdesk.follow)."""
+        seat = None if self.watcher is None else self.watcher.seat
+        await self._unbind()
+        await self._attach(duel_id, seat, 0, self.services.matches.greet(self, place, None))
+
+    async def _attach(
+        self, match_id: str, seat: int | None, last_seq: int, greet: Callable[[LiveMatch], None] | None
     ) -> None:
         self.match_id = match_id
         self.watcher = Watcher(seat, self.send, self.flush)
@@ -484,19 +547,26 @@ class Session:
         return (True, names) if names is not None and lm is not None and lm.started else None
 
     async def _start(self, match_id: str) -> None:
-        """Append the duel's first entry once both seats are taken (at most once, whoever calls)."""
+        """Append the duel's first entry once both seats are taken (at most once, whoever calls).
+        A match of several duels gets its record first (server.match.matchplay), and its first
+        duel's first player by a coin toss from the seed."""
         info = await self.services.directory.get(match_id)
-        if info is None or info.decks[0] is None or info.decks[1] is None:
+        if info is None or info.decks[0] is None or info.decks[1] is None or info.parent:
             return
-        await self.services.service.start(
-            match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names, info.format
-        )
+        first, match = await self.services.matches.begin(info)
+        duel = (match_id, (info.decks[0], info.decks[1]), info.clock, info.spectator_delay, info.names, info.format)
+        await self.services.service.start(*duel, first=first, match=match)
 
     async def _create(self, msg: CreateMatch) -> str | None:
         if not self._free():
             return None
+        account = await self.services.accounts.for_create(self.login, msg.rated, msg.opponent)
         fmt = format_named(msg.format).name
+        if msg.best_of not in (1, 3, 5):
+            self.error(E.MESSAGE_BAD_FIELD, "field 'best_of' must be 1, 3 or 5")
+            return None
         deck = deck_or_demo(msg.deck, 0, fmt)
+        side = check_registered(deck, msg.side, fmt)
         if msg.opponent == "bot":
             deck_or_demo(None, 1, fmt)  # the bot brings the format's demo deck: refused here if there is none
         request_id = self._request_id(msg.request_id)
@@ -515,6 +585,9 @@ class Session:
             spectator_delay=msg.spectator_delay,
             opponent=msg.opponent or "",
             fmt=fmt,
+            rated=msg.rated,
+            account=account,
+            series=series_fields(msg.best_of, side, msg.side_ms, msg.clock_scope),
         )
         if outcome == "taken":  # pragma: no cover - a 72-bit collision of derived match ids
             self.error(E.SERVER_INTERNAL, "could not create the match; retry with another request id")
@@ -525,6 +598,7 @@ class Session:
             await self._seat(match_id, 0, (False, (msg.name, "")))
         else:
             await self._seat(match_id, 0)
+        await self.services.accounts.seated(account, match_id)
         if msg.opponent == "bot" and outcome == "ok":
             self.services.bots.start(match_id)
         log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine", format=fmt)
@@ -535,7 +609,10 @@ class Session:
             return
         info = await self.services.directory.get(msg.match_id)
         deck = deck_or_demo(msg.deck, 1, info.format if info is not None else None)
-        outcome = await self.services.directory.join(msg.match_id, self._request_id(msg.request_id), deck, msg.name)
+        side = check_registered(deck, msg.side, info.format if info is not None else None)
+        account = await self.services.accounts.for_join(self.login, info)
+        request_id = self._request_id(msg.request_id)
+        outcome = await self.services.directory.join(msg.match_id, request_id, deck, msg.name, account, side)
         if outcome == "notfound":
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
@@ -545,12 +622,19 @@ class Session:
         names = await self.services.service.refresh_presence(msg.match_id)  # the joiner's name before the board
         await self._start(msg.match_id)
         await self._seat(msg.match_id, 1, self._known(msg.match_id, names))
+        await self.services.accounts.seated(account, msg.match_id)
         log.info("match_joined", match_id=msg.match_id, session=self.id, retry=outcome == "mine")
 
     async def _quick(self, msg: QuickMatch) -> None:
+        if msg.rated:
+            await rated_quick.request(self, msg)  # paired by rating (server.lobby.rated_queue)
+            return
         if not self._free():
             return
-        me = Entrant(self._request_id(msg.request_id), deck_or_demo(msg.deck, 1), msg.name)
+        fmt = format_named(msg.format).name  # an unknown format is refused (deck/invalid), as by create_match
+        deck = deck_or_demo(msg.deck, 1, fmt)
+        side = check_registered(deck, msg.side, fmt)
+        me = Entrant(self._request_id(msg.request_id), deck, msg.name, fmt, side=side)
         own_match_id = self.services.tokens.match_id_for(me.request_id)
         if not await self._may_create(own_match_id):  # it may have to wait in a match of its own
             return
@@ -561,12 +645,13 @@ class Session:
             await self._seat(pairing.match_id, 0)
             lm = self.services.service.cached(pairing.match_id)
             if lm is None or not lm.started:
+                self._quick_format = fmt
                 self._waiting = asyncio.create_task(self._wait_for_opponent(pairing.match_id, me))
             return
         waiter = pairing.waiter or await self.services.quick.waiter(pairing.match_id)
         if waiter is not None:  # its server may not have got to create the match yet
             await self._create_quick(pairing.match_id, waiter)
-        outcome = await self.services.directory.join(pairing.match_id, me.request_id, me.deck, me.name)
+        outcome = await self.services.directory.join(pairing.match_id, me.request_id, me.deck, me.name, side1=me.side)
         if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
             self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
             return
@@ -576,8 +661,17 @@ class Session:
         await self.services.quick.done(pairing.match_id)
 
     async def _create_quick(self, match_id: str, waiter: Entrant) -> None:
+        """The quick match of ``waiter``: the format's usual match (``best_of``: Goat plays best of 3)."""
+        best_of = format_named(waiter.format).best_of
         await self.services.directory.create(
-            match_id, waiter.request_id, waiter.deck, spectators=True, quick=True, name=waiter.name
+            match_id,
+            waiter.request_id,
+            waiter.deck,
+            spectators=True,
+            quick=True,
+            name=waiter.name,
+            fmt=waiter.format,
+            series=series_fields(best_of, waiter.side, SIDE_MS_DEFAULT, "duel"),
         )
 
     async def _wait_for_opponent(self, match_id: str, me: Entrant) -> None:
@@ -589,17 +683,21 @@ class Session:
                 lm = self.services.service.cached(match_id)
                 if lm is not None and lm.started:
                     return
-                if await self.services.quick.still_waiting(match_id):
+                if await self.services.quick.still_waiting(match_id, me.format):
                     continue
                 joiner = await self.services.quick.joiner(match_id)
                 if joiner is None:
                     await self.services.quick.requeue(me, match_id)  # our entry lapsed: wait again
                     continue
-                if await self.services.directory.join(match_id, joiner.request_id, joiner.deck, joiner.name) != "full":
+                joined = await self.services.directory.join(
+                    match_id, joiner.request_id, joiner.deck, joiner.name, side1=joiner.side
+                )
+                if joined != "full":
                     await self._start(match_id)
                     await self.services.quick.done(match_id)
                     log.info("quick_pairing_completed", match_id=match_id, session=self.id)
             except REDIS_ERRORS:
+                raise_if_cancelled()
                 log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
 
     async def _list(self, msg: ListMatches) -> None:
@@ -627,7 +725,7 @@ class Session:
             # the seq a spectator may see: behind the live one on a delayed match
             self.send(Spectating(msg.match_id, lm.point_for(None).seq, delay, list(info.names)))
 
-        await self._bind(msg.match_id, None, msg.last_seq, greet)
+        await self._bind(msg.match_id, None, msg.last_seq, greet, duel=msg.duel, info=info)
 
     async def _reconnect(self, msg: Reconnect) -> None:
         if not self._free():
@@ -642,16 +740,19 @@ class Session:
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {claim.match_id}")
             return
+        self.services.accounts.for_seat(self.login, info, claim.seat)
         started = await self.services.store.last_seq(claim.match_id) > 0
         self.send(Seated(claim.match_id, claim.seat, msg.token, started, list(info.names)))
-        await self._bind(claim.match_id, claim.seat, msg.last_seq)
-        lm = self.services.service.cached(claim.match_id)
-        if info.opponent == "bot" and claim.seat == 0 and lm is not None and not lm.finished and not lm.presence[1]:
+        await self._bind(claim.match_id, claim.seat, msg.last_seq, duel=msg.duel, info=info)
+        lm = self.services.service.cached(self.match_id or claim.match_id)
+        going = lm is not None and (not lm.finished or self.series is not None)  # a match of several: between duels
+        if info.opponent == "bot" and claim.seat == 0 and lm is not None and going and not lm.presence[1]:
             self.services.bots.start(claim.match_id, resume=True)  # its server went away: seat it again
         if not started:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now
             await self._start(claim.match_id)
+        await rated_quick.reconnected(self, info, claim.seat)  # a rated quick-match player waits again
         log.info("reconnected", match_id=claim.match_id, seat=claim.seat, last_seq=msg.last_seq)
 
     async def _act(self, msg: Act) -> None:
@@ -662,6 +763,8 @@ class Session:
         if seat is None:
             self.error(E.SESSION_SPECTATOR, "spectators cannot act")
             return
+        if await self.services.matches.intercept(self, seat, msg):
+            return  # a match of several duels: a server's action id, or the match conceded between duels
         await self.services.service.submit(self.match_id, seat, msg, self.send)
 
     async def _sync(self, msg: Sync) -> None:
@@ -678,9 +781,14 @@ class Session:
         if info is None:
             self.error(E.MATCH_NOT_FOUND, f"no match {msg.match_id}")
             return
-        seated_here = self.match_id == msg.match_id and self.watcher is not None and self.watcher.seat is not None
+        seated_here = self.watcher is not None and self.watcher.seat is not None
+        seated_here = seated_here and msg.match_id in (self.match_id, self.series)
         if not info.spectators and not seated_here:
             self.error(E.SESSION_UNAUTHORIZED, "this match's replay is for its players only")
+            return
+        if info.best_of > 1 and not await self.services.matches.play.over(info):
+            # the full replay of a duel shows both decks: not before the match is over (siding)
+            self.error(E.MATCH_NOT_FINISHED, "the duels' full replays open when the whole match ends")
             return
         log_entries = self.services.replay_logs.get(msg.match_id)
         if log_entries is None:

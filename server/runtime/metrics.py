@@ -52,6 +52,13 @@ _HELP: dict[str, tuple[str, str]] = {
     "duel_logs_sealed_bytes_total": ("counter", "bytes of the sealed segments written"),
     "duel_logs_seal_failed_total": ("counter", "seals that failed (the log stays a stream until a sweep seals it)"),
     "duel_logs_sealed_overdue_total": ("counter", "overdue seals a sweep took up (their process stopped, or gave up)"),
+    "duel_accounts_registered_total": ("counter", "accounts registered"),
+    "duel_logins_total": ("counter", "attempts to log in or register, by outcome (ok, token, wrong, locked ...)"),
+    "duel_rating_updates_total": ("counter", "rated matches whose rating update this process applied"),
+    "duel_rated_reports_total": ("counter", "ends of rated matches reported to the ladder, by outcome (applied, done)"),
+    "duel_rated_forfeits_total": ("counter", "seats of rated matches conceded for a player gone past the grace"),
+    "duel_match_changes_total": ("counter", "changes this process made to records of matches of several duels"),
+    "duel_matches_finished_total": ("counter", "matches of several duels over, by reason (score, concede, drop, time)"),
 }
 _HISTOGRAMS = {
     "duel_action_latency_seconds": "time from an action frame to its reply",

@@ -50,6 +50,21 @@ EXTRA_KEY = "extra"
 """The genesis action's record of each seat's Extra Deck, when a seat has one (``decks`` then holds
 the Main Decks alone)."""
 
+FIRST_KEY = "first"
+"""The genesis action's record of the seat that goes first, when it is not seat 0 (the duels of a
+match of several: the first by a coin toss from its seed, the others by the loser's choice)."""
+
+MATCH_KEY = "match"
+"""The genesis action's record of the match a duel belongs to, for a match of several duels:
+``{"id": the match's id, "duel": its number, "best_of": N}`` (informational; never folded)."""
+
+
+def first_of(action: dict[str, Any]) -> int:
+    """The seat a genesis action makes go first (0 when it names none)."""
+    first = action.get(FIRST_KEY, 0)
+    return first if first in (0, 1) and not isinstance(first, bool) else 0
+
+
 ENTRY_SCHEMA_VERSION = 1
 
 Fields = dict[str, bytes | str | int]

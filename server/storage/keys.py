@@ -62,6 +62,19 @@ def sealing_key(match_id: str) -> str:
     return f"match:{{{check_match_id(match_id)}}}:sealing"
 
 
+def series_key(match_id: str) -> str:
+    """HASH: a match of several duels (server.match.series): ``v``, the record's version (each
+    change is a compare-and-set on it), and ``rec``, the record (msgpack)."""
+    return f"match:{{{check_match_id(match_id)}}}:series"
+
+
+def duel_id(match_id: str, number: int) -> str:
+    """The id of duel ``number`` of a match: its first duel is the match's own id (its log is the
+    match's log, as a match of one duel has), duel N > 1 ``<match id>-N`` (a log and a meta of its
+    own; never a match id the server makes: those are 12 characters)."""
+    return match_id if number == 1 else check_match_id(f"{match_id}-{number}")
+
+
 def match_keys(match_id: str) -> list[str]:
     """Every key that holds a match's data (all in the match's hash slot)."""
     return [
@@ -71,6 +84,7 @@ def match_keys(match_id: str) -> list[str]:
         snapshots_key(match_id),
         sealed_key(match_id),
         sealing_key(match_id),
+        series_key(match_id),
     ]
 
 
@@ -123,6 +137,22 @@ QUICK_JOINER = "lobby:{lobby}:quick:joiner"
 """HASH match id -> msgpack of the player paired with it (either server completes the join)."""
 
 
+QUICK_RATED_SINCE = "lobby:{lobby}:quick:rated:since"
+"""HASH match id -> ms since which its rated quick-match player has waited (what widens its window)."""
+
+
+QUICK_RATED_ACCOUNT = "lobby:{lobby}:quick:rated:account"
+"""HASH match id -> the account of its waiting rated quick-match player (never paired with itself)."""
+
+
+def rated_queue_key(fmt: str) -> str:
+    """ZSET of the match ids of rated quick-match players of format ``fmt`` waiting for an
+    opponent, by rating (server.lobby.rated_queue)."""
+    if not re.fullmatch(r"[a-z0-9-]{1,32}", fmt):
+        raise ValueError(f"bad format {fmt!r}")
+    return f"lobby:{{lobby}}:quick:rated:{fmt}"
+
+
 def quick_request_key(request_id: str) -> str:
     """STRING (expires): the outcome of a quick-match request, ``wait:<id>`` or ``join:<id>``."""
     return f"lobby:{{lobby}}:quick:req:{request_id}"
@@ -131,3 +161,78 @@ def quick_request_key(request_id: str) -> str:
 PROCESSES = "duel:processes"
 """ZSET of server process ids by their last heartbeat (ms): seats held by a process whose
 heartbeat stopped count as disconnected."""
+
+
+# Accounts and the rated ladder (server.accounts): every key shares the hash tag {accounts}, so
+# that on Redis Cluster they live in one slot and one script may touch both players' ratings,
+# the leaderboard and the record that a match's update was applied, together.
+
+ACCOUNT_ID_RE = re.compile(r"[A-Za-z0-9_-]{16}")
+FORMAT_RE = re.compile(r"[a-z0-9-]{1,32}")
+
+ACCOUNT_NAMES = "accounts:{accounts}:names"
+"""HASH: an account name's key (NFKC, casefolded) -> the account's id."""
+
+
+def _account(account_id: str) -> str:
+    if not ACCOUNT_ID_RE.fullmatch(account_id):
+        raise ValueError(f"bad account id {account_id!r}")
+    return account_id
+
+
+def _format(fmt: str) -> str:
+    if not FORMAT_RE.fullmatch(fmt):
+        raise ValueError(f"bad format {fmt!r}")
+    return fmt
+
+
+def account_key(account_id: str) -> str:
+    """HASH: ``name`` (as registered), ``hash`` (argon2id), ``created_ms``."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}"
+
+
+def account_sessions_key(account_id: str) -> str:
+    """HASH: session id -> when it expires (ms); a session token whose id is not here is revoked."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}:sessions"
+
+
+def account_matches_key(account_id: str) -> str:
+    """ZSET: the matches the account sat in (logged in), by creation time (ms)."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}:matches"
+
+
+def account_decks_key(account_id: str) -> str:
+    """HASH: deck id -> a deck kept with the account (JSON: server.accounts.decks)."""
+    return f"accounts:{{accounts}}:acct:{_account(account_id)}:decks"
+
+
+def login_failures_key(name_digest: str) -> str:
+    """STRING (expires): failed logins of one account name (its key's SHA-256, hex) in the window."""
+    if not re.fullmatch(r"[0-9a-f]{64}", name_digest):
+        raise ValueError("bad name digest")
+    return f"accounts:{{accounts}}:fail:{name_digest}"
+
+
+def ratings_key(fmt: str) -> str:
+    """HASH: account id -> its rating in format ``fmt`` (JSON: server.accounts.ratings)."""
+    return f"accounts:{{accounts}}:ladder:{_format(fmt)}:ratings"
+
+
+def board_key(fmt: str) -> str:
+    """ZSET: account id by its ladder score in format ``fmt`` (the leaderboard)."""
+    return f"accounts:{{accounts}}:ladder:{_format(fmt)}:board"
+
+
+RATINGS_APPLIED = "accounts:{accounts}:ladder:applied"
+"""HASH: match id -> the rating update it made (JSON), written with the new ratings in one script:
+a match is rated once."""
+
+RATED_OPEN = "accounts:{accounts}:ladder:open"
+"""ZSET: rated matches whose update is not applied yet, by when they were registered (ms)."""
+
+RATING_LOG = "accounts:{accounts}:ladder:log"
+"""STREAM: every rating update applied (match id, accounts, before and after), in order."""
+
+RATED_ABSENT = "accounts:{accounts}:ladder:absent"
+"""HASH: ``<match id>:<seat>`` -> when the seat of a live rated match was first seen without a
+connection (ms); a seat gone longer than the grace concedes (server.accounts.rated)."""

@@ -16,6 +16,7 @@ failing with ``MaxConnectionsError``.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 from collections.abc import Callable
@@ -45,6 +46,17 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a Redis command raises while Redis cannot be reached."""
+
+
+def raise_if_cancelled() -> None:
+    """In a background loop that carries on after a failed Redis command: stop if the task was
+    cancelled meanwhile. redis-py answers a cancellation during a command by closing the
+    connection, and the caller may then see a connection error instead of the cancellation:
+    a loop that logged it and slept again would never end (a server's stop waited forever)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
 
 REFUSALS = {
     "OOM": "out of memory",

@@ -32,13 +32,20 @@ ALL_STOPS = (
 
 
 def open_page(
-    browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, *, auto_pass: bool = False, stops: str = ALL_STOPS
+    browser: Browser,
+    url: str,
+    viewport: dict[str, int] = DESKTOP,
+    *,
+    auto_pass: bool = False,
+    stops: str = ALL_STOPS,
+    **context: Any,
 ) -> Page:
     """A page of the client in a fresh browser context.  Auto-pass (on by default
     for players) is off unless asked for, and the page stops at every phase (a new player's
     page moves on through some of its own), so that tests click every pass; when on,
-    it passes at once (a player gets a moment to see the board first)."""
-    ctx = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    it passes at once (a player gets a moment to see the board first).  ``context``: more
+    options of the browser context (``has_touch``, ``reduced_motion``...)."""
+    ctx = browser.new_context(viewport=viewport, **context)  # type: ignore[arg-type]
     ctx.add_init_script(
         f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); "
         + (f"localStorage.setItem('duel.stops', '{stops}'); " if stops else "")  # "": a new player's

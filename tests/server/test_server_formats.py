@@ -153,7 +153,7 @@ def test_duel_play_format_and_deck() -> None:
         _deck_and_format(_args(format="edison"), cat)
     with pytest.raises(CliError, match="the demo deck battle-step is a current deck, not a goat one"):
         _deck_and_format(_args(format="goat", deck="battle-step"), cat)
-    with pytest.raises(CliError, match="--format goes with --create or --vs-bot"):
+    with pytest.raises(CliError, match="--format goes with --create, --vs-bot or --quick"):
         _deck_and_format(_args(format="goat", vs_bot=False), cat)
     listed = r"goat-control-flc22 \(goat\)" if GOAT_A.playable() else r"goat-control-flc22 \(goat, not playable yet\)"
     with pytest.raises(CliError, match=listed):

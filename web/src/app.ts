@@ -5,23 +5,30 @@
 // Routes: #/ (lobby), #/join/ID, #/match/ID (a seat whose token this tab
 // keeps), #/watch/ID, #/replay/ID, #/replay-file (a replay file the user
 // opened: a file input, or a file dropped on the lobby or the replay viewer),
-// #/seat/TOKEN (take a seat by its token).
+// #/seat/TOKEN (take a seat by its token), #/decks and #/decks/ID (the deck editor),
+// #/account (log in, register), #/ladder and #/ladder/FORMAT (the leaderboard), #/player/NAME
+// (a player's ratings and matches).
 
+import { Account } from "./account";
 import { cardDetail } from "./board";
 import { Catalogue } from "./cards";
+import { DeckEditor } from "./deckeditor";
+import { DeckSync } from "./decksync";
 import { Dialogs } from "./dialogs";
 import { h, replaceChildren, swap } from "./dom";
 import { autoPassDefault, Game, type MatchState } from "./game";
 import { focusDecision, installKeys } from "./keys";
+import { LadderPage } from "./ladder";
 import { loadName, Lobby } from "./lobby";
 import { loadStops } from "./moves";
+import { ProfilePage } from "./profile";
 import type { CardView, ConnState, MatchRow, ReplayPage, ServerMessage } from "./proto";
 import { ReplayViewer, type ReplayState } from "./replay";
 import { Session } from "./session";
 
 const SEAT_KEY = (id: string) => `duel.seat.${id}`;
 
-type Screen = "lobby" | "match" | "replay";
+type Screen = "lobby" | "match" | "replay" | "decks" | "account" | "ladder" | "player";
 
 export class App {
   readonly cat = new Catalogue();
@@ -29,9 +36,14 @@ export class App {
   readonly dialogs: Dialogs;
   readonly root: HTMLElement;
   readonly lobby: Lobby;
+  readonly account: Account;
+  readonly decks: DeckSync;
+  ladder: LadderPage | null = null;
+  profile: ProfilePage | null = null;
   screen: Screen = "lobby";
   game: Game | null = null;
   viewer: ReplayViewer | null = null;
+  editor: DeckEditor | null = null;
   name = loadName();
   hovered: CardView | null = null;
   autoPass = autoPassDefault();
@@ -43,6 +55,8 @@ export class App {
   constructor(root: HTMLElement) {
     this.root = root;
     this.lobby = new Lobby(this);
+    this.account = new Account(this);
+    this.decks = new DeckSync(this);
     this.session = new Session(this.cat, {
       message: (msg) => this.onMessage(msg),
       state: () => this.renderSoon(),
@@ -56,7 +70,7 @@ export class App {
       closed: () => requestAnimationFrame(() => this.screen === "match" && !this.dialogs.el.open && focusDecision(this.root, false)),
     });
     installKeys({
-      screen: () => this.screen,
+      screen: () => (this.screen === "match" || this.screen === "replay" || this.screen === "decks" ? this.screen : "lobby"),
       dialog: () => (this.dialogs.el.open ? this.dialogs.el : null),
       root: () => this.root,
       help: () => (this.dialogs.kind === "help" ? this.dialogs.close() : this.dialogs.help()),
@@ -86,7 +100,9 @@ export class App {
       e.preventDefault();
       document.body.classList.remove("dragging");
       const file = e.dataTransfer?.files[0];
-      if (file !== undefined && this.screen !== "match") void this.openReplayFile(file);
+      if (file === undefined || this.screen === "match") return;
+      if (this.screen === "decks" && this.editor !== null) void this.editor.importFile(file); // a .ydk list
+      else void this.openReplayFile(file);
     });
     window.setInterval(() => {
       if (this.screen === "match") this.game?.tickClocks(this.root);
@@ -146,6 +162,26 @@ export class App {
       this.viewer = new ReplayViewer(this, "");
       this.session.open();
       this.render();
+    } else if (what === "decks") {
+      if (!again && this.screen === "decks" && this.editor !== null && (id === "" || this.editor.deck.id === id)) return;
+      this.leave("decks");
+      this.editor = new DeckEditor(this, id || null);
+      this.session.open(); // for the card catalogue (kept in this browser by version)
+      this.render();
+    } else if (what === "account" || what === "ladder" || what === "player" || what === "profile") {
+      const own = this.account.name;
+      if (what === "profile" || (what === "player" && !id)) {
+        if (own === null) return this.go("#/account");
+        history.replaceState(null, "", `#/player/${encodeURIComponent(own)}`);
+      }
+      const name = what === "player" && id ? id : (own ?? "");
+      if (!again && what === "ladder" && this.screen === "ladder" && this.ladder?.format === (id || this.lobby.format())) return;
+      if (!again && what !== "ladder" && what !== "account" && this.screen === "player" && this.profile?.name === name) return;
+      this.leave(what === "account" ? "account" : what === "ladder" ? "ladder" : "player");
+      if (what === "ladder") this.ladder = new LadderPage(this, id || this.lobby.format());
+      else if (what !== "account") this.profile = new ProfilePage(this, name);
+      this.session.open();
+      this.render();
     } else if (what === "replay" && id) {
       if (!again && this.viewer?.r.matchId === id && this.screen === "replay") return;
       this.leave("replay");
@@ -183,6 +219,9 @@ export class App {
     this.viewer?.stop();
     this.game = null;
     this.viewer = null;
+    if (next !== "decks") this.editor = null;
+    if (next !== "ladder") this.ladder = null;
+    if (next !== "player") this.profile = null;
     this.dialogs.close();
     this.hovered = null;
     this.lobby.reset();
@@ -199,20 +238,36 @@ export class App {
   // ------------------------------------------------------------ messages
 
   private onResume(): void {
+    // logged in first: what follows may need the account (a rated seat, a rated quick match, the decks)
+    this.account.resume(this.screen !== "replay" && this.screen !== "ladder" && this.screen !== "player");
     this.lobby.reset(); // answers to asks on the old socket never come
     if (this.screen === "match") this.game?.resume();
     else if (this.screen === "replay") this.viewer?.resume();
-    else this.lobby.refresh();
+    else if (this.screen === "lobby") this.lobby.refresh();
+    else if (this.screen === "ladder") this.ladder?.resume();
+    else if (this.screen === "player") this.profile?.resume();
     this.session.askAgain(); // a seat request whose answer was lost: the same request_id again
     this.renderSoon();
   }
 
   private onMessage(msg: ServerMessage): void {
+    if (this.account.onMessage(msg)) {
+      this.renderSoon();
+      return;
+    }
     switch (msg.type) {
       case "cards":
-        break; // the session keeps the catalogue
+        this.decks.catalogueLoaded(); // the session keeps the catalogue
+        break;
       case "match_list":
-        this.lobby.onMatchList(msg["matches"] as MatchRow[]);
+        if (this.screen === "player") this.profile?.onHistory(msg["matches"] as MatchRow[]);
+        else this.lobby.onMatchList(msg["matches"] as MatchRow[]);
+        break;
+      case "ladder":
+        this.ladder?.onLadder(msg);
+        break;
+      case "profile":
+        this.profile?.onProfile(msg);
         break;
       case "seated":
         this.onSeated(msg);
@@ -257,6 +312,10 @@ export class App {
     const code = String(msg["code"]);
     const text = `${String(msg["reason"])} (${code})`;
     const transient = code === "server/unavailable" || code === "server/internal";
+    if (this.account.onError(code, text)) {
+      this.renderSoon(); // it answered a login or a deck request
+      return;
+    }
     if (this.session.asking !== null) {
       if (transient) this.session.retryLater();
       else {
@@ -265,6 +324,8 @@ export class App {
       }
     }
     if (this.screen === "replay") this.viewer?.onError(code, String(msg["reason"]), text);
+    else if (this.screen === "ladder") this.ladder?.onError(text);
+    else if (this.screen === "player") this.profile?.onError(code, text);
     else if (this.screen === "match" && this.game !== null) this.game.onError(code, text);
     else {
       this.lobby.error = text;
@@ -292,12 +353,26 @@ export class App {
   /** Render now: after what the player did (so the page answers the click at once). */
   render(): void {
     this.renderPending = false;
-    const body = this.screen === "lobby" ? this.lobby.render() : this.screen === "match" ? (this.game?.render() ?? h("main")) : (this.viewer?.render() ?? h("main"));
+    const body =
+      this.screen === "lobby"
+        ? this.lobby.render()
+        : this.screen === "match"
+          ? (this.game?.render() ?? h("main"))
+          : this.screen === "decks"
+            ? (this.editor?.render() ?? h("main"))
+            : this.screen === "account"
+              ? this.account.renderPage()
+              : this.screen === "ladder"
+                ? (this.ladder?.render() ?? h("main"))
+                : this.screen === "player"
+                  ? (this.profile?.render() ?? h("main"))
+                  : (this.viewer?.render() ?? h("main"));
     const header = this.renderHeader();
     const [oldHeader, oldBody] = [this.root.children[0], this.root.children[1]];
     if (oldHeader !== undefined && oldBody === body) swap(oldHeader, header); // the screen's element is kept: only what changed is new
     else replaceChildren(this.root, header, body);
-    document.title = this.screen === "replay" ? "Replay · Duel" : this.screen === "match" ? (this.game?.title() ?? "Duel") : "Duel";
+    const titles: Partial<Record<Screen, string>> = { replay: "Replay · Duel", decks: "Deck editor · Duel", account: "Account · Duel", ladder: "Ladder · Duel", player: `${this.profile?.name ?? "Player"} · Duel` };
+    document.title = this.screen === "match" ? (this.game?.title() ?? "Duel") : (titles[this.screen] ?? "Duel");
     (this.screen === "match" ? this.game?.side : this.screen === "replay" ? this.viewer?.side : undefined)?.afterRender();
     if (this.screen === "match" && !this.dialogs.el.open) {
       focusDecision(this.root, this.refocusDecision);
@@ -326,6 +401,16 @@ export class App {
       { class: "top" },
       h("a", { href: "#/", class: "brand", "data-key": "home", onclick: (e: Event) => { e.preventDefault(); this.go("#/"); } }, "Duel"),
       h("span", { class: `conn ${cls}`, role: "status", "data-testid": "conn" }, status),
+      this.screen !== "match" && this.screen !== "replay"
+        ? h(
+            "nav",
+            { class: "topnav", "aria-label": "screens" },
+            h("a", { href: "#/", "aria-current": this.screen === "lobby" ? "page" : null, "data-key": "nav-lobby" }, "Lobby"),
+            h("a", { href: "#/decks", "aria-current": this.screen === "decks" ? "page" : null, "data-key": "nav-decks" }, "Deck editor"),
+            h("a", { href: "#/ladder", "aria-current": this.screen === "ladder" ? "page" : null, "data-key": "nav-ladder" }, "Ladder"),
+            this.account.renderBox(),
+          )
+        : null,
       s.kind === "waiting" ? h("button", { type: "button", class: "act small", onclick: () => this.session.conn?.retryNow() }, "Reconnect now") : null,
       s.kind === "closed" && s.why !== "left" && this.screen !== "lobby" ? h("button", { type: "button", class: "act small", onclick: () => this.route(true) }, "Try again") : null,
     );

@@ -15,9 +15,12 @@ import {
   STEP_NAMES,
   TIMING_NAMES,
 } from "./actions";
+import { cardFace, fitNames, frameClass, largeCard } from "./cardframe";
 import type { Catalogue } from "./cards";
 import { h } from "./dom";
 import { numberButtons } from "./keys";
+import { attackArrow } from "./story";
+import { zoomable } from "./zoom";
 import { destinationOf, isMove, OWN_STOPS, shownMoves, STOP_NAMES, THEIR_STOPS, type Stops } from "./moves";
 import type { Action, CardView, Pending, View } from "./proto";
 
@@ -94,19 +97,6 @@ function choiceButtonLabel(kind: string): string {
   return "Choose the card(s)…";
 }
 
-export function statLine(c: CardView, cat: Catalogue): string {
-  const info = cat.get(c.code);
-  if (info === undefined) return "";
-  if (info.kind !== "monster") return `${info.prop ? cap(info.prop) + " " : ""}${cap(info.kind)}`;
-  const a = c.atk ?? info.atk;
-  const d = c.def ?? info.def;
-  return `${a < 0 ? "?" : a} / ${d < 0 ? "?" : d}`;
-}
-
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
 export function cardBox(
   c: CardView | null,
   m: BoardModel,
@@ -132,7 +122,10 @@ export function cardBox(
   const faceDown = c.hidden || c.face_up === false || c.position === "set";
   const classes = ["card"];
   if (c.hidden) classes.push("back");
-  else if (faceDown) classes.push("own-set");
+  else {
+    classes.push(frameClass(info));
+    if (faceDown) classes.push("own-set");
+  }
   if (info) classes.push(`kind-${info.kind}`);
   if (c.position === "defense" || (c.position === "set" && c.zone === "monsters")) classes.push("defense");
   if (m.selecting?.attacker === id) classes.push("selected");
@@ -144,16 +137,15 @@ export function cardBox(
   const label = c.hidden
     ? `${SEATS[where.seat]}'s face-down card (${zoneLabel}${where.zone === "hand" ? "" : " " + String(where.slot + 1)})`
     : `${name}${faceDown ? " (face-down)" : ""}${c.zone === "monsters" && !faceDown ? `, ${c.position === "defense" ? "Defense" : "Attack"} Position, ATK ${c.atk ?? "?"} DEF ${c.def ?? "?"}` : ""}`;
+  const onField = c.zone === "monsters";
   const body = c.hidden
-    ? [h("span", { class: "back-mark", "aria-hidden": "true" }, "◆")]
-    : [
-        h("span", { class: "name" }, name),
-        h("span", { class: "stats" }, statLine(c, cat)),
-        faceDown ? h("span", { class: "tag" }, "Set") : c.position === "defense" ? h("span", { class: "tag" }, "DEF") : null,
-        c.counters && Object.keys(c.counters).length
-          ? h("span", { class: "tag counters" }, Object.entries(c.counters).map(([k, v]) => `${v} ${k.replaceAll("_", " ")}`).join(", "))
-          : null,
-      ];
+    ? [h("span", { class: "back-mark", "aria-hidden": "true" })]
+    : cardFace(info, name, {
+        atk: onField ? c.atk : undefined,
+        def: onField ? c.def : undefined,
+        counters: c.counters,
+        tag: faceDown ? "Set" : null,
+      });
   const clickable = target !== undefined || (!m.busy && m.interactive) || !c.hidden;
   const attrs: Record<string, string | number | boolean | ((ev: Event) => void) | null> = {
     class: classes.join(" "),
@@ -186,6 +178,7 @@ export function cardBox(
   if (!c.hidden) {
     btn.addEventListener("mouseenter", () => hooks.hover(c));
     btn.addEventListener("focus", () => hooks.hover(c));
+    zoomable(btn, () => cardDetail(c, cat));
   }
   return btn;
 }
@@ -275,11 +268,13 @@ function playerBar(view: View, m: BoardModel, seat: number, hooks: BoardHooks): 
     info.connected === null
       ? null
       : h("span", { class: `presence ${info.connected ? "on" : "off"}`, "data-testid": `presence-${seat}` }, info.presenceWords ?? (info.connected ? "connected" : "disconnected")),
-    h("span", { class: "count" }, `Deck ${p.deck_count}`),
-    h("span", { class: "count" }, `Extra ${p.extra_count}`),
-    h("span", { class: "count" }, `Hand ${p.hand_count}`),
-    h("button", { type: "button", class: "pile", "data-key": `gy-${seat}`, "data-pile": `graveyard-${seat}`, onclick: () => hooks.openPile(seat, "graveyard") }, `Graveyard (${p.graveyard.length})`),
-    h("button", { type: "button", class: "pile", "data-key": `ban-${seat}`, "data-pile": `banished-${seat}`, onclick: () => hooks.openPile(seat, "banished") }, `Banished (${p.banished.length})`),
+    h("span", { class: "counts" }, h("span", { class: "count" }, `Deck ${p.deck_count}`), " ", h("span", { class: "count" }, `Extra ${p.extra_count}`), " ", h("span", { class: "count" }, `Hand ${p.hand_count}`)),
+    h(
+      "span",
+      { class: "piles" },
+      h("button", { type: "button", class: "pile", "data-key": `gy-${seat}`, "data-pile": `graveyard-${seat}`, onclick: () => hooks.openPile(seat, "graveyard") }, `Graveyard (${p.graveyard.length})`),
+      h("button", { type: "button", class: "pile", "data-key": `ban-${seat}`, "data-pile": `banished-${seat}`, onclick: () => hooks.openPile(seat, "banished") }, `Banished (${p.banished.length})`),
+    ),
   );
 }
 
@@ -442,7 +437,8 @@ function decisionBar(view: View, m: BoardModel, cat: Catalogue, hooks: BoardHook
           "label",
           { class: "autopass" },
           h("input", { type: "checkbox", "data-key": "autopass", checked: m.autoPass, onchange: (e: Event) => hooks.autoPass((e.target as HTMLInputElement).checked) }),
-          " Pass for me when passing or moving on is all I can do",
+          h("span", { class: "long" }, " Pass for me when passing or moving on is all I can do"),
+          h("span", { class: "short" }, " Pass for me when it is all I can do"),
         )
       : null,
     canConcede ? h("button", { type: "button", class: "act concede", "data-key": "concede", onclick: () => hooks.concede() }, "Concede…") : null,
@@ -483,7 +479,7 @@ export function renderBoard(m: BoardModel, cat: Catalogue, hooks: BoardHooks): H
   const view = m.view;
   const bottom = m.bottom;
   const top = 1 - bottom;
-  return h(
+  const board = h(
     "div",
     { class: "board", "data-seq-view": view.turn },
     phaseBar(view),
@@ -500,39 +496,36 @@ export function renderBoard(m: BoardModel, cat: Catalogue, hooks: BoardHooks): H
       { class: "half bottom" },
       fieldRows(view, m, cat, hooks, bottom, false),
       handRow(view, m, cat, hooks, bottom),
-      playerBar(view, m, bottom, hooks),
     ),
-    decisionBar(view, m, cat, hooks),
+    // the bottom player's bar and the decision stay on screen together (sticky): the decision
+    // never covers the player's LP, on a phone either
+    h("div", { class: "dock" }, playerBar(view, m, bottom, hooks), decisionBar(view, m, cat, hooks)),
   );
+  const arrow = attackArrow(view, board);
+  afterLayout(board, () => {
+    fitNames(board);
+    arrow?.();
+  });
+  return board;
 }
 
-/** The card text panel: name, kind, stats (current vs printed), text. */
+let layoutWatch: ResizeObserver | null = null;
+
+/** Run `fn` once the board is laid out (before it is painted), and again whenever its size
+ * changes (the board of the last render only). */
+function afterLayout(board: HTMLElement, fn: () => void): void {
+  layoutWatch?.disconnect();
+  layoutWatch = new ResizeObserver(() => fn());
+  layoutWatch.observe(board);
+}
+
+/** The large view of a card (the side panel, the view on hover or long-press, the dialogs): its
+ * frame, facts and whole text, with its ATK/DEF now against the printed values. */
 export function cardDetail(c: CardView | null, cat: Catalogue): HTMLElement {
-  if (c === null || c.hidden) return h("div", { class: "detail empty" }, "Hover over, focus or tap a card to read it.");
+  if (c === null || c.hidden) return h("div", { class: "detail empty" }, "Hover over, focus or tap a card to read it (on a touch screen, touch and hold it).");
   const info = cat.get(c.code);
-  const name = c.name ?? info?.name ?? "?";
-  const parts: (HTMLElement | string | null)[] = [h("h3", null, name)];
-  if (info) {
-    if (info.kind === "monster") {
-      parts.push(
-        h("p", { class: "meta" }, `Level ${info.level} · ${info.attribute} · ${info.type}${info.monster_kinds.length ? ` / ${info.monster_kinds.map(cap).join(" / ")}` : ""}`),
-      );
-      const stat = (label: string, now: number | undefined, base: number) => {
-        const b = base < 0 ? "?" : String(base);
-        if (now === undefined || now === base) return `${label} ${b}`;
-        const d = now - base;
-        return `${label} ${now} (printed ${b}, ${d > 0 ? "+" : "−"}${Math.abs(d)} from effects)`;
-      };
-      parts.push(h("p", { class: "meta stats" }, stat("ATK", c.zone === "monsters" ? c.atk : undefined, info.atk), " · ", stat("DEF", c.zone === "monsters" ? c.def : undefined, info.def)));
-    } else {
-      parts.push(h("p", { class: "meta" }, `${info.prop ? cap(info.prop) + " " : ""}${cap(info.kind)} Card`));
-    }
-    parts.push(h("p", { class: "text" }, info.text));
-  }
-  if (c.counters && Object.keys(c.counters).length) {
-    parts.push(h("p", { class: "meta" }, "Counters: " + Object.entries(c.counters).map(([k, v]) => `${v} ${k.replaceAll("_", " ")}`).join(", ")));
-  }
-  return h("div", { class: "detail" }, parts);
+  const onField = c.zone === "monsters";
+  return h("div", { class: "detail" }, largeCard(info, c.name ?? info?.name ?? "?", { atk: onField ? c.atk : undefined, def: onField ? c.def : undefined, counters: c.counters }));
 }
 
 export { cardsById };

@@ -5,7 +5,9 @@
 // arrives, the board names cards from the view (which carries `name`) and
 // the decklist box waits.
 
-import type { CardInfo, DeckInfo } from "./proto";
+import { checkDeck, type DeckFormat, splitDeck } from "./deckrules";
+import type { CardInfo, DeckInfo, FormatInfo } from "./proto";
+import { type DeckList, DeckListError, isDeckList, parseDeckList } from "./ydk";
 
 const CACHE_KEY = "duel.cards";
 
@@ -13,11 +15,13 @@ interface Cached {
   version: string;
   cards: CardInfo[];
   decks: DeckInfo[];
+  formats?: FormatInfo[];
 }
 
 export class Catalogue {
   byCode = new Map<number, CardInfo>();
   decks: DeckInfo[] = [];
+  formats: FormatInfo[] = [];
   version: string | null = null;
 
   get loaded(): boolean {
@@ -39,9 +43,14 @@ export class Catalogue {
   }
 
   /** The server's `cards` message: use it and keep it for next time. */
-  load(msg: { version?: unknown; cards?: unknown; decks?: unknown }): void {
+  load(msg: { version?: unknown; cards?: unknown; decks?: unknown; formats?: unknown }): void {
     if (typeof msg.version !== "string" || !Array.isArray(msg.cards)) return;
-    const got: Cached = { version: msg.version, cards: msg.cards as CardInfo[], decks: Array.isArray(msg.decks) ? (msg.decks as DeckInfo[]) : [] };
+    const got: Cached = {
+      version: msg.version,
+      cards: msg.cards as CardInfo[],
+      decks: Array.isArray(msg.decks) ? (msg.decks as DeckInfo[]) : [],
+      formats: Array.isArray(msg.formats) ? (msg.formats as FormatInfo[]) : [],
+    };
     this.use(got);
     try {
       localStorage.setItem(CACHE_KEY, JSON.stringify(got));
@@ -53,6 +62,7 @@ export class Catalogue {
   private use(c: Cached): void {
     this.byCode = new Map(c.cards.map((card) => [card.code, card]));
     this.decks = c.decks;
+    this.formats = c.formats ?? [];
     this.version = c.version;
   }
 
@@ -105,13 +115,29 @@ function distance(a: string, b: string): number {
 }
 
 export interface ParsedDeck {
+  /** The deck to send: the Main Deck, then the Extra Deck (the protocol's deck has no Side Deck). */
   cards: number[];
+  /** The list as written (a `.ydk` file's or a `ydke://` link's Side Deck is checked, not sent). */
+  deck: DeckList;
   errors: string[];
 }
 
-/** A pasted decklist: one card a line, by passcode or name, optionally
- * with a count ("3 Honest", "3x Honest", "Honest x3"); `#` starts a comment. */
-export function parseDecklist(text: string, cat: Catalogue): ParsedDeck {
+/** A pasted decklist, checked against format `fmt`: a `.ydk` file or a `ydke://` link (ydk.ts),
+ * or one card a line, by passcode or name, optionally with a count ("3 Honest", "3x Honest",
+ * "Honest x3"), `#` starting a comment. */
+export function parseDecklist(text: string, cat: Catalogue, fmt: DeckFormat): ParsedDeck {
+  if (isDeckList(text)) {
+    let deck: DeckList;
+    try {
+      deck = parseDeckList(text);
+    } catch (e) {
+      const errors = e instanceof DeckListError ? e.problems : [String(e)];
+      return { cards: [], deck: { main: [], extra: [], side: [] }, errors };
+    }
+    const canon = (codes: number[]) => codes.map((c) => fmt.canonical(c));
+    deck = { main: canon(deck.main), extra: canon(deck.extra), side: canon(deck.side) };
+    return { cards: [...deck.main, ...deck.extra], deck, errors: checkDeck(deck, fmt, cat) };
+  }
   const cards: number[] = [];
   const errors: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -136,13 +162,7 @@ export function parseDecklist(text: string, cat: Catalogue): ParsedDeck {
     }
     for (let k = 0; k < count; k++) cards.push(card.code);
   });
-  if (errors.length === 0) {
-    if (cards.length < 40 || cards.length > 60) errors.push(`the deck has ${cards.length} cards; it must have 40 to 60`);
-    const counts = new Map<number, number>();
-    for (const c of cards) counts.set(c, (counts.get(c) ?? 0) + 1);
-    for (const [code, n] of counts) {
-      if (n > 3) errors.push(`${n} copies of "${cat.name(code) ?? code}"; at most 3 are allowed`);
-    }
-  }
-  return { cards, errors };
+  const deck = splitDeck(cards, cat);
+  if (errors.length === 0) errors.push(...checkDeck(deck, fmt, cat));
+  return { cards, deck, errors };
 }

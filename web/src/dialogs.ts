@@ -126,11 +126,11 @@ export class Dialogs {
     this.open("help", "Keyboard", keysHelp());
   }
 
-  concede(): void {
+  concede(what: "duel" | "match" = "duel"): void {
     this.open(
       "confirm",
-      "Concede the duel?",
-      h("p", null, "Your opponent wins at once. This cannot be undone."),
+      `Concede the ${what}?`,
+      h("p", null, what === "match" ? "Your opponent wins the whole match at once (to give up this duel only: Concede this duel). This cannot be undone." : "Your opponent wins at once. This cannot be undone."),
       h("div", { class: "dlg-acts" }, h("button", { type: "button", class: "act danger", "data-action": "concede", onclick: () => this.host.send({ do: "concede" }) }, "Yes, concede")),
     );
   }

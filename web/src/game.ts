@@ -9,8 +9,11 @@ import { CHOICE_KINDS, formatClock, renderBoard, type BoardHooks, type BoardMode
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
 import { onlyMovingOn, saveStops, stopMove } from "./moves";
+import { Story } from "./story";
 import type { Action, Pending, ServerMessage, Update, View } from "./proto";
 import type { LpChange } from "./board";
+import { renderDuels, renderScore, resultWords, watchedDuel, type MatchInfo } from "./matchscore";
+import { Siding, tickDeadline } from "./siding";
 
 const AUTOPASS_KEY = "duel.autopass";
 const LOG_MAX = 3000;
@@ -39,6 +42,8 @@ export interface MatchState {
   names: string[];
   delay: number;
   error: string | null;
+  duelId: string; // the duel whose updates come now (a match of several: its current one)
+  match: MatchInfo | null; // a match of several duels, as `match_state` last said (matchscore.ts)
 }
 
 /** How long a pass made for the player waits, so the board can be seen (ms;
@@ -57,6 +62,8 @@ export class Game {
   private autoPassTimer: number | null = null;
   private choiceShownFor = -1;
   readonly side = new SidePanel();
+  private readonly story = new Story();
+  private readonly siding = new Siding();
   private readonly kept = new Kept();
 
   constructor(
@@ -89,14 +96,17 @@ export class Game {
       names: ["", ""],
       delay: 0,
       error: null,
+      duelId: matchId,
+      match: null,
     };
   }
 
   /** After a (re)handshake: take the seat back, or watch again, from the last seq seen. */
   resume(): void {
     const m = this.m;
-    if (m.token !== null) this.app.session.send({ type: "reconnect", token: m.token, last_seq: m.seq });
-    else if (m.seat === null) this.app.session.send({ type: "spectate", match_id: m.matchId, last_seq: m.seq });
+    const duel = m.match === null ? 1 : watchedDuel(m.match);
+    if (m.token !== null) this.app.session.send({ type: "reconnect", token: m.token, last_seq: m.seq, duel });
+    else if (m.seat === null) this.app.session.send({ type: "spectate", match_id: m.matchId, last_seq: m.seq, duel });
     if (m.inflight !== null) this.app.session.send(m.inflight.msg); // same id: applied once at most
   }
 
@@ -131,8 +141,11 @@ export class Game {
       case "update":
         this.onUpdate(msg as unknown as Update);
         return true;
+      case "match_state":
+        this.onMatchState(msg as unknown as MatchInfo);
+        return true;
       case "presence":
-        if (msg["match_id"] === m.matchId) {
+        if (msg["match_id"] === m.duelId) {
           m.presence = msg["seats"] as boolean[];
           this.setNames(msg["players"]);
         }
@@ -168,9 +181,22 @@ export class Game {
     }
   }
 
+  /** A match of several duels changed: a new duel's updates start from seq 1. */
+  private onMatchState(ms: MatchInfo): void {
+    const m = this.m;
+    if (ms.duel_id !== m.duelId) {
+      m.duelId = ms.duel_id;
+      Object.assign(m, { seq: 0, view: null, pending: null, legal: [], inflight: null, awaitSeq: 0, lpDelta: [null, null], lpTurn: 0, selecting: null });
+      this.clearAutoPass();
+      m.log.push(...storyLines(0, [`=== Duel ${ms.duel} of a best of ${ms.best_of} ===`]));
+    }
+    m.match = ms;
+    this.siding.onState(ms);
+  }
+
   private onUpdate(u: Update): void {
     const m = this.m;
-    if (u.match_id !== m.matchId) return;
+    if (u.match_id !== m.duelId) return;
     if (!u.snapshot && u.seq <= m.seq) return; // already have it
     if (!u.snapshot && m.seq > 0 && u.seq > m.seq + 1) {
       this.app.session.send({ type: "sync", last_seq: m.seq }); // a gap: ask for what is missing
@@ -192,6 +218,7 @@ export class Game {
       }
     }
     if (m.log.length > LOG_MAX) m.log.splice(0, m.log.length - LOG_MAX);
+    if (u.snapshot || u.seq > m.seq) this.story.take(u.facts, u.view, this.app.cat, !u.snapshot && u.seq === m.seq + 1);
     m.seq = u.seq;
     if (u.view === null) return; // a caught-up entry: its view comes with the last one
     if (u.view.turn !== m.lpTurn) {
@@ -304,7 +331,7 @@ export class Game {
         if (this.m.view) this.app.dialogs.pile(this.m.view, seat, zone, this.m.seat === null ? [] : this.m.legal);
       },
       hover: (card) => this.app.hover(card),
-      concede: () => this.app.dialogs.concede(),
+      concede: () => this.app.dialogs.concede(this.m.match === null ? "duel" : "match"),
       autoPass: (on) => {
         this.app.autoPass = on;
         localStorage.setItem(AUTOPASS_KEY, on ? "on" : "off");
@@ -333,6 +360,7 @@ export class Game {
   }
 
   tickClocks(root: HTMLElement): void {
+    tickDeadline(root);
     if (this.m.clocks === null) return;
     root.querySelectorAll<HTMLElement>("[data-clock]").forEach((el) => {
       el.textContent = `Clock ${formatClock(this.clockOf(Number(el.dataset["clock"])))}`;
@@ -347,6 +375,7 @@ export class Game {
   title(): string {
     const v = this.m.view;
     if (v === null) return "Duel";
+    if (this.m.match?.phase === "siding") return "Between duels · Duel";
     if (v.winner !== null && v.winner !== undefined) return "Duel over · Duel";
     if (this.m.seat !== null && this.m.legal.length > 0) return "(Your move) Duel";
     return `Turn ${v.turn} · Duel`;
@@ -400,20 +429,31 @@ export class Game {
       autoPass: this.app.autoPass,
       stops: this.app.stops,
     };
-    const finished = view.winner !== null && view.winner !== undefined;
+    const ms = m.match;
+    const finished = view.winner !== null && view.winner !== undefined && (ms === null || ms.phase === "finished");
+    const nameOf = (seat: number) => this.nameOf(seat);
+    const send = (msg: Record<string, unknown>) => {
+      m.error = null;
+      this.app.session.send(msg);
+    };
+    const concedeDuel = () => send({ type: "concede_duel", client_action_id: this.app.session.nextActionId() });
     return this.kept.render(
-      { class: "match", "data-seq": m.seq, "data-role": m.seat === null ? "spectator" : `seat-${m.seat}` },
+      { class: "match", "data-seq": m.seq, "data-role": m.seat === null ? "spectator" : `seat-${m.seat}`, "data-duel": ms?.duel ?? 1 },
       h(
         "div",
         { class: "board-wrap" },
         m.seat === null ? h("p", { class: "banner" }, `Watching ${this.nameOf(0)} vs ${this.nameOf(1)}${m.delay ? ` (${m.delay} entries behind the live duel)` : ""}`) : null,
+        ms !== null ? renderScore(ms, nameOf, m.seat, concedeDuel) : null,
         m.error ? h("p", { class: "error", role: "alert", "data-testid": "error" }, m.error) : null,
-        renderBoard(model, this.app.cat, this.hooks()),
+        ms?.phase === "siding"
+          ? this.siding.render(ms, m.seat, this.app.cat, { send, nameOf }, () => this.app.render())
+          : this.story.decorate(renderBoard(model, this.app.cat, this.hooks())),
+        ms?.phase === "finished" ? h("div", { class: "panel", "data-testid": "match-over" }, h("h2", null, resultWords(ms, nameOf)), renderDuels(ms, nameOf)) : null,
         finished
           ? h(
               "div",
               { class: "after" },
-              h("a", { class: "act primary", href: `#/replay/${m.matchId}`, "data-testid": "open-replay" }, "Watch the replay"),
+              h("a", { class: "act primary", href: `#/replay/${m.duelId}`, "data-testid": "open-replay" }, "Watch the replay"),
               h("a", { class: "act", href: "#/" }, "Back to the lobby"),
             )
           : null,

@@ -24,7 +24,7 @@ export const KEYS_HELP: [string, string][] = [
 
 /** What the keyboard works on (the application, through these). */
 export interface KeyHost {
-  screen(): "lobby" | "match" | "replay";
+  screen(): "lobby" | "match" | "replay" | "decks";
   dialog(): HTMLDialogElement | null; // the open dialog, if any
   root(): HTMLElement;
   help(): void;

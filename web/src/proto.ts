@@ -129,6 +129,28 @@ export interface CardInfo {
   def: number;
   text: string;
   supported?: boolean;
+  /** The text a format plays where it is not `text` (format name -> text: the Goat-era wordings). */
+  texts?: Record<string, string>;
+}
+
+/** A format as the catalogue describes it (PROTOCOL.md, `cards.formats`; docs/formats.md). */
+export interface FormatInfo {
+  name: string;
+  title: string;
+  description: string;
+  deck?: { main: [number, number]; extra_max: number; extra_name: string; side_max: number; side_full_or_empty: boolean };
+  pool?: number;
+  supported?: number;
+  /** The passcodes of its card pool. */
+  cards?: number[];
+  /** Copies of a card a deck may hold when the list names it not. */
+  copies?: number;
+  /** The Forbidden/Limited list's title. */
+  list?: string;
+  /** [passcode, copies] for each card its list names (0 Forbidden, 1 Limited, 2 Semi-Limited). */
+  limits?: [number, number][];
+  /** [alternate-artwork passcode, the card's passcode]. */
+  aliases?: [number, number][];
 }
 
 export interface DeckInfo {
@@ -148,6 +170,7 @@ export interface MatchRow {
   created_ms: number;
   spectator_delay: number;
   players?: string[];
+  format?: string; // the format the duel is played under (absent: "current")
   winner?: number | "draw" | null;
   end_reason?: string | null;
   length?: number;

@@ -15,6 +15,7 @@
 import { END_REASONS, SEATS } from "./actions";
 import type { App } from "./app";
 import { lastLpChanges, renderBoard, type BoardHooks, type BoardModel } from "./board";
+import { Story } from "./story";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
 import { randomId, type ReplayEntry, type ReplayPage, type ServerMessage } from "./proto";
@@ -23,6 +24,7 @@ export type Viewpoint = "all" | "0" | "1" | "spectator";
 
 const PAGE = 100;
 const STEP_MS = 700; // an entry's time on screen when playing at 1×
+const STORY_STEPS = 20; // a step forward of at most this many entries (skipping passes) tells their story
 export const SPEEDS = [0.5, 1, 2, 4, 8];
 const SPEED_KEY = "duel.replay.speed";
 const SKIP_KEY = "duel.replay.skip_passes";
@@ -97,6 +99,8 @@ export class ReplayViewer {
   private playTimer: number | null = null;
   readonly side = new SidePanel();
   private readonly kept = new Kept();
+  private readonly story = new Story();
+  private storyAt: { index: number; viewpoint: string } = { index: -1, viewpoint: "" };
   private log: LogLine[] = []; // every story line of the entries fetched
   private logUpTo: number[] = []; // logUpTo[i]: how many lines entries 0..i tell
 
@@ -510,7 +514,15 @@ export class ReplayViewer {
         autoPass: false,
         stops: null,
       };
-      board = renderBoard(model, this.app.cat, this.hooks());
+      // a step forward tells what its entries did on the board (story.ts); other moves just show
+      const from = this.storyAt;
+      if (from.index !== r.index || from.viewpoint !== r.viewpoint) {
+        const forward = from.viewpoint === r.viewpoint && r.index > from.index && r.index - from.index <= STORY_STEPS;
+        const facts = forward ? r.entries.slice(from.index + 1, r.index + 1).flatMap((e) => e.facts) : [];
+        this.story.take(facts, view, this.app.cat, forward);
+        this.storyAt = { index: r.index, viewpoint: r.viewpoint };
+      }
+      board = this.story.decorate(renderBoard(model, this.app.cat, this.hooks()));
     } else {
       board = h("p", { class: "muted" }, r.loading ? "Loading the replay…" : n > 0 ? "No board for this entry." : "");
     }

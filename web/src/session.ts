@@ -60,7 +60,7 @@ export class Session {
     const conn = new Connection(wsUrl(), {
       message: (msg) => {
         if (this.conn !== conn) return;
-        if (msg.type === "cards") this.cat.load(msg as { version?: unknown; cards?: unknown; decks?: unknown });
+        if (msg.type === "cards") this.cat.load(msg as { version?: unknown; cards?: unknown; decks?: unknown; formats?: unknown });
         this.hooks.message(msg);
       },
       state: (s) => {

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from websockets.exceptions import ConnectionClosed
 
 from protocol import errors as E
-from protocol.messages import ClientMessage, Join, Presence, QuickMatch, Reconnect, Rejected, Update
+from protocol.messages import ClientMessage, Join, MatchState, Presence, QuickMatch, Reconnect, Rejected, Update
 from server.clients.bot import POLICIES
 from server.clients.client import ClientError
 from server.clients.terminal import render
@@ -55,7 +55,7 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
         say("waiting for an opponent")
     shown = seat.first_message
     names = list(seat.players)
-    asked_at = -1
+    asked_at: tuple[str, int] = ("", -1)
     actions = 0
     while True:
         c = seat.client
@@ -72,6 +72,18 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
                 names = list(msg.players)
             elif isinstance(msg, Rejected):
                 say(f"refused: {msg.reason} ({msg.code})")
+            elif isinstance(msg, MatchState) and msg.phase == "siding":
+                say(f"-- duel {msg.duel - 1} is over, {msg.score[0]}-{msg.score[1]}: the bot keeps its deck")
+        if c.finished and c.match is not None and c.match.best_of > 1:
+            m = c.match
+            result = m.result or {}
+            out(
+                f"result: match {result.get('winner')} ({result.get('reason')}), {m.score[0]}-{m.score[1]} — the bot"
+                f" played {seat.seat_name} in match {seat.match_id} ({actions} actions)"
+            )
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(c.close(), 5)
+            return 0
         if c.finished:
             view = c.view
             assert view is not None and seat.seat is not None
@@ -87,14 +99,17 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
             say("-- connection lost; reconnecting…")
             await seat.resume(args.give_up_after)
             shown = seat.first_message
-            asked_at = -1
+            asked_at = ("", -1)
             say("-- reconnected")
             continue
-        if c.legal and c.view is not None and asked_at != c.seq:
-            asked_at = c.seq
+        if c.between_duels:
+            with contextlib.suppress(ConnectionClosed, OSError):
+                await c.keep_deck()  # the bot sides nothing, and goes first when it chooses
+        if c.legal and c.view is not None and asked_at != c.position:
+            asked_at = c.position
             if think > 0:
                 await asyncio.sleep(think * (0.5 + rnd.random()))
-                if c.seq != asked_at or c.closed:
+                if c.position != asked_at or c.closed:
                     continue  # the duel moved on while we thought
             action = policy(c.view, c.legal, rnd)
             c.drain()
@@ -106,14 +121,14 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
                         f"the server refused the bot's action: {exc.error.reason} ({exc.error.code})"
                     ) from None
                 await asyncio.sleep(0.5)
-                asked_at = -1
+                asked_at = ("", -1)
                 continue
             except (EOFError, TimeoutError, ConnectionClosed, OSError):
-                asked_at = -1
+                asked_at = ("", -1)
                 continue
             actions += 1
             if isinstance(reply, Rejected):
-                asked_at = -1
+                asked_at = ("", -1)
                 await asyncio.sleep(0.1)
             continue
         with contextlib.suppress(TimeoutError):

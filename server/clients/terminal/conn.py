@@ -173,6 +173,7 @@ class Seat:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + give_up_after
         last_seq = self.client.seq
+        duel = self.client.match.duel if self.client.match is not None else 1
         delay = 0.2
         while True:
             try:
@@ -181,9 +182,9 @@ class Seat:
                 client = None
             if client is not None:
                 request: ClientMessage = (
-                    Spectate(match_id=self.match_id, last_seq=last_seq)
+                    Spectate(match_id=self.match_id, last_seq=last_seq, duel=duel)
                     if self.seat is None
-                    else Reconnect(token=self.token, last_seq=last_seq)
+                    else Reconnect(token=self.token, last_seq=last_seq, duel=duel)
                 )
                 await _send_quietly(client, request)
                 answer = await _answer(client)

@@ -21,11 +21,12 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from protocol.actions import ActionKind
-from protocol.messages import Closing, Error, Presence, Rejected, Update
+from protocol.messages import ClientMessage, Closing, ConcedeDuel, Error, MatchState, Presence, Rejected, Update
 from server.clients.client import ClientError
 from server.clients.terminal import render
 from server.clients.terminal.cards import Catalogue
 from server.clients.terminal.conn import Seat
+from server.clients.terminal.matchterm import MatchTerm
 
 Out = Callable[[str], None]
 CATCH_UP_LINES = 15
@@ -108,6 +109,7 @@ class Game:
         self.board_shown = ""
         self.turn_shown: Any = None
         self.waiting_shown: tuple[Any, ...] | None = None
+        self.match = MatchTerm(cat, out, seat.seat)  # a match of several duels (matchterm)
 
     @property
     def client(self) -> Any:
@@ -177,6 +179,9 @@ class Game:
                 if any(msg.players):
                     self.names = list(msg.players)
                 self.set_presence(msg.seats)
+            elif isinstance(msg, MatchState):
+                self.match.seen(msg, self.names)
+                self.menu_seq = -1
             elif isinstance(msg, Rejected):
                 self.out(f"refused: {msg.reason} ({msg.code})")
                 self.menu_seq = -1
@@ -194,7 +199,8 @@ class Game:
             self.pump()
             c = self.client
             if c.finished:
-                self.out(self.board())
+                if c.view is not None:
+                    self.out(self.board())
                 return "finished"
             if c.closed:
                 await self.reconnect()
@@ -286,6 +292,11 @@ class Game:
         clocks = render.clocks_now(self.clocks, p.get("seat"), self.clocks_at)
         self.out(render.waiting_line(v, p, self.names, clocks))
 
+    async def send(self, msg: ClientMessage) -> None:
+        """A message that is no duel action (between duels): its answer comes as match_state or error."""
+        with contextlib.suppress(ConnectionClosed, OSError):
+            await self.client.send(msg)
+
     async def act(self, action: dict[str, Any]) -> None:
         c = self.client
         c.drain()
@@ -306,6 +317,14 @@ class Game:
     async def command(self, line: str) -> str | None:
         c = self.client
         low = line.lower()
+        if c.between_duels and self.me is not None and c.match is not None:
+            said = self.match.command(line, c.match)
+            if isinstance(said, str):
+                self.out(said)
+                return None
+            if said is not None:
+                await self.send(said)
+                return None
         if not line:
             if self.me is not None and c.legal and c.view is not None:
                 self.menu_seq = -1
@@ -340,13 +359,22 @@ class Game:
             if self.me is None:
                 self.out("spectators cannot concede")
                 return None
-            self.out("concede the duel? type yes to confirm")
+            several = c.match is not None and c.match.best_of > 1
+            self.out(f"concede the {'match' if several else 'duel'}? type yes to confirm")
             answer = await self.reader.line()
             if answer is not None and answer.strip().lower() in ("y", "yes"):
                 await self.act({"do": ActionKind.CONCEDE.value})
             else:
                 self.out("not conceded")
                 self.menu_seq = -1
+        elif low in ("cd", "concede duel"):
+            if self.me is None or c.match is None:
+                self.out("cd concedes this duel of a match of several (c concedes)")
+                return None
+            self.out("concede this duel (the match goes on)? type yes to confirm")
+            answer = await self.reader.line()
+            if answer is not None and answer.strip().lower() in ("y", "yes"):
+                await self.send(ConcedeDuel(client_action_id=c.next_action_id()))
         elif line.isdigit():
             action = self.choose(int(line))
             if action is not None:
