@@ -53,18 +53,10 @@ check: $(STAMP) $(WEB_STAMP)
 
 # the suite on the compiled engine, then (DUEL_ENGINE=pure) the tests that change the engine's
 # module globals, which only the Python source looks up (the `pure_engine` marker)
-# (the checks and the compile step side by side: mypy and mypyc's code generator each use one
-# core; likewise the browser tests beside the others, each run with a Redis of its own: most of
-# their time is spent waiting on a page, a server or a clock; the browser run's report follows)
+# (the checks and the compile step side by side: mypy and mypyc's code generator each use one core)
 test: system $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target check web native $(PEER_STAMP)
-	@mkdir -p var
-	DUEL_ENGINE=native $(BIN)/pytest -p no:cacheprovider tests/browser > var/test-browser.log 2>&1 & \
-		browser=$$!; \
-		DUEL_ENGINE=native $(BIN)/pytest --ignore=tests/browser; rest=$$?; \
-		wait $$browser; pages=$$?; \
-		echo "--- the browser tests (tests/browser, run beside the others):"; cat var/test-browser.log; \
-		test $$rest -eq 0 && test $$pages -eq 0
+	DUEL_ENGINE=native $(BIN)/pytest
 	DUEL_ENGINE=pure $(BIN)/pytest -m pure_engine
 
 # a rules change, quickly: the engine's tests, every scenario and the golden logs on the Python
