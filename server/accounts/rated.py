@@ -32,6 +32,7 @@ import structlog
 from server.accounts.ladder import Ladder, RatedResult
 from server.match import series
 from server.match.directory import LIVE, MatchDirectory, MatchInfo
+from server.match.drops import watch_seats
 from server.rules import wire_facts
 from server.runtime.metrics import Metrics
 from server.storage import keys
@@ -182,19 +183,11 @@ class RatedMatches:
         grace while the other is here concedes."""
         if self.grace_ms is None:
             return
-        here = [await self._present(h) for h in info.holders]
-        now = _now_ms()
-        for seat in (0, 1):
-            field = f"{info.match_id}:{seat}"
-            if here[seat]:
-                await self._redis.hdel(keys.RATED_ABSENT, field)
-                continue
-            await self._redis.hsetnx(keys.RATED_ABSENT, field, now)
-            since = int(await self._redis.hget(keys.RATED_ABSENT, field) or now)
-            if here[1 - seat] and now - since >= self.grace_ms:
-                if await self.service.forfeit(info.match_id, seat, f"abandoned:{seat}"):
-                    self.metrics.inc("duel_rated_forfeits_total")
-                return
+        seat = await watch_seats(
+            self._redis, keys.RATED_ABSENT, info, self.grace_ms, self._present, self.service.forfeit
+        )
+        if seat is not None:
+            self.metrics.inc("duel_rated_forfeits_total")
 
     # ------------------------------------------------------------ the sweep
 

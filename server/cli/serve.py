@@ -62,6 +62,14 @@ def register(sub: Any) -> None:
         help="a match nobody joined expires this long after its creator disconnected (default: %(default)s)",
     )
     p.add_argument(
+        "--drop-grace",
+        type=_seconds_or_never,
+        default=60.0,
+        metavar="SECONDS",
+        help="a player who left a casual match of several duels and has not come back this long loses the "
+        "match, a drop (default: %(default)s; 'never'; rated matches: --rated-grace)",
+    )
+    p.add_argument(
         "--waiting-ttl",
         type=_seconds_or_never,
         default=3600.0,
@@ -252,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
         bot_abandoned_after=args.bot_abandoned_after,
         waiting_grace=max(0.0, args.waiting_grace),
         waiting_ttl=args.waiting_ttl,
+        drop_grace=args.drop_grace,
         waiting_sweep_every=max(0.1, args.waiting_sweep_every),
         address_matches_per_minute=max(1, args.address_matches),
         address_waiting_matches=max(1, args.address_waiting),

@@ -38,6 +38,7 @@ from server import rules
 from server.match import series as S
 from server.match.clocks import ClockSettings
 from server.match.directory import MatchDirectory, MatchInfo
+from server.match.drops import DROP_PREFIX, absent_fields
 from server.storage import keys, resp
 from server.storage.entry import EXTRA_KEY, first_of
 from server.storage.redisconn import REDIS_DOWN
@@ -90,7 +91,7 @@ def conceded_kind(cid: str) -> str:
         return S.CONCEDED_DUEL
     if cid.startswith("timeout:"):
         return S.CONCEDED_TIME
-    if cid.startswith("abandoned:"):
+    if cid.startswith(DROP_PREFIX):
         return S.CONCEDED_DROP
     return S.CONCEDED_MATCH
 
@@ -173,6 +174,8 @@ class MatchPlay:
         rec = S.new_series(info.match_id, settings, decks)
         bell = keys.bell_channel(info.match_id)  # its watchers (the creator, waiting) are told
         await self._cas(keys=[keys.series_key(info.match_id)], args=["0", S.dumps(rec), bell])
+        # watched for a player who leaves until it is over (server.match.drops)
+        await resp.command(self._redis, self._pipe, "ZADD", keys.SERIES_OPEN, "NX", _now_ms(), info.match_id)
         return await self.record(info.match_id)
 
     async def over(self, info: MatchInfo) -> bool:
@@ -278,6 +281,8 @@ class MatchPlay:
         if rec.phase == S.FINISHED:
             result = {"score": rec.score, "winner": "draw" if rec.winner is None else rec.winner, "reason": rec.reason}
             await self.directory.set_match_result(rec.match_id, result)
+            await resp.command(self._redis, self._pipe, "ZREM", keys.SERIES_OPEN, rec.match_id)
+            await resp.command(self._redis, self._pipe, "HDEL", keys.SERIES_ABSENT, *absent_fields(rec))
             if self.last_changed:
                 self.metrics.inc("duel_matches_finished_total", reason=rec.reason)
                 log.info("match_over", match_id=rec.match_id, winner=rec.winner, reason=rec.reason, score=rec.score)

@@ -26,6 +26,7 @@ from server.lobby.quick import QuickQueue
 from server.lobby.rated_queue import RatedQueue
 from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory
+from server.match.drops import Drops
 from server.match.fanout import FanOut
 from server.match.matches import MatchService
 from server.match.matchplay import MatchPlay
@@ -89,6 +90,7 @@ class DuelServer:
         self.play = MatchPlay(self.redis, self.directory, self.service, self.store, self.metrics, self.pipe)
         self.play.rated_ended = self.service.ended
         self.service.ended = self.play.ended
+        self.drops = Drops(self.redis, self.play, self.metrics, grace=config.drop_grace, every=config.drop_sweep_every)
         self.connections = Connections()
         self.fanout = FanOut(
             redisconn.connect(redis_url, 8),
@@ -199,6 +201,7 @@ class DuelServer:
             self.bots.add(asyncio.create_task(self.sealer.run(), name="sealer"))
         self.bots.add(asyncio.create_task(self.expiry.run(), name="expiry"))
         self.bots.add(asyncio.create_task(self.accounts.rated.run(), name="rated"))
+        self.bots.add(asyncio.create_task(self.drops.run(), name="drops"))
         self._server = await serve(
             self._handle,
             cfg.host,
