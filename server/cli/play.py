@@ -24,9 +24,10 @@ was asked (a bad ``--url``, an unknown ``--deck``, a deck list that is not legal
 
 ``--deck`` takes a demo deck's name, a ``.ydk`` file or a ``ydke://`` link (docs/formats.md). A
 deck list is checked here against the duel's format (``--format``; ``current`` when none is
-given) with ``duel deck check``'s rules before anything is sent, and its Main and Extra Deck are
-played (the protocol's deck has no Side Deck). With ``--join`` the match's format is the
-creator's: the list is read here and checked by the server.
+given) with ``duel deck check``'s rules before anything is sent; its Main and Extra Deck are
+played, and its Side Deck is registered with them (``side``), so that in a match of several duels
+(``--best-of 3``) the terminal can swap cards with it between duels. With ``--join`` the match's
+format is the creator's: the list is read here and checked by the server.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         await client.close()
         return 0
     cat = Catalogue.of(await fetch_catalogue(client))
-    deck, fmt = _deck_and_format(args, cat)
+    deck, side, fmt = _deck_side_and_format(args, cat)
     cat.format = fmt
     clock_ms = None if args.clock is None else max(1000, int(args.clock * 60_000))
     increment_ms = int(args.increment * 1000)
@@ -183,6 +184,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 increment_ms=increment_ms if clock_ms else 0,
                 format=fmt,
                 best_of=args.best_of or 1,
+                side=side,
             )
         elif mode == "create":
             request = CreateMatch(
@@ -193,14 +195,15 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 increment_ms=increment_ms if clock_ms else 0,
                 format=fmt,
                 best_of=args.best_of or 1,
+                side=side,
             )
         elif mode == "join":
             request, match_hint = (
-                Join(match_id=args.join, deck=deck, name=args.name, request_id=new_request_id()),
+                Join(match_id=args.join, deck=deck, name=args.name, request_id=new_request_id(), side=side),
                 args.join,
             )
         elif mode == "quick":
-            request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id(), format=fmt)
+            request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id(), format=fmt, side=side)
         elif mode == "reconnect":
             request, match_hint = Reconnect(token=args.reconnect), None
         else:
@@ -254,7 +257,14 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
 
 
 def _deck_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int] | None, str]:
-    """The deck asked for (None: the server's demo deck) and the format of the duel: ``--format``,
+    """The deck asked for (None: the server's demo deck) and the format of the duel."""
+    deck, _side, fmt = _deck_side_and_format(args, cat)
+    return deck, fmt
+
+
+def _deck_side_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int] | None, list[int] | None, str]:
+    """The deck asked for (None: the server's demo deck), its Side Deck (a deck list's ``!side``;
+    None: none) and the format of the duel: ``--format``,
     else the demo deck's, else ``current``. A deck of another format than the one asked for, or
     one the server does not play every card of yet, is refused here, before anything is sent."""
     fmt = getattr(args, "format", None)
@@ -264,9 +274,10 @@ def _deck_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int
         if not (args.create or args.vs_bot or getattr(args, "quick", False)):
             raise CliError("--format goes with --create, --vs-bot or --quick (a match's creator names its format)", 2)
     if not args.deck:
-        return None, fmt or "current"
+        return None, None, fmt or "current"
     if _is_deck_list(args.deck, cat):
-        return _deck_from_list(args.deck, fmt, check=not getattr(args, "join", None)), fmt or "current"
+        deck, side = _deck_from_list(args.deck, fmt, check=not getattr(args, "join", None))
+        return deck, side or None, fmt or "current"
     entry = cat.deck_entry(args.deck)
     if entry is None:
         raise CliError(f"no demo deck called {args.deck!r}; the decks are: {cat.deck_list_words()}", 2)
@@ -280,7 +291,7 @@ def _deck_and_format(args: argparse.Namespace, cat: Catalogue) -> tuple[list[int
             f"{', '.join(missing[:8])}{', ...' if len(missing) > 8 else ''})",
             2,
         )
-    return [int(x) for x in entry["cards"]], fmt or deck_format
+    return [int(x) for x in entry["cards"]], None, fmt or deck_format
 
 
 def _is_deck_list(arg: str, cat: Catalogue) -> bool:
@@ -291,10 +302,11 @@ def _is_deck_list(arg: str, cat: Catalogue) -> bool:
     return cat.deck_entry(arg) is None and Path(arg).is_file()
 
 
-def _deck_from_list(arg: str, fmt: str | None, *, check: bool) -> list[int]:
+def _deck_from_list(arg: str, fmt: str | None, *, check: bool) -> tuple[list[int], list[int]]:
     """The deck a ``.ydk`` file or a ``ydke://`` link writes, as the protocol sends it (its Main
-    Deck, then its Extra Deck), checked against format ``fmt`` (None: ``current``) as ``duel
-    deck check`` does unless ``check`` is false; ``CliError`` (status 2) naming every problem."""
+    Deck, then its Extra Deck), and its Side Deck, checked (the three together) against format
+    ``fmt`` (None: ``current``) as ``duel deck check`` does unless ``check`` is false; ``CliError``
+    (status 2) naming every problem."""
     from server.cli.deck import read_list
     from server.rules import FORMATS, DeckListError, check_deck, named_format, parse_deck_list
 
@@ -314,7 +326,7 @@ def _deck_from_list(arg: str, fmt: str | None, *, check: bool) -> list[int]:
                 other = next((f for f in FORMATS.values() if f is not want and not check_deck(deck, f)), None)
                 hint = f"\n(it is legal in {other.title}: add --format {other.name})" if other is not None else ""
             raise CliError(f"{shown} is not legal in {want.title}:\n  " + "\n  ".join(problems) + hint, 2)
-    return list(deck.main + deck.extra)
+    return list(deck.main + deck.extra), list(deck.side)
 
 
 async def _close(seat: Seat) -> None:

@@ -6,21 +6,25 @@ against a real ``duel serve`` (real Redis, real websockets)."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 from proc_helpers import ServeProcess
 from term_helpers import Terminal
 
 from engine import CARDS
 from engine.ydk import DeckList, parse_ydk
-from server.cli.play import _deck_and_format
+from server.cli.play import _deck_and_format, _deck_side_and_format
 from server.clients.terminal.cards import Catalogue
 from server.clients.terminal.conn import CliError
 from server.lobby.catalog import catalogue
+from server.storage.store import RedisEventStore
 
 GOAT_YDK = Path(__file__).resolve().parents[2] / "engine/data/goat/decks/goat-control_flc22_erkator.ydk"
 CAT = Catalogue.of(catalogue())
@@ -43,9 +47,18 @@ def _ydke(deck: DeckList) -> str:
 def test_a_deck_list_is_read_and_checked_against_the_format(tmp_path: Path) -> None:
     listed = parse_ydk(GOAT_YDK.read_text("utf-8"))
     deck, fmt = _deck_and_format(_args(deck=str(GOAT_YDK), format="goat"), CAT)
-    assert fmt == "goat" and deck == list(listed.main + listed.extra)  # the Side Deck is not sent
+    assert fmt == "goat" and deck == list(listed.main + listed.extra)
+    # its Side Deck is registered beside it (15 cards in this list)
+    side = list(listed.side)
+    assert len(side) == 15
+    assert _deck_side_and_format(_args(deck=str(GOAT_YDK), format="goat"), CAT) == (deck, side, "goat")
     # the same list as a ydke:// link
-    assert _deck_and_format(_args(deck=_ydke(listed), format="goat"), CAT) == (deck, "goat")
+    assert _deck_side_and_format(_args(deck=_ydke(listed), format="goat"), CAT) == (deck, side, "goat")
+    # a list without a Side Deck registers none; a demo deck has none
+    no_side = tmp_path / "no-side.ydk"
+    no_side.write_text("#main\n" + "\n".join(str(c) for c in listed.main) + "\n#extra\n!side\n")
+    assert _deck_side_and_format(_args(deck=str(no_side), format="goat"), CAT)[1] is None
+    assert _deck_side_and_format(_args(deck="battle-step"), CAT)[1] is None
     # quick match takes a format too
     assert _deck_and_format(_args(deck=str(GOAT_YDK), format="goat", vs_bot=False, quick=True), CAT)[1] == "goat"
     # without --format the duel is of the default format, where a Goat list is not legal: each
@@ -104,3 +117,48 @@ def test_a_goat_list_from_a_ydk_file_is_played_against_the_bot(server: ServeProc
         t.send("n")
         assert t.wait(20) == 0
         assert "Traceback" not in t.output()
+
+
+def test_a_ydk_files_side_deck_is_sided_between_duels_in_the_terminal(server: ServeProcess, redis_url: str) -> None:
+    """`duel play --vs-bot --best-of 3 --deck FILE.ydk`: the file's Side Deck is registered, listed
+    between duels, and a swap typed there is the deck of duel 2 (its genesis in the server's log)."""
+    listed = parse_ydk(GOAT_YDK.read_text("utf-8"))
+    args = ("play", "--vs-bot", "--auto-pass", "--best-of", "3", "--format", "goat", "--deck", str(GOAT_YDK))
+    with Terminal(*args, "--name", "Sider", "--url", server.url) as t:
+        found = t.expect(r"match (\S+): you are A", 60)
+        match_id = found.group(1)
+        t.expect(PROMPT, 60)
+        t.send("cd")
+        t.expect("concede this duel \\(the match goes on\\)\\? type yes to confirm")
+        t.send("yes")
+        t.expect(r"siding for duel 2 \(\d+ s; the opponent sees only your counts\)")
+        t.expect(r"your Side Deck:\n((?:\s+\d+\. .*\n){15})")
+        t.send("s 1 1")
+        swapped = t.expect(r"swapped: (.*) in, (.*) out \(d: done\)")
+        assert swapped.group(1) == CARDS[listed.side[0]].name and swapped.group(2) == CARDS[listed.main[0]].name
+        t.send("second")
+        t.send("d")
+        t.expect(r'duel 2 begins: B "Bot" goes first')
+        t.expect(PROMPT, 60)
+        t.send("c")
+        t.expect("type yes to confirm")
+        t.send("yes")
+        t.expect(r"MATCH OVER: B \"Bot\" wins \(concede\)")
+        t.expect(r"rematch\? .*\n")
+        t.send("n")
+        assert t.wait(20) == 0
+        assert "refused" not in t.output() and "Traceback" not in t.output()
+    genesis = asyncio.run(_genesis(redis_url, f"{match_id}-2"))
+    sided = Counter(genesis["decks"][0])
+    want = Counter(listed.main) - Counter([listed.main[0]]) + Counter([listed.side[0]])
+    assert sided == want, (sided - want, want - sided)
+
+
+async def _genesis(redis_url: str, duel_id: str) -> dict[str, Any]:
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        entry = await RedisEventStore(client).entry(duel_id, 1)
+    finally:
+        await client.aclose()
+    assert entry is not None
+    return entry.action
