@@ -7,6 +7,7 @@
     duel play --create                 # create a match, print the command your opponent types
     duel play --join MATCH_ID          # take the free seat of a match
     duel play --quick                  # pair with the next waiting player (or wait for one)
+    duel play --quick --rated --account NAME   # a rated match (a player of close rating), logged in
     duel play --reconnect TOKEN        # take your seat back (a new process, another machine)
     duel play --spectate MATCH_ID      # watch a match (public information only)
     duel play --list                   # the live and the finished matches
@@ -17,6 +18,12 @@ type a number. ``h`` lists the commands (``? N`` prints the text of action N's c
 board, ``c`` concedes, ``q`` leaves and keeps your seat). ``--auto-pass`` passes for you whenever
 passing is the only legal action (the server never skips a window by itself, so that how fast
 you answer tells your opponent nothing; this option gives that up for speed).
+
+``--account NAME`` logs in with an account (``--register``: makes it first), whose password is
+read from ``DUEL_PASSWORD`` or typed at a prompt that does not echo it (never an argument: ``ps``
+shows arguments to everyone). Logged in, ``--rated`` (with ``--quick`` or ``--create``) plays a
+rated match (PROTOCOL.md section 4a), and the seat of a rated match is taken back with
+``--reconnect TOKEN --account NAME``.
 
 Every failure is one line on stderr (``error: ...``) and a non-zero exit status: 1 for what
 happened (no server, an unknown or full match, a refused token, a lost connection), 2 for what
@@ -37,6 +44,7 @@ import asyncio
 import contextlib
 import os
 import re
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +56,7 @@ from server.clients.terminal.conn import DEFAULT_URL, CliError, Seat
 
 if TYPE_CHECKING:
     from server.clients.terminal.cards import Catalogue
+    from server.clients.terminal.login import Account
 
 
 def register(sub: Any) -> None:
@@ -88,6 +97,17 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--name", type=name_arg, default=_default_name(), help="your display name (default: your login name)"
+    )
+    p.add_argument(
+        "--account",
+        metavar="NAME",
+        help="log in with this account (its password from DUEL_PASSWORD, else a prompt; never an argument)",
+    )
+    p.add_argument("--register", action="store_true", help="with --account: make the account first")
+    p.add_argument(
+        "--rated",
+        action="store_true",
+        help="with --quick (paired by rating) or --create, and --account: a rated match for the ladder",
     )
     p.add_argument("--auto-pass", action="store_true", help="pass for me whenever passing is the only legal action")
     p.add_argument(
@@ -133,7 +153,7 @@ def _token_match(token: str) -> str | None:
     return parts[1] if len(parts) == 4 else None
 
 
-async def main(args: argparse.Namespace, holder: Holder) -> int:
+async def main(args: argparse.Namespace, holder: Holder, account: Account | None = None) -> int:
     from protocol.messages import (
         CreateMatch,
         Join,
@@ -154,8 +174,16 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
         raise CliError("--clock goes with --create or --vs-bot (the match's creator sets the clock)", 2)
     if args.best_of is not None and not (args.create or args.vs_bot):
         raise CliError("--best-of goes with --create or --vs-bot (--quick plays the format's usual match)", 2)
+    if args.rated and not (args.quick or args.create):
+        raise CliError("--rated goes with --quick or --create (a rated match between two accounts)", 2)
+    if args.rated and account is None:
+        raise CliError("a rated match needs an account: add --account NAME", 2)
     client: DuelClient | None = await connect(args.url, "cli")
     assert client is not None
+    prepare = None if account is None else account.log_in
+    if account is not None:
+        await account.log_in(client)
+        out(f"logged in as {account.shown_name}")
     if args.list:
         for status in ("live", "finished"):
             await client.send(ListMatches(status=status, limit=20))
@@ -196,6 +224,7 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 format=fmt,
                 best_of=args.best_of or 1,
                 side=side,
+                rated=args.rated,
             )
         elif mode == "join":
             request, match_hint = (
@@ -203,26 +232,32 @@ async def main(args: argparse.Namespace, holder: Holder) -> int:
                 args.join,
             )
         elif mode == "quick":
-            request = QuickMatch(deck=deck, name=args.name, request_id=new_request_id(), format=fmt, side=side)
+            request = QuickMatch(
+                deck=deck, name=args.name, request_id=new_request_id(), format=fmt, side=side, rated=args.rated
+            )
         elif mode == "reconnect":
             request, match_hint = Reconnect(token=args.reconnect), None
         else:
             request, match_hint = Spectate(match_id=args.spectate), args.spectate
         if mode == "join" and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", args.join):
             raise CliError(f"{args.join!r} is not a match id (see the matches with: duel play --list{flag})", 2)
-        seat = await take_seat(args.url, "cli", request, client=client, match_id=match_hint)
+        seat = await take_seat(args.url, "cli", request, client=client, match_id=match_hint, prepare=prepare)
         client = None
         holder.seat = seat
+        if account is not None:
+            seat.command = f"duel play --account {shlex.quote(account.name)}"
         if seat.seat is None:
             out(f"watching match {seat.match_id} (public information only; h: help, q: stop watching)")
         else:
             you = f' as "{args.name}"' if args.name and mode != "reconnect" else ""
             out(f"match {seat.match_id}: you are {seat.seat_name} (seat {seat.seat}){you}")
-            out(f"to take this seat back later: duel play --reconnect {seat.token}{flag}")
+            out(f"to take this seat back later: {seat.command} --reconnect {seat.token}{flag}")
             if mode == "vs_bot":
                 out("the server's bot takes seat B")
             elif not seat.started and mode == "create":
                 out(f"waiting for an opponent; they type: duel play --join {seat.match_id}{flag}")
+            elif not seat.started and mode == "quick" and args.rated:
+                out("waiting in the rated queue for a player of close rating (the gap widens as you wait)")
             elif not seat.started and mode == "quick":
                 out(
                     "waiting in the quick-match queue for an opponent (another `duel play --quick` or `duel bot "
@@ -343,9 +378,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
 
         return run_policy(args, policy="greedy", think=0.0, quiet=False)
+    from server.clients.terminal.login import account_of
+
     holder = Holder()
     try:
-        return asyncio.run(main(args, holder))
+        account = account_of(args.account, args.register)  # the password prompt, before the loop
+        return asyncio.run(main(args, holder, account))
     except CliError as exc:
         print(f"error: {exc.message}", file=sys.stderr, flush=True)
         return exc.status

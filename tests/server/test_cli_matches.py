@@ -85,6 +85,11 @@ def test_duel_bot_plays_a_best_of_three_to_its_end(server: ServeProcess) -> None
             await until(a, duel_started(2))
             await concede_duel_now(a)
             await until(a, lambda c: c.finished)
+            # the bot kept its deck: its deck's hash is the same in both duels (A's too: A kept it)
+            m = a.match
+            assert m is not None and len(m.duels) == 2
+            hashes = [d["deck_hashes"] for d in m.duels]
+            assert hashes[0][1] == hashes[1][1] and hashes[0][0] == hashes[1][0]
             out, err = await asyncio.to_thread(bot.communicate, timeout=60)
             assert bot.returncode == 0 and not err.strip(), (out, err)
         finally:

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -39,6 +39,9 @@ ANSWER_TIMEOUT = 20.0
 """Seconds to wait for the answer to a seat request before retrying it."""
 TAKE_TRIES = 4
 RETRYABLE = (E.SERVER_UNAVAILABLE, E.SERVER_INTERNAL)
+
+Prepare = Callable[[DuelClient], Awaitable[None]]
+"""What is done on each new connection before its seat request (a login: server.clients.terminal.login)."""
 
 
 class CliError(Exception):
@@ -151,6 +154,8 @@ class Seat:
     """Index in ``client.inbox`` of the first message after the seat was taken."""
     command: str = "duel play"
     """The command that resumes this seat (for the hints)."""
+    prepare: Prepare | None = None
+    """Done on each new connection before the seat is taken back (a login)."""
 
     @property
     def seat_name(self) -> str:
@@ -180,6 +185,12 @@ class Seat:
                 client = await connect(self.url, self.name)
             except CliError:
                 client = None
+            if client is not None and self.prepare is not None:
+                try:
+                    await self.prepare(client)
+                except (EOFError, TimeoutError, ConnectionClosed, OSError):
+                    await _close_quietly(client)
+                    client = None
             if client is not None:
                 request: ClientMessage = (
                     Spectate(match_id=self.match_id, last_seq=last_seq, duel=duel)
@@ -235,18 +246,29 @@ async def take_seat(
     *,
     client: DuelClient | None = None,
     match_id: str | None = None,
+    prepare: Prepare | None = None,
 ) -> Seat:
     """Send ``request`` (create_match, join, quick_match, reconnect or spectate) and return the
     seat. A lost answer (the connection dropped, no answer in time, the server's store briefly
     unavailable) is retried with the very same request, which carries a ``request_id`` (or is a
-    token or a spectate), so the retry gets the same seat. A refusal is a :class:`CliError`."""
+    token or a spectate), so the retry gets the same seat. A refusal is a :class:`CliError`.
+    ``prepare``: done on each new connection first (``client``, given, is already prepared)."""
     for attempt in range(TAKE_TRIES):
         if client is None:
             client = await connect(url, name)
+            if prepare is not None:
+                try:
+                    await prepare(client)
+                except (EOFError, TimeoutError, ConnectionClosed, OSError):
+                    await _close_quietly(client)
+                    client = None
+                    await asyncio.sleep(0.3 * 2**attempt)
+                    continue
         await _send_quietly(client, request)
         answer = await _answer(client)
         if isinstance(answer, Seated):
             seat = Seat(url, name, client, answer.match_id, answer.seat, answer.token, answer.started)
+            seat.prepare = prepare
             seat._bind(client, answer)
             return seat
         if isinstance(answer, Spectating):
