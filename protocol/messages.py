@@ -597,7 +597,9 @@ class ReplayLog:
     """A page of a finished match's log: ``entries`` ``[{seq, actor, action?, facts,
     state_hash, time_ms, story, view?}]`` as ``viewpoint`` saw them (``action`` only for
     "all"); ``total`` entries in all; ``next_seq`` the first entry of the next page (None:
-    this was the last); ``result`` ``{winner, reason}``."""
+    this was the last); ``result`` ``{winner, reason}``. ``match``: for a duel of a match of
+    several duels, the match's record (``GET /matches/<id>.json``: its duels in order, each with
+    its replay, and ``replay``, the whole match's file) and ``duel``, this duel's number."""
 
     type: ClassVar[str] = "replay"
     match_id: str
@@ -607,6 +609,7 @@ class ReplayLog:
     next_seq: int | None = None
     players: list[str] = field(default_factory=lambda: ["", ""])
     result: Data | None = None
+    match: Data | None = None
 
 
 @message

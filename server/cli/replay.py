@@ -2,7 +2,9 @@
 
 The argument is a match id (read from the server's Redis) or a replay file
 (``duel export``, or the viewer's download: ``*.duelreplay``), read without any
-Redis at all.
+Redis at all. A match replay file (every duel of a match of several duels, in order:
+``GET /matches/<id>.duelreplay``, server.history.match_file) is replayed duel after duel
+(``--duel N``: that duel only) and verified duel by duel.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from server.cli.args import NoRedisData, add_redis_options, redis_target, where_
 from server.storage.entry import LogEntry
 
 if TYPE_CHECKING:
+    from server.history.match_file import MatchReplay
     from server.history.replay_file import Replay
 
 
@@ -34,6 +37,7 @@ def register(sub: Any) -> None:
         help="whose eyes: all (every card named; the default), A or B (what that player saw), spectator",
     )
     p.add_argument("--upto", type=int, metavar="SEQ", help="stop after entry SEQ and print the board there")
+    p.add_argument("--duel", type=int, metavar="N", help="a match replay file: duel N only (default: every duel)")
     add_redis_options(p)
     p.set_defaults(func=run_replay)
 
@@ -109,14 +113,119 @@ def load(args: argparse.Namespace) -> list[LogEntry] | None:
     return entries
 
 
+def match_path(args: argparse.Namespace) -> Path | None:
+    """The match replay file the argument names (server.history.match_file), else None."""
+    from server.history.match_file import MATCH_MAGIC
+
+    path = replay_path(args)
+    if path is None:
+        return None
+    try:
+        with path.open("rb") as f:
+            return path if f.read(len(MATCH_MAGIC)) == MATCH_MAGIC else None
+    except OSError:
+        return None
+
+
+def load_match(args: argparse.Namespace, path: Path) -> MatchReplay | None:
+    """A match replay file, read within the replay limits and checked, or None after one line."""
+    from server.cli.archive import replay_key
+    from server.history import match_file
+    from server.history.replay_limits import DEFAULT_LIMITS, ReplayFileError
+
+    try:
+        size = path.stat().st_size
+        most = match_file.MAX_DUELS * DEFAULT_LIMITS.max_bytes + match_file.HEADER_SLACK
+        if size > most:
+            raise ReplayFileError(f"the file is {size} bytes; a match file of at most {most} is read here")
+        return match_file.loads(path.read_bytes(), replay_key(args))
+    except ReplayFileError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+    return None
+
+
+def _seat(value: object, names: list[str]) -> str:
+    if value not in (0, 1):
+        return "nobody (a draw)"
+    assert isinstance(value, int)
+    name = names[value] if value < len(names) else ""
+    return f"{'AB'[value]}" + (f' "{name}"' if name else "")
+
+
+def match_lines(got: MatchReplay) -> tuple[list[str], list[str]]:
+    """The lines before the duels (the match) and after them (its result)."""
+    h = got.header
+    names = [str(n) for n in h.get("players", ["", ""])]
+    score = h.get("score", [0, 0])
+    result = h.get("result") or {}
+    head = [
+        f"Match {got.match_id}: best of {h.get('best_of')}, {h.get('game_format')}, "
+        f"{_seat(0, names)} vs {_seat(1, names)}, {len(got.duels)} duels"
+    ]
+    tail = [
+        "",
+        f"Match {got.match_id} over: {_seat(result.get('winner'), names)} wins, {score[0]}-{score[1]} "
+        f"({result.get('reason')})",
+    ]
+    return head, tail
+
+
+def duel_heading(row: dict[str, Any], names: list[str]) -> str:
+    chose = "the coin toss" if row.get("chooser") is None else f"{_seat(row.get('chooser'), names)}'s choice"
+    won = _seat(row.get("winner"), names)
+    conceded = f", conceded ({row['conceded']})" if row.get("conceded") else ""
+    return (
+        f"===== Duel {row.get('duel')} ({row.get('duel_id')}): {_seat(row.get('first'), names)} goes first "
+        f"({chose}); won by {won} ({row.get('reason')}{conceded}) ====="
+    )
+
+
+def run_match_replay(args: argparse.Namespace, path: Path, viewer: int | str | None) -> int:
+    from server.history.replay import fold_log, replay_lines, summary_lines
+
+    got = load_match(args, path)
+    if got is None:
+        return 1
+    if args.duel is not None and not 1 <= args.duel <= len(got.duels):
+        print(f"error: {path}: the match has duels 1 to {len(got.duels)}, not {args.duel}", file=sys.stderr)
+        return 2
+    head, tail = match_lines(got)
+    names = [str(n) for n in got.header.get("players", ["", ""])]
+    for line in head:
+        print(line)
+    for number, (row, duel) in enumerate(zip(got.rows, got.duels, strict=True), 1):
+        if args.duel is not None and number != args.duel:
+            continue
+        print()
+        print(duel_heading(row, names))
+        for line in replay_lines(duel.entries, actions=args.actions, viewer=viewer):
+            print(line)
+        for line in summary_lines(duel.match_id, duel.entries, fold_log(duel.entries)):
+            print(line)
+    for line in tail:
+        print(line)
+    return 0
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from server.history.replay import fold_log, replay_lines, summary_lines
 
+    viewers: dict[str, int | str | None] = {"all": "all", "A": 0, "B": 1, "spectator": None}
+    viewer = viewers[args.viewer]
+    whole = match_path(args)
+    if whole is not None:
+        if args.upto is not None:
+            print("error: --upto goes with one duel's replay (duel export DUEL_ID), not a match's", file=sys.stderr)
+            return 2
+        return run_match_replay(args, whole, viewer)
+    if args.duel is not None:
+        print("error: --duel goes with a match replay file", file=sys.stderr)
+        return 2
     entries = load(args)
     if entries is None:
         return 1
-    viewers: dict[str, int | str | None] = {"all": "all", "A": 0, "B": 1, "spectator": None}
-    viewer = viewers[args.viewer]
     if args.upto is not None:
         entries = [e for e in entries if e.seq <= args.upto]
     for line in replay_lines(entries, actions=args.actions, viewer=viewer):
@@ -140,11 +249,34 @@ def replay_key(args: argparse.Namespace) -> bytes | None:
     return key(args)
 
 
+def run_verify_match(args: argparse.Namespace, path: Path) -> int:
+    """Every duel of a match replay file, verified as ``duel verify`` verifies one."""
+    from server.history.replay import verify_log
+
+    got = load_match(args, path)
+    if got is None:
+        return 1
+    signed = "signed by this deployment" if got.signed else "not signed by this deployment"
+    print(f"{path}: match {got.match_id}, {len(got.duels)} duels, each one's hash chain intact, {signed}")
+    for number, duel in enumerate(got.duels, 1):
+        divergence, _state = verify_log(duel.entries, hashes=duel.same_rules)
+        if divergence is not None:
+            print(f"duel {number} ({duel.match_id}):")
+            for line in divergence.lines():
+                print(line)
+            return 1
+        print(f"OK: duel {number} ({duel.match_id}): {len(duel.entries)} entries re-run with identical facts")
+    return 0
+
+
 def run_verify(args: argparse.Namespace) -> int:
     from server import rules
     from server.history import replay_file
     from server.history.replay import verify_log
 
+    whole = match_path(args)
+    if whole is not None:
+        return run_verify_match(args, whole)
     path = replay_path(args)
     same_rules = True
     if path is None:

@@ -25,7 +25,7 @@ from server.lobby.expiry import WaitingExpiry
 from server.lobby.quick import QuickQueue
 from server.lobby.rated_queue import RatedQueue
 from server.lobby.tokens import SeatTokens, load_secret
-from server.match.directory import MatchDirectory
+from server.match.directory import MatchDirectory, MatchInfo
 from server.match.drops import Drops
 from server.match.fanout import FanOut
 from server.match.matches import MatchService
@@ -288,6 +288,8 @@ class DuelServer:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         if path.startswith("/replays/") and path.endswith(".duelreplay"):
             return await self._replay_download(path[len("/replays/") : -len(".duelreplay")])
+        if path.startswith("/matches/") and path.endswith(".duelreplay"):
+            return await self._match_download(path[len("/matches/") : -len(".duelreplay")])
         if path.startswith("/matches/") and path.endswith(".json"):
             return await self._match_record(path[len("/matches/") : -len(".json")])
         if "upgrade" in request.headers.get("Connection", "").lower() and not self.bot_seats.owns(request.headers):
@@ -303,12 +305,23 @@ class DuelServer:
             )
         return None
 
+    async def _duel_file(self, match_id: str, info: MatchInfo) -> bytes:
+        """A finished duel's replay file (signed), made in a reader process (folding and
+        compressing a whole log would hold the loop, issue 34) and kept: it never changes."""
+        from server.history import archive, replay_file
+
+        data = self.downloads.get(match_id)
+        if data is None:
+            records = [replay_file.record(e) for e in await self.store.read(match_id)]
+            data = await self.readers.run(
+                archive.replay_bytes, match_id, records, info.names, info.created_ms, self.tokens.replay_key()
+            )
+            self.downloads.put(match_id, data)
+        return data
+
     async def _replay_download(self, match_id: str) -> Response:
         """``GET /replays/<match id>.duelreplay``: a finished match's replay file (signed), for
-        matches that allow spectators (a players-only match's replay stays with its players).
-        The file is made in a reader process (folding and compressing a whole log would hold
-        the loop, issue 34) and kept: a finished match's file never changes."""
-        from server.history import archive, replay_file
+        matches that allow spectators (a players-only match's replay stays with its players)."""
         from server.match.directory import FINISHED
 
         if not keys.MATCH_ID_RE.fullmatch(match_id):
@@ -317,26 +330,42 @@ class DuelServer:
             info = await self.directory.get(match_id)
             if info is None or info.status != FINISHED or not info.spectators or not await self.play.over(info):
                 return _text(HTTPStatus.NOT_FOUND, "no finished match with that id whose replay is public\n")
-            data = self.downloads.get(match_id)
-            if data is None:
-                records = [replay_file.record(e) for e in await self.store.read(match_id)]
-                data = await self.readers.run(
-                    archive.replay_bytes, match_id, records, info.names, info.created_ms, self.tokens.replay_key()
-                )
-                self.downloads.put(match_id, data)
+            data = await self._duel_file(match_id, info)
         except REDIS_DOWN:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
         except Refused as exc:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n")
-        headers = Headers(
-            [
-                ("Content-Type", "application/octet-stream"),
-                ("Content-Length", str(len(data))),
-                ("Content-Disposition", f'attachment; filename="{match_id}.duelreplay"'),
-                ("Cache-Control", "no-cache"),
-            ]
-        )
-        return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
+        return _file(data, f"{match_id}.duelreplay")
+
+    async def _match_download(self, match_id: str) -> Response:
+        """``GET /matches/<match id>.duelreplay``: a finished match of several duels' replay file,
+        every duel in order (server.history.match_file; docs/replay-format.md), signed, for
+        matches that allow spectators. Made from its duels' files, and kept."""
+        from server.history import match_file
+
+        if not keys.MATCH_ID_RE.fullmatch(match_id):
+            return _text(HTTPStatus.NOT_FOUND, "no such match\n")
+        cached = f"match:{match_id}"
+        try:
+            data = self.downloads.get(cached)
+            if data is None:
+                info = await self.directory.get(match_id)
+                rec = None if info is None or not info.spectators else await self.play.record(info.match_id_of_series)
+                if info is None or rec is None or rec.phase != "finished" or rec.match_id != match_id:
+                    return _text(HTTPStatus.NOT_FOUND, "no finished match of several duels with that id, public\n")
+                files = []
+                for duel in rec.duels:
+                    duel_info = await self.directory.get(duel.duel_id)
+                    if duel_info is None:
+                        return _text(HTTPStatus.NOT_FOUND, f"duel {duel.number} of that match is gone\n")
+                    files.append(await self._duel_file(duel.duel_id, duel_info))
+                data = match_file.build(self.play.record_json(rec), files, self.tokens.replay_key())
+                self.downloads.put(cached, data)
+        except REDIS_DOWN:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")
+        except Refused as exc:
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n")
+        return _file(data, f"{match_id}.match.duelreplay")
 
     async def _match_record(self, match_id: str) -> Response:
         """``GET /matches/<match id>.json``: a finished match of several duels' record, listing its
@@ -398,6 +427,18 @@ class DuelServer:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+
+def _file(data: bytes, name: str) -> Response:
+    headers = Headers(
+        [
+            ("Content-Type", "application/octet-stream"),
+            ("Content-Length", str(len(data))),
+            ("Content-Disposition", f'attachment; filename="{name}"'),
+            ("Cache-Control", "no-cache"),
+        ]
+    )
+    return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
 
 
 def _text(status: HTTPStatus, body: str, content_type: str = "text/plain; charset=utf-8") -> Response:

@@ -120,6 +120,14 @@ class MatchDesk:
             if rec.phase == S.SIDING:
                 self.play.arm(rec)
 
+    async def replay_record(self, info: MatchInfo) -> dict[str, Any] | None:
+        """What a page of a duel's replay (``replay.match``) says of its match: the record of a
+        match of several duels (its duels' replays, the whole match's file) and this duel's number."""
+        if info.best_of <= 1:
+            return None
+        rec = await self.play.record(info.match_id_of_series)
+        return None if rec is None else {**self.play.record_json(rec), "duel": info.duel}
+
     # ------------------------------------------------------------------ requests
 
     async def handle(self, session: Session, msg: MatchRequest) -> None:

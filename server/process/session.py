@@ -802,6 +802,7 @@ class Session:
         key = self.services.tokens.alias_key(msg.match_id)
         checkpoints = self.services.replay_logs.checkpoints(msg.match_id)
         got = replays.page(log_entries, key, msg.viewpoint, msg.from_seq, msg.limit, msg.views, checkpoints)
+        match = await self.services.matches.replay_record(info)
         self.send(
             ReplayLog(
                 msg.match_id,
@@ -811,6 +812,7 @@ class Session:
                 next_seq=got.next_seq,
                 players=list(info.names),
                 result=got.result,
+                match=match,
             )
         )
 

@@ -149,6 +149,22 @@ def test_two_pages_play_a_best_of_three_with_a_spectator(
     # each duel has its replay, now that the match is over
     spectator.locator("[data-testid=replay-duel-2]").click()
     spectator.wait_for_url(re.compile(f"#/replay/{match_id}-2$"))
+    # the replay viewer lists the match's duels; the next duel is one step away; the whole match
+    # downloads as one file, every duel in order
+    bar = spectator.locator("[data-testid=replay-match][data-duel='2']")
+    bar.wait_for()
+    assert "Ann 2 \u2013 1 Bob" in bar.inner_text() and "Ann won the match" in bar.inner_text()
+    assert bar.locator("[data-testid=replay-match-duel-1]").get_attribute("href") == f"#/replay/{match_id}"
+    whole = bar.locator("[data-testid=replay-match-file]").get_attribute("href")
+    assert whole == f"/matches/{match_id}.duelreplay"
+    got = spectator.request.get(f"{live_server.http}{whole}")
+    assert got.ok and got.body().startswith(b"DUELMTC1")
+    bar.locator("[data-testid=replay-next-duel]").click()
+    spectator.wait_for_url(re.compile(f"#/replay/{match_id}-3$"))
+    last = spectator.locator("[data-testid=replay-match][data-duel='3']")
+    last.wait_for()
+    assert last.locator("[data-testid=replay-next-duel]").count() == 0
+    spectator.locator("[data-replay-seq]").first.wait_for()
     for page in (a, b, spectator):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -201,6 +201,20 @@ export interface ReplayPage {
   next_seq: number | null;
   players: string[];
   result: { winner: number | "draw"; reason: string } | null;
+  /** A duel of a match of several duels: the match's record, and this duel's number. */
+  match?: ReplayMatch | null;
+}
+
+/** The record of a match of several duels on a page of one of its duels' replay (`replay.match`). */
+export interface ReplayMatch {
+  match_id: string;
+  best_of: number;
+  duel: number;
+  players: string[];
+  score: number[];
+  result: { winner: number | "draw"; reason: string } | null;
+  duels: { duel: number; duel_id: string; first: number; winner: number | "draw"; reason: string; replay: string }[];
+  replay: string; // the whole match's file, every duel in order
 }
 
 export type ServerMessage = { type: string } & Record<string, unknown>;

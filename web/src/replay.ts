@@ -18,7 +18,7 @@ import { lastLpChanges, renderBoard, type BoardHooks, type BoardModel } from "./
 import { Story } from "./story";
 import { h, Kept } from "./dom";
 import { SidePanel, storyLines, type LogLine } from "./log";
-import { randomId, type ReplayEntry, type ReplayPage, type ServerMessage } from "./proto";
+import { randomId, type ReplayEntry, type ReplayMatch, type ReplayPage, type ServerMessage } from "./proto";
 
 export type Viewpoint = "all" | "0" | "1" | "spectator";
 
@@ -87,6 +87,7 @@ export interface ReplayState {
   file: ReplayFile | null; // a replay file the user opened (null: a stored match)
   speed: number; // playing: entries per 700 ms (0.5× ... 8×)
   skipPasses: boolean; // play and step over the entries where nothing but passing happened
+  match: ReplayMatch | null; // a duel of a match of several duels: the match (its duels in order)
 }
 
 function savedSpeed(): number {
@@ -117,7 +118,7 @@ export class ReplayViewer {
     matchId: string,
     file: { name: string; bytes: Uint8Array } | null = null,
   ) {
-    this.r = { matchId, viewpoint: "all", entries: [], total: null, nextSeq: 1, loading: matchId !== "" || file !== null, error: null, index: 0, playing: false, names: ["", ""], result: null, keepSeq: null, file: null, speed: savedSpeed(), skipPasses: localStorage.getItem(SKIP_KEY) === "on" };
+    this.r = { matchId, viewpoint: "all", entries: [], total: null, nextSeq: 1, loading: matchId !== "" || file !== null, error: null, index: 0, playing: false, names: ["", ""], result: null, keepSeq: null, file: null, speed: savedSpeed(), skipPasses: localStorage.getItem(SKIP_KEY) === "on", match: null };
     if (file !== null) {
       this.bytes = file.bytes;
       const parts = Math.max(1, Math.ceil(file.bytes.length / PART_BYTES));
@@ -264,6 +265,7 @@ export class ReplayViewer {
       if (p) r.names[i] = p;
     });
     r.result = page.result;
+    if (page.match) r.match = page.match;
     r.error = null;
     if (r.keepSeq !== null) {
       const keep = r.keepSeq;
@@ -543,11 +545,33 @@ export class ReplayViewer {
         fileBox,
         r.error ? h("p", { class: "error", role: "alert" }, r.error) : null,
         f !== null && f.error !== null ? null : controls,
+        r.match ? matchBar(r.match, r.index >= n - 1 && r.nextSeq === null, (seat) => this.nameOf(seat)) : null,
         board,
       ),
       this.side.update(this.app.cat, this.app.hovered, this.log.slice(0, this.logUpTo[r.index] ?? 0), entry?.seq ?? 0),
     );
   }
+}
+
+/** The match a duel's replay belongs to: its duels in order (this one marked), the next duel one
+ * step away (prominent once this duel's last entry is shown), and the whole match's file. */
+export function matchBar(m: ReplayMatch, atEnd: boolean, nameOf: (seat: number) => string): HTMLElement {
+  const next = m.duels.find((d) => d.duel === m.duel + 1);
+  const result = m.result ? (m.result.winner === "draw" ? "a draw" : `${nameOf(m.result.winner)} won the match`) : "";
+  return h(
+    "nav",
+    { class: "replay-match", "aria-label": "the duels of this match", "data-testid": "replay-match", "data-duel": m.duel },
+    h("span", { class: "muted" }, `Best of ${m.best_of} · ${nameOf(0)} ${m.score[0] ?? 0} – ${m.score[1] ?? 0} ${nameOf(1)}${result ? ` · ${result}` : ""} · `),
+    ...m.duels.map((d) =>
+      d.duel === m.duel
+        ? h("strong", { class: "duel-here", "aria-current": "page", "data-testid": `replay-match-duel-${d.duel}` }, `Duel ${d.duel}`)
+        : h("a", { href: `#/replay/${encodeURIComponent(d.duel_id)}`, class: "act small", "data-testid": `replay-match-duel-${d.duel}` }, `Duel ${d.duel}`),
+    ),
+    next
+      ? h("a", { href: `#/replay/${encodeURIComponent(next.duel_id)}`, class: `act${atEnd ? " primary" : " small"}`, "data-testid": "replay-next-duel" }, `Next duel (${next.duel}) ▶`)
+      : null,
+    h("a", { class: "act small", href: m.replay, download: `${m.match_id}.match.duelreplay`, "data-testid": "replay-match-file" }, "Download the whole match"),
+  );
 }
 
 /** A file input for a replay file (the page also takes one dropped on it: app.ts). */
