@@ -15,12 +15,13 @@ from typing import Any
 import msgpack
 import pytest
 from duel_helpers import run, running_server, url_of
+from hostile_replays import upload
 from match_helpers import at, concede_duel, duel_started, start_match, until
 from term_helpers import REPO
 from test_server_matches import http_body, http_status
 
 from protocol.codec import pack
-from protocol.messages import GetReplay, ReplayLog
+from protocol.messages import Error, GetReplay, ReplayLog
 from server.history import match_file, replay_file
 from server.history.replay_limits import ReplayFileError
 from server.storage import keys
@@ -90,6 +91,10 @@ def test_a_whole_match_in_one_file_replayed_duel_after_duel(redis_url: str, tmp_
             page = await a.expect(ReplayLog)
             assert page.match is not None and page.match["duel"] == 2 and page.match["match_id"] == match_id
             assert page.match["replay"] == record["replay"] and len(page.match["duels"]) == 2
+            # the viewer plays one duel's file: a match's file sent to it is refused in words
+            refused = await upload(a, "whole", data)
+            assert isinstance(refused, Error) and refused.code == "replay/invalid", refused
+            assert "a whole match's replay file" in refused.reason and "duel replay FILE" in refused.reason
             got.update(data=data, key=key, match_id=match_id)
             for c in (a, b):
                 await c.close()
