@@ -56,7 +56,7 @@ from server.clients.terminal.conn import DEFAULT_URL, CliError, Seat
 
 if TYPE_CHECKING:
     from server.clients.terminal.cards import Catalogue
-    from server.clients.terminal.login import Account
+    from server.clients.terminal.conn import Account
 
 
 def register(sub: Any) -> None:
@@ -378,7 +378,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
 
         return run_policy(args, policy="greedy", think=0.0, quiet=False)
-    from server.clients.terminal.login import account_of
+    from server.clients.terminal.conn import account_of
 
     holder = Holder()
     try:

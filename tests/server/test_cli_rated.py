@@ -117,8 +117,9 @@ def test_a_rated_quick_match_typed_in_the_terminal_with_a_prompted_password(
     assert after[0]["rating"] > before[0]["rating"] and after[1]["rating"] < before[1]["rating"]
 
 
-def test_a_wrong_password_is_one_line_and_rated_needs_an_account(server: ServeProcess) -> None:
+def test_register_a_wrong_password_and_rated_without_an_account(server: ServeProcess) -> None:
     name = unique("Cat")
+    env = {"DUEL_PASSWORD": PASSWORD}
 
     async def account() -> None:
         c, _ = await registered(server.url, name, PASSWORD)
@@ -130,6 +131,22 @@ def test_a_wrong_password_is_one_line_and_rated_needs_an_account(server: ServePr
         t.expect(rf"error: the server refused the login of '{name}': wrong name or password")
         assert t.wait(20) == 1
         assert "password for" not in t.output()  # from the environment: no prompt
+    # --register makes the account (the password from the environment), then it logs in with it
+    new = unique("Dan")
+    with Terminal("play", "--list", "--account", new, "--register", "--url", server.url, env=env) as t:
+        t.expect(f"logged in as {new}")
+        assert t.wait(20) == 0
+
+    async def logs_in() -> None:
+        c = await DuelClient.connect(server.url, "Dan")
+        got = await ask(c, Login(name=new, password=PASSWORD), LoggedIn)
+        assert isinstance(got, LoggedIn) and got.name == new, got
+        await c.close()
+
+    asyncio.run(logs_in())
+    with Terminal("play", "--list", "--account", new, "--register", "--url", server.url, env=env) as t:
+        t.expect(rf"error: there is already an account called '{new}' \(log in without --register\)")
+        assert t.wait(20) == 1
     with Terminal("play", "--quick", "--rated", "--url", server.url) as t:
         t.expect(r"error: a rated match needs an account: add --account NAME")
         assert t.wait(20) == 2

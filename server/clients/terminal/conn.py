@@ -5,12 +5,15 @@ token, a connection lost for good) becomes a :class:`CliError`: one plain line f
 an exit status. Taking a seat (``create_match``, ``join``, ``quick_match``) carries a fresh
 ``request_id`` and is retried with it when the answer is lost, so a retry never makes a second
 match or takes a second seat (PROTOCOL.md, section 4). A dropped seat is resumed with its token.
+A connection may first be logged in with an account (:class:`Account`, below).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import getpass
+import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
@@ -26,8 +29,12 @@ from protocol.messages import (
     Closing,
     Error,
     GetCards,
+    LoggedIn,
+    Login,
+    LoginToken,
     Presence,
     Reconnect,
+    Register,
     Seated,
     Spectating,
 )
@@ -41,7 +48,7 @@ TAKE_TRIES = 4
 RETRYABLE = (E.SERVER_UNAVAILABLE, E.SERVER_INTERNAL)
 
 Prepare = Callable[[DuelClient], Awaitable[None]]
-"""What is done on each new connection before its seat request (a login: server.clients.terminal.login)."""
+"""What is done on each new connection before its seat request (a login: :class:`Account`)."""
 
 
 class CliError(Exception):
@@ -282,3 +289,80 @@ async def take_seat(
         client = None
         await asyncio.sleep(0.3 * 2**attempt)
     raise CliError(f"the duel server at {url} did not answer the request (tried {TAKE_TRIES} times)")
+
+
+# ---------------------------------------------------------------------- logging in with an account
+#
+# ``duel play --account NAME`` logs every connection of the process in, so that it can play rated
+# matches (``--rated``) and take back a rated seat (PROTOCOL.md section 4a). The password is never
+# an argument (``ps`` would show it to every user of the machine): it is read from the environment
+# variable ``DUEL_PASSWORD`` when set (scripts), else typed at a prompt that does not echo it. It is
+# sent once, in ``login`` (or ``register`` with ``--register``), on the first connection; every
+# later connection (a retried seat request, a seat taken back after the connection dropped) logs
+# in with the session token that answer gave (``login_token``), kept only in this process's
+# memory. Neither is printed.
+
+PASSWORD_ENV = "DUEL_PASSWORD"
+"""The environment variable a script may give the account's password in."""
+
+
+@dataclass
+class Account:
+    """An account to log every connection of this process in as."""
+
+    name: str
+    password: str = field(repr=False)
+    register: bool = False
+    token: str = field(default="", repr=False)  # the session token of the first login
+    shown_name: str = ""  # the name as registered (``logged_in.name``)
+
+    async def log_in(self, client: DuelClient) -> None:
+        """Log ``client`` in (the password the first time, the session token after): else a
+        :class:`CliError` saying why not."""
+        request: ClientMessage
+        if self.token:
+            request = LoginToken(token=self.token)
+        elif self.register:
+            request = Register(name=self.name, password=self.password)
+        else:
+            request = Login(name=self.name, password=self.password)
+        await client.send(request)
+        while True:
+            msg = await client.recv(timeout=ANSWER_TIMEOUT)
+            if isinstance(msg, LoggedIn):
+                self.token, self.shown_name = msg.token, msg.name
+                self.register = False  # made once: a later connection logs in
+                return
+            if isinstance(msg, Error):
+                raise CliError(refusal(msg, self.name))
+
+
+def refusal(err: Error, name: str) -> str:
+    """What a refused login means, in words."""
+    if err.code == E.ACCOUNT_BAD_LOGIN:
+        return f"the server refused the login of {name!r}: wrong name or password"
+    if err.code == E.ACCOUNT_NAME_TAKEN:
+        return f"there is already an account called {name!r} (log in without --register)"
+    return f"the server refused the login of {name!r}: {err.reason} ({err.code})"
+
+
+def account_of(name: str | None, register: bool) -> Account | None:
+    """The account ``--account NAME`` names, its password from ``DUEL_PASSWORD`` or a prompt that
+    does not echo it (None: no ``--account``, a guest)."""
+    if name is None:
+        if register:
+            raise CliError("--register goes with --account NAME", 2)
+        return None
+    password = os.environ.get(PASSWORD_ENV)
+    if password is None:
+        try:
+            password = getpass.getpass(f"password for {name}: ")
+            if register:
+                again = getpass.getpass("the same password again: ")
+                if again != password:
+                    raise CliError("the two passwords differ: nothing was registered", 2)
+        except EOFError:
+            raise CliError(f"no password for {name!r}: type it at the prompt, or set {PASSWORD_ENV}", 2) from None
+    if not password:
+        raise CliError(f"no password for {name!r}: type it at the prompt, or set {PASSWORD_ENV}", 2)
+    return Account(name, password, register)
