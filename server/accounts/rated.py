@@ -32,7 +32,7 @@ import structlog
 from server.accounts.ladder import Ladder, RatedResult
 from server.match import series
 from server.match.directory import LIVE, MatchDirectory, MatchInfo
-from server.match.drops import watch_seats
+from server.match.matchplay import watch_seats
 from server.rules import wire_facts
 from server.runtime.metrics import Metrics
 from server.storage import keys

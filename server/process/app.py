@@ -26,10 +26,9 @@ from server.lobby.quick import QuickQueue
 from server.lobby.rated_queue import RatedQueue
 from server.lobby.tokens import SeatTokens, load_secret
 from server.match.directory import MatchDirectory, MatchInfo
-from server.match.drops import Drops
 from server.match.fanout import FanOut
 from server.match.matches import MatchService
-from server.match.matchplay import MatchPlay
+from server.match.matchplay import Drops, MatchPlay
 from server.match.sealing import Sealer
 from server.process import webapp
 from server.process.config import ServerConfig

@@ -46,7 +46,7 @@ class ServerConfig:
     waiting_ttl: float | None = 3600.0  # ... and this long after it was created (None: never)
     waiting_sweep_every: float = 5.0  # seconds between each process's looks for such matches
     # a seat of a casual match of several duels whose player has been gone this long (and did not
-    # come back with its token) concedes: the match ends, a drop (server.match.drops; None: never)
+    # come back with its token) concedes: the match ends, a drop (server.match.matchplay.Drops; None: never)
     drop_grace: float | None = 60.0
     drop_sweep_every: float = 5.0  # seconds between each process's looks at those matches
     # per client address (per process): matches it may create per minute (``create_match`` and

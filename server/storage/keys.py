@@ -126,11 +126,11 @@ overdue there (its process stopped first) is done by any process's sweep (server
 
 SERIES_OPEN = "lobby:{lobby}:series:open"
 """ZSET of the matches of several duels not over yet, by when their first duel started (ms): what
-the watch for players who left looks at (server.match.drops)."""
+the watch for players who left looks at (server.match.matchplay.Drops)."""
 
 SERIES_ABSENT = "lobby:{lobby}:series:absent"
 """HASH: ``<duel id>:<seat>`` -> when the seat of a live duel of a match of several duels was first
-seen without a connection (ms); a seat gone longer than the grace concedes (server.match.drops)."""
+seen without a connection (ms); a seat gone longer than the grace concedes (server.match.matchplay.Drops)."""
 
 QUICK_QUEUE = "lobby:{lobby}:quick"
 """ZSET of match ids waiting for a quick-match opponent, by the time they started waiting."""

@@ -1,5 +1,5 @@
 """A player who leaves a casual match of several duels and does not come back within the grace
-loses the match, as tournaments have it (a drop: server.match.drops); one who comes back within it
+loses the match, as tournaments have it (a drop: server.match.matchplay.Drops); one who comes back within it
 plays on. Real Redis, real websockets, short grace timings from the server's config."""
 
 from __future__ import annotations
