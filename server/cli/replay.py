@@ -3,7 +3,7 @@
 The argument is a match id (read from the server's Redis) or a replay file
 (``duel export``, or the viewer's download: ``*.duelreplay``), read without any
 Redis at all. A match replay file (every duel of a match of several duels, in order:
-``GET /matches/<id>.duelreplay``, server.history.match_file) is replayed duel after duel
+``GET /matches/<id>.duelreplay``, server.history.replay_file) is replayed duel after duel
 (``--duel N``: that duel only) and verified duel by duel.
 """
 
@@ -19,8 +19,7 @@ from server.cli.args import NoRedisData, add_redis_options, redis_target, where_
 from server.storage.entry import LogEntry
 
 if TYPE_CHECKING:
-    from server.history.match_file import MatchReplay
-    from server.history.replay_file import Replay
+    from server.history.replay_file import MatchReplay, Replay
 
 
 def register(sub: Any) -> None:
@@ -114,8 +113,8 @@ def load(args: argparse.Namespace) -> list[LogEntry] | None:
 
 
 def match_path(args: argparse.Namespace) -> Path | None:
-    """The match replay file the argument names (server.history.match_file), else None."""
-    from server.history.match_file import MATCH_MAGIC
+    """The match replay file the argument names (``replay_file.MATCH_MAGIC``), else None."""
+    from server.history.replay_file import MATCH_MAGIC
 
     path = replay_path(args)
     if path is None:
@@ -130,15 +129,15 @@ def match_path(args: argparse.Namespace) -> Path | None:
 def load_match(args: argparse.Namespace, path: Path) -> MatchReplay | None:
     """A match replay file, read within the replay limits and checked, or None after one line."""
     from server.cli.archive import replay_key
-    from server.history import match_file
+    from server.history import replay_file
     from server.history.replay_limits import DEFAULT_LIMITS, ReplayFileError
 
     try:
         size = path.stat().st_size
-        most = match_file.MAX_DUELS * DEFAULT_LIMITS.max_bytes + match_file.HEADER_SLACK
+        most = replay_file.MAX_DUELS * DEFAULT_LIMITS.max_bytes + replay_file.HEADER_SLACK
         if size > most:
             raise ReplayFileError(f"the file is {size} bytes; a match file of at most {most} is read here")
-        return match_file.loads(path.read_bytes(), replay_key(args))
+        return replay_file.loads_match(path.read_bytes(), replay_key(args))
     except ReplayFileError as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)
     except OSError as exc:

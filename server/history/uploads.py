@@ -42,7 +42,6 @@ from protocol import errors as E
 from protocol.codec import encode
 from protocol.messages import GetReplay, ReplayLoaded, ReplayLog, ServerMessage, UploadReplay
 from server.history import replay_file, replays
-from server.history.match_file import MATCH_MAGIC
 from server.history.replay_limits import ReplayLimits
 
 log = structlog.get_logger("duel.uploads")
@@ -136,7 +135,7 @@ def _read(ref: str, text: str, key: bytes | None, limits: ReplayLimits) -> repla
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise replay_file.ReplayFileError(f"the upload is not valid base64 ({exc})") from None
-    if data.startswith(MATCH_MAGIC):
+    if replay_file.is_match_file(data):
         raise replay_file.ReplayFileError(
             "this is a whole match's replay file (every duel of a match): the viewer plays one duel's file; "
             "replay the match with `duel replay FILE`, or its duels from the match's page"

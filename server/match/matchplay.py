@@ -199,7 +199,7 @@ class MatchPlay:
             "result": state.result,
             "clock_scope": state.clock_scope,
             "duels": [{**d, "replay": f"/replays/{d['duel_id']}.duelreplay"} for d in state.duels],
-            "replay": f"/matches/{rec.match_id}.duelreplay",  # every duel in one file (server.history.match_file)
+            "replay": f"/matches/{rec.match_id}.duelreplay",  # every duel in one file (server.history.replay_file)
         }
 
     def state_for(self, rec: S.Series, seat: int | None) -> Any:

@@ -338,9 +338,9 @@ class DuelServer:
 
     async def _match_download(self, match_id: str) -> Response:
         """``GET /matches/<match id>.duelreplay``: a finished match of several duels' replay file,
-        every duel in order (server.history.match_file; docs/replay-format.md), signed, for
+        every duel in order (server.history.replay_file, a match file; docs/replay-format.md), signed, for
         matches that allow spectators. Made from its duels' files, and kept."""
-        from server.history import match_file
+        from server.history import replay_file
 
         if not keys.MATCH_ID_RE.fullmatch(match_id):
             return _text(HTTPStatus.NOT_FOUND, "no such match\n")
@@ -358,7 +358,7 @@ class DuelServer:
                     if duel_info is None:
                         return _text(HTTPStatus.NOT_FOUND, f"duel {duel.number} of that match is gone\n")
                     files.append(await self._duel_file(duel.duel_id, duel_info))
-                data = match_file.build(self.play.record_json(rec), files, self.tokens.replay_key())
+                data = replay_file.build_match(self.play.record_json(rec), files, self.tokens.replay_key())
                 self.downloads.put(cached, data)
         except REDIS_DOWN:
             return _text(HTTPStatus.SERVICE_UNAVAILABLE, "the match store cannot be reached right now\n")

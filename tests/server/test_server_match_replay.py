@@ -1,5 +1,5 @@
 """A whole match's replay (issue 39): every duel of a best of three in one file, in order
-(``GET /matches/<id>.duelreplay``, server.history.match_file), checked as a duel's file is and
+(``GET /matches/<id>.duelreplay``, server.history.replay_file), checked as a duel's file is and
 against the match's record (an altered score, duels out of order or a duel of another match are
 refused), replayed and verified by ``duel replay FILE`` / ``duel verify FILE`` duel after duel; the
 replay pages of a match's duel name the match (``replay.match``). Real Redis, real websockets."""
@@ -22,7 +22,7 @@ from test_server_matches import http_body, http_status
 
 from protocol.codec import pack
 from protocol.messages import Error, GetReplay, ReplayLog
-from server.history import match_file, replay_file
+from server.history import replay_file
 from server.history.replay_limits import ReplayFileError
 from server.storage import keys
 
@@ -56,9 +56,9 @@ async def _get_bytes(port: int, path: str) -> bytes:
 
 
 def _repack(data: bytes, change: Any) -> bytes:
-    raw = msgpack.unpackb(data[len(match_file.MATCH_MAGIC) :], raw=False)
+    raw = msgpack.unpackb(data[len(replay_file.MATCH_MAGIC) :], raw=False)
     change(raw)
-    return match_file.MATCH_MAGIC + pack(raw)
+    return replay_file.MATCH_MAGIC + pack(raw)
 
 
 def test_a_whole_match_in_one_file_replayed_duel_after_duel(redis_url: str, tmp_path: Path) -> None:
@@ -72,9 +72,9 @@ def test_a_whole_match_in_one_file_replayed_duel_after_duel(redis_url: str, tmp_
             record = json.loads(await http_body(server.port, f"/matches/{match_id}.json"))
             assert record["replay"] == f"/matches/{match_id}.duelreplay"
             data = await _get_bytes(server.port, record["replay"])
-            assert match_file.is_match_file(data)
+            assert replay_file.is_match_file(data)
             key = server.tokens.replay_key()
-            whole = match_file.loads(data, key)
+            whole = replay_file.loads_match(data, key)
             assert whole.signed and whole.match_id == match_id
             assert [d.match_id for d in whole.duels] == [match_id, duel2]
             assert whole.header["score"] == [2, 0] and whole.header["result"] == {"winner": 0, "reason": "score"}
@@ -109,12 +109,12 @@ def test_a_whole_match_in_one_file_replayed_duel_after_duel(redis_url: str, tmp_
         (lambda raw: raw["duels"].pop(), "not those its header lists"),
     ):
         with pytest.raises(ReplayFileError, match=words):
-            match_file.loads(_repack(data, change))
+            replay_file.loads_match(_repack(data, change))
     with pytest.raises(ReplayFileError, match="signature does not hold"):
-        match_file.loads(_repack(data, lambda raw: raw["header"]["result"].__setitem__("winner", 1)), key)
-    assert not match_file.loads(data).signed  # no key: read and checked, not reported signed
+        replay_file.loads_match(_repack(data, lambda raw: raw["header"]["result"].__setitem__("winner", 1)), key)
+    assert not replay_file.loads_match(data).signed  # no key: read and checked, not reported signed
     with pytest.raises(ReplayFileError, match="does not start with DUELMTC1"):
-        match_file.loads(b"DUELRPL1" + data[8:])
+        replay_file.loads_match(b"DUELRPL1" + data[8:])
     # the command line: every duel in order, then the match's result; verify, duel by duel
     path = tmp_path / f"{match_id}.duelreplay"
     path.write_bytes(data)
