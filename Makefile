@@ -48,16 +48,16 @@ run:
 check: $(STAMP) $(WEB_STAMP)
 	$(BIN)/ruff check engine protocol server tests bench deploy
 	$(BIN)/ruff format --check engine protocol server tests bench deploy
-	$(BIN)/mypy engine protocol server bench deploy/build_native.py
+	$(BIN)/mypy engine protocol server bench deploy/build_native.py deploy/run_suite.py
 	cd web && node_modules/.bin/tsc --noEmit
 
 # the suite on the compiled engine, then (DUEL_ENGINE=pure) the tests that change the engine's
 # module globals, which only the Python source looks up (the `pure_engine` marker)
-# (the checks and the compile step side by side: mypy and mypyc's code generator each use one core)
+# (the checks and the compile step side by side: mypy and mypyc's code generator each use one core;
+# the suite in two pytest processes side by side, each with its own Redis: deploy/run_suite.py)
 test: system $(STAMP)
 	$(MAKE) --no-print-directory -j2 --output-sync=target check web native $(PEER_STAMP)
-	DUEL_ENGINE=native $(BIN)/pytest
-	DUEL_ENGINE=pure $(BIN)/pytest -m pure_engine
+	$(BIN)/python deploy/run_suite.py
 
 # a rules change, quickly: the engine's tests, every scenario and the golden logs on the Python
 # source (no Redis, no browser, no compile step)

@@ -118,7 +118,6 @@ class MatchPlay:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[object]] = set()
         self.extra = extra_codes()
-        self.last_changed = False  # did the last ``change`` change the record (its log lines)
 
     # ------------------------------------------------------------------ the record
 
@@ -128,24 +127,25 @@ class MatchPlay:
             return None
         return S.loads(raw[1], int(_text(raw[0])))
 
-    async def change(self, match_id: str, change: Change, bell: Callable[[S.Series], str] | None = None) -> S.Series:
+    async def change(
+        self, match_id: str, change: Change, bell: Callable[[S.Series], str] | None = None
+    ) -> tuple[S.Series, bool]:
         """Apply ``change`` to the record once (None from it: nothing to change), retrying on a lost
-        race; the record as it then is (``last_changed``: whether this call changed it). ``bell``:
-        the channel of whose duel to ring with the change."""
-        self.last_changed = False
+        race; the record as it then is, and whether this call changed it (several tasks may settle
+        the same duel: only the one that changed it logs and counts). ``bell``: the channel of
+        whose duel to ring with the change."""
         for _ in range(CAS_TRIES):
             before = await self.record(match_id)
             if before is None:
                 raise LookupError(f"match {match_id} has no record")
             after = change(before)
             if after is None or after == before:
-                return before
+                return before, False
             channel = "" if bell is None else keys.bell_channel(bell(after))
             args = [before.version, S.dumps(after), channel]
             if await self._cas(keys=[keys.series_key(match_id)], args=args):
                 self.metrics.inc("duel_match_changes_total")
-                self.last_changed = True
-                return dataclasses.replace(after, version=before.version + 1)
+                return dataclasses.replace(after, version=before.version + 1), True
         raise RuntimeError(f"the record of match {match_id} kept changing")
 
     async def begin(self, info: MatchInfo) -> S.Series | None:
@@ -236,14 +236,14 @@ class MatchPlay:
             return rec
         duel, left = result
         now = _now_ms()
-        rec = await self.change(
+        rec, changed = await self.change(
             match_id,
             lambda s: S.after_duel(s, duel, now, left) if s.current == number and not s.has_result(number) else None,
             bell=lambda s: s.watch_id,
         )
-        if self.last_changed:
+        if changed:
             log.info("match_duel_ended", match_id=match_id, duel=number, winner=duel.winner, phase=rec.phase)
-        await self.after_change(rec)
+        await self.after_change(rec, changed)
         return rec
 
     async def _result(
@@ -278,14 +278,15 @@ class MatchPlay:
         left = None if lm.clock is None else (lm.clock.remaining[0], lm.clock.remaining[1])
         return duel, left
 
-    async def after_change(self, rec: S.Series) -> None:
-        """What follows a change: the match's end told; the deadline armed; the next duel started."""
+    async def after_change(self, rec: S.Series, changed: bool) -> None:
+        """What follows a change: the match's end told (logged and counted by the call that ended
+        it: ``changed``); the deadline armed; the next duel started."""
         if rec.phase == S.FINISHED:
             result = {"score": rec.score, "winner": "draw" if rec.winner is None else rec.winner, "reason": rec.reason}
             await self.directory.set_match_result(rec.match_id, result)
             await resp.command(self._redis, self._pipe, "ZREM", keys.SERIES_OPEN, rec.match_id)
             await resp.command(self._redis, self._pipe, "HDEL", keys.SERIES_ABSENT, *absent_fields(rec))
-            if self.last_changed:
+            if changed:
                 self.metrics.inc("duel_matches_finished_total", reason=rec.reason)
                 log.info("match_over", match_id=rec.match_id, winner=rec.winner, reason=rec.reason, score=rec.score)
             self.rated_ended(rec.match_id)
@@ -328,10 +329,10 @@ class MatchPlay:
             return rec
         gone = await self._gone_seat(rec) if now >= rec.deadline_ms else None
         if gone is not None:
-            rec = await self.change(match_id, lambda s: S.dropped(s, gone, now), bell=lambda s: s.watch_id)
+            rec, changed = await self.change(match_id, lambda s: S.dropped(s, gone, now), bell=lambda s: s.watch_id)
         else:
-            rec = await self.change(match_id, lambda s: S.started(s) if S.may_start(s, now) else None)
-        await self.after_change(rec)
+            rec, changed = await self.change(match_id, lambda s: S.started(s) if S.may_start(s, now) else None)
+        await self.after_change(rec, changed)
         return rec
 
     async def _gone_seat(self, rec: S.Series) -> int | None:
@@ -349,28 +350,28 @@ class MatchPlay:
 
     async def side(self, match_id: str, seat: int, deck: S.SeatDeck) -> S.Series | None:
         """``seat`` sides ``deck`` (checked by the caller); None: not between duels."""
-        rec = await self.change(match_id, lambda s: S.sided(s, seat, deck), bell=lambda s: s.watch_id)
+        rec, changed = await self.change(match_id, lambda s: S.sided(s, seat, deck), bell=lambda s: s.watch_id)
         if rec.phase != S.SIDING or rec.decks[seat] != deck:
             return None
         log.info("match_sided", match_id=match_id, seat=seat, duel=rec.current)  # never which cards
-        await self.after_change(rec)
+        await self.after_change(rec, changed)
         return rec
 
     async def choose(self, match_id: str, seat: int, go_first: bool) -> S.Series | None:
-        rec = await self.change(match_id, lambda s: S.chosen(s, seat, go_first), bell=lambda s: s.watch_id)
+        rec, changed = await self.change(match_id, lambda s: S.chosen(s, seat, go_first), bell=lambda s: s.watch_id)
         if rec.phase != S.SIDING or rec.first is None:
             return None
         log.info("match_first_chosen", match_id=match_id, seat=seat, go_first=go_first, duel=rec.current)
-        await self.after_change(rec)
+        await self.after_change(rec, changed)
         return rec
 
     async def concede(self, match_id: str, seat: int) -> S.Series | None:
         """``seat`` concedes the match between duels (None: not between duels)."""
         now = _now_ms()
-        rec = await self.change(match_id, lambda s: S.conceded_match(s, seat, now), bell=lambda s: s.watch_id)
+        rec, changed = await self.change(match_id, lambda s: S.conceded_match(s, seat, now), bell=lambda s: s.watch_id)
         if rec.phase != S.FINISHED:
             return None
-        await self.after_change(rec)
+        await self.after_change(rec, changed)
         return rec
 
     # ------------------------------------------------------------------ the next duel

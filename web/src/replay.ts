@@ -40,6 +40,8 @@ const PART_BYTES = 3000;
 const MAX_PARTS = 1024;
 /** Attempts at an upload the server refused for the rate (each on a fresh connection). */
 const MAX_UPLOAD_ATTEMPTS = 3;
+/** Times in a row a page the server refused for the rate is asked again (a moment later each time). */
+const MAX_PAGE_RETRIES = 5;
 
 /** A replay file being sent to the server, or sent. */
 export interface ReplayFile {
@@ -108,6 +110,9 @@ export class ReplayViewer {
   private bytes: Uint8Array | null = null;
   private uploadTimer: number | null = null;
   private pageTimer: number | null = null;
+  /** Pages refused for the rate in a row (the page-by-page estimate of the rate can be early:
+   * frames held up on the way reach the server together). */
+  private pageRetries = 0;
   private uploadGen = 0;
   private attempts = 0;
 
@@ -267,6 +272,7 @@ export class ReplayViewer {
     r.result = page.result;
     if (page.match) r.match = page.match;
     r.error = null;
+    this.pageRetries = 0;
     if (r.keepSeq !== null) {
       const keep = r.keepSeq;
       const i = r.entries.findIndex((e) => e.seq >= keep);
@@ -297,6 +303,18 @@ export class ReplayViewer {
         this.r.loading = false;
         return;
       }
+    }
+    const seq = this.r.nextSeq;
+    if (code === "rate/limited" && seq !== null && this.pageRetries < MAX_PAGE_RETRIES) {
+      // a page asked for too soon: ask for it again a moment later (not an error the viewer must see)
+      this.pageRetries += 1;
+      this.clearPageTimer();
+      this.r.loading = true;
+      this.pageTimer = window.setTimeout(() => {
+        this.pageTimer = null;
+        if (this.r.nextSeq === seq) this.ask(seq);
+      }, 600 * this.pageRetries);
+      return;
     }
     if (f !== null && code === "match/not_found" && f.error === null && this.attempts < MAX_UPLOAD_ATTEMPTS) {
       this.attempts += 1;
