@@ -23,7 +23,6 @@ same grace; coming back within it (``reconnect``) forgets it.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -36,7 +35,7 @@ from server.match.matchplay import watch_seats
 from server.rules import wire_facts
 from server.runtime.metrics import Metrics
 from server.storage import keys
-from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
+from server.storage.redisconn import REDIS_DOWN, sweep_every
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
@@ -50,8 +49,6 @@ SWEEP_BATCH = 200
 """Open rated matches looked at per sweep, at most."""
 
 Settled = Literal["applied", "done", "live", "later", "gone", "unrated"]
-
-_jitter = random.Random()
 
 
 def _now_ms() -> int:
@@ -205,19 +202,7 @@ class RatedMatches:
 
     async def run(self) -> None:
         """Sweep now (what a process killed before left), then every ``every`` seconds."""
-        while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except REDIS_DOWN:
-                raise_if_cancelled()
-                log.warning("rated_sweep_redis_unavailable")
-            except Exception:
-                raise_if_cancelled()
-                log.exception("rated_sweep_failed")
-            raise_if_cancelled()  # a cancellation redis-py swallowed in a command of the sweep
-            await asyncio.sleep(self.every * (0.75 + 0.5 * _jitter.random()))
+        await sweep_every(self.every, self.sweep, log, "rated_sweep", first_now=True)
 
     def stop(self) -> None:
         for task in list(self._tasks):

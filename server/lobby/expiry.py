@@ -25,8 +25,6 @@ script decides, once.
 
 from __future__ import annotations
 
-import asyncio
-import random
 import time
 
 import structlog
@@ -34,7 +32,7 @@ import structlog
 from server.match.directory import WAITING, MatchDirectory
 from server.match.matches import MatchService
 from server.runtime.metrics import Metrics
-from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
+from server.storage.redisconn import sweep_every
 
 log = structlog.get_logger("duel.expiry")
 
@@ -43,8 +41,6 @@ BATCH = 200
 
 MAX_PER_SWEEP = 5000
 """Waiting matches looked at per sweep, at most (the next sweep goes on)."""
-
-_jitter = random.Random()
 
 
 def _now_ms() -> int:
@@ -71,18 +67,7 @@ class WaitingExpiry:
         self.every = every
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every * (0.75 + 0.5 * _jitter.random()))
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except REDIS_DOWN:
-                raise_if_cancelled()
-                log.warning("expiry_redis_unavailable")
-            except Exception:
-                raise_if_cancelled()
-                log.exception("expiry_sweep_failed")
+        await sweep_every(self.every, self.sweep, log, "expiry_sweep")
 
     async def sweep(self) -> list[str]:
         """One pass: the matches expired by it."""

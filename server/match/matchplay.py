@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -42,7 +41,7 @@ from server.match.clocks import ClockSettings
 from server.match.directory import LIVE, MatchDirectory, MatchInfo
 from server.storage import keys, resp
 from server.storage.entry import EXTRA_KEY, first_of
-from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
+from server.storage.redisconn import REDIS_DOWN, sweep_every
 
 if TYPE_CHECKING:
     from server.match.matches import MatchService
@@ -464,7 +463,6 @@ class MatchPlay:
 # seen back forgets it (coming back within the grace with its token: ``reconnect``).
 
 drop_log = structlog.get_logger("duel.drops")
-_jitter = random.Random()
 
 SWEEP_BATCH = 500
 """Open matches of several duels looked at per sweep, at most (oldest first; the next sweep goes on)."""
@@ -582,16 +580,4 @@ class Drops:
         return out
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every * (0.75 + 0.5 * _jitter.random()))
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except REDIS_DOWN:
-                raise_if_cancelled()
-                drop_log.warning("drops_redis_unavailable")
-            except Exception:
-                raise_if_cancelled()
-                drop_log.exception("drops_sweep_failed")
-            raise_if_cancelled()
+        await sweep_every(self.every, self.sweep, drop_log, "drops_sweep")

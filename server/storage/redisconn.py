@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -56,6 +57,34 @@ def raise_if_cancelled() -> None:
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError
+
+
+_jitter = random.Random()
+
+
+async def sweep_every(
+    every: float, sweep: Callable[[], Awaitable[object]], log: Any, name: str, *, first_now: bool = False
+) -> None:
+    """A process's background sweep: ``sweep()`` every ``every`` seconds (each wait drawn from
+    0.75-1.25 of it, so that the processes of a deployment do not sweep in step), at once first
+    if ``first_now`` (what a process killed before left). A sweep that fails is logged as
+    ``<name>_redis_unavailable`` or ``<name>_failed`` and the next one goes on; a cancellation
+    ends the loop, even one redis-py turned into a connection error (``raise_if_cancelled``)."""
+    if not first_now:
+        await asyncio.sleep(every * (0.75 + 0.5 * _jitter.random()))
+    while True:
+        try:
+            await sweep()
+        except asyncio.CancelledError:
+            raise
+        except REDIS_DOWN:
+            raise_if_cancelled()
+            log.warning(f"{name}_redis_unavailable")
+        except Exception:
+            raise_if_cancelled()
+            log.exception(f"{name}_failed")
+        raise_if_cancelled()
+        await asyncio.sleep(every * (0.75 + 0.5 * _jitter.random()))
 
 
 REFUSALS = {
