@@ -83,20 +83,25 @@ function attributeMark(c: CardInfo): HTMLElement {
   return h("span", { class: `cf-attr attr-${word.toLowerCase()}`, title: word, "aria-hidden": "true" }, h("span", { class: "cf-attr-word" }, word));
 }
 
-/** The Level stars (monsters) or the Spell/Trap property line. */
-function levelLine(c: CardInfo): HTMLElement {
+/** Above this Level a small face shows one star and the number ("★8"): eight stars across a
+ * board card are too small to count. */
+const SMALL_STARS = 4;
+
+/** The Level stars (monsters) or the Spell/Trap property line (`small`: a board card's). */
+function levelLine(c: CardInfo, small = false): HTMLElement {
   if (c.kind !== "monster") {
     const glyph = PROP_GLYPHS[c.prop];
     return h("span", { class: "cf-level cf-prop" }, `${cap(c.kind)}${glyph ? ` ${glyph}` : ""}`);
   }
   const n = Math.max(0, Math.min(12, c.level));
+  const counted = small && n > SMALL_STARS;
   const el = h(
     "span",
-    { class: "cf-level", title: `Level ${c.level}` },
-    h("span", { class: "stars", "aria-hidden": "true" }, "★".repeat(n)),
+    { class: counted ? "cf-level counted" : "cf-level", title: `Level ${c.level}` },
+    h("span", { class: "stars", "aria-hidden": "true" }, counted ? `★${n}` : "★".repeat(n)),
     h("span", { class: "lv" }, `Level ${c.level}`),
   );
-  el.style.setProperty("--lv", String(Math.max(n, 4)));
+  el.style.setProperty("--lv", String(counted ? 2 : Math.max(n, SMALL_STARS)));
   return el;
 }
 
@@ -141,7 +146,7 @@ export function cardFace(c: CardInfo | undefined, name: string, s: FaceState): C
   // small: the name has the whole width; the Attribute sits by the Level stars
   return [
     h("span", { class: "cf-top" }, nameWords(name, "name")),
-    h("span", { class: "cf-row" }, attributeMark(c), levelLine(c)),
+    h("span", { class: "cf-row" }, attributeMark(c), levelLine(c, true)),
     artBox(c),
     h("span", { class: "cf-type" }, typeLine(c)),
     c.kind === "monster" ? statsLine(c, s.atk, s.def) : null, // a Spell's or Trap's kind is in its art box
