@@ -7,7 +7,18 @@ Each measurement runs the real server (``duel serve`` as a child process, greedy
 duels of the demo decks) and the bare pipeline (bench/pipeline.py: websockets + msgpack + one
 Redis stream append + two sends, no rules) against the same embedded Redis
 (``appendfsync always``), both driven by ``server/clients/load.py``; rounds alternate so that noise
-hits both. Figures are printed as real / bare with the range over rounds:
+hits both (real, bare, real, bare, ...: ``--rounds`` of every measurement, 3 by default, each
+level of ``--hold`` too). Figures are printed as real / bare, the median with the range over
+rounds, and a ``method:`` line beside every group of ratios (issue 41).
+
+The bare pipeline is made like the real server where the architecture, not the rules, sets the
+cost (issue 41): its update frames are padded to the mean update frame the real server's
+clients received in the first real round (~1.7 KB; bench/pipeline.py packs a tree of card
+dicts of that size for every seat), its appends are entries of the real ones' nine fields and
+mean size (read back from Redis), sent through the client the real server appends with (the
+lean ``server.storage.resp.Pipe`` on a ``unix://`` or ``redis://`` URL, as server/process/app.py
+chooses; ``--bare-client redis-py`` for redis.asyncio), with the collector tuned as
+``duel serve`` tunes it.
 
 - saturation: accepted actions/s with ``--duels`` duels at once at full speed, and Redis's own
   time per append (``INFO commandstats``: the script's or ``XADD``'s time inside Redis, not the fsync);
@@ -34,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +57,7 @@ from server.process.child import REPO, ServeProcess, cpu_seconds
 from server.storage.embedded_redis import EmbeddedRedis
 from server.storage.store import APPEND_LUA
 
+from .pipeline import entry_size
 from .roundtrips import Monitor
 
 SECRET = "bench-secret-0123456789abcdef"
@@ -64,18 +77,62 @@ def serve_for_load(workdir: Path, redis_url: str, *extra: str) -> ServeProcess:
     return ServeProcess(workdir, *args, secret=SECRET).start()
 
 
+@dataclass(frozen=True)
+class BareShape:
+    """What the bare pipeline sends, made like the real server's (bench/pipeline.py): update
+    frames and appended entries of the real ones' mean sizes (0: its own tiny ones), through
+    the Redis client the server appends with, the collector set as the server sets it."""
+
+    frame_bytes: int = 0
+    entry_bytes: int = 0
+    client: str = "lean"
+    gc: str = "tuned"
+
+    def args(self) -> list[str]:
+        return [
+            "--frame-bytes",
+            str(self.frame_bytes),
+            "--entry-bytes",
+            str(self.entry_bytes),
+            "--redis-client",
+            self.client,
+            "--gc",
+            self.gc,
+        ]
+
+    def method(self) -> str:
+        client = (
+            "the lean pipelined connection the server appends with (server.storage.resp.Pipe)"
+            if self.client == "lean"
+            else "redis-py (redis.asyncio)"
+        )
+        sizes = (
+            f"update frames of {self.frame_bytes} bytes and appended entries of {self.entry_bytes} bytes (the real "
+            f"server's means, measured in this run)"
+            if self.frame_bytes
+            else "its own tiny frames and entries"
+        )
+        return f"the bare pipeline sends {sizes}, appends through {client}, collector {self.gc} as the server's"
+
+    def short(self) -> str:
+        """The method in a few words: the bare pipeline's frames, entries, Redis client, collector."""
+        sizes = f"{self.frame_bytes} B frames, {self.entry_bytes} B entries" if self.frame_bytes else "tiny frames"
+        return f"bare: {sizes} (the real ones' means), {self.client} Redis client, gc {self.gc}"
+
+
 class Bare:
     """bench/pipeline.py as a child process."""
 
-    def __init__(self, redis_url: str, port: int, gc: str = "tuned") -> None:
+    def __init__(self, redis_url: str, port: int, gc: str = "tuned", shape: BareShape | None = None) -> None:
+        shape = shape or BareShape(gc=gc)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.pipeline", "--port", str(port), "--redis-url", redis_url, "--gc", gc],
+            [sys.executable, "-m", "bench.pipeline", "--port", str(port), "--redis-url", redis_url, *shape.args()],
             cwd=REPO,
             stdout=subprocess.PIPE,
             text=True,
         )
         assert self.proc.stdout is not None
-        self.proc.stdout.readline()
+        self.banner = self.proc.stdout.readline().strip()
         self.url = f"ws://127.0.0.1:{port}"
 
     def stop(self) -> None:
@@ -130,7 +187,24 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
         "cpu_ms_per_action": (cpu_seconds(target.pid) - cpu0) * 1000 / n,
         "driver_ms_per_action": (time.process_time() - driver0) * 1000 / n,
         "redis_ms_per_action": (cpu_seconds(target.redis_pid) - redis0) * 1000 / n if target.redis_pid else 0.0,
+        "duels_started": stats.started,
+        "duels_finished": stats.finished,
+        "update_bytes": stats.mean_update_bytes(),
     }
+
+
+def real_entry_bytes(client: redis.Redis, logs: int = 50) -> int:
+    """The mean size of the entries the real server appended for actions (every entry of up to
+    ``logs`` match logs but each log's first, the duel's creation), field names and values as
+    Redis holds them; 0 with none."""
+    sizes: list[int] = []
+    for key in client.scan_iter(match="match:*:log", count=1000):
+        entries: list[tuple[bytes, dict[bytes, bytes]]] = client.xrange(key, min="2-0", max="+", count=500)  # type: ignore[assignment]
+        sizes.extend(entry_size(fields) for _id, fields in entries)
+        logs -= 1
+        if logs <= 0:
+            break
+    return round(statistics.mean(sizes)) if sizes else 0
 
 
 def redis_append_us(client: redis.Redis) -> float:
@@ -249,43 +323,91 @@ def fmt_range(real: list[float], bare: list[float], higher_is_better: bool) -> s
     ratios = [r / b for r, b in zip(real, bare, strict=True) if b]
     med = statistics.median(ratios) if ratios else float("nan")
     word = "x" if higher_is_better else "x the bare pipeline's"
-    return f"{med:5.2f}{word} (range {min(ratios):.2f}-{max(ratios):.2f})" if ratios else "n/a"
+    return (
+        f"{med:5.2f}{word} (range {min(ratios):.2f}-{max(ratios):.2f} over {len(ratios)} rounds)" if ratios else "n/a"
+    )
+
+
+def spread(xs: list[float], fmt: str = ".2f") -> str:
+    """The median and the range of one side's figures over rounds."""
+    if not xs:
+        return "n/a"
+    med = statistics.median(xs)
+    return f"{med:{fmt}} ({min(xs):{fmt}}-{max(xs):{fmt}})"
+
+
+def method_line(r: dict[str, Any], what: str) -> str:
+    """One line stating how a group of ratios was measured (issue 41)."""
+    sat = r["saturation"]
+    drv_r = statistics.median(m["driver_ms_per_action"] for m in sat["real"])
+    drv_b = statistics.median(m["driver_ms_per_action"] for m in sat["bare"])
+    return (
+        f"  method: {what}; {r['rounds']} rounds A/B interleaved, median (range); one Python driver for both "
+        f"(CPU/action real {drv_r:.3f} ms, bare {drv_b:.3f} ms); {r.get('bare_short', 'bare as built')}"
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tiny", action="store_true", help="each measurement once at a tiny size")
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=3, help="rounds of every measurement, real and bare interleaved")
     p.add_argument("--duels", type=int, default=200, help="duels at once at full speed")
     p.add_argument("--seconds", type=float, default=20.0, help="per saturation round")
     p.add_argument("--hold", default="100,500,1000,2000", help="duels held at a human pace")
+    p.add_argument(
+        "--bare-client",
+        choices=("lean", "redis-py"),
+        default="lean",
+        help="the bare pipeline's Redis client (lean: the one the server appends with)",
+    )
     p.add_argument("--json", type=Path, default=None, help="also write the figures here")
     a = p.parse_args(argv)
     if a.tiny:
         a.rounds, a.duels, a.seconds, a.hold = 1, 4, 0.5, "4"
     holds = [int(x) for x in a.hold.split(",")]
-    results: dict[str, Any] = {"rounds": a.rounds, "machine_cpus": len(os.sched_getaffinity(0))}
+    hold_s = max(a.seconds, 10.0 if not a.tiny else 1.0)
+    results: dict[str, Any] = {
+        "rounds": a.rounds,
+        "machine_cpus": len(os.sched_getaffinity(0)),
+        "duels": a.duels,
+        "seconds": a.seconds,
+        "hold_seconds": hold_s,
+    }
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
         real_proc = serve_for_load(Path(d) / "real", rds.url)
         second_proc = serve_for_load(Path(d) / "real2", rds.url)
-        bare = Bare(rds.url, free_port())
+        bare: Bare | None = None
         redis_pid = rds.pid
         real = Target("real", real_proc.url, real_proc.proc.pid if real_proc.proc else 0, redis_pid)
         second = Target("real2", second_proc.url, second_proc.proc.pid if second_proc.proc else 0, redis_pid)
-        bare_t = Target("bare", bare.url, bare.proc.pid, redis_pid)
         try:
             sat: dict[str, list[dict[str, Any]]] = {"real": [], "bare": []}
             stats_client = redis.Redis.from_url(rds.url)
+            shape = BareShape(client=a.bare_client)
+            bare_t = Target("bare", "", 0, redis_pid)
             for _ in range(a.rounds):
-                for t in (real, bare_t):
+                for name in ("real", "bare"):
+                    if name == "bare" and bare is None:
+                        # made like the real server's, as measured in its first round
+                        shape = BareShape(
+                            frame_bytes=round(sat["real"][0]["update_bytes"]),
+                            entry_bytes=real_entry_bytes(stats_client),
+                            client=a.bare_client,
+                        )
+                        bare = Bare(rds.url, free_port(), shape=shape)
+                        bare_t = Target("bare", bare.url, bare.proc.pid, redis_pid)
+                    t = real if name == "real" else bare_t
                     stats_client.config_resetstat()
                     m = measure(t, LoadConfig(t.url, duels=10**6, concurrency=a.duels, seconds=a.seconds))
                     m["redis_us_per_append"] = redis_append_us(stats_client)
                     sat[t.name].append(m)
             stats_client.close()
             results["saturation"] = sat
-            bare2 = Bare(rds.url, free_port())
+            results["bare_shape"] = {"frame_bytes": shape.frame_bytes, "entry_bytes": shape.entry_bytes}
+            results["bare_method"] = shape.method()
+            results["bare_short"] = shape.short()
+            bare2 = Bare(rds.url, free_port(), shape=shape)
             try:
                 bare_pair = (bare_t, Target("bare2", bare2.url, bare2.proc.pid))
                 results["two_processes"] = scale_out(real, second, bare_pair, a.duels, a.seconds, a.rounds)
@@ -310,29 +432,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         )
                         lat[label][t.name].append(measure(t, cfg))
             results["one_duel"] = lat
-            held: dict[int, dict[str, Any]] = {}
+            held: dict[int, dict[str, list[dict[str, Any]]]] = {}
             for n in holds:
-                held[n] = {}
-                # each on a process of its own, started for it: a process that has run other
-                # loads keeps freed memory that the held duels then reuse, which made RSS per
-                # duel look a third smaller than what a duel takes (59.6 against ~88 KiB)
-                fresh_real = serve_for_load(Path(d) / f"held{n}", rds.url)
-                fresh_bare = Bare(rds.url, free_port())
-                seconds = max(a.seconds, 10.0 if not a.tiny else 1.0)
-                try:
-                    pid = fresh_real.proc.pid if fresh_real.proc else 0
-                    for t in (Target("real", fresh_real.url, pid), Target("bare", fresh_bare.url, fresh_bare.proc.pid)):
-                        idle = rss_kib(t.pid) or 0
-                        m = measure(t, LoadConfig(t.url, duels=n, think_s=2.0, seconds=seconds))
-                        m["rss_kib"] = rss_kib(t.pid) or 0
-                        m["rss_kib_per_duel"] = (m["rss_kib"] - idle) / n
-                        held[n][t.name] = m
-                finally:
-                    fresh_bare.stop()
-                    fresh_real.stop()
+                held[n] = {"real": [], "bare": []}
+                for r in range(a.rounds):
+                    for name in ("real", "bare"):
+                        # each round on a process of its own, started for it: a process that has run
+                        # other loads keeps freed memory that the held duels then reuse, which made RSS
+                        # per duel look a third smaller than what a duel takes (59.6 against ~88 KiB)
+                        m = held_round(name, Path(d) / f"held{n}-{r}", rds.url, shape, n, hold_s)
+                        held[n][name].append(m)
             results["human_pace"] = held
         finally:
-            bare.stop()
+            if bare is not None:
+                bare.stop()
             second_proc.stop()
             real_proc.stop()
             rds.stop()
@@ -342,6 +455,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return results
 
 
+def held_round(name: str, workdir: Path, redis_url: str, shape: BareShape, n: int, seconds: float) -> dict[str, Any]:
+    """``n`` duels held at a human pace (each seat acts every 2 s) on a fresh real server or bare
+    pipeline: latency, and RSS with the duels minus RSS idle, over ``n``."""
+    stop: Callable[[], object]
+    if name == "real":
+        proc = serve_for_load(workdir, redis_url)
+        t, stop = Target("real", proc.url, proc.proc.pid if proc.proc else 0), proc.stop
+    else:
+        bare = Bare(redis_url, free_port(), shape=shape)
+        t, stop = Target("bare", bare.url, bare.proc.pid), bare.stop
+    try:
+        idle = rss_kib(t.pid) or 0
+        m = measure(t, LoadConfig(t.url, duels=n, think_s=2.0, seconds=seconds))
+        m["rss_kib"] = rss_kib(t.pid) or 0
+        m["rss_kib_per_duel"] = (m["rss_kib"] - idle) / n
+        return m
+    finally:
+        stop()
+
+
 def _real_and_bare(sat: dict[str, list[dict[str, Any]]], key: str) -> tuple[list[float], list[float]]:
     """One figure of every saturation round, for the real server and for the bare pipeline."""
     return [m[key] for m in sat["real"]], [m[key] for m in sat["bare"]]
@@ -349,6 +482,13 @@ def _real_and_bare(sat: dict[str, list[dict[str, Any]]], key: str) -> tuple[list
 
 def report(r: dict[str, Any]) -> None:
     sat = r["saturation"]
+    print(
+        f"method: the real server (duel serve, full rules) against the bare pipeline (bench/pipeline.py: websockets "
+        f"+ msgpack + one Redis append + two sends), one embedded Redis (appendfsync always); {r['rounds']} rounds "
+        f"of every measurement, real and bare interleaved; saturation {r.get('duels', '?')} duels at once, "
+        f"{r.get('seconds', '?')} s windows; human pace {r.get('hold_seconds', '?')} s windows, a fresh process "
+        f"per round; {r.get('bare_method', '')}"
+    )
     real, bare = _real_and_bare(sat, "actions_per_s")
     print(
         f"saturation: real {statistics.median(real):8.0f} actions/s, bare {statistics.median(bare):8.0f} -> "
@@ -366,6 +506,7 @@ def report(r: dict[str, Any]) -> None:
             f"{statistics.median(rus):.1f} us, bare (XADD) {statistics.median(bus):.1f} us -> "
             f"{fmt_range(rus, bus, False)}"
         )
+    print(method_line(r, f"saturation, {r.get('duels', '?')} duels at once, {r.get('seconds', '?')} s windows"))
     print(saturation_budget(sat, r["machine_cpus"]))
     two = r["two_processes"]
     one = [m["actions_per_s"] for m in two["one"]]
@@ -389,6 +530,7 @@ def report(r: dict[str, Any]) -> None:
             f"process: {busy('bare_one')}): what a second process can add on this machine, where the load driver "
             f"and Redis share the {r['machine_cpus']} CPUs"
         )
+    print(method_line(r, f"saturation on one or two processes, {r.get('duels', '?')} duels"))
     for label, d in r["one_duel"].items():
         for q in ("p50_ms", "p99_ms"):
             rv = [m[q] for m in d["real"]]
@@ -398,13 +540,27 @@ def report(r: dict[str, Any]) -> None:
                 f"{statistics.median(bv):7.2f} ms -> "
                 f"{fmt_range(rv, bv, False)}"
             )
+    print(
+        method_line(r, f"one duel, back to back ({r.get('seconds', 0) / 2:g} s) or 50 ms think ({r.get('seconds')} s)")
+    )
     for n, d in r["human_pace"].items():
+        p99_r = [m["p99_ms"] for m in d["real"]]
+        p99_b = [m["p99_ms"] for m in d["bare"]]
+        p50_r = [m["p50_ms"] for m in d["real"]]
         print(
-            f"{n:5} duels at a human pace: p99 real {d['real']['p99_ms']:7.1f} ms, bare {d['bare']['p99_ms']:7.1f} ms; "
-            f"failed {d['real']['failed']}/{d['bare']['failed']}; RSS per duel real "
-            f"{d['real']['rss_kib_per_duel']:.1f} KiB, "
-            f"bare {d['bare']['rss_kib_per_duel']:.1f} KiB"
+            f"{n:5} duels at a human pace: p99 real {spread(p99_r, '.1f')} ms, bare {spread(p99_b, '.1f')} ms -> "
+            f"{fmt_range(p99_r, p99_b, False)}; p50 real {spread(p50_r)} ms; "
+            f"failed {sum(m['failed'] for m in d['real'])}/{sum(m['failed'] for m in d['bare'])}; RSS per duel real "
+            f"{spread([m['rss_kib_per_duel'] for m in d['real']], '.1f')} KiB, "
+            f"bare {spread([m['rss_kib_per_duel'] for m in d['bare']], '.1f')} KiB"
         )
+    print(
+        method_line(
+            r,
+            f"duels held at a human pace (each seat acts every 2 s), {r.get('hold_seconds', '?')} s windows, "
+            "a fresh server or pipeline process per round",
+        )
+    )
     c = r["redis_roundtrips"]
     for name in ("real", "bare"):
         print(

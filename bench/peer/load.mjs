@@ -2,14 +2,17 @@
 // boardgame.io's own client.
 //
 //   node bench/peer/load.mjs --url http://127.0.0.1:PORT [--concurrency N] [--seconds S]
-//                            [--matches M] [--seed K]
+//                            [--matches M] [--seed K] [--match-moves L]
 //
 // Each match: created with the lobby API (POST /games/tic-tac-toe/create, then one
 // POST .../join per seat for its credentials), then two `Client`s from boardgame.io/client
 // (one per player, each with its own socket.io websocket through the `SocketIO` multiplayer
 // transport) play it with random legal moves, one move at a time, as fast as the server
 // answers. `concurrency` matches run at once; a match that ends is replaced by a new one
-// until `matches` have been played or `seconds` have passed.
+// until `matches` have been played or `seconds` have passed: the load pattern of
+// server/clients/load.py at full speed. With `--match-moves L` (L > 0) a match is long-lived
+// (game.mjs: the board is cleared when it is won or full) and ends after L moves; without,
+// it is the tutorial's game of at most 9 moves, and match set-up dominates.
 //
 // Measured for every move: the time from sending it (client.moves.clickCell) until BOTH
 // clients hold the server's new state (a server update whose _stateID is past the state the
@@ -30,7 +33,7 @@ const MAX_LATENCIES = 200_000; // as server/clients/load.py: the last 200,000 mo
 const TIMEOUT_MS = 30_000;
 
 function parseArgs(argv) {
-  const opts = { url: '', concurrency: 10, seconds: null, matches: 1e9, seed: 1 };
+  const opts = { url: '', concurrency: 10, seconds: null, matches: 1e9, seed: 1, 'match-moves': 0 };
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
     const value = argv[i + 1];
@@ -124,7 +127,8 @@ async function main() {
     const random = rng(opts.seed * 1_000_003 + n);
     let seats = [];
     try {
-      const { matchID } = await lobby.createMatch('tic-tac-toe', { numPlayers: 2, unlisted: true });
+      const setupData = opts['match-moves'] > 0 ? { moves: opts['match-moves'] } : undefined;
+      const { matchID } = await lobby.createMatch('tic-tac-toe', { numPlayers: 2, unlisted: true, setupData });
       const joined = await Promise.all(
         ['0', '1'].map((playerID) => lobby.joinMatch('tic-tac-toe', matchID, { playerID, playerName: `p${playerID}` })),
       );

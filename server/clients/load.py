@@ -131,6 +131,12 @@ class Stats:
     t0: float = field(default_factory=time.perf_counter)
     window: deque[tuple[float, int]] = field(default_factory=deque)
     driver_collections: int = 0  # the driver's own full collections while it ran (``quiet_collector``)
+    update_frames: int = 0  # update frames the clients received (one per seat per entry)
+    update_bytes: int = 0  # their bytes, as sent (bench/: the bare pipeline's frames are made this size)
+
+    def mean_update_bytes(self) -> float:
+        """The mean size of an update frame a client received (0 with none)."""
+        return self.update_bytes / self.update_frames if self.update_frames else 0.0
 
     def rate(self) -> float:
         """Accepted actions per second over the last few seconds."""
@@ -163,6 +169,8 @@ class Seat:
         self.errors: list[str] = []
         self.limited = False  # the server dropped a frame of ours for its rate limits (``request``)
         self.reader: asyncio.Task[None] | None = None
+        self.update_frames = 0
+        self.update_bytes = 0
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send(pack(msg))
@@ -173,6 +181,8 @@ class Seat:
                 msg = decode_frame(data.encode() if isinstance(data, str) else data)
                 kind = msg.type
                 if kind == "update":
+                    self.update_frames += 1
+                    self.update_bytes += len(data)
                     self.seq = max(self.seq, msg.seq)
                     self.seen.setdefault(msg.seq, time.perf_counter())
                     if msg.view is not None:
@@ -313,6 +323,8 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
         for s in (a, b):
             for code in s.errors:
                 stats.errors[code] += 1
+            stats.update_frames += s.update_frames
+            stats.update_bytes += s.update_bytes
             with contextlib.suppress(Exception):
                 await s.ws.close()
         stats.running -= 1
