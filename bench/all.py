@@ -23,16 +23,21 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 FULL: list[tuple[str, list[str]]] = [
     ("engine work and log folding vs the engine before issue 12", ["bench.engine_work"]),
     ("the engine against the bare pipeline, round by round (issue 12)", ["bench.engine_share"]),
-    ("the server vs the bare pipeline (websockets + msgpack + one Redis append)", ["bench.throughput"]),
-    ("the server vs boardgame.io", ["bench.peer"]),
+    (
+        "the server vs the bare pipeline (websockets + msgpack + one Redis append; frames and entries of the "
+        "real ones' sizes, the server's Redis client)",
+        ["bench.throughput"],
+    ),
+    ("the server vs boardgame.io (as many long-lived matches on each side)", ["bench.peer"]),
     ("garbage collector: tuned vs CPython's settings", ["bench.gc"]),
     ("Redis memory per finished duel", ["bench.redis_memory"]),
     ("loading long matches, views at any seq", ["bench.replays"]),
 ]
 QUICK_ARGS = {
     "bench.engine_share": ["--rounds", "3"],
-    "bench.throughput": ["--rounds", "2", "--duels", "200", "--seconds", "8", "--hold", "200,1000,2000"],
-    "bench.peer": ["--rounds", "2", "--matches", "50", "--seconds", "8"],
+    # every level still in 3 rounds, A/B interleaved, so that each has a range (issue 41)
+    "bench.throughput": ["--rounds", "3", "--duels", "200", "--seconds", "8", "--hold", "200,1000,2000"],
+    "bench.peer": ["--rounds", "3", "--matches", "200", "--seconds", "8"],
     "bench.gc": ["--rounds", "2", "--duels", "100", "--hold", "300", "--seconds", "8"],
     "bench.redis_memory": ["--duels", "20"],
 }
@@ -45,6 +50,7 @@ action, measured in the same run."""
 _ENGINE = re.compile(r"new engine\s+([0-9.]+) us per action")
 _BARE = re.compile(r"server CPU per action: real [0-9.]+ ms, bare ([0-9.]+) ms")
 _SHARE = re.compile(r"engine share of the bare pipeline's CPU per action: .*")
+_METHOD = re.compile(r"  method: (saturation, .*)")
 
 
 def engine_vs_bare(outputs: dict[str, str]) -> str:
@@ -66,6 +72,11 @@ def engine_vs_bare(outputs: dict[str, str]) -> str:
     lines.append(
         f"engine work per action {us:.1f} us, the bare pipeline's server CPU per action {bare_us:.1f} us "
         f"(two benchmarks' medians, minutes apart) -> {ratio:.2f}x (target <= {ENGINE_SHARE_TARGET:.2f}x: {met})"
+    )
+    method = _METHOD.search(outputs.get("bench.throughput", ""))
+    lines.append(
+        "  method: bench.engine_work's median engine work over bench.throughput's median bare server CPU"
+        f"{' (' + method.group(1) + ')' if method else ' at saturation'}"
     )
     return "\n".join(lines)
 

@@ -189,6 +189,7 @@ def measure(target: Target, cfg: LoadConfig) -> dict[str, Any]:
         "redis_ms_per_action": (cpu_seconds(target.redis_pid) - redis0) * 1000 / n if target.redis_pid else 0.0,
         "duels_started": stats.started,
         "duels_finished": stats.finished,
+        "finished_duel_actions": stats.finished_actions,
         "update_bytes": stats.mean_update_bytes(),
     }
 

@@ -34,9 +34,23 @@ SHARE_OUT = (
 
 def test_the_round_by_round_share_comes_first_then_the_two_benchmarks_medians() -> None:
     outputs = {"bench.engine_share": SHARE_OUT, "bench.engine_work": ENGINE_OUT, "bench.throughput": THROUGHPUT_OUT}
-    first, second = engine_vs_bare(outputs).split("\n")
+    first, second, method = engine_vs_bare(outputs).split("\n")
     assert first.startswith("engine share of the bare pipeline's CPU per action: 0.43x (range 0.41-0.47")
     assert "0.51x" in second and "minutes apart" in second
+    assert method.startswith("  method: bench.engine_work's median")
+
+
+METHOD_OUT = (
+    "  method: saturation, 200 duels at once, 8 s windows; 3 rounds A/B interleaved, median (range); one Python "
+    "driver for both (CPU/action real 0.400 ms, bare 0.300 ms); bare: 1703 B frames, 180 B entries\n"
+)
+
+
+def test_the_ratio_states_the_bare_pipelines_method_from_its_benchmark() -> None:
+    line = engine_vs_bare({"bench.engine_work": ENGINE_OUT, "bench.throughput": THROUGHPUT_OUT + METHOD_OUT})
+    method = line.split("\n")[-1]
+    assert method.startswith("  method:") and "3 rounds A/B interleaved" in method and "1703 B frames" in method
+    assert "(saturation, 200 duels at once, 8 s windows;" in method
 
 
 def test_a_failed_round_by_round_benchmark_is_said_not_measured() -> None:

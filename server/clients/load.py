@@ -131,6 +131,7 @@ class Stats:
     t0: float = field(default_factory=time.perf_counter)
     window: deque[tuple[float, int]] = field(default_factory=deque)
     driver_collections: int = 0  # the driver's own full collections while it ran (``quiet_collector``)
+    finished_actions: int = 0  # the accepted actions of the duels played to their end
     update_frames: int = 0  # update frames the clients received (one per seat per entry)
     update_bytes: int = 0  # their bytes, as sent (bench/: the bare pipeline's frames are made this size)
 
@@ -283,6 +284,7 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
         await b.wait(lambda: b.seq >= 1)
         await a.wait(lambda: a.seq >= 1)
         prefix = secrets.token_hex(3)
+        played = 0
         for i in range(cfg.max_actions):
             if (a.finished and b.finished) or stop.is_set():
                 break
@@ -311,9 +313,11 @@ async def play_duel(cfg: LoadConfig, stats: Stats, n: int, stop: asyncio.Event) 
             await a.until_seq(done)
             await b.until_seq(done)
             stats.actions += 1
+            played += 1
             stats.latencies.append(max(a.seen[done], b.seen[done]) - t0)
         if a.finished and b.finished:
             stats.finished += 1
+            stats.finished_actions += played
         else:
             stats.stopped += 1
     except (ConnectionError, ConnectionClosed, TimeoutError, OSError, RateLimited) as exc:
