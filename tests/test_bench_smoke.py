@@ -27,12 +27,26 @@ CASES = {
     "gc": (["bench.gc", "--tiny"], ["gc saturation, actions/s", "gc collector pauses per action"]),
     "redis_memory": (["bench.redis_memory", "--duels", "2"], ["Redis memory per finished duel"]),
     # boardgame.io is installed by make (bench.peer --install-only) into var/bench-peer/
-    "peer": (["bench.peer", "--tiny"], ["boardgame.io", "ratio real/boardgame.io", "one durable append alone"]),
+    "peer": (
+        ["bench.peer", "--tiny"],
+        [
+            "boardgame.io",
+            "4 long-lived matches at once: real",
+            "ratio real/boardgame.io",
+            "one match back to back: real",
+            "  method: 4 long-lived matches at once on each side",
+            "driver CPU per move: ours (Python)",
+            "one durable append alone",
+        ],
+    ),
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
     "throughput": (
         ["bench.throughput", "--tiny"],
         [
+            "method: the real server (duel serve, full rules) against the bare pipeline",
+            "the bare pipeline sends update frames of",
             "saturation: real",
+            "  method: saturation, 4 duels at once",
             "Redis's own time per append (commandstats",
             "the rest of the machine per action: load driver real",
             "duels spread over two processes",
