@@ -22,12 +22,13 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 
 FULL: list[tuple[str, list[str]]] = [
     ("engine work and log folding vs the engine before issue 12", ["bench.engine_work"]),
-    ("the engine against the bare pipeline, round by round (issue 12)", ["bench.engine_share"]),
     (
         "the server vs the bare pipeline (websockets + msgpack + one Redis append; frames and entries of the "
         "real ones' sizes, the server's Redis client)",
         ["bench.throughput"],
     ),
+    # after bench.throughput: its bare pipeline is made the size bench.throughput measured (bare_shape)
+    ("the engine against the bare pipeline, round by round (issue 12)", ["bench.engine_share"]),
     ("the server vs boardgame.io (as many long-lived matches on each side)", ["bench.peer"]),
     ("garbage collector: tuned vs CPython's settings", ["bench.gc"]),
     ("Redis memory per finished duel", ["bench.redis_memory"]),
@@ -49,6 +50,7 @@ action, measured in the same run."""
 
 _ENGINE = re.compile(r"new engine\s+([0-9.]+) us per action")
 _BARE = re.compile(r"server CPU per action: real [0-9.]+ ms, bare ([0-9.]+) ms")
+_SHAPE = re.compile(r"update frames of (\d+) bytes and appended entries of (\d+) bytes")
 _SHARE = re.compile(r"engine share of the bare pipeline's CPU per action: .*")
 _METHOD = re.compile(r"  method: (saturation, .*)")
 
@@ -81,6 +83,13 @@ def engine_vs_bare(outputs: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+def bare_shape(outputs: dict[str, str]) -> list[str]:
+    """``bench.engine_share``'s bare pipeline made like ``bench.throughput``'s in this run: the real
+    server's mean update frame and entry sizes it measured (none if it has not run or failed)."""
+    shape = _SHAPE.search(outputs.get("bench.throughput", ""))
+    return ["--frame-bytes", shape.group(1), "--entry-bytes", shape.group(2)] if shape else []
+
+
 def machine() -> str:
     model = ""
     try:
@@ -104,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     outputs: dict[str, str] = {}
     for title, cmd in FULL:
         args = [sys.executable, "-m", *cmd, *(QUICK_ARGS.get(cmd[0], []) if a.quick else [])]
+        if cmd[0] == "bench.engine_share":
+            args += bare_shape(outputs)
         print(f"\n== {title}: {' '.join(args[2:])}", flush=True)
         done = subprocess.run(args, cwd=REPO, stdout=subprocess.PIPE, text=True)
         print(done.stdout, end="", flush=True)

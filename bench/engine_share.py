@@ -18,6 +18,9 @@ rounds. Here each round measures both, back to back, and the ratio is taken per 
 - the bare pipeline (``bench/pipeline.py``: websockets + msgpack + one Redis append + two
   sends) at saturation: its server's CPU per accepted action, ``--duels`` duels for
   ``--seconds``, driven by ``server/clients/load.py`` against an embedded Redis (``appendfsync always``).
+  With ``--frame-bytes`` and ``--entry-bytes`` its frames and entries are made that size (issue 41:
+  ``bench.all`` passes the real server's means as ``bench.throughput`` measured them in the same
+  run); without, its own tiny ones, and the output says which.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from server.clients.load import LoadConfig
 from server.storage.embedded_redis import EmbeddedRedis
 
 from .engine_work import REPO, Worker
-from .throughput import Bare, Target, free_port, measure
+from .throughput import Bare, BareShape, Target, free_port, measure
 
 TARGET = 1 / 3
 """Issue 12: the engine's work per action at most this share of the bare pipeline's."""
@@ -43,19 +46,23 @@ def main(argv: list[str] | None = None) -> list[float]:
     p.add_argument("--duels", type=int, default=200, help="bare pipeline duels at once")
     p.add_argument("--seconds", type=float, default=6.0, help="per bare saturation round")
     p.add_argument("--tiny", action="store_true", help="one short round, a small duel (make test)")
+    p.add_argument("--frame-bytes", type=int, default=0, help="the bare pipeline's update frames (0: its own)")
+    p.add_argument("--entry-bytes", type=int, default=0, help="the bare pipeline's appended entries (0: its own)")
     a = p.parse_args(argv)
+    shape = BareShape(frame_bytes=a.frame_bytes, entry_bytes=a.entry_bytes)
     if a.tiny:
         a.rounds, a.duels, a.seconds = 1, 4, 1.0
     ratios: list[float] = []
     with tempfile.TemporaryDirectory() as d:
         rds = EmbeddedRedis(Path(d) / "redis", fsync="always").start()
-        bare = Bare(rds.url, free_port())
+        bare = Bare(rds.url, free_port(), shape=shape)
         worker = Worker(REPO, a.tiny)
         try:
             target = Target("bare", bare.url, bare.proc.pid, rds.pid)
             print(
                 f"engine work per action vs the bare pipeline's server CPU per action at saturation, interleaved "
-                f"({a.rounds} rounds; {a.duels} bare duels for {a.seconds:g} s each)"
+                f"({a.rounds} rounds; {a.duels} bare duels for {a.seconds:g} s each; "
+                f"{shape.short() if a.frame_bytes else 'bare: its own tiny frames and entries'})"
             )
             for r in range(a.rounds):
                 before = worker.round()["work_per_action"] * 1e6

@@ -362,13 +362,15 @@ def _side(ms: list[dict[str, Any]], key: str, fmt: str = ".2f") -> str:
 
 def method(r: dict[str, Any], ms: dict[str, list[dict[str, Any]]], what: str, seconds: float) -> str:
     """The one line beside a group of ratios: what is compared, how, and what each driver cost."""
-    moves_r = sum(int(m.get("finished_duel_actions", 0)) for m in ms["real"])
-    duels_r = sum(int(m.get("duels_finished", 0)) for m in ms["real"])
+    real = r["saturation"]["real"] + r["back_to_back"]["real"]
+    moves_r = sum(int(m.get("finished_duel_actions", 0)) for m in real)
+    duels_r = sum(int(m.get("duels_finished", 0)) for m in real)
     per_duel = f"{moves_r / duels_r:.0f}" if duels_r else "n/a (none finished)"
     bgio_len = "/".join(sorted({str(m.get("match_moves", 0)) for m in ms["bgio"]}))
     return (
         f"  method: {what}; {r['rounds']} rounds A/B interleaved, {seconds:g} s windows, median (range); "
-        f"matches of {bgio_len} moves (boardgame.io) vs duels of {per_duel} actions (ours, mean of the finished); "
+        f"boardgame.io's matches of {bgio_len} moves (our duels' mean so far in the run) vs our duels of {per_duel} "
+        f"actions (mean of all finished in the run); "
         f"driver CPU per move: ours (Python) {_med([m['driver_cpu_ms_per_action'] for m in ms['real']]):.3f} ms, "
         f"boardgame.io's (Node, its Client) {_med([m['driver_cpu_ms_per_action'] for m in ms['bgio']]):.3f} ms"
     )

@@ -3,7 +3,7 @@ from the two benchmarks' own output in the same run."""
 
 from __future__ import annotations
 
-from bench.all import engine_vs_bare
+from bench.all import bare_shape, engine_vs_bare
 
 ENGINE_OUT = "  old engine     381.1 us per action\n  new engine      25.8 us per action\n"
 THROUGHPUT_OUT = "server CPU per action: real 0.208 ms, bare 0.051 ms ->  4.06x the bare pipeline's\n"
@@ -56,3 +56,9 @@ def test_the_ratio_states_the_bare_pipelines_method_from_its_benchmark() -> None
 def test_a_failed_round_by_round_benchmark_is_said_not_measured() -> None:
     line = engine_vs_bare({"bench.engine_work": ENGINE_OUT, "bench.throughput": THROUGHPUT_OUT})
     assert line.split("\n")[0] == "engine share, round by round: not measured (its benchmark failed)"
+
+
+def test_the_round_by_round_bare_pipeline_is_made_the_size_the_throughput_run_measured() -> None:
+    out = "method: ...; the bare pipeline sends update frames of 1703 bytes and appended entries of 180 bytes (the"
+    assert bare_shape({"bench.throughput": out}) == ["--frame-bytes", "1703", "--entry-bytes", "180"]
+    assert bare_shape({}) == []
