@@ -558,8 +558,7 @@ def report(r: dict[str, Any]) -> None:
     print(
         method_line(
             r,
-            f"duels held at a human pace (each seat acts every 2 s), {r.get('hold_seconds', '?')} s windows, "
-            "a fresh server or pipeline process per round",
+            f"N duels held, a seat acts every 2 s, {r.get('hold_seconds', '?')} s windows, fresh processes per round",
         )
     )
     c = r["redis_roundtrips"]
