@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 import structlog
 
 from protocol import errors as E
-from protocol.messages import SIDE_MS_DEFAULT, QuickMatch
+from protocol.messages import QuickMatch
 from server.lobby.decks import deck_or_demo, format_named
 from server.lobby.quick import Entrant, Pairing
 from server.lobby.siding import check_registered
 from server.match.directory import WAITING, MatchInfo
-from server.process.matchdesk import series_fields
+from server.process import casual_quick
 from server.storage.redisconn import REDIS_DOWN, raise_if_cancelled
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ async def request(s: Session, msg: QuickMatch) -> None:
     rating = (await sv.accounts.ladder.rating(account, fmt)).rating
     pairing = await sv.rated_quick.pair(me, own, rating)
     if pairing.outcome == "wait":
-        await _create(s, pairing.match_id, me)
+        await casual_quick.create(s, pairing.match_id, me, rated=True)
         sv.creations.made(s.address, pairing.match_id)
         await s._seat(pairing.match_id, 0)
         await sv.accounts.seated(account, pairing.match_id)
@@ -84,24 +84,6 @@ async def reconnected(s: Session, info: MatchInfo, seat: int) -> None:
     _wait(s, info.match_id, me)
 
 
-async def _create(s: Session, match_id: str, waiter: Entrant) -> None:
-    """The waiting player's rated match (whoever gets there first: it is made once), the format's
-    usual match (``best_of``: Goat plays best of 3; rated once, on the match's result)."""
-    best_of = format_named(waiter.format).best_of
-    await s.services.directory.create(
-        match_id,
-        waiter.request_id,
-        waiter.deck,
-        spectators=True,
-        quick=True,
-        name=waiter.name,
-        fmt=waiter.format,
-        rated=True,
-        account=waiter.account,
-        series=series_fields(best_of, waiter.side, SIDE_MS_DEFAULT, "duel"),
-    )
-
-
 async def _join(s: Session, pairing: Pairing, me: Entrant, *, moving: bool = False) -> bool:
     """Take seat 1 of the paired player's match (made first if its server has not yet); False if
     it is gone. ``moving``: this connection waits in a match of its own, deleted once seat 1 is
@@ -110,7 +92,7 @@ async def _join(s: Session, pairing: Pairing, me: Entrant, *, moving: bool = Fal
     match_id = pairing.match_id
     waiter = pairing.waiter or await sv.quick.waiter(match_id)
     if waiter is not None:
-        await _create(s, match_id, waiter)
+        await casual_quick.create(s, match_id, waiter, rated=True)
     await sv.accounts.ladder.register(match_id, _now_ms())  # on the ladder before its first entry
     if await sv.directory.join(match_id, me.request_id, me.deck, me.name, me.account, me.side) in ("notfound", "full"):
         return False

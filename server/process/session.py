@@ -34,7 +34,6 @@ from protocol.errors import CloseCode, ProtocolError
 from protocol.messages import (
     ACCOUNT_REQUESTS,
     MATCH_REQUESTS,
-    SIDE_MS_DEFAULT,
     SUPPORTED_VERSIONS,
     Act,
     ClientMessage,
@@ -65,17 +64,16 @@ from server.history import replays
 from server.history.uploads import SessionUploads
 from server.lobby.catalog import catalogue, format_names
 from server.lobby.decks import DeckError, deck_or_demo, format_named
-from server.lobby.quick import REFRESH_S, Entrant
 from server.lobby.siding import check_registered
 from server.lobby.tokens import BadToken
 from server.match.clocks import ClockSettings
 from server.match.directory import FINISHED, MatchInfo
 from server.match.matches import LiveMatch, Watcher
-from server.process import rated_quick
+from server.process import casual_quick, rated_quick
 from server.process.matchdesk import series_fields
 from server.rules import DEFAULT_FORMAT
 from server.runtime.limits import SERVER_OWNED, TokenBucket, client_address, forwarded_for
-from server.storage.redisconn import raise_if_cancelled, store_failure
+from server.storage.redisconn import store_failure
 
 if TYPE_CHECKING:
     from server.accounts import AccountDesk
@@ -628,77 +626,8 @@ class Session:
     async def _quick(self, msg: QuickMatch) -> None:
         if msg.rated:
             await rated_quick.request(self, msg)  # paired by rating (server.lobby.rated_queue)
-            return
-        if not self._free():
-            return
-        fmt = format_named(msg.format).name  # an unknown format is refused (deck/invalid), as by create_match
-        deck = deck_or_demo(msg.deck, 1, fmt)
-        side = check_registered(deck, msg.side, fmt)
-        me = Entrant(self._request_id(msg.request_id), deck, msg.name, fmt, side=side)
-        own_match_id = self.services.tokens.match_id_for(me.request_id)
-        if not await self._may_create(own_match_id):  # it may have to wait in a match of its own
-            return
-        pairing = await self.services.quick.pair(me, own_match_id)
-        if pairing.outcome == "wait":
-            await self._create_quick(pairing.match_id, me)
-            self.services.creations.made(self.address, pairing.match_id)
-            await self._seat(pairing.match_id, 0)
-            lm = self.services.service.cached(pairing.match_id)
-            if lm is None or not lm.started:
-                self._quick_format = fmt
-                self._waiting = asyncio.create_task(self._wait_for_opponent(pairing.match_id, me))
-            return
-        waiter = pairing.waiter or await self.services.quick.waiter(pairing.match_id)
-        if waiter is not None:  # its server may not have got to create the match yet
-            await self._create_quick(pairing.match_id, waiter)
-        outcome = await self.services.directory.join(pairing.match_id, me.request_id, me.deck, me.name, side1=me.side)
-        if outcome in ("notfound", "full"):  # pragma: no cover - the pairing reserved seat 1 for us
-            self.error(E.MATCH_FULL, "the match you were paired with is gone; send quick_match again")
-            return
-        names = await self.services.service.refresh_presence(pairing.match_id)
-        await self._start(pairing.match_id)
-        await self._seat(pairing.match_id, 1, self._known(pairing.match_id, names))
-        await self.services.quick.done(pairing.match_id)
-
-    async def _create_quick(self, match_id: str, waiter: Entrant) -> None:
-        """The quick match of ``waiter``: the format's usual match (``best_of``: Goat plays best of 3)."""
-        best_of = format_named(waiter.format).best_of
-        await self.services.directory.create(
-            match_id,
-            waiter.request_id,
-            waiter.deck,
-            spectators=True,
-            quick=True,
-            name=waiter.name,
-            fmt=waiter.format,
-            series=series_fields(best_of, waiter.side, SIDE_MS_DEFAULT, "duel"),
-        )
-
-    async def _wait_for_opponent(self, match_id: str, me: Entrant) -> None:
-        """While this player waits in the quick-match queue: keep it marked as connected,
-        and if a paired player's server never took seat 1 (it crashed), take it for them."""
-        while True:
-            await asyncio.sleep(REFRESH_S)
-            try:
-                lm = self.services.service.cached(match_id)
-                if lm is not None and lm.started:
-                    return
-                if await self.services.quick.still_waiting(match_id, me.format):
-                    continue
-                joiner = await self.services.quick.joiner(match_id)
-                if joiner is None:
-                    await self.services.quick.requeue(me, match_id)  # our entry lapsed: wait again
-                    continue
-                joined = await self.services.directory.join(
-                    match_id, joiner.request_id, joiner.deck, joiner.name, side1=joiner.side
-                )
-                if joined != "full":
-                    await self._start(match_id)
-                    await self.services.quick.done(match_id)
-                    log.info("quick_pairing_completed", match_id=match_id, session=self.id)
-            except REDIS_ERRORS:
-                raise_if_cancelled()
-                log.warning("quick_wait_redis_unavailable", match_id=match_id, session=self.id)
+        else:
+            await casual_quick.request(self, msg)
 
     async def _list(self, msg: ListMatches) -> None:
         infos = await self.services.directory.listing(msg.status, msg.limit, msg.before_ms, msg.before_id)
