@@ -5,6 +5,7 @@ import type { App } from "./app";
 import { deckFormats, formatNamed } from "./deckrules";
 import { h } from "./dom";
 import type { ServerMessage } from "./proto";
+import { ratingColumn, ratingTable, rdColumn, recordColumns } from "./ratingtable";
 
 const PAGE = 25;
 
@@ -71,28 +72,17 @@ export class LadderPage {
     const table =
       this.rows.length === 0
         ? h("p", { class: "muted", "data-testid": "ladder-empty" }, this.loading ? "Loading…" : `Nobody has played a rated match of ${fmt.title} yet.`)
-        : h(
-            "table",
-            { class: "ladder", "data-testid": "ladder" },
-            h("thead", null, h("tr", null, ["Rank", "Player", "Rating", "±", "Games", "W", "L", "D"].map((t) => h("th", { scope: "col", class: t === "Player" ? "" : "num" }, t)))),
-            h(
-              "tbody",
-              null,
-              this.rows.map((r) =>
-                h(
-                  "tr",
-                  { "data-player": r.name, class: r.name === me ? "me" : "" },
-                  h("td", { class: "num" }, String(r.rank)),
-                  h("td", null, h("a", { href: `#/player/${encodeURIComponent(r.name)}` }, r.name)),
-                  h("td", { class: "num" }, r.rating.toFixed(1)),
-                  h("td", { class: "num muted" }, r.rd.toFixed(0)),
-                  h("td", { class: "num" }, String(r.games)),
-                  h("td", { class: "num" }, String(r.wins)),
-                  h("td", { class: "num" }, String(r.losses)),
-                  h("td", { class: "num" }, String(r.draws)),
-                ),
-              ),
-            ),
+        : ratingTable(
+            "ladder",
+            [
+              { head: "Rank", num: true, cell: (r) => h("td", { class: "num" }, String(r.rank)) },
+              { head: "Player", num: false, cell: (r) => h("td", null, h("a", { href: `#/player/${encodeURIComponent(r.name)}` }, r.name)) },
+              ratingColumn(),
+              rdColumn(),
+              ...recordColumns(),
+            ],
+            this.rows,
+            (r) => ({ "data-player": r.name, class: r.name === me ? "me" : "" }),
           );
     return h(
       "main",

@@ -8,6 +8,7 @@ import type { App } from "./app";
 import { formatNamed } from "./deckrules";
 import { h } from "./dom";
 import type { MatchRow, ServerMessage } from "./proto";
+import { ratingColumn, ratingTable, rdColumn, recordColumns } from "./ratingtable";
 
 const PAGE = 20;
 
@@ -93,28 +94,17 @@ export class ProfilePage {
     const ratings =
       this.ratings.length === 0
         ? h("p", { class: "muted", "data-testid": "no-ratings" }, this.shown === null ? "Loading…" : "No rated match played yet.")
-        : h(
-            "table",
-            { class: "ladder", "data-testid": "ratings" },
-            h("thead", null, h("tr", null, ["Format", "Rating", "±", "Rank", "Games", "W", "L", "D"].map((t) => h("th", { scope: "col", class: t === "Format" ? "" : "num" }, t)))),
-            h(
-              "tbody",
-              null,
-              this.ratings.map((r) =>
-                h(
-                  "tr",
-                  { "data-format": r.format },
-                  h("td", null, h("a", { href: `#/ladder/${r.format}` }, formatNamed(app.cat, r.format).title)),
-                  h("td", { class: "num", "data-testid": `rating-${r.format}` }, r.rating.toFixed(1)),
-                  h("td", { class: "num muted" }, r.rd.toFixed(0)),
-                  h("td", { class: "num" }, r.rank ? `#${r.rank}` : "–"),
-                  h("td", { class: "num" }, String(r.games)),
-                  h("td", { class: "num" }, String(r.wins)),
-                  h("td", { class: "num" }, String(r.losses)),
-                  h("td", { class: "num" }, String(r.draws)),
-                ),
-              ),
-            ),
+        : ratingTable(
+            "ratings",
+            [
+              { head: "Format", num: false, cell: (r) => h("td", null, h("a", { href: `#/ladder/${r.format}` }, formatNamed(app.cat, r.format).title)) },
+              ratingColumn<Rated>((r) => `rating-${r.format}`),
+              rdColumn(),
+              { head: "Rank", num: true, cell: (r) => h("td", { class: "num" }, r.rank ? `#${r.rank}` : "–") },
+              ...recordColumns(),
+            ],
+            this.ratings,
+            (r) => ({ "data-format": r.format }),
           );
     const history =
       this.rows.length === 0
