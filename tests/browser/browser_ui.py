@@ -101,6 +101,10 @@ def prompt(page: Page) -> str:
     return page.locator("[data-testid=prompt]").inner_text()
 
 
+OWES = "() => { const m = window.duelApp.match; return m.legal.length > 0 && !m.autoPassing && m.inflight === null; }"
+"""The page owes a decision: it has legal actions, is not passing on its own, and sent nothing unanswered."""
+
+
 def click_and_wait(page: Page, locator: Any) -> None:
     """Click what sends an action and wait until its update has arrived."""
     before = seq(page)
@@ -210,3 +214,17 @@ def log_lines(page: Page) -> list[tuple[int, str]]:
         "els => els.map(e => [Number(e.dataset.seq), e.textContent])"
     )
     return [(int(seq), str(text)) for seq, text in rows]
+
+
+def both_pass_until(a: Page, b: Page, done: str) -> None:
+    """The two players' pages pass in turn (whichever owes a decision) until ``done`` holds on ``a``."""
+    for _ in range(40):
+        if a.evaluate(done):
+            return
+        for page in (a, b):
+            if page.evaluate(OWES) and not a.evaluate(done):
+                click_and_wait(page, pass_button(page))
+                break
+        else:
+            a.wait_for_timeout(50)
+    raise AssertionError("the condition never came")

@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from browser_env import LiveServer
-from browser_ui import PHONE, click_and_wait, open_page, pass_button, shot, wait_app
+from browser_ui import OWES, PHONE, both_pass_until, click_and_wait, open_page, shot, wait_app
 from playwright.sync_api import Browser, Page
 
 from server.cli.puzzle import create_puzzle_match
 
 FX_LIMIT_MS = 300
 DECK = ["Celtic Guardian"] * 5
-OWES = "() => { const m = window.duelApp.match; return m.legal.length > 0 && !m.autoPassing && m.inflight === null; }"
 
 
 def position(phase: str, b_monsters: list[dict[str, Any]], a_hand: list[str] | None = None) -> dict[str, Any]:
@@ -85,19 +84,6 @@ def assert_shown_then_gone(page: Page, kind: str) -> dict[str, Any]:
     assert s["last"] - s["first"] < FX_LIMIT_MS, s
     assert s["durations"] and max(s["durations"]) < FX_LIMIT_MS, s
     return s
-
-
-def both_pass_until(a: Page, b: Page, done: str) -> None:
-    for _ in range(40):
-        if a.evaluate(done):
-            return
-        for page in (a, b):
-            if page.evaluate(OWES) and not a.evaluate(done):
-                click_and_wait(page, pass_button(page))
-                break
-        else:
-            a.wait_for_timeout(50)
-    raise AssertionError("the condition never came")
 
 
 def arrow_ends(page: Page) -> dict[str, Any]:

@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from browser_env import LiveServer
-from browser_ui import click_and_wait, log_lines, open_page, pass_button, shot, wait_app
+from browser_ui import both_pass_until, click_and_wait, log_lines, open_page, shot, wait_app
 from playwright.sync_api import Browser, Page
 
 from server.cli.puzzle import create_puzzle_match
 
 MINUS = "\u2212"  # the badge's minus sign
-OWES = "() => { const m = window.duelApp.match; return m.legal.length > 0 && !m.autoPassing && m.inflight === null; }"
 
 
 def puzzle(b_lp: int) -> dict[str, Any]:
@@ -32,19 +31,6 @@ def puzzle(b_lp: int) -> dict[str, Any]:
         },
         "steps": [],
     }
-
-
-def both_pass_until(a: Page, b: Page, done: str) -> None:
-    for _ in range(40):
-        if a.evaluate(done):
-            return
-        for page in (a, b):
-            if page.evaluate(OWES) and not a.evaluate(done):
-                click_and_wait(page, pass_button(page))
-                break
-        else:
-            a.wait_for_timeout(50)
-    raise AssertionError("the condition never came")
 
 
 def attack(a: Page) -> None:

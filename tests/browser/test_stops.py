@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from browser_env import LiveServer
-from browser_ui import click_and_wait, log_lines, open_page, pass_button, shot, wait_app, wait_decision
+from browser_ui import OWES, click_and_wait, log_lines, open_page, pass_button, shot, wait_app, wait_decision
 from playwright.sync_api import Browser, Page
 
 from server.cli.puzzle import create_puzzle_match
 
 DECK = ["Celtic Guardian"] * 5
-OWES = "() => { const m = window.duelApp.match; return m.legal.length > 0 && !m.autoPassing && m.inflight === null; }"
 
 
 def puzzle(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
