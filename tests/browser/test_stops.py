@@ -125,6 +125,27 @@ def test_the_page_moves_on_where_the_player_does_not_stop_whatever_their_cards(
         p.context.close()
 
 
+def test_a_move_the_page_makes_leaves_the_players_focus_where_it_is(browser: Browser, live_server: LiveServer) -> None:
+    """A keyboard player Tabbing through the Stop-at settings while the page moves on for them is
+    not pulled back to the decision (only their own actions give the focus back to it)."""
+    url = live_server.http
+    a = open_page(browser, url + "/", stops="")  # not stopped in its own Draw and Standby Phases
+    b = open_page(browser, url + "/")
+    _, tokens = live_server.call(create_puzzle_match(live_server.server, puzzle({}, {})))
+    seat(a, url, tokens[0])
+    seat(b, url, tokens[1])
+    a.locator("[data-testid=stops] summary").click()
+    box = a.locator("[data-stop='theirs:end']")
+    box.focus()
+    count_clicks(a)
+    assert b_passes_until(a, b, "Main Phase 1") == 2  # the page moved on twice meanwhile
+    assert a_clicks(a) == 0
+    assert a.evaluate("() => document.activeElement.dataset.stop") == "theirs:end"
+    for p in (a, b):
+        assert p.errors == [], p.errors  # type: ignore[attr-defined]
+        p.context.close()
+
+
 def test_moving_on_when_it_is_all_one_can_do_is_a_pass(browser: Browser, live_server: LiveServer) -> None:
     url = live_server.http
     a = open_page(browser, url + "/", auto_pass=True)  # stops everywhere, auto-pass on

@@ -286,11 +286,14 @@ export class Game {
     this.autoPassTimer = window.setTimeout(() => {
       this.autoPassTimer = null;
       m.autoPassing = false;
-      if (m.seq === seq && m.inflight === null && only !== null && m.legal.includes(only)) this.sendAction(only);
+      if (m.seq === seq && m.inflight === null && only !== null && m.legal.includes(only)) this.sendAction(only, false);
     }, autoPassDelay());
   }
 
-  sendAction(a: Action): void {
+  /** Send `a` (one of `legal`). `byPlayer`: the player chose it, and the focus goes back to the
+   * decision after it; a move the page makes for them leaves their focus where it is (a player
+   * Tabbing through the Stop-at settings is not pulled out of them). */
+  sendAction(a: Action, byPlayer = true): void {
     const m = this.m;
     if (m.inflight !== null) return;
     // only ever an action from `legal`, verbatim (concede: the contract allows it any time)
@@ -302,7 +305,7 @@ export class Game {
     m.selecting = null;
     m.retargeting = false;
     this.clearAutoPass();
-    this.app.refocusDecision = true; // after every action, the focus is the decision's again
+    if (byPlayer) this.app.refocusDecision = true; // after the player's action, the focus is the decision's again
     this.app.dialogs.close();
     this.app.session.send(msg); // not connected: sent again after the reconnect, with the same id
     this.app.render();
