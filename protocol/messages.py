@@ -71,6 +71,11 @@ SIDE_MAX = 30
 SIDE_LIST = {"max_items": SIDE_MAX, "min": 0, "max": 2**32}
 """A Side Deck's passcodes (a format allows at most 15: engine.formats.DeckRules)."""
 SIDE_MS_DEFAULT = 180_000
+
+BOT_LEVELS = ("beginner", "quick", "normal", "strong")
+"""How the server's bot opponent may play (``create_match.bot_level``): ``beginner`` uses its cards
+greedily without looking ahead; ``quick``, ``normal`` and ``strong`` search for about 0.1, 0.5
+and 1.5 s per decision (docs/search.md)."""
 """How long players may side deck between the duels of a match, unless ``create_match`` says."""
 ACCOUNT_NAME_MIN = 3
 PASSWORD_MIN = 8
@@ -111,7 +116,8 @@ class CreateMatch:
     clock; None means no clock.  ``spectator_delay`` holds spectators that
     many log entries behind the live duel until it ends (0: live).  ``format``:
     the format the duel is played under (its rules, card pool, list and texts);
-    both decks must be legal in it."""
+    both decks must be legal in it.  ``bot_level`` (with ``opponent="bot"``): how the
+    server's bot plays (``BOT_LEVELS``; None: the server's default, a search of 0.5 s)."""
 
     type: ClassVar[str] = "create_match"
     deck: list[int] | None = field(default=None, metadata=PASSCODE_LIST)
@@ -128,6 +134,7 @@ class CreateMatch:
     side: list[int] | None = field(default=None, metadata=SIDE_LIST)
     side_ms: int = field(default=SIDE_MS_DEFAULT, metadata=_int(10_000, 30 * 60 * 1000))
     clock_scope: str = field(default="duel", metadata=_str(8, pattern="duel|match"))
+    bot_level: str | None = field(default=None, metadata=_str(16, pattern="|".join(BOT_LEVELS)))
 
 
 @message

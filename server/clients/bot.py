@@ -151,6 +151,9 @@ def curious() -> Policy:
     return Curious()
 
 
+BOT_LEVEL_POLICIES: dict[str, str] = {"beginner": "greedy"}
+"""The policy each ``create_match.bot_level`` (``protocol.messages.BOT_LEVELS``) plays with."""
+
 POLICIES: dict[str, Callable[[], Policy]] = {
     "curious": curious,
     "greedy": lambda: greedy,

@@ -85,16 +85,19 @@ class BotSeats:
         given = headers.get_all(SERVER_SEAT_HEADER) if headers is not None else []
         return len(given) == 1 and hmac.compare_digest(given[0].encode(), self._key.encode())
 
-    def start(self, match_id: str, *, resume: bool = False) -> None:
+    def start(self, match_id: str, *, resume: bool = False, level: str = "") -> None:
         """Seat the server's bot in seat 1 of ``match_id``. ``resume``: the match exists and its
         bot is not connected (a server restarted, or the bot left while its player was gone):
-        the bot takes its seat back with the seat's token."""
+        the bot takes its seat back with the seat's token. ``level``: how it plays (the match's
+        ``bot_level``, ``server.clients.bot.BOT_LEVEL_POLICIES``; "": this process's policy)."""
+        from server.clients.bot import BOT_LEVEL_POLICIES
         from server.clients.bot_player import BotPlayer
 
         if match_id in self._running:
             return
-        bot = BotPlayer(
+        bot = BotPlayer.named(
             self._url(),
+            BOT_LEVEL_POLICIES.get(level, "greedy"),
             think_s=self._think_s,
             name=BOT_NAME,
             headers={SERVER_SEAT_HEADER: self._key},

@@ -163,6 +163,7 @@ class MatchInfo:
     spectator_delay: int = 0
     names: tuple[str, str] = ("", "")
     opponent: str = ""
+    bot_level: str = ""  # how the server's bot plays (protocol.messages.BOT_LEVELS; "": the default)
     holders: tuple[str, str] = ("", "")  # connection ids holding the seats ("": nobody)
     format: str = "current"  # the match's format (docs/formats.md)
     result: dict[str, Any] | None = None  # finished: {winner, reason, length, turns, finished_ms}
@@ -273,6 +274,7 @@ class MatchDirectory:
         clock: ClockSettings | None = None,
         spectator_delay: int = 0,
         opponent: str = "",
+        bot_level: str = "",
         created_ms: int | None = None,
         fmt: str = "current",
         rated: bool = False,
@@ -294,6 +296,8 @@ class MatchDirectory:
             "clock": pack(None if clock is None else clock.to_action()),
             "format": fmt,
         }
+        if bot_level:
+            fields["bot_level"] = bot_level
         if rated:
             fields["rated"] = 1
         if account:
@@ -352,6 +356,7 @@ class MatchDirectory:
             spectator_delay=int(f.get("spectator_delay", b"0")),
             names=(shown(_text(f.get("name0", b""))), shown(_text(f.get("name1", b"")))),
             opponent=_text(f.get("opponent", b"")),
+            bot_level=_text(f.get("bot_level", b"")),
             holders=(_text(f.get("conn0", b"")), _text(f.get("conn1", b""))),
             result=_result(f),
             format=_text(f.get("format", b"current")),

@@ -567,6 +567,9 @@ class Session:
         side = check_registered(deck, msg.side, fmt)
         if msg.opponent == "bot":
             deck_or_demo(None, 1, fmt)  # the bot brings the format's demo deck: refused here if there is none
+        elif msg.bot_level is not None:
+            self.error(E.MESSAGE_BAD_FIELD, "field 'bot_level' goes with opponent 'bot'")
+            return None
         request_id = self._request_id(msg.request_id)
         match_id = self.services.tokens.match_id_for(request_id)
         if not await self._may_create(match_id):
@@ -582,6 +585,7 @@ class Session:
             clock=clock,
             spectator_delay=msg.spectator_delay,
             opponent=msg.opponent or "",
+            bot_level=msg.bot_level or "",
             fmt=fmt,
             rated=msg.rated,
             account=account,
@@ -598,7 +602,7 @@ class Session:
             await self._seat(match_id, 0)
         await self.services.accounts.seated(account, match_id)
         if msg.opponent == "bot" and outcome == "ok":
-            self.services.bots.start(match_id)
+            self.services.bots.start(match_id, level=msg.bot_level or "")
         log.info("match_created", match_id=match_id, session=self.id, retry=outcome == "mine", format=fmt)
         return match_id
 
@@ -676,7 +680,8 @@ class Session:
         lm = self.services.service.cached(self.match_id or claim.match_id)
         going = lm is not None and (not lm.finished or self.series is not None)  # a match of several: between duels
         if info.opponent == "bot" and claim.seat == 0 and lm is not None and going and not lm.presence[1]:
-            self.services.bots.start(claim.match_id, resume=True)  # its server went away: seat it again
+            # its server went away: seat it again, playing as it did
+            self.services.bots.start(claim.match_id, resume=True, level=info.bot_level)
         if not started:
             # both seats were taken but the genesis append never happened (a crash
             # between the two): start the duel now

@@ -43,13 +43,17 @@ def open_page(
     """A page of the client in a fresh browser context.  Auto-pass (on by default
     for players) is off unless asked for, and the page stops at every phase (a new player's
     page moves on through some of its own), so that tests click every pass; when on,
-    it passes at once (a player gets a moment to see the board first).  ``context``: more
+    it passes at once (a player gets a moment to see the board first); the lobby's bot plays as a
+    beginner.  ``context``: more
     options of the browser context (``has_touch``, ``reduced_motion``...)."""
     ctx = browser.new_context(viewport=viewport, **context)  # type: ignore[arg-type]
     ctx.add_init_script(
         f"localStorage.setItem('duel.autopass', '{'on' if auto_pass else 'off'}'); "
         + (f"localStorage.setItem('duel.stops', '{stops}'); " if stops else "")  # "": a new player's
-        + "localStorage.setItem('duel.autopass_ms', '0')"
+        + "localStorage.setItem('duel.autopass_ms', '0'); "
+        # the lobby's bot plays as a beginner (greedy, at once) unless a test chooses: a searching
+        # bot takes its budget at every decision
+        + "if (localStorage.getItem('duel.bot_level') === null) localStorage.setItem('duel.bot_level', 'beginner')"
     )
     page = ctx.new_page()
     page.set_default_timeout(20_000)

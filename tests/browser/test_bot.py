@@ -27,8 +27,16 @@ def _play_one_duel(browser: Any, live_server: LiveServer, screenshots: Path) -> 
     page = open_page(browser, live_server.http + "/", auto_pass=True)
     assert page.evaluate("() => window.duelApp.autoPass")
     page.get_by_label("Your name").fill("Solo")
+    # the bot's level: the four on offer, "well" (a search of 0.5 s) unless the player chose
+    levels = page.locator("#bot_level option").evaluate_all("os => os.map(o => o.value)")
+    assert levels == ["beginner", "quick", "normal", "strong"], levels
+    page.locator("#bot_level").select_option("beginner")  # the suite's server plays greedy anyway: fast
     page.locator("[data-lobby=bot]").click()
     page.locator("[data-testid=turn]").wait_for()
+    match_id = page.evaluate("() => window.duelApp.match.matchId")
+    info = live_server.call(live_server.server.directory.get(match_id))
+    assert info is not None and info.bot_level == "beginner", info
+    assert page.evaluate("() => localStorage.getItem('duel.bot_level')") == "beginner"  # kept for next time
     # the server seated its bot in seat 1, under its own name: the duel may start before the
     # name arrives (the bot's join appends the first entry, then takes its seat, and the
     # name comes in the `presence` that follows: PROTOCOL section 4)

@@ -14,9 +14,12 @@ from duel_helpers import SECRET, run, running_server, start_match, url_of
 from engine import CARDS, Viewpoints
 from engine.decks import DECKS_BY_NAME, DEFAULT_DECKS
 from engine.facts import facts_of
+from protocol import errors as E
+from protocol.codec import pack
 from protocol.messages import (
     Cards,
     CreateMatch,
+    Error,
     GetCards,
     GetReplay,
     ListMatches,
@@ -154,6 +157,29 @@ def test_a_player_can_ask_the_server_for_a_bot_opponent(redis_url: str, tmp_path
             assert row["players"] == ["Me", "Bot"] and row["winner"] == me.view["winner"]
             assert row["length"] == me.seq
             await me.close()
+
+    run(body())
+
+
+def test_the_bots_level_is_kept_with_the_match_and_goes_with_a_bot_only(redis_url: str, tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(redis_url, tmp_path, bot_think=0.0) as server:
+            me = await DuelClient.connect(url_of(server), "me")
+            await me.send(CreateMatch(opponent="bot", name="Me", bot_level="beginner"))
+            seated = await me.expect(Seated)
+            while me.view is None:  # the bot took its seat: the duel began
+                await me.expect(Update, timeout=20)
+            info = await server.directory.get(seated.match_id)
+            assert info is not None and info.opponent == "bot" and info.bot_level == "beginner"
+            await me.close()
+            # a level without the bot, or one that is not a level, is refused and makes nothing
+            other = await DuelClient.connect(url_of(server), "other")
+            for fields in ({"bot_level": "strong"}, {"opponent": "bot", "bot_level": "grandmaster"}):
+                await other.send_raw(pack({"type": "create_match", **fields}))
+                refused = await other.expect(Error)
+                assert refused.code == E.MESSAGE_BAD_FIELD and "bot_level" in refused.reason, refused
+            assert not any(isinstance(m, Seated) for m in other.inbox)  # no match was made for it
+            await other.close()
 
     run(body())
 

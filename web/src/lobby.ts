@@ -28,6 +28,9 @@ interface ListState {
   loading: boolean;
 }
 
+/** The bot's level the player chose last (create_match.bot_level). */
+const BOT_LEVEL_KEY = "duel.bot_level";
+
 export type SeatRequest = "create" | "bot" | "quick" | "join";
 
 export function loadName(): string {
@@ -43,7 +46,7 @@ export class Lobby {
   deckErrors: string[] = [];
   joinId: string | null = null;
   busy: string | null = null;
-  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", best_of: "1", join_id: "", format: localStorage.getItem(FORMAT_KEY) ?? "current" };
+  form: Record<string, string> = { deck: "server", decklist: "", clock: "0", increment: "0", best_of: "1", bot_level: localStorage.getItem(BOT_LEVEL_KEY) ?? "normal", join_id: "", format: localStorage.getItem(FORMAT_KEY) ?? "current" };
   private sideDeck: number[] = []; // the Side Deck of the deck to send (a saved or pasted list's)
   /** The lists asked for, in order: one connection answers its requests in order. */
   private asked: { status: Status; older: boolean }[] = [];
@@ -163,7 +166,11 @@ export class Lobby {
         msg["clock_ms"] = clock * 1000;
         msg["increment_ms"] = Number(f["increment"] ?? 0) * 1000;
       }
-      if (kind === "bot") msg["opponent"] = "bot";
+      if (kind === "bot") {
+        msg["opponent"] = "bot";
+        msg["bot_level"] = f["bot_level"] ?? "normal"; // how it plays (PROTOCOL.md: create_match.bot_level)
+        localStorage.setItem(BOT_LEVEL_KEY, msg["bot_level"] as string);
+      }
       msg["best_of"] = Number(f["best_of"] ?? 1); // 1, 3 or 5 duels (PROTOCOL.md section 5b)
       msg["format"] = this.format();
     } else if (kind === "quick") {
@@ -264,6 +271,17 @@ export class Lobby {
         h("span", null, h("label", { for: "increment" }, "Increment"), select("increment", [["0", "none"], ["2", "+2 s"], ["5", "+5 s"], ["10", "+10 s"]])),
       ),
       h("div", { class: "field" }, h("label", { for: "best_of" }, "Match"), select("best_of", [["1", "one duel"], ["3", "best of 3 (siding between duels)"], ["5", "best of 5"]])),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "bot_level" }, "The bot plays"),
+        select("bot_level", [
+          ["beginner", "as a beginner (uses its cards, looks ahead at nothing)"],
+          ["quick", "quickly (looks ahead 0.1 s a decision)"],
+          ["normal", "well (looks ahead 0.5 s a decision)"],
+          ["strong", "its best (looks ahead 1.5 s a decision)"],
+        ]),
+      ),
       this.joinId !== null ? h("div", { class: "joinbox" }, h("p", null, `You were invited to match ${this.joinId}.`), btn("join", "Join this match", true)) : null,
       h("div", { class: "buttons" }, btn("bot", "Play against the bot", this.joinId === null), btn("create", "Create a match (invite a friend)"), btn("quick", "Quick match")),
       app.account.name !== null
