@@ -55,6 +55,7 @@ class Knowledge:
     since: dict[int, int] = field(default_factory=dict)  # alias -> the turn it was first seen where it is
     links: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)  # chain link -> (effect, data)
     event: dict[str, Any] | None = None  # the last Summon or attack declaration seen (aliases)
+    proper: set[int] = field(default_factory=set)  # aliases of monsters seen properly Summoned (Fusion, procedure)
 
     def note(self, view: Mapping[str, Any]) -> None:
         """Learn from a view: the passcodes seen of each seat's cards, and when each card the view
@@ -87,6 +88,10 @@ class Knowledge:
                 self.links[int(f["link"])] = (int(f.get("effect", 1) or 1), dict(f.get("data") or {}))
             elif t == "summoned" and isinstance(f.get("card"), int) and f.get("kind") != "set":  # a Set opens no window
                 event = {"kind": "summoned", "card": f["card"], "seat": f.get("seat"), "how": f.get("kind")}
+                code = f.get("code")
+                fusion = isinstance(code, int) and code in CARDS and CARDS[code].extra_deck
+                if f.get("kind") == "fusion" or f.get("procedure") or (fusion and f.get("kind") == "special"):
+                    self.proper.add(int(f["card"]))  # it may be revived (ruling SUM-1): a guess, the key is not sent
             elif t == "chain_resolved" and event is not None and event["kind"] == "summoned":
                 event["soft"] = True  # Summoned as a chain resolved: a window the next action closes
             elif t == "attack_declared":
@@ -254,7 +259,7 @@ def determinize(view: Mapping[str, Any], knowledge: Knowledge, rnd: random.Rando
         options={} if knowledge.fmt in (None, "current") else {"format": knowledge.fmt},
         battle_phases=int(view.get("battle_phases", 0)),
         normal_summoned=[bool(players[0].get("normal_summoned")), bool(players[1].get("normal_summoned"))],
-        used=ABSENT,
+        used={f"proper_summon:{cid}": turn for ref, cid in b.ids.items() if ref in knowledge.proper} or ABSENT,
     )
     s = fold([setup])
     _moment(s, view, knowledge, b.ids)

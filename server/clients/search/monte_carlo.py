@@ -86,6 +86,7 @@ def search(req: SearchRequest) -> SearchResult:
     visits = dict.fromkeys(running, 0)
     out = SearchResult(index=running[0] if running else 0)
     if len(running) <= 1:
+        out.elapsed = time.perf_counter() - start
         return out  # nothing to weigh
     turn = int(req.view.get("turn", 0))
     until = turn + (cfg.horizon if req.view.get("turn_player") == me else max(1, cfg.horizon - 1))

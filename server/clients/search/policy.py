@@ -26,7 +26,7 @@ from engine import CARDS
 from engine.determinize import Knowledge
 from protocol.actions import ActionKind, WireAction
 from server.clients.bot import View, cards_by_id, greedy
-from server.clients.search.monte_carlo import SearchConfig, SearchRequest, SearchResult, search
+from server.clients.search.monte_carlo import SearchConfig, SearchRequest, SearchResult, candidates, search
 
 SEARCHED = frozenset({"priority", "replay"})
 """The decision kinds searched; the others are answered by rule."""
@@ -43,6 +43,7 @@ class SearchPolicy:
     last: SearchResult | None = None  # the last search's figures
     decisions: int = 0  # decisions made (searched or not)
     searched: int = 0
+    thought: list[tuple[float, int, int]] = field(default_factory=list)  # per search: seconds, steps, worlds
     _updates: list[list[dict[str, Any]]] = field(default_factory=list)
 
     def study(self, catalogue: Mapping[int, Any], deck: Sequence[int] | None) -> None:
@@ -78,11 +79,15 @@ class SearchPolicy:
         pending = view.get("pending") or {}
         if str(pending.get("kind", "priority")) not in SEARCHED:
             return answer(view, pending, playable, knowledge.seat, rnd)
+        onward = candidates(legal)
+        if len(onward) == 1:
+            return legal[onward[0]]  # one action does something, or all just move on
         self.searched += 1
         return SearchRequest(dict(view), list(legal), _copy(knowledge), rnd.getrandbits(63), self.config)
 
     def chosen(self, req: SearchRequest, result: SearchResult) -> WireAction:
         self.last = result
+        self.thought.append((result.elapsed, result.steps, result.worlds))
         return req.legal[result.index]
 
     def __call__(self, view: View, legal: list[WireAction], rnd: random.Random) -> WireAction:
@@ -110,6 +115,7 @@ def _copy(k: Knowledge) -> Knowledge:
         since=dict(k.since),
         links=dict(k.links),
         event=None if k.event is None else dict(k.event),
+        proper=set(k.proper),
     )
 
 
