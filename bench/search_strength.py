@@ -53,7 +53,7 @@ class Outcome:
     won: bool
     draw: bool
     turns: int
-    thought: list[tuple[float, int, int]]  # per searched decision: seconds, simulated actions, worlds
+    thought: list[tuple[float, int, int, float]]  # per searched decision: seconds, simulated actions, worlds, CPU
     decisions: int
 
 
@@ -157,12 +157,14 @@ def report(outcomes: list[Outcome], opponent: str, budget: float | None) -> dict
     for (a, b), won in sorted(per_pair.items()):
         kind = "mirror" if a == b else "mixed "
         print(f"    {kind} {a} vs {b}: {sum(won)}/{len(won)}")
-    thought = [t for o in outcomes for t in o.thought]
+    thought = [t for o in outcomes for t in o.thought if t[2] > 0]
     if thought:
         secs = sorted(t[0] for t in thought)
-        total = sum(secs)
+        cpu = sorted(t[3] for t in thought)
+        total = sum(cpu)
         steps = sum(t[1] for t in thought)
         p99 = secs[min(len(secs) - 1, int(0.99 * len(secs)))]
+        cpu99 = cpu[min(len(cpu) - 1, int(0.99 * len(cpu)))]
         decisions = sum(o.decisions for o in outcomes)
         print(
             f"  decisions: {decisions} in all, {len(secs)} searched "
@@ -170,13 +172,13 @@ def report(outcomes: list[Outcome], opponent: str, budget: float | None) -> dict
             "or were answered by rule"
         )
         print(
-            f"  cost per core: {len(secs) / total:.1f} searched decisions/s, {steps / total:.0f} simulated actions/s, "
-            f"{statistics.mean(t[2] for t in thought):.1f} worlds per decision"
+            f"  cost per core (CPU time): {len(secs) / total:.1f} searched decisions/s, "
+            f"{steps / total:.0f} simulated actions/s, {statistics.mean(t[2] for t in thought):.1f} worlds per decision"
         )
         budget_text = "no time budget" if budget is None else f"budget {budget:.3f} s"
         print(
-            f"  decision time: p50 {statistics.median(secs):.3f} s, p99 {p99:.3f} s, max {secs[-1]:.3f} s "
-            f"({budget_text})"
+            f"  decision time (wall clock): p50 {statistics.median(secs):.3f} s, p99 {p99:.3f} s, max {secs[-1]:.3f} s "
+            f"({budget_text}); its CPU: p50 {statistics.median(cpu):.3f} s, p99 {cpu99:.3f} s, max {cpu[-1]:.3f} s"
         )
         figures.update(p99=p99, actions_per_s=steps / total, decisions_per_s=len(secs) / total)
     return figures

@@ -36,6 +36,8 @@ the square root of the worlds played)."""
 PRIOR: Final = 0.05
 """What the greedy policy's own choice is credited with on top of its mean: a few noisy playouts
 do not talk the search out of the obvious move, a clear difference does."""
+SLACK: Final = 0.85
+"""The share of its budget a search plays out (the rest is its margin)."""
 KEEP: Final = 3
 """Never fewer candidates than this are kept in the running."""
 
@@ -70,13 +72,15 @@ class SearchResult:
     worlds: int = 0
     playouts: int = 0
     steps: int = 0  # actions simulated (the candidates' and the playouts')
-    elapsed: float = 0.0
+    elapsed: float = 0.0  # seconds, wall clock
+    cpu: float = 0.0  # seconds of this process's CPU
     means: dict[int, tuple[int, float]] = field(default_factory=dict)  # index -> (playouts, mean score)
 
 
 def search(req: SearchRequest) -> SearchResult:
     """The action to play (its index in ``req.legal``), found by determinized Monte Carlo."""
     start = time.perf_counter()
+    cpu = time.process_time()
     cfg = req.config
     rnd = random.Random(req.seed)
     me = req.knowledge.seat
@@ -87,12 +91,17 @@ def search(req: SearchRequest) -> SearchResult:
     out = SearchResult(index=running[0] if running else 0)
     if len(running) <= 1:
         out.elapsed = time.perf_counter() - start
+        out.cpu = time.process_time() - cpu
         return out  # nothing to weigh
     turn = int(req.view.get("turn", 0))
     until = turn + (cfg.horizon if req.view.get("turn_player") == me else max(1, cfg.horizon - 1))
 
+    # the search stops a little before its budget: what is left is for the last playout's
+    # remaining steps, choosing and answering
+    deadline = None if cfg.budget_s is None else start + SLACK * cfg.budget_s
+
     def out_of_time() -> bool:
-        return cfg.budget_s is not None and time.perf_counter() - start > cfg.budget_s
+        return deadline is not None and time.perf_counter() > deadline
 
     while not (cfg.worlds is not None and out.worlds >= cfg.worlds):
         if out.worlds > 0 and out_of_time():
@@ -114,7 +123,6 @@ def search(req: SearchRequest) -> SearchResult:
                 continue
             except Exception:  # a world is a guess: a card's script may find it lacks what it kept
                 continue
-            deadline = None if cfg.budget_s is None else start + cfg.budget_s
             score, steps = playout(after, me, random.Random(seed), until, cfg.max_steps, deadline)
             total[i] += score
             visits[i] += 1
@@ -131,6 +139,7 @@ def search(req: SearchRequest) -> SearchResult:
         hunch = _hunch(req)
         out.index = max(sure, key=lambda i: (total[i] / visits[i] + (PRIOR if i == hunch else 0.0), -i))
     out.elapsed = time.perf_counter() - start
+    out.cpu = time.process_time() - cpu
     return out
 
 

@@ -43,7 +43,8 @@ class SearchPolicy:
     last: SearchResult | None = None  # the last search's figures
     decisions: int = 0  # decisions made (searched or not)
     searched: int = 0
-    thought: list[tuple[float, int, int]] = field(default_factory=list)  # per search: seconds, steps, worlds
+    # per search: seconds (wall clock), simulated actions, worlds, seconds of CPU
+    thought: list[tuple[float, int, int, float]] = field(default_factory=list)
     _updates: list[list[dict[str, Any]]] = field(default_factory=list)
 
     def study(self, catalogue: Mapping[int, Any], deck: Sequence[int] | None) -> None:
@@ -87,7 +88,7 @@ class SearchPolicy:
 
     def chosen(self, req: SearchRequest, result: SearchResult) -> WireAction:
         self.last = result
-        self.thought.append((result.elapsed, result.steps, result.worlds))
+        self.thought.append((result.elapsed, result.steps, result.worlds, result.cpu))
         return req.legal[result.index]
 
     def __call__(self, view: View, legal: list[WireAction], rnd: random.Random) -> WireAction:
