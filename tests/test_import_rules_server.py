@@ -2,8 +2,9 @@
 statement, at the top of a module or inside a function, ``TYPE_CHECKING`` ones included.
 
 - ``server/rules.py`` is the one server module that imports the engine; the clients package
-  imports none of it but for the search bot (``server/clients/search/``, which thinks with it) (the words it shows are ``protocol/words.py``, a generated copy, and the
-  effect labels come with the server's catalogue);
+  imports none of it (the words it shows are ``protocol/words.py``, a generated copy, and the
+  effect labels come with the server's catalogue), but for the search bot
+  (``server/clients/search/``, which thinks with it);
 - ``protocol/`` imports nothing from ``server`` or the engine (``protocol/actions.py`` is a
   copy of the engine's action kinds made by ``engine.actiondoc``, checked by a test);
 - each server package imports only the packages below it (:data:`MAY_IMPORT`); the clients
