@@ -29,6 +29,10 @@ CASES = {
     # boardgame.io is installed by make (bench.peer --install-only) into var/bench-peer/
     "peer": (["bench.peer", "--tiny"], ["boardgame.io", "ratio real/boardgame.io", "one durable append alone"]),
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
+    "search_strength": (
+        ["bench.search_strength", "--tiny"],
+        ["search vs greedy:", "95 % CI", "per pairing", "simulated actions/s", "p99", "search vs random:"],
+    ),
     "throughput": (
         ["bench.throughput", "--tiny"],
         [

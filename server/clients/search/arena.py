@@ -24,6 +24,7 @@ MAX_ACTIONS = 3000
 class DuelRecord:
     winner: int | str | None
     turns: int
+    reason: str | None
     actions: int
     decisions: list[list[float]] = field(default_factory=lambda: [[], []])  # seconds per decision, per seat
 
@@ -48,7 +49,7 @@ def play(names: tuple[str, str], policies: tuple[Policy, Policy], seed: int, fir
     state = fold(facts)
     vp = Viewpoints(random.Random(seed).randbytes(32))
     rnds = (random.Random(seed * 2 + 1), random.Random(seed * 2 + 2))
-    record = DuelRecord(None, 0, 0)
+    record = DuelRecord(None, 0, None, 0)
     seen: Any = vp.apply(facts)
     while True:
         for seat, policy in enumerate(policies):
@@ -69,4 +70,5 @@ def play(names: tuple[str, str], policies: tuple[Policy, Policy], seed: int, fir
         seen = vp.apply(facts)
     record.winner = state.winner if state.winner is not None else "draw"
     record.turns = state.turn
+    record.reason = state.end_reason
     return record
