@@ -25,9 +25,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine import IllegalAction, decide_state
+from engine import CARDS, IllegalAction, decide_state
 from engine.determinize import Knowledge, determinize
-from server.clients.bot import greedy
+from server.clients.bot import cards_by_id, greedy
 from server.clients.search.rollout import playout
 
 MARGIN: Final = 0.6
@@ -85,7 +85,7 @@ def search(req: SearchRequest) -> SearchResult:
     rnd = random.Random(req.seed)
     me = req.knowledge.seat
     legal = req.legal
-    running = candidates(legal)
+    running = candidates(legal, req.view, _hunch(req))
     total = dict.fromkeys(running, 0.0)
     visits = dict.fromkeys(running, 0)
     out = SearchResult(index=running[0] if running else 0)
@@ -151,15 +151,48 @@ SKIPPED: Final = frozenset({"concede", "finish_turn"})
 """Never candidates: conceding, and passing every window of the rest of the turn at once."""
 
 
-def candidates(legal: list[dict[str, Any]]) -> list[int]:
-    """The indices of the legal actions worth a playout: every action that does something, and
-    one action that moves the duel on (the first of :data:`ONWARD` on offer)."""
-    doing = [i for i, a in enumerate(legal) if a.get("do") not in SKIPPED and a.get("do") not in ONWARD]
+VARIANTS: Final = 3
+"""At most this many activations of one card's effect are candidates (their targets and costs
+differ): Spell Reproduction's nine pairs of costs would each take a playout of every world."""
+
+
+def candidates(legal: list[dict[str, Any]], view: dict[str, Any] | None = None, keep: int | None = None) -> list[int]:
+    """The indices of the legal actions worth a playout: the actions that do something, and one
+    action that moves the duel on (the first of :data:`ONWARD` on offer). Left out: Setting a
+    Spell that is not Quick-Play (it waits there for nothing), and activations of one effect
+    beyond :data:`VARIANTS` (evenly spread over its targets and costs). ``keep``: an index kept
+    whatever (the greedy policy's choice)."""
+    known = cards_by_id(view) if view is not None else {}
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    doing: list[int] = []
+    for i, a in enumerate(legal):
+        do = a.get("do")
+        if do in SKIPPED or do in ONWARD or (do == "set" and _idle_spell(known.get(a.get("card")))):
+            continue
+        if do == "activate":
+            groups.setdefault((a.get("card"), a.get("effect")), []).append(i)
+        else:
+            doing.append(i)
+    for group in groups.values():
+        if len(group) <= VARIANTS:
+            doing += group
+        else:
+            step = (len(group) - 1) / (VARIANTS - 1)
+            doing += sorted({group[round(k * step)] for k in range(VARIANTS)})
+    if keep is not None and keep not in doing and legal[keep].get("do") == "activate":
+        doing.append(keep)  # an activation the spread left out
     for kind in ONWARD:
         onward = next((i for i, a in enumerate(legal) if a.get("do") == kind), None)
         if onward is not None:
             return sorted([*doing, onward])
-    return doing or [i for i, a in enumerate(legal) if a.get("do") != "concede"] or [0]
+    return sorted(doing) or [i for i, a in enumerate(legal) if a.get("do") != "concede"] or [0]
+
+
+def _idle_spell(card: dict[str, Any] | None) -> bool:
+    """A Spell Card that Setting does nothing for (not a Quick-Play Spell), as far as the view says."""
+    code = (card or {}).get("code")
+    d = CARDS.get(code) if isinstance(code, int) else None
+    return d is not None and d.is_spell and d.prop != "quick-play"
 
 
 def _hunch(req: SearchRequest) -> int | None:

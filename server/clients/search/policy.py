@@ -80,7 +80,7 @@ class SearchPolicy:
         pending = view.get("pending") or {}
         if str(pending.get("kind", "priority")) not in SEARCHED:
             return answer(view, pending, playable, knowledge.seat, rnd)
-        onward = candidates(legal)
+        onward = candidates(legal, view)
         if len(onward) == 1:
             return legal[onward[0]]  # one action does something, or all just move on
         self.searched += 1

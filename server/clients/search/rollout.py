@@ -20,7 +20,7 @@ from engine import IllegalAction, State, decide_state, legal_actions, pending
 from engine.stats import atk_def
 from engine.types import Position, Zone
 
-ACTIVATE_P: Final = 0.4
+ACTIVATE_P: Final = 0.7
 """How often the playout player activates a card when it may (cards are used, not hoarded)."""
 LP_SCALE: Final = 4000.0
 """LP difference worth about one unit of the score before squashing."""
@@ -30,6 +30,10 @@ MONSTER_WEIGHT: Final = 0.15
 """A monster on the field more than the opponent's, on top of its card."""
 ATK_SCALE: Final = 6000.0
 """Strongest-monster ATK difference worth one unit."""
+LOW_DECK: Final = 6
+"""A Deck with fewer cards than this is a danger to its player ..."""
+DECK_WEIGHT: Final = 0.25
+"""... worth this much per card short."""
 
 
 def _stats(s: State, cid: int | None) -> tuple[int, int]:
@@ -118,6 +122,8 @@ def evaluate(s: State, me: int) -> float:
     m_theirs = [c for c in theirs.monsters if c is not None]
     score += MONSTER_WEIGHT * (len(m_mine) - len(m_theirs))
     score += (_strongest(s, m_mine) - _strongest(s, m_theirs)) / ATK_SCALE
+    # a Deck running out loses the duel at its next draw
+    score += DECK_WEIGHT * (max(0, LOW_DECK - len(theirs.deck)) - max(0, LOW_DECK - len(mine.deck)))
     return math.tanh(score / 2)
 
 
