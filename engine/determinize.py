@@ -31,6 +31,7 @@ from .cards import CARDS
 from .deckguess import DeckGuess, guess_deck, split
 from .events import GameEvent
 from .facts import ABSENT, Setup
+from .kernel.memo import cards_made, forget
 from .state import Attack, Link, State
 from .types import WireAction
 
@@ -374,8 +375,8 @@ def _moment(s: State, view: Mapping[str, Any], knowledge: Knowledge, ids: Mappin
         )
     s.chain = chain
     s.event = cast("GameEvent | None", _event(knowledge.event, ids, s))
-    s._memo = None
-    s._board = None
+    forget(s)  # what the fold worked out before the moment was set
+    cards_made(s)
 
 
 def _mapped_data(data: Mapping[str, Any], ids: Mapping[int, int]) -> dict[str, Any]:
