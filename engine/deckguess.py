@@ -17,13 +17,9 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final
 
 from .cards import CARDS
 from .decks import DEMO_DECKS, DemoDeck
-
-MAIN_SIZE: Final = 40
-"""The size of a Main Deck made up when no demo deck fits (the demo decks' size)."""
 
 
 @dataclass(frozen=True, slots=True)
