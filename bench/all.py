@@ -33,6 +33,7 @@ FULL: list[tuple[str, list[str]]] = [
     ("garbage collector: tuned vs CPython's settings", ["bench.gc"]),
     ("Redis memory per finished duel", ["bench.redis_memory"]),
     ("loading long matches, views at any seq", ["bench.replays"]),
+    ("the search bot against greedy and random-legal (issue 40)", ["bench.search_strength", "--budget", "0.1"]),
 ]
 QUICK_ARGS = {
     "bench.engine_share": ["--rounds", "3"],
@@ -41,6 +42,7 @@ QUICK_ARGS = {
     "bench.peer": ["--rounds", "3", "--matches", "200", "--seconds", "8"],
     "bench.gc": ["--rounds", "2", "--duels", "100", "--hold", "300", "--seconds", "8"],
     "bench.redis_memory": ["--duels", "20"],
+    "bench.search_strength": ["--duels", "40", "--random-duels", "8"],
 }
 
 

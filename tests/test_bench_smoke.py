@@ -40,6 +40,10 @@ CASES = {
         ],
     ),
     "replays": (["bench.replays", "--entries", "120", "--rounds", "1"], ["load from snapshot", "view at a random seq"]),
+    "search_strength": (
+        ["bench.search_strength", "--tiny"],
+        ["search vs greedy:", "95 % CI", "per pairing", "simulated actions/s", "p99", "search vs random:"],
+    ),
     "throughput": (
         ["bench.throughput", "--tiny"],
         [

@@ -9,7 +9,9 @@ It sees what any client sees (its view and its legal actions) and picks with a p
 wins), ``random`` (any legal action) or ``curious`` (``server/clients/curious.py``: plays its deck's
 cards willingly, preferring an action that uses a card it has not activated or summoned yet; it
 reads the card catalogue, and its deck's Fusion Deck when ``--deck`` names it, to learn which
-monsters lead to a Fusion Monster it has not summoned). It prints the story of the duel, one line per event
+monsters lead to a Fusion Monster it has not summoned), or ``search`` (docs/search.md: it
+searches the engine for its move in worlds drawn from what its view allows, 0.5 s per decision;
+``search-quick`` 0.1 s, ``search-strong`` 1.5 s). It prints the story of the duel, one line per event
 (``--quiet``: the result only), and the result; failures are one line and a non-zero exit status.
 To play against the bot without a second command, use ``duel play --vs-bot``.
 """

@@ -16,8 +16,23 @@ from server.cli.args import add_redis_options, redis_target
 from server.history.replay_limits import DEFAULT_LIMITS
 from server.match.sealing import OVERDUE_S, SEAL_AFTER_S, SWEEP_EVERY_S
 
+MAX_SEARCH_WORKERS = 64
+"""The most worker processes ``--search-workers`` may ask for."""
+
+
+def _search_workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= MAX_SEARCH_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_SEARCH_WORKERS}, not {n}")
+    return n
+
 
 def register(sub: Any) -> None:
+    from server.clients.bot import POLICIES
+
     p: argparse.ArgumentParser = sub.add_parser("serve", help="run the duel server (default command)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
@@ -45,6 +60,20 @@ def register(sub: Any) -> None:
         default=0.6,
         metavar="SECONDS",
         help="how long the server's bot opponent takes per decision, on average (default: 0.6)",
+    )
+    p.add_argument(
+        "--bot-policy",
+        choices=sorted(POLICIES),
+        default="search",
+        help="how the server's bot opponent plays (server/clients/bot.py; default: search, which thinks 0.5 s per "
+        "decision in worker processes: docs/search.md)",
+    )
+    p.add_argument(
+        "--search-workers",
+        type=_search_workers,
+        default=None,
+        metavar="N",
+        help="worker processes the searching bots of this process share (default: the CPUs less one, 1 to 4)",
     )
     p.add_argument(
         "--bot-abandoned-after",
@@ -245,6 +274,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {problem}", file=sys.stderr, flush=True)
         return 1
     configure(args.log_level)
+    if args.search_workers is not None:
+        from server.clients.search import pool
+
+        pool.configure(args.search_workers)
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -257,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
         bot_think=max(0.0, args.bot_think),
+        bot_policy=args.bot_policy,
         bot_abandoned_after=args.bot_abandoned_after,
         waiting_grace=max(0.0, args.waiting_grace),
         waiting_ttl=args.waiting_ttl,

@@ -9,7 +9,11 @@ its own card aliases) and returns one of the legal actions; it never concedes.
   only where it wins or deals damage, and otherwise moves the duel on;
 * ``curious`` (:class:`server.clients.curious.Curious`) plays its deck's cards
   willingly: it prefers an action that uses a card it has not activated or
-  summoned yet, and remembers what it used (a memory several duels may share).
+  summoned yet, and remembers what it used (a memory several duels may share);
+* ``search`` (:class:`server.clients.search.policy.SearchPolicy`, docs/search.md) searches the
+  engine for its move in worlds drawn from what its view allows (``search-quick``: 0.1 s per
+  decision, ``search``: 0.5 s, ``search-strong``: 1.5 s); its ``think`` runs the search in a
+  worker process.
 
 ``POLICIES`` names them; each entry makes a fresh policy (a curious bot's memory is its own).
 A policy may also have ``observe(facts)``, which is given the facts of each update its seat
@@ -151,12 +155,34 @@ def curious() -> Policy:
     return Curious()
 
 
-BOT_LEVEL_POLICIES: dict[str, str] = {"beginner": "greedy"}
+def search(budget_s: float) -> Callable[[], Policy]:
+    """Fresh ``search`` policies (``server/clients/search/``) with this time budget per decision."""
+
+    def make() -> Policy:
+        from server.clients.search.monte_carlo import SearchConfig  # it builds on this module
+        from server.clients.search.policy import SearchPolicy
+
+        return SearchPolicy(SearchConfig(budget_s=budget_s))
+
+    return make
+
+
+SEARCH_BUDGETS: dict[str, float] = {"search-quick": 0.1, "search": 0.5, "search-strong": 1.5}
+"""The search bot's strengths: seconds of search per decision."""
+
+
+BOT_LEVEL_POLICIES: dict[str, str] = {
+    "beginner": "greedy",
+    "quick": "search-quick",
+    "normal": "search",
+    "strong": "search-strong",
+}
 """The policy each ``create_match.bot_level`` (``protocol.messages.BOT_LEVELS``) plays with."""
 
 POLICIES: dict[str, Callable[[], Policy]] = {
     "curious": curious,
     "greedy": lambda: greedy,
     "random": lambda: random_legal,
+    **{name: search(budget) for name, budget in SEARCH_BUDGETS.items()},
 }
 """The bot policies by name; each entry makes a fresh policy."""

@@ -89,6 +89,9 @@ class BotPlayer:
         return await self._play(Reconnect(token=token))
 
     async def _play(self, first: CreateMatch | Join | QuickMatch | Reconnect) -> BotResult:
+        study = getattr(self.policy, "study", None)
+        if callable(study) and self.deck is not None:
+            study({}, self.deck)  # the deck it brings (the catalogue only the curious policy reads)
         client = await DuelClient.connect(self.url, self.name, headers=self.headers)
         await client.send(first)
         seated = await _seated(client)
@@ -150,11 +153,14 @@ class BotPlayer:
                         return True
             if client.legal and client.view is not None and asked_at != client.position:
                 asked_at = client.position
-                if self.think_s:
-                    await asyncio.sleep(self.think_s * (0.5 + self.rnd.random()))
-                    if client.position != asked_at:
-                        continue  # the duel moved on while we thought
-                action = self.policy(client.view, client.legal, self.rnd)
+                # the think time includes the policy's own (a search takes its budget)
+                pause = self.think_s * (0.5 + self.rnd.random()) if self.think_s else 0.0
+                began = loop.time()
+                action = await decide(self.policy, client.view, client.legal, self.rnd)
+                if pause > loop.time() - began:
+                    await asyncio.sleep(pause - (loop.time() - began))
+                if client.position != asked_at:
+                    continue  # the duel moved on while we thought
                 try:
                     reply = await client.act(action)
                 except ClientError as exc:
@@ -172,6 +178,15 @@ class BotPlayer:
                 await asyncio.wait_for(client.changed.wait(), min(5.0, wait))
 
 
+async def decide(policy: Policy, view: dict[str, Any], legal: list[dict[str, Any]], rnd: random.Random) -> Any:
+    """The policy's action; a policy with an async ``think`` (the search bot) thinks outside the
+    event loop (``server.clients.search.pool``), which goes on meanwhile."""
+    think = getattr(policy, "think", None)
+    if callable(think):
+        return await think(view, legal, rnd)
+    return policy(view, legal, rnd)
+
+
 async def _seated(client: DuelClient) -> Seated:
     while True:
         msg = await client.recv(timeout=30)
@@ -187,4 +202,4 @@ def _request_id() -> str:
     return secrets.token_urlsafe(18)
 
 
-__all__ = ["BotPlayer", "BotResult", "InvalidURI"]
+__all__ = ["BotPlayer", "BotResult", "InvalidURI", "decide"]

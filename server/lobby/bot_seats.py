@@ -51,6 +51,7 @@ class BotSeats:
         url: Callable[[], str],
         *,
         think_s: float,
+        policy: str = "greedy",
         abandoned_after: float | None,
         metrics: Metrics,
         tokens: SeatTokens,
@@ -59,11 +60,14 @@ class BotSeats:
         tasks: set[asyncio.Task[None]],
         draining: Callable[[], bool],
     ) -> None:
-        """``url()``: this process's own listener (known once it listens); ``tasks``: the
+        """``url()``: this process's own listener (known once it listens); ``policy``: how its bots
+        play (``server.clients.bot.POLICIES``; a searching bot thinks in worker processes, never
+        in the event loop: ``server.clients.search.pool``); ``tasks``: the
         process's background tasks, which a bot joins while it plays; ``draining()``: the process
         is stopping (no bot takes its seat back then)."""
         self._url = url
         self._think_s = think_s
+        self._policy = policy
         self._abandoned_after = abandoned_after
         self._metrics = metrics
         self._tokens = tokens
@@ -97,7 +101,7 @@ class BotSeats:
             return
         bot = BotPlayer.named(
             self._url(),
-            BOT_LEVEL_POLICIES.get(level, "greedy"),
+            BOT_LEVEL_POLICIES.get(level, self._policy),
             think_s=self._think_s,
             name=BOT_NAME,
             headers={SERVER_SEAT_HEADER: self._key},

@@ -131,6 +131,7 @@ class DuelServer:
         self.bot_seats = BotSeats(
             lambda: f"ws://{bot_host}:{self.port}",
             think_s=config.bot_think,
+            policy=config.bot_policy,
             abandoned_after=config.bot_abandoned_after,
             metrics=self.metrics,
             tokens=self.tokens,

@@ -37,6 +37,9 @@ class ServerConfig:
     drain_timeout: float = 10.0
     gc: GcMode = "tuned"  # the garbage collector's settings (server.runtime.gctune)
     bot_think: float = 0.6  # seconds the server's bot opponent takes per decision (on average)
+    # the server's bot opponent's policy (server.clients.bot.POLICIES; `duel serve` defaults to
+    # "search", whose searches run in worker processes: server.clients.search.pool)
+    bot_policy: str = "greedy"
     # the server's bot leaves a match whose player has been disconnected this long (the player's
     # reconnect seats it again; None: it stays until the match ends): server.lobby.bot_seats
     bot_abandoned_after: float | None = 60.0

@@ -81,6 +81,7 @@ class ServeProcess(child.ServeProcess):
     def __init__(self, workdir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
         lifted = ("--address-matches", str(LIFTED_CREATION["address_matches_per_minute"]))
         lifted += ("--address-waiting", str(LIFTED_CREATION["address_waiting_matches"]))
+        lifted += ("--bot-policy", "greedy")  # the server's bot answers at once, as the fault tests expect
         super().__init__(workdir, "--address-rate", "1000000", *lifted, *extra, secret=SECRET, env=env)
 
 

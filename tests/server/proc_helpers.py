@@ -12,4 +12,5 @@ SECRET = "process-test-secret-0123456789abcdef"
 
 class ServeProcess(child.ServeProcess):
     def __init__(self, workdir: Path, *extra: str, env: dict[str, str] | None = None) -> None:
-        super().__init__(workdir, "--rate-limit", "2000", *extra, secret=SECRET, env=env)
+        # the server's bot plays greedy (instant) unless a test names another policy (a later flag wins)
+        super().__init__(workdir, "--rate-limit", "2000", "--bot-policy", "greedy", *extra, secret=SECRET, env=env)

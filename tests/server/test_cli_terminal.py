@@ -201,7 +201,8 @@ def test_the_help_documents_the_url_and_its_default() -> None:
     assert rc == 0 and "--url URL" in out and "default: ws://127.0.0.1:8765" in " ".join(out.split())
     assert "--auto-pass" in out and "--vs-bot" in out and "--spectate" in out and "--list" in out
     rc, out = run_to_end("bot", "--help")
-    assert rc == 0 and "--policy {curious,greedy,random}" in out and "--think SECONDS" in out and "--deck NAME" in out
+    policies = "--policy {curious,greedy,random,search,search-quick,search-strong}"
+    assert rc == 0 and policies in out and "--think SECONDS" in out and "--deck NAME" in out
 
 
 def test_serve_on_a_busy_port_is_one_line(redis_url: str, tmp_path: Path) -> None:

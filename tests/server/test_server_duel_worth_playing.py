@@ -17,6 +17,7 @@ from engine.facts import facts_of
 from protocol import errors as E
 from protocol.codec import pack
 from protocol.messages import (
+    BOT_LEVELS,
     Cards,
     CreateMatch,
     Error,
@@ -29,7 +30,7 @@ from protocol.messages import (
     Update,
 )
 from server import rules
-from server.clients.bot import greedy
+from server.clients.bot import BOT_LEVEL_POLICIES, POLICIES, greedy
 from server.clients.bot_player import BotPlayer
 from server.clients.client import DuelClient
 from server.lobby.tokens import SeatTokens
@@ -171,6 +172,9 @@ def test_the_bots_level_is_kept_with_the_match_and_goes_with_a_bot_only(redis_ur
                 await me.expect(Update, timeout=20)
             info = await server.directory.get(seated.match_id)
             assert info is not None and info.opponent == "bot" and info.bot_level == "beginner"
+            # every level the protocol offers is a policy the server has
+            assert set(BOT_LEVEL_POLICIES) == set(BOT_LEVELS)
+            assert all(policy in POLICIES for policy in BOT_LEVEL_POLICIES.values())
             await me.close()
             # a level without the bot, or one that is not a level, is refused and makes nothing
             other = await DuelClient.connect(url_of(server), "other")

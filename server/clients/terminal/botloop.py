@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import errors as E
 from protocol.messages import ClientMessage, Join, MatchState, Presence, QuickMatch, Reconnect, Rejected, Update
 from server.clients.bot import POLICIES
+from server.clients.bot_player import decide
 from server.clients.client import ClientError
 from server.clients.terminal import render
 from server.clients.terminal.cards import Catalogue
@@ -111,7 +112,9 @@ async def bot_main(args: argparse.Namespace, policy_name: str, think: float, qui
                 await asyncio.sleep(think * (0.5 + rnd.random()))
                 if c.position != asked_at or c.closed:
                     continue  # the duel moved on while we thought
-            action = policy(c.view, c.legal, rnd)
+            action = await decide(policy, c.view, c.legal, rnd)
+            if c.position != asked_at or c.closed:
+                continue  # the duel moved on while it thought
             c.drain()
             try:
                 reply = await c.act(action, timeout=20)
