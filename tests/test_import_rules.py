@@ -81,6 +81,8 @@ LAYERS: list[tuple[str, set[str]]] = [
             "engine.scenario_questions",
             "engine.scenario_setup",
             "engine.deckcheck",
+            "engine.deckguess",
+            "engine.determinize",
         },
     ),
 ]
