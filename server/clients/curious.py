@@ -79,8 +79,12 @@ class Curious:
     _paid: tuple[int, int] | None = field(default=None, init=False, repr=False)  # the last one-card cost paid
 
     def study(self, catalogue: dict[int, dict[str, Any]], deck: list[int] | None) -> None:
-        """Take the card catalogue (``get_cards``' cards by passcode) and the deck it brought."""
-        self.catalogue = catalogue
+        """Take the card catalogue (``get_cards``' cards by passcode) and the deck it brought. An
+        empty catalogue keeps the one it has (``BotPlayer`` tells every policy its deck, with no
+        catalogue)."""
+        if catalogue:
+            self.catalogue = catalogue
+        catalogue = self.catalogue
         self.fusion_deck = [c for c in deck or [] if "fusion" in (catalogue.get(c) or {}).get("monster_kinds", [])]
         self.main_levels = {self._level(c) for c in deck or [] if c not in self.fusion_deck} - {0}
 
