@@ -5,6 +5,7 @@ argon2id hashes."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import redis.asyncio as aioredis
@@ -151,13 +152,28 @@ def test_attempts_per_address_are_limited(redis_url: str, tmp_path: Path) -> Non
 
 
 def test_password_hashing_does_not_stall_the_loop(redis_url: str, tmp_path: Path) -> None:
-    """Eight registrations at once (argon2id, 64 MiB each): the event loop keeps answering (a
-    tick every 10 ms is never late by more than 100 ms), and at most ``hash_threads`` hash at once
-    with ``hash_queue`` waiting; beyond that, ``server/busy`` at once."""
+    """Eight registrations at once (argon2id, 64 MiB each, about 0.1 s a hash here): every hash
+    runs off the event loop's thread, the loop keeps answering (a tick every 10 ms is never late
+    by half a second: a gross bound, the suite shares the machine), and at most ``hash_threads``
+    hash at once with ``hash_queue`` waiting; beyond that, ``server/busy`` at once."""
 
     async def body() -> None:
         settings = AccountSettings(hash_threads=1, hash_queue=2, connection_attempts=5)
         async with running_server(redis_url, tmp_path, accounts=settings) as server:
+            # which thread each hash runs in (the server runs on this thread's event loop)
+            hasher = server.accounts.passwords._hasher
+            hashed_on: list[int] = []
+
+            class Watching:
+                def hash(self, password: bytes) -> str:
+                    hashed_on.append(threading.get_ident())
+                    return hasher.hash(password)
+
+                def verify(self, stored: str, password: bytes) -> bool:
+                    hashed_on.append(threading.get_ident())
+                    return hasher.verify(stored, password)
+
+            server.accounts.passwords._hasher = Watching()
             url = url_of(server)
             clients = [await DuelClient.connect(url, f"R{i}") for i in range(8)]
             worst = 0.0
@@ -180,7 +196,8 @@ def test_password_hashing_does_not_stall_the_loop(redis_url: str, tmp_path: Path
             ok = [a for a in answers if isinstance(a, LoggedIn)]
             busy = [a for a in answers if not isinstance(a, LoggedIn) and a.code == E.SERVER_BUSY]
             assert len(ok) + len(busy) == 8 and len(ok) >= 3 and busy, answers
-            assert worst < 0.1, f"the loop stalled {worst:.3f} s"
+            assert len(hashed_on) >= len(ok) and threading.get_ident() not in hashed_on, hashed_on
+            assert worst < 0.5, f"the loop stalled {worst:.3f} s"
             for c in clients:
                 await c.close()
 
