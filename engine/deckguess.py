@@ -4,7 +4,7 @@ other seat: ``engine.determinize``).
 The guess is one of the demo decks (``engine.decks``: today's and the Goat lists), the one that
 holds the most of the cards seen (a card seen more often than a list has it counts once per
 copy the list has), among the decks of the duel's format when it is known; ties are broken by
-the given ``random.Random``, never by anything hidden. A deck that holds none of the cards seen
+the given ``Draws`` (engine.rng: a seeded stream), never by anything hidden. A deck that holds none of the cards seen
 is still a guess: what the format's players bring. Cards seen that the guess lacks are added
 to it, in place of cards of the guess not seen (the Main Deck keeps its size).
 
@@ -13,13 +13,13 @@ Pure: the same arguments (and the same state of ``rnd``) give the same guess.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .cards import CARDS
 from .decks import DEMO_DECKS, DemoDeck
+from .rng import Draws
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def fit(deck: DemoDeck, seen: Mapping[int, int]) -> int:
     return sum(min(n, have.get(code, 0)) for code, n in seen.items())
 
 
-def guess_deck(seen: Mapping[int, int], fmt: str | None, rnd: random.Random) -> DeckGuess:
+def guess_deck(seen: Mapping[int, int], fmt: str | None, rnd: Draws) -> DeckGuess:
     """The deck a player most likely holds, given the passcodes seen of it (``seen``: how many
     copies at most were seen at once) and the duel's format (None: unknown)."""
     decks = candidates(fmt) or candidates(None)
@@ -62,7 +62,8 @@ def guess_deck(seen: Mapping[int, int], fmt: str | None, rnd: random.Random) -> 
     top = [d for d in decks if fit(d, seen) == best]
     # public decks first among equals: they are the ones offered to players
     public = [d for d in top if d.public]
-    chosen = rnd.choice(public or top)
+    among = public or top
+    chosen = among[rnd.below(len(among))]
     return completed(chosen, seen)
 
 

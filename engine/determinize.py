@@ -8,7 +8,7 @@ both Decks' order and contents, the Extra Decks) is drawn from what the view all
 own deck list less the cards of it seen elsewhere, and for the opponent a guessed deck list
 (``engine.deckguess``) less its cards seen. The state's PRNG is drawn too. Nothing here reads
 the true state: a determinized world is a function of the view, of :class:`Knowledge` (what the
-client learned from facts) and of the given ``random.Random``.
+client learned from facts) and of the given ``Draws`` (engine.rng: a seeded stream).
 
 The turn, phase, step, Damage Step timing, LP, Normal Summon flags, the chain (its links' effects
 and choices from the ``activated`` facts seen), the attack and the event a response would answer
@@ -20,7 +20,6 @@ ids and back, so that legal actions translate both ways.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from .deckguess import DeckGuess, guess_deck, split
 from .events import GameEvent
 from .facts import ABSENT, Setup
 from .kernel.memo import cards_made, forget
+from .rng import Draws
 from .state import Attack, Link, State
 from .types import WireAction
 
@@ -183,7 +183,7 @@ class _Builder:
         return cid
 
 
-def _own_pool(knowledge: Knowledge, rnd: random.Random) -> DeckGuess:
+def _own_pool(knowledge: Knowledge, rnd: Draws) -> DeckGuess:
     if knowledge.deck is not None:
         return split(knowledge.deck)
     return guess_deck(knowledge.seen[knowledge.seat], knowledge.fmt, rnd)
@@ -200,15 +200,15 @@ def _left(pool: Sequence[int], used: Counter[int]) -> list[int]:
     return out
 
 
-def _take(rest: list[int], rnd: random.Random, wanted: str | None, backup: Sequence[int]) -> int:
+def _take(rest: list[int], rnd: Draws, wanted: str | None, backup: Sequence[int]) -> int:
     """Draw a card from ``rest`` (removed from it): of kind ``wanted`` ("monster" / "spelltrap")
     when one is left, else any; with ``rest`` empty, one of ``backup`` (or :data:`FILLER`)."""
     fits = [i for i, c in enumerate(rest) if _kind_fits(c, wanted)] if wanted else list(range(len(rest)))
     if fits:
-        return rest.pop(rnd.choice(fits))
+        return rest.pop(fits[rnd.below(len(fits))])
     pool = [c for c in backup if _kind_fits(c, wanted)] or list(backup)
     if pool:
-        return rnd.choice(pool)
+        return pool[rnd.below(len(pool))]
     return FILLER
 
 
@@ -223,7 +223,7 @@ def _kind_fits(code: int, wanted: str | None) -> bool:
     return True
 
 
-def determinize(view: Mapping[str, Any], knowledge: Knowledge, rnd: random.Random) -> World:
+def determinize(view: Mapping[str, Any], knowledge: Knowledge, rnd: Draws) -> World:
     """A whole state that agrees with ``view`` (what seat ``knowledge.seat`` sees), its hidden
     cards drawn with ``rnd`` from what the view and ``knowledge`` allow (never from the truth)."""
     me = knowledge.seat
@@ -256,7 +256,7 @@ def determinize(view: Mapping[str, Any], knowledge: Knowledge, rnd: random.Rando
         turn_player=int(view["turn_player"]),
         phase=str(view["phase"]),
         step=view.get("step"),
-        rng=rnd.getrandbits(63),
+        rng=rnd.seed(),
         options={} if knowledge.fmt in (None, "current") else {"format": knowledge.fmt},
         battle_phases=int(view.get("battle_phases", 0)),
         normal_summoned=[bool(players[0].get("normal_summoned")), bool(players[1].get("normal_summoned"))],
@@ -279,7 +279,7 @@ def _place_side(
     rest: list[int],
     guess: DeckGuess,
     knowledge: Knowledge,
-    rnd: random.Random,
+    rnd: Draws,
 ) -> None:
     """The cards of one side of the table: its hand, Graveyard, banished cards and field."""
     turn = b.turn

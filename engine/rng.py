@@ -36,3 +36,27 @@ def shuffled(state: int, items: list[int]) -> tuple[int, list[int]]:
         state, j = below(state, i + 1)
         out[i], out[j] = out[j], out[i]
     return state, out
+
+
+class Draws:
+    """A stream of draws from a seed, on this module's PRNG, for the engine's searching code
+    (``engine.determinize``, ``engine.deckguess``): the same seed, the same draws, on every
+    platform; never the global ``random`` and never the clock."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def below(self, n: int) -> int:
+        """A value in [0, n) (n > 0)."""
+        self.state, v = below(self.state, n)
+        return v
+
+    def shuffle(self, items: list[int]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        self.state, out = shuffled(self.state, items)
+        items[:] = out
+
+    def seed(self) -> int:
+        """A fresh 63-bit seed (a duel state's PRNG, another stream)."""
+        self.state, v = next_u64(self.state)
+        return v >> 1

@@ -231,3 +231,26 @@ def test_an_upward_import_is_caught(module_path: str, line: str) -> None:
 def test_a_downward_import_is_allowed() -> None:
     assert upward(ENGINE / "flow.py", "from .ops import draw\nfrom .legal import legal_actions\n") == []
     assert upward(ENGINE / "kernel" / "caches.py", "if TYPE_CHECKING:\n    from ..state import Card\n") == []
+
+
+IMPURE = {"random", "time", "datetime", "os", "socket", "asyncio", "secrets", "uuid", "subprocess"}
+"""Standard modules an engine module must not import: I/O, the clock, global randomness (the
+engine draws from ``engine.rng``: the duel state's PRNG, or a seeded ``Draws``)."""
+
+
+def impure_imports(source: str) -> list[str]:
+    """The modules of ``IMPURE`` that ``source`` imports."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] in IMPURE]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] in IMPURE:
+                found.append(node.module)
+    return found
+
+
+def test_the_engine_imports_no_clock_io_or_global_random() -> None:
+    assert impure_imports("import random\nfrom time import monotonic\nfrom .rng import Draws") == ["random", "time"]
+    bad = {module_name(p): found for p in engine_modules() if (found := impure_imports(p.read_text(encoding="utf-8")))}
+    assert not bad, f"engine modules must stay pure: {bad}"

@@ -14,6 +14,7 @@ from engine.cards import CARDS
 from engine.deckguess import guess_deck, split
 from engine.decks import DECKS_BY_NAME
 from engine.determinize import Knowledge, World, determinize
+from engine.rng import Draws
 from engine.state import State
 
 PAIRS = [("battle-step", "end-step"), ("goat-control-flc22", "warrior-flc22")]
@@ -93,7 +94,7 @@ def test_a_world_shows_its_seat_what_the_view_showed() -> None:
     checked = 0
     for names in PAIRS:
         for _, seat, v, _, k in decisions(names, seed=11, limit=300):
-            world = determinize(v, k, random.Random(checked))
+            world = determinize(v, k, Draws(checked))
             wv = view(world.state, seat)
             assert shown(known_only(wv, v)) == shown(v)
             checked += 1
@@ -108,7 +109,7 @@ def test_the_seats_legal_actions_translate_into_the_world_and_back() -> None:
         for _, seat, v, legal, k in decisions(names, seed=5, limit=300):
             if v["pending"]["kind"] != "priority":
                 continue
-            world = determinize(v, k, random.Random(tried))
+            world = determinize(v, k, Draws(tried))
             back = {_canonical(world.to_view(a)) for a in legal_actions(world.state, seat)}
             for action in legal:
                 mapped = world.to_world(action)
@@ -127,7 +128,7 @@ def test_hidden_cards_come_from_what_the_view_allows() -> None:
     """The opponent's hidden cards are drawn from its guessed list less its cards in sight, the
     seat's own Deck from its own list less its cards in sight: never from the true state."""
     for _, seat, v, _, k in decisions(PAIRS[0], seed=3, limit=120):
-        world = determinize(v, k, random.Random(1))
+        world = determinize(v, k, Draws(1))
         s = world.state
         own = s.players[seat]
         mine = Counter(s.cards[c].code for c in own.deck)
@@ -148,7 +149,7 @@ def test_hidden_cards_come_from_what_the_view_allows() -> None:
 
 def test_worlds_differ_with_the_seed_and_repeat_with_it() -> None:
     _, seat, v, _, k = next(d for d in decisions(PAIRS[0], seed=9) if d[2]["phase"] == "main1")
-    worlds = [determinize(v, k, random.Random(n)) for n in (1, 1, 2)]
+    worlds = [determinize(v, k, Draws(n)) for n in (1, 1, 2)]
 
     def hidden(w: World) -> list[int]:
         p = w.state.players[1 - seat]
@@ -161,11 +162,11 @@ def test_worlds_differ_with_the_seed_and_repeat_with_it() -> None:
 def test_the_deck_guess_is_the_demo_deck_that_holds_the_cards_seen() -> None:
     deck = DECKS_BY_NAME["warrior-flc22"]
     seen = Counter(deck.main_codes()[:6])
-    guess = guess_deck(seen, "goat", random.Random(0))
+    guess = guess_deck(seen, "goat", Draws(0))
     assert guess.name == "warrior-flc22" and Counter(guess.main) == Counter(deck.main_codes())
     # a card seen that no list has joins the guess, which keeps its size
     odd = next(c for c, d in CARDS.items() if d.is_monster and not d.extra_deck and c not in guess.cards())
-    bigger = guess_deck(seen + Counter({odd: 1}), "goat", random.Random(0))
+    bigger = guess_deck(seen + Counter({odd: 1}), "goat", Draws(0))
     assert odd in bigger.main and len(bigger.main) == len(guess.main)
     # with nothing seen, a deck of the format
-    assert DECKS_BY_NAME[guess_deck({}, "current", random.Random(4)).name].format == "current"
+    assert DECKS_BY_NAME[guess_deck({}, "current", Draws(4)).name].format == "current"

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from engine import CARDS, IllegalAction, decide_state
 from engine.determinize import Knowledge, determinize
+from engine.rng import Draws
 from server.clients.bot import cards_by_id, greedy
 from server.clients.search.rollout import playout
 
@@ -106,7 +107,7 @@ def search(req: SearchRequest) -> SearchResult:
     while not (cfg.worlds is not None and out.worlds >= cfg.worlds):
         if out.worlds > 0 and out_of_time():
             break
-        world = determinize(req.view, req.knowledge, rnd)
+        world = determinize(req.view, req.knowledge, Draws(rnd.getrandbits(64)))
         out.worlds += 1
         seed = rnd.getrandbits(64)
         order = list(running)
