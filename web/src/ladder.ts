@@ -5,19 +5,13 @@ import type { App } from "./app";
 import { deckFormats, formatNamed } from "./deckrules";
 import { h } from "./dom";
 import type { ServerMessage } from "./proto";
-import { ratingColumn, ratingTable, rdColumn, recordColumns } from "./ratingtable";
+import { type RatingRow, ratingColumn, ratingTable, rdColumn, recordColumns } from "./ratingtable";
 
 const PAGE = 25;
 
-export interface LadderRow {
+export interface LadderRow extends RatingRow {
   rank: number;
   name: string;
-  rating: number;
-  rd: number;
-  games: number;
-  wins: number;
-  losses: number;
-  draws: number;
 }
 
 export class LadderPage {

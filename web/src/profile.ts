@@ -8,18 +8,12 @@ import type { App } from "./app";
 import { formatNamed } from "./deckrules";
 import { h } from "./dom";
 import type { MatchRow, ServerMessage } from "./proto";
-import { ratingColumn, ratingTable, rdColumn, recordColumns } from "./ratingtable";
+import { type RatingRow, ratingColumn, ratingTable, rdColumn, recordColumns } from "./ratingtable";
 
 const PAGE = 20;
 
-interface Rated {
+interface Rated extends RatingRow {
   format: string;
-  rating: number;
-  rd: number;
-  games: number;
-  wins: number;
-  losses: number;
-  draws: number;
   rank: number;
 }
 
