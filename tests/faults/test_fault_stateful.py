@@ -274,6 +274,9 @@ def test_live_state_equals_the_fold_of_the_log(redis_url: str, tmp_path: Path) -
         deadline=None,
         suppress_health_check=list(HealthCheck),
         database=None,
+        # the same exploration every run: a short run that chose no duplicate submission by
+        # chance failed its coverage assertion below (1 run in about 10 of the suite)
+        derandomize=True,
     )
     try:
         test().runTest()
